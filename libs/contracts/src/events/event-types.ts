@@ -1,0 +1,23 @@
+/**
+ * The catalogue of event types the platform emits, named `<resource>.<action>`. Public events are
+ * listed by GET /v1/events and delivered to webhook endpoints; internal ones (prefix `internal.`)
+ * travel between services only and are never shown to merchants.
+ */
+export const PUBLIC_EVENT_TYPES = [
+  'payment.created',
+  'payment.pending',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.canceled',
+  'payment.refunded',
+  'payment.partially_refunded',
+] as const;
+
+export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];
+
+/** Provider-side charge changed (webhook or sync); published by providers, consumed by payments. */
+export const PROVIDER_CHARGE_UPDATED = 'internal.provider_charge.updated' as const;
+
+export function isPublicEventType(type: string): type is PublicEventType {
+  return (PUBLIC_EVENT_TYPES as readonly string[]).includes(type);
+}

@@ -1,0 +1,11 @@
+// Generated gRPC contracts (ts-proto, built from proto/ by `npm run proto`; never edited by hand)
+// and the event schemas every publisher and consumer agrees on.
+export * as common from './generated/orquestra/common/v1/common';
+export * as accounts from './generated/orquestra/accounts/v1/accounts';
+export * as payments from './generated/orquestra/payments/v1/payments';
+export * as routing from './generated/orquestra/routing/v1/routing';
+export * as providers from './generated/orquestra/providers/v1/providers';
+export * as notifications from './generated/orquestra/notifications/v1/notifications';
+export * from './events';
+export * from './mode';
+export * from './public/payment.public';

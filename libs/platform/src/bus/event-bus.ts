@@ -1,0 +1,201 @@
+import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
+import type { Logger } from 'pino';
+import type { EventEnvelope } from './event-envelope';
+
+export interface ConsumerOptions {
+  /** Durable queue name, conventionally `<service>.<purpose>`. */
+  queue: string;
+  /** Routing-key patterns bound to the queue (`payment.*`, `#`). */
+  patterns: string[];
+  /** Deliveries before a message is parked in `<queue>.dlq`. */
+  maxAttempts?: number;
+  /** Wait between redeliveries (held in `<queue>.retry` by a per-queue TTL). */
+  retryDelayMs?: number;
+  prefetch?: number;
+}
+
+export type EventHandler = (event: EventEnvelope, delivery: { attempt: number }) => Promise<void>;
+
+interface Registered {
+  options: Required<ConsumerOptions>;
+  handler: EventHandler;
+}
+
+/**
+ * The event bus on RabbitMQ: one durable topic exchange, routing key = event type.
+ *
+ * - publish() resolves only after the broker confirms the message (publisher confirms), so a
+ *   caller (the outbox relay) marks an event sent only when the broker has it.
+ * - consume() gives each consumer a durable queue with manual acks. A handler that throws gets the
+ *   message again after `retryDelayMs`, up to `maxAttempts` deliveries; then the message is parked
+ *   in `<queue>.dlq` for a human. Handlers must be idempotent by event id (delivery is at least once).
+ * - The connection is re-established with backoff when the broker goes away; consumers are
+ *   re-attached. Publishing while disconnected throws, and the outbox retries later.
+ *
+ * @example
+ * const bus = new EventBus({ url, exchange: 'orquestra.events', logger });
+ * await bus.start();
+ * await bus.consume({ queue: 'notifications.event-log', patterns: ['#'] }, async (event) => store(event));
+ * await bus.publish(envelope);
+ */
+export class EventBus {
+  private connection: ChannelModel | undefined;
+  private publishChannel: ConfirmChannel | undefined;
+  private readonly consumers: Registered[] = [];
+  private closing = false;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconnectDelayMs = 250;
+
+  constructor(
+    private readonly options: { url: string; exchange: string; logger: Logger },
+  ) {}
+
+  get connected(): boolean {
+    return this.publishChannel !== undefined;
+  }
+
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  private async connect(): Promise<void> {
+    const connection = await amqp.connect(this.options.url, { heartbeat: 15 });
+    connection.on('error', (error: Error) => this.options.logger.warn({ err: error.message }, 'amqp connection error'));
+    connection.on('close', () => this.onConnectionLost());
+    const publishChannel = await connection.createConfirmChannel();
+    publishChannel.on('error', (error: Error) => this.options.logger.warn({ err: error.message }, 'amqp channel error'));
+    await publishChannel.assertExchange(this.options.exchange, 'topic', { durable: true });
+    this.connection = connection;
+    this.publishChannel = publishChannel;
+    for (const consumer of this.consumers) await this.attach(consumer);
+    this.reconnectDelayMs = 250;
+    this.options.logger.info('event bus connected');
+  }
+
+  private onConnectionLost(): void {
+    this.connection = undefined;
+    this.publishChannel = undefined;
+    if (this.closing || this.reconnectTimer) return;
+    this.options.logger.warn({ retry_in_ms: this.reconnectDelayMs }, 'event bus disconnected; reconnecting');
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      this.connect().catch((error: Error) => {
+        this.options.logger.warn({ err: error.message }, 'event bus reconnect failed');
+        this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, 5_000);
+        this.onConnectionLost();
+      });
+    }, this.reconnectDelayMs);
+  }
+
+  async publish(event: EventEnvelope, headers: Record<string, string> = {}): Promise<void> {
+    const channel = this.publishChannel;
+    if (!channel) throw new Error('event bus is not connected');
+    const body = Buffer.from(JSON.stringify(event));
+    await new Promise<void>((resolve, reject) => {
+      channel.publish(
+        this.options.exchange,
+        event.type,
+        body,
+        {
+          persistent: true,
+          contentType: 'application/json',
+          messageId: event.id,
+          type: event.type,
+          timestamp: event.created,
+          headers,
+        },
+        (error: unknown) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()),
+      );
+    });
+  }
+
+  async consume(options: ConsumerOptions, handler: EventHandler): Promise<void> {
+    const registered: Registered = {
+      options: { maxAttempts: 8, retryDelayMs: 1_000, prefetch: 32, ...options },
+      handler,
+    };
+    this.consumers.push(registered);
+    if (this.connection) await this.attach(registered);
+  }
+
+  private async attach({ options, handler }: Registered): Promise<void> {
+    const connection = this.connection;
+    if (!connection) return;
+    const channel = await connection.createChannel();
+    channel.on('error', (error: Error) => this.options.logger.warn({ err: error.message }, 'amqp consumer channel error'));
+    const { queue } = options;
+    await channel.assertExchange(this.options.exchange, 'topic', { durable: true });
+    await channel.assertQueue(queue, {
+      durable: true,
+      arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': `${queue}.retry` },
+    });
+    await channel.assertQueue(`${queue}.retry`, {
+      durable: true,
+      arguments: {
+        'x-message-ttl': options.retryDelayMs,
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': queue,
+      },
+    });
+    await channel.assertQueue(`${queue}.dlq`, { durable: true });
+    for (const pattern of options.patterns) await channel.bindQueue(queue, this.options.exchange, pattern);
+    await channel.prefetch(options.prefetch);
+    await channel.consume(queue, (message) => {
+      if (message) void this.deliver(channel, message, options, handler);
+    });
+  }
+
+  private async deliver(
+    channel: Channel,
+    message: ConsumeMessage,
+    options: Required<ConsumerOptions>,
+    handler: EventHandler,
+  ): Promise<void> {
+    const attempt = deliveryAttempt(message, options.queue);
+    let event: EventEnvelope;
+    try {
+      event = JSON.parse(message.content.toString('utf8')) as EventEnvelope;
+    } catch {
+      this.park(channel, message, options.queue, 'unparseable message');
+      return;
+    }
+    try {
+      await handler(event, { attempt });
+      channel.ack(message);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (attempt >= options.maxAttempts) {
+        this.park(channel, message, options.queue, reason);
+        return;
+      }
+      this.options.logger.warn({ event_id: event.id, type: event.type, attempt, err: reason }, 'event handler failed; will retry');
+      // Dead-lettered into <queue>.retry, which hands it back after the TTL.
+      channel.nack(message, false, false);
+    }
+  }
+
+  private park(channel: Channel, message: ConsumeMessage, queue: string, reason: string): void {
+    this.options.logger.error({ queue, message_id: message.properties.messageId, reason }, 'event parked in dead-letter queue');
+    channel.sendToQueue(`${queue}.dlq`, message.content, {
+      ...message.properties,
+      headers: { ...message.properties.headers, 'x-parked-reason': reason.slice(0, 500) },
+    });
+    channel.ack(message);
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    const connection = this.connection;
+    this.connection = undefined;
+    this.publishChannel = undefined;
+    if (connection) await connection.close().catch(() => undefined);
+  }
+}
+
+/** 1 for the first delivery; each pass through `<queue>.retry` adds one (RabbitMQ's x-death count). */
+export function deliveryAttempt(message: Pick<ConsumeMessage, 'properties'>, queue: string): number {
+  const deaths = message.properties.headers?.['x-death'] as Array<{ queue?: string; count?: number }> | undefined;
+  const rejectedHere = deaths?.find((death) => death.queue === queue)?.count ?? 0;
+  return rejectedHere + 1;
+}

@@ -1,0 +1,37 @@
+import { z, type ZodRawShape } from 'zod';
+
+/** Settings every service has; services extend this shape with their own. */
+export const baseConfigShape = {
+  SERVICE_NAME: z.string().min(1),
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MONGO_URL: z.string().url().default('mongodb://127.0.0.1:27017'),
+  AMQP_URL: z.string().url().default('amqp://guest:guest@127.0.0.1:5672'),
+  /** Prefix for database names, so that test runs never touch development data. */
+  DB_PREFIX: z.string().regex(/^[a-z0-9_]*$/).default('orq_'),
+  EVENTS_EXCHANGE: z.string().default('orquestra.events'),
+  GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(10_000),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10_000),
+};
+
+/**
+ * Parses the environment once against a zod shape and returns a frozen object. A bad or missing
+ * setting stops the process at start with every problem listed, never later at first use.
+ * This is the only place in the codebase that reads `process.env`.
+ */
+export function loadConfig<S extends ZodRawShape>(
+  shape: S,
+  env: Record<string, string | undefined> = process.env,
+): Readonly<z.infer<z.ZodObject<S>>> {
+  const result = z.object(shape).safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${problems}`);
+  }
+  return Object.freeze(result.data);
+}
+
+/** Reads one optional env value for code that runs before config (telemetry bootstrap). */
+export function envSnapshot(): Readonly<Record<string, string | undefined>> {
+  return Object.freeze({ ...process.env });
+}

@@ -1,0 +1,3 @@
+export * from './error-codes';
+export * from './messages.pt-br';
+export * from './app-error';

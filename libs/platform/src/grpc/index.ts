@@ -1,0 +1,3 @@
+export * from './status-map';
+export * from './grpc-server';
+export * from './grpc-client';

@@ -1,0 +1,56 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import type { ErrorCode } from '../errors';
+
+/** Normalized error code → gRPC status. The one place this mapping lives. */
+export function grpcStatusFor(code: ErrorCode): GrpcStatus {
+  switch (code) {
+    case 'invalid_request':
+    case 'invalid_json':
+    case 'parameter_missing':
+    case 'parameter_invalid':
+    case 'amount_too_small':
+    case 'metadata_invalid':
+    case 'missing_document':
+    case 'missing_email':
+    case 'missing_phone':
+    case 'missing_address':
+    case 'invalid_credentials':
+      return GrpcStatus.INVALID_ARGUMENT;
+    case 'not_found':
+    case 'route_not_found':
+      return GrpcStatus.NOT_FOUND;
+    case 'unauthenticated':
+      return GrpcStatus.UNAUTHENTICATED;
+    case 'restricted_key':
+    case 'live_mode_forbidden':
+      return GrpcStatus.PERMISSION_DENIED;
+    case 'idempotency_conflict':
+    case 'idempotency_in_progress':
+      return GrpcStatus.ALREADY_EXISTS;
+    case 'payment_not_cancelable':
+    case 'payment_already_paid':
+    case 'payment_not_simulatable':
+    case 'no_eligible_account':
+    case 'method_not_available':
+    case 'card_declined':
+    case 'provider_rejected':
+    case 'webhook_rejected':
+      return GrpcStatus.FAILED_PRECONDITION;
+    case 'provider_rate_limited':
+      return GrpcStatus.RESOURCE_EXHAUSTED;
+    case 'provider_timeout':
+      return GrpcStatus.DEADLINE_EXCEEDED;
+    case 'provider_unavailable':
+    case 'provider_error':
+    case 'all_providers_failed':
+    case 'service_unavailable':
+      return GrpcStatus.UNAVAILABLE;
+    case 'internal':
+      return GrpcStatus.INTERNAL;
+  }
+}
+
+/** Metadata keys that carry the normalized error across a gRPC hop. */
+export const ERROR_CODE_KEY = 'orq-error-code';
+export const ERROR_PARAM_KEY = 'orq-error-param';
+export const REQUEST_ID_KEY = 'x-request-id';

@@ -1,0 +1,24 @@
+import { centsToReaisString, feeFor, reaisStringToCents } from './money';
+
+describe('money', () => {
+  it('formats cents as the API Pix reais string', () => {
+    expect(centsToReaisString(1)).toBe('0.01');
+    expect(centsToReaisString(1990)).toBe('19.90');
+    expect(centsToReaisString(123456789)).toBe('1234567.89');
+  });
+
+  it('parses reais strings without floating point', () => {
+    expect(reaisStringToCents('0.01')).toBe(1);
+    expect(reaisStringToCents('19.9')).toBe(1990);
+    expect(reaisStringToCents('1234567.89')).toBe(123456789);
+    expect(reaisStringToCents('10')).toBe(1000);
+    expect(() => reaisStringToCents('1,00')).toThrow();
+    expect(() => reaisStringToCents('-1.00')).toThrow();
+  });
+
+  it('rounds percentage fees half up', () => {
+    expect(feeFor(5050, { percent_bps: 99, fixed: 0 })).toBe(50);
+    expect(feeFor(50, { percent_bps: 99, fixed: 0 })).toBe(0);
+    expect(() => feeFor(10.5, { percent_bps: 99, fixed: 0 })).toThrow();
+  });
+});

@@ -1,0 +1,88 @@
+import type { Connection } from 'mongoose';
+import type { Logger } from 'pino';
+import { EventBus } from '../bus';
+import { GrpcServer } from '../grpc';
+import { createLogger } from '../logging';
+import { connectDatabase } from '../mongo';
+import { OutboxRelay } from '../outbox';
+
+export interface ServiceBaseConfig {
+  SERVICE_NAME: string;
+  LOG_LEVEL: string;
+  MONGO_URL: string;
+  AMQP_URL: string;
+  DB_PREFIX: string;
+  EVENTS_EXCHANGE: string;
+  SHUTDOWN_GRACE_MS: number;
+}
+
+export interface ServiceContext<C extends ServiceBaseConfig> {
+  config: C;
+  logger: Logger;
+  db: Connection;
+  bus: EventBus;
+  outbox: OutboxRelay;
+  grpc: GrpcServer;
+  /** Registers cleanup run on shutdown, in reverse order of registration. */
+  onShutdown(cleanup: () => Promise<void> | void): void;
+}
+
+/**
+ * Boots a service: logger, its own database, the event bus, the outbox relay and the gRPC server
+ * with `grpc.health.v1`. Health says NOT_SERVING until the database and broker are connected and
+ * `setup` has registered the handlers, and again as soon as SIGTERM arrives; running calls get
+ * `SHUTDOWN_GRACE_MS` to finish before the process exits.
+ */
+export async function runService<C extends ServiceBaseConfig>(options: {
+  config: C;
+  grpcAddress: string;
+  setup: (context: ServiceContext<C>) => Promise<void>;
+}): Promise<ServiceContext<C>> {
+  const { config } = options;
+  const logger = createLogger({ service: config.SERVICE_NAME, level: config.LOG_LEVEL });
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const grpc = new GrpcServer(logger);
+  try {
+    const db = await connectDatabase({ url: config.MONGO_URL, dbName: `${config.DB_PREFIX}${config.SERVICE_NAME}`, logger });
+    cleanups.push(() => db.close());
+    const bus = new EventBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger });
+    await bus.start();
+    cleanups.push(() => bus.close());
+    const outbox = new OutboxRelay({ bus, logger });
+    cleanups.push(() => outbox.stop());
+    const context: ServiceContext<C> = {
+      config,
+      logger,
+      db,
+      bus,
+      outbox,
+      grpc,
+      onShutdown: (cleanup) => cleanups.push(cleanup),
+    };
+    await options.setup(context);
+    outbox.start();
+    const port = await grpc.listen(options.grpcAddress);
+    grpc.setServing(true);
+    logger.info({ port }, 'service ready');
+
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'shutting down');
+      await grpc.shutdown(config.SHUTDOWN_GRACE_MS);
+      for (const cleanup of cleanups.reverse()) {
+        await Promise.resolve(cleanup()).catch((error: Error) => logger.warn({ err: error.message }, 'cleanup failed'));
+      }
+      logger.info('stopped');
+      process.exit(0);
+    };
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+    process.once('SIGINT', () => void stop('SIGINT'));
+    return context;
+  } catch (error) {
+    logger.fatal({ err: error }, 'service failed to start');
+    for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
+    process.exit(1);
+  }
+}

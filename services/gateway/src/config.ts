@@ -1,0 +1,41 @@
+import { baseConfigShape, loadConfig } from '@orquestra/platform';
+import { z } from 'zod';
+
+const { NODE_ENV, LOG_LEVEL, GRPC_DEADLINE_MS, SHUTDOWN_GRACE_MS } = baseConfigShape;
+
+/**
+ * The gateway's settings. It owns no database and no broker connection, so it takes only the
+ * parts of the base shape it uses, plus the addresses of the services it translates to.
+ */
+export const gatewayConfigShape = {
+  SERVICE_NAME: z.string().min(1).default('gateway'),
+  NODE_ENV,
+  LOG_LEVEL,
+  SHUTDOWN_GRACE_MS,
+  HTTP_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  ACCOUNTS_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50051'),
+  PAYMENTS_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50052'),
+  PROVIDERS_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50054'),
+  NOTIFICATIONS_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50055'),
+  /** Deadline of ordinary downstream calls. */
+  GRPC_DEADLINE_MS,
+  /** CreatePayment walks provider accounts (each call up to its own timeout), so it gets longer. */
+  CREATE_PAYMENT_DEADLINE_MS: z.coerce.number().int().positive().default(30_000),
+  /** How long a positive API-key answer is reused; a revoked key keeps working at most this long. */
+  KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().positive().default(10_000),
+  /**
+   * Express `trust proxy`: which hops may set X-Forwarded-For (and so the buyer IP default).
+   * Default trusts only private-network hops (the cluster ingress), never the open internet.
+   */
+  TRUST_PROXY: z.string().default('loopback, linklocal, uniquelocal'),
+  /** Public base address, used as the OpenAPI server URL. */
+  PUBLIC_BASE_URL: z.string().url().default('http://localhost:8080'),
+};
+
+export type GatewayConfig = Readonly<z.infer<z.ZodObject<typeof gatewayConfigShape>>>;
+
+/** Parses the environment once; a bad setting stops the process at start with every problem listed. */
+export function loadGatewayConfig(env?: Record<string, string | undefined>): GatewayConfig {
+  return env ? loadConfig(gatewayConfigShape, env) : loadConfig(gatewayConfigShape);
+}

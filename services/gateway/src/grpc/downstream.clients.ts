@@ -1,0 +1,42 @@
+import { accounts, notifications, payments, providers } from '@orquestra/contracts';
+import { createRpcClient, type RpcClient } from '@orquestra/platform';
+
+/**
+ * The downstream methods the gateway calls. Narrow `Pick`s (not whole clients) so that tests and
+ * end-to-end harnesses can hand `createApp` a fake with just these methods.
+ */
+export interface DownstreamClients {
+  accounts: Pick<RpcClient<accounts.AccountsServiceService>, 'authenticateKey'>;
+  payments: Pick<
+    RpcClient<payments.PaymentsServiceService>,
+    'createPayment' | 'getPayment' | 'listPayments' | 'cancelPayment' | 'simulatePayment' | 'getPaymentQrCode'
+  >;
+  providers: Pick<RpcClient<providers.ProvidersServiceService>, 'handleWebhook'>;
+  notifications: Pick<RpcClient<notifications.NotificationsServiceService>, 'listEvents'>;
+}
+
+export interface DownstreamAddresses {
+  accounts: string;
+  payments: string;
+  providers: string;
+  notifications: string;
+}
+
+/** Real gRPC clients; every call carries `deadlineMs` unless the call overrides it. */
+export function createDownstreamClients(
+  addresses: DownstreamAddresses,
+  deadlineMs: number,
+): DownstreamClients & { close(): void } {
+  const clients = {
+    accounts: createRpcClient(accounts.AccountsServiceService, addresses.accounts, { deadlineMs }),
+    payments: createRpcClient(payments.PaymentsServiceService, addresses.payments, { deadlineMs }),
+    providers: createRpcClient(providers.ProvidersServiceService, addresses.providers, { deadlineMs }),
+    notifications: createRpcClient(notifications.NotificationsServiceService, addresses.notifications, { deadlineMs }),
+  };
+  return {
+    ...clients,
+    close: () => {
+      for (const client of Object.values(clients)) client.close();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { AppError, MESSAGES_PT_BR, type ErrorCode } from '@orquestra/platform';
+
+/** The spec's error `type` values (§7 names the field; the set is ours). */
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'idempotency_error'
+  | 'card_error'
+  | 'provider_error'
+  | 'api_error';
+
+export interface HttpErrorShape {
+  status: number;
+  type: ErrorType;
+}
+
+/** The spec's error body (§7). `param` is null when no single field is at fault. */
+export interface ErrorBody {
+  error: { type: ErrorType; message: string; code: ErrorCode; param: string | null };
+}
+
+/**
+ * Normalized code → HTTP status and error type. The one place this mapping lives; the switch is
+ * exhaustive, so adding a code to the platform's closed set fails to compile until it is mapped here.
+ *
+ * Choices where the spec is silent:
+ * - 422 for `no_eligible_account` and `method_not_available`: the request is well formed, but
+ *   nothing connected in this mode can serve it (same family as the spec's 422 for payouts).
+ * - 409 for state conflicts (`payment_not_cancelable`, …) and idempotency conflicts; the latter
+ *   get their own type so a client can tell "retry with the same key later" apart.
+ * - 502 when a provider answered badly, 503 when it (or one of our services) was unreachable or
+ *   throttled (safe to retry), 504 when a provider timed out (outcome unknown: read before retrying).
+ * - `webhook_rejected` (a provider webhook failed its authentication) → 401.
+ */
+export function httpErrorFor(code: ErrorCode): HttpErrorShape {
+  switch (code) {
+    case 'invalid_request':
+    case 'invalid_json':
+    case 'parameter_missing':
+    case 'parameter_invalid':
+    case 'amount_too_small':
+    case 'metadata_invalid':
+    case 'missing_document':
+    case 'missing_email':
+    case 'missing_phone':
+    case 'missing_address':
+    case 'invalid_credentials':
+      return { status: 400, type: 'invalid_request_error' };
+    case 'no_eligible_account':
+    case 'method_not_available':
+      return { status: 422, type: 'invalid_request_error' };
+    case 'unauthenticated':
+    case 'webhook_rejected':
+      return { status: 401, type: 'authentication_error' };
+    case 'restricted_key':
+    case 'live_mode_forbidden':
+      return { status: 403, type: 'permission_error' };
+    case 'not_found':
+    case 'route_not_found':
+      return { status: 404, type: 'invalid_request_error' };
+    case 'idempotency_conflict':
+    case 'idempotency_in_progress':
+      return { status: 409, type: 'idempotency_error' };
+    case 'payment_not_cancelable':
+    case 'payment_already_paid':
+    case 'payment_not_simulatable':
+      return { status: 409, type: 'invalid_request_error' };
+    case 'card_declined':
+      return { status: 402, type: 'card_error' };
+    case 'provider_error':
+    case 'provider_rejected':
+    case 'all_providers_failed':
+      return { status: 502, type: 'provider_error' };
+    case 'provider_unavailable':
+    case 'provider_rate_limited':
+    case 'service_unavailable':
+      return { status: 503, type: 'api_error' };
+    case 'provider_timeout':
+      return { status: 504, type: 'provider_error' };
+    case 'internal':
+      return { status: 500, type: 'api_error' };
+    default:
+      return assertNever(code);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unmapped error code: ${String(value)}`);
+}
+
+/**
+ * The HTTP answer for an AppError. `internal` always carries the catalogue text: whatever a
+ * downstream put in its message is never shown to a client.
+ */
+export function toHttpError(error: AppError): { status: number; body: ErrorBody } {
+  const { status, type } = httpErrorFor(error.code);
+  const message = error.code === 'internal' || !error.message ? MESSAGES_PT_BR[error.code] : error.message;
+  return { status, body: { error: { type, message, code: error.code, param: error.param ?? null } } };
+}

@@ -1,0 +1,8 @@
+import { baseConfigShape, loadConfig } from '@orquestra/platform';
+import { z } from 'zod';
+
+export const config = loadConfig({
+  ...baseConfigShape,
+  SERVICE_NAME: z.string().default('notifications'),
+  GRPC_ADDRESS: z.string().default('0.0.0.0:50055'),
+});

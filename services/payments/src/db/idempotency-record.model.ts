@@ -1,0 +1,42 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+/**
+ * One Idempotency-Key of one merchant and mode. `_id` is `<merchant>:<mode>:<key>`, so of many
+ * concurrent requests with the same key exactly one inserts it and creates the payment; the others
+ * wait for that payment. A creation that failed everywhere leaves `state: failed`, and the next
+ * request with the key may try again (nothing was charged).
+ */
+export interface IdempotencyRecordDoc {
+  _id: string;
+  request_hash: string;
+  payment_id: string;
+  state: 'in_progress' | 'done' | 'failed';
+  error_code: string;
+  error_message: string;
+  error_param: string;
+  created_at: Date;
+  /** An in-progress claim older than this is considered abandoned (its owner crashed). */
+  lease_until: Date;
+}
+
+const schema = new Schema<IdempotencyRecordDoc>(
+  {
+    _id: { type: String, required: true },
+    request_hash: { type: String, required: true },
+    payment_id: { type: String, required: true },
+    state: { type: String, required: true },
+    error_code: { type: String, default: '' },
+    error_message: { type: String, default: '' },
+    error_param: { type: String, default: '' },
+    created_at: { type: Date, required: true },
+    lease_until: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+schema.index({ created_at: 1 });
+
+export type IdempotencyRecordModel = Model<IdempotencyRecordDoc>;
+
+export function registerIdempotencyRecordModel(connection: Connection): IdempotencyRecordModel {
+  return connection.model<IdempotencyRecordDoc>('IdempotencyRecord', schema, 'idempotency_records');
+}

@@ -1,0 +1,65 @@
+import { modeFromName, toPublicPayment, type payments } from '@orquestra/contracts';
+import type { PaymentDoc } from './payment.model';
+
+/** Stored payment → gRPC message. */
+export function toProtoPayment(doc: PaymentDoc): payments.Payment {
+  const address = doc.customer.address ?? {};
+  return {
+    id: doc._id,
+    mode: modeFromName(doc.mode),
+    method: doc.method,
+    status: doc.status,
+    amount: doc.amount,
+    amount_refunded: doc.amount_refunded,
+    currency: 'BRL',
+    fee: doc.fee,
+    net: doc.net,
+    provider: doc.provider,
+    provider_account_id: doc.provider_account_id,
+    provider_payment_id: doc.provider_payment_id,
+    next_action: doc.next_action ?? undefined,
+    metadata: doc.metadata,
+    failure_reason: doc.failure_reason,
+    failure_code: doc.failure_code,
+    end_to_end_id: doc.end_to_end_id,
+    payment_url: '',
+    expires_at: doc.expires_at?.toISOString() ?? '',
+    tracking: doc.tracking,
+    created_at: doc.created_at.toISOString(),
+    updated_at: doc.updated_at.toISOString(),
+    description: doc.description,
+    customer: {
+      name: doc.customer.name,
+      email: doc.customer.email,
+      document: doc.customer.document,
+      phone: doc.customer.phone,
+      ip: doc.customer.ip,
+      address: {
+        street: address.street ?? '',
+        number: address.number ?? '',
+        neighborhood: address.neighborhood ?? '',
+        city: address.city ?? '',
+        state: address.state ?? '',
+        zip: address.zip ?? '',
+        complement: address.complement ?? '',
+      },
+    },
+    source_key_id: doc.source_key_id,
+    attempts: doc.attempts.map((attempt) => ({
+      id: attempt.id,
+      provider_account_id: attempt.provider_account_id,
+      provider: attempt.provider,
+      outcome: attempt.outcome,
+      failure_code: attempt.failure_code,
+      failure_reason: attempt.failure_reason,
+      latency_ms: attempt.latency_ms,
+      created_at: new Date(attempt.created_at).toISOString(),
+    })),
+    events: doc.events.map((event) => ({ id: event.id, type: event.type, created: event.created })),
+  };
+}
+
+/** The public object carried in events (no attempts/events history: that is per read). */
+export function publicPaymentObject(doc: PaymentDoc, paymentUrl: string): Record<string, unknown> {
+  return toPublicPayment({ ...toProtoPayment(doc), payment_url: paymentUrl }, { withHistory: false });
+}

@@ -1,0 +1,130 @@
+import type { DueWorkFields, OutboxFields } from '@orquestra/platform';
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { StoredPaymentStatus } from '../domain/payment-status';
+
+export interface AttemptDoc {
+  id: string;
+  provider_account_id: string;
+  provider: string;
+  outcome: 'succeeded' | 'declined' | 'failed' | 'uncertain';
+  failure_code: string;
+  failure_reason: string;
+  latency_ms: number;
+  provider_payment_id: string;
+  created_at: Date;
+}
+
+export interface NextActionDoc {
+  type: string;
+  qr_code: string;
+  qr_code_base64: string;
+  qr_code_url: string;
+  digitable_line: string;
+  url: string;
+}
+
+export interface CustomerDoc {
+  name: string;
+  email: string;
+  document: string;
+  phone: string;
+  address: Record<string, string> | null;
+  ip: string;
+}
+
+export interface EventRefDoc {
+  id: string;
+  type: string;
+  created: number;
+}
+
+/**
+ * A payment and everything that happens to it. State changes, their events (outbox) and the next
+ * due work (expiry) are always written together by one single-document update.
+ */
+export interface PaymentDoc extends OutboxFields, DueWorkFields {
+  _id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  source_key_id: string;
+  method: string;
+  status: StoredPaymentStatus;
+  amount: number;
+  amount_refunded: number;
+  currency: 'BRL';
+  fee: number;
+  net: number;
+  description: string;
+  customer: CustomerDoc;
+  metadata: Record<string, string>;
+  tracking: Record<string, string>;
+  provider: string;
+  provider_account_id: string;
+  provider_payment_id: string;
+  next_action: NextActionDoc | null;
+  failure_code: string;
+  failure_reason: string;
+  end_to_end_id: string;
+  expires_at: Date | null;
+  paid_at: Date | null;
+  attempts: AttemptDoc[];
+  events: EventRefDoc[];
+  idempotency_key: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const schema = new Schema<PaymentDoc>(
+  {
+    _id: { type: String, required: true },
+    merchant_id: { type: String, required: true },
+    mode: { type: String, required: true },
+    source_key_id: { type: String, default: '' },
+    method: { type: String, default: '' },
+    status: { type: String, required: true },
+    amount: { type: Number, required: true },
+    amount_refunded: { type: Number, default: 0 },
+    currency: { type: String, default: 'BRL' },
+    fee: { type: Number, default: 0 },
+    net: { type: Number, default: 0 },
+    description: { type: String, default: '' },
+    customer: { type: Schema.Types.Mixed, required: true },
+    metadata: { type: Schema.Types.Mixed, default: {} },
+    tracking: { type: Schema.Types.Mixed, default: {} },
+    provider: { type: String, default: '' },
+    provider_account_id: { type: String, default: '' },
+    provider_payment_id: { type: String, default: '' },
+    next_action: { type: Schema.Types.Mixed, default: null },
+    failure_code: { type: String, default: '' },
+    failure_reason: { type: String, default: '' },
+    end_to_end_id: { type: String, default: '' },
+    expires_at: { type: Date, default: null },
+    paid_at: { type: Date, default: null },
+    attempts: { type: Schema.Types.Mixed, default: [] },
+    events: { type: Schema.Types.Mixed, default: [] },
+    idempotency_key: { type: String, default: '' },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+    outbox: { type: Schema.Types.Mixed, default: [] },
+    outbox_since: { type: Date, default: null },
+    outbox_lease_until: { type: Date, default: null },
+    due_at: { type: Date, default: null },
+    due_lease_until: { type: Date, default: null },
+    due_attempts: { type: Number, default: 0 },
+  },
+  { versionKey: false, minimize: false },
+);
+// Lists: every query is scoped by merchant and mode and reads newest first by _id (ULID order).
+schema.index({ merchant_id: 1, mode: 1, _id: -1 });
+schema.index({ merchant_id: 1, mode: 1, status: 1, _id: -1 });
+schema.index({ merchant_id: 1, mode: 1, source_key_id: 1, _id: -1 });
+// Provider webhooks find their payment by the provider's charge id.
+schema.index({ provider_account_id: 1, provider_payment_id: 1 });
+schema.index({ due_at: 1 });
+schema.index({ outbox_since: 1 });
+
+export type PaymentModel = Model<PaymentDoc>;
+
+export function registerPaymentModel(connection: Connection): PaymentModel {
+  return connection.model<PaymentDoc>('Payment', schema, 'payments');
+}

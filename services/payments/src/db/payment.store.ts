@@ -1,0 +1,79 @@
+import { AppError, newId, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
+import type { Collection, Document } from 'mongodb';
+import type { PaymentLinks } from '../domain/payment-links';
+import { canTransition, type PaymentStatus } from '../domain/payment-status';
+import { publicPaymentObject } from './payment.mapper';
+import type { PaymentDoc, PaymentModel } from './payment.model';
+
+/**
+ * Every payment state change goes through here: checked against the transition table, written as
+ * one conditional single-document update (so a concurrent change makes it a no-op, never a double
+ * transition), with its event in the outbox of the same write.
+ */
+export class PaymentStore {
+  constructor(
+    readonly model: PaymentModel,
+    private readonly outbox: OutboxRelay,
+    private readonly links: PaymentLinks,
+  ) {}
+
+  get collection(): Collection<Document> {
+    return this.model.collection as unknown as Collection<Document>;
+  }
+
+  /** The event for `doc` as it will be after the change. */
+  event(type: string, doc: PaymentDoc): EventEnvelope {
+    return {
+      id: newId('event'),
+      type,
+      created: Math.floor(Date.now() / 1000),
+      merchant_id: doc.merchant_id,
+      mode: doc.mode,
+      source: doc.source_key_id || null,
+      data: { object: publicPaymentObject(doc, this.links.paymentUrl(doc._id)) },
+    };
+  }
+
+  /**
+   * Moves `current` to `to` and records `eventType`. Returns the updated payment, or null when the
+   * payment was changed by someone else since `current` was read (the caller re-reads and decides).
+   */
+  async transition(
+    current: PaymentDoc,
+    to: PaymentStatus,
+    eventType: string,
+    changes: Partial<PaymentDoc> = {},
+  ): Promise<PaymentDoc | null> {
+    if (!canTransition(current.status, to)) {
+      throw new Error(`illegal payment transition ${current.status} → ${to} for ${current._id}`);
+    }
+    const now = new Date();
+    const next: PaymentDoc = { ...current, ...changes, status: to, updated_at: now };
+    const event = this.event(eventType, next);
+    const eventRef = { id: event.id, type: event.type, created: event.created };
+    const set: Record<string, unknown> = { ...changes, status: to, updated_at: now };
+    const updated = await this.model
+      .findOneAndUpdate(
+        { _id: current._id, status: current.status },
+        withOutbox({ $set: set, $push: { events: eventRef } }, [event]),
+        { new: true },
+      )
+      .lean<PaymentDoc>();
+    if (updated) void this.outbox.flush(this.collection, current._id);
+    return updated;
+  }
+
+  async findForCaller(id: string, scope: { merchantId: string; mode: 'test' | 'live'; restrictedKeyId?: string }): Promise<PaymentDoc> {
+    const doc = await this.model
+      .findOne({
+        _id: id,
+        merchant_id: scope.merchantId,
+        mode: scope.mode,
+        status: { $ne: 'creating' },
+        ...(scope.restrictedKeyId ? { source_key_id: scope.restrictedKeyId } : {}),
+      })
+      .lean<PaymentDoc>();
+    if (!doc) throw new AppError('not_found', { param: 'id', message: `Pagamento ${id} não encontrado. Confira o id e o modo (teste ou produção) da chave.` });
+    return doc;
+  }
+}

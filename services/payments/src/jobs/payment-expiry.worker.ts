@@ -1,0 +1,22 @@
+import { DueWorker } from '@orquestra/platform';
+import type { Collection, Document } from 'mongodb';
+import type { Logger } from 'pino';
+import type { PaymentDoc } from '../db/payment.model';
+import type { PaymentActions } from '../orchestration/payment-actions';
+
+/** Cancels pending Pix payments whose `expires_at` passed (due work, safe with many replicas). */
+export function createPaymentExpiryWorker(options: {
+  collection: Collection<Document>;
+  actions: PaymentActions;
+  logger: Logger;
+  pollIntervalMs: number;
+}): DueWorker<PaymentDoc> {
+  return new DueWorker<PaymentDoc>({
+    name: 'payment-expiry',
+    collection: options.collection,
+    filter: { status: 'pending' },
+    logger: options.logger,
+    pollIntervalMs: options.pollIntervalMs,
+    handle: (payment) => options.actions.expire(payment),
+  });
+}

@@ -1,0 +1,59 @@
+import { payments, providers, routing } from '@orquestra/contracts';
+import { createRpcClient, ensureIndexes, runService } from '@orquestra/platform';
+import { config } from './config';
+import { registerIdempotencyRecordModel } from './db/idempotency-record.model';
+import { registerPaymentModel } from './db/payment.model';
+import { PaymentStore } from './db/payment.store';
+import { PaymentLinks } from './domain/payment-links';
+import { startProviderChargeConsumer } from './events/provider-charge.consumer';
+import { paymentsHandlers } from './grpc/payments.handlers';
+import { createPaymentExpiryWorker } from './jobs/payment-expiry.worker';
+import { PaymentCreator } from './orchestration/create-payment';
+import { IdempotencyGuard } from './orchestration/idempotency.guard';
+import { PaymentActions } from './orchestration/payment-actions';
+
+void runService({
+  config,
+  grpcAddress: config.GRPC_ADDRESS,
+  setup: async ({ db, grpc, bus, outbox, logger, onShutdown }) => {
+    const paymentModel = registerPaymentModel(db);
+    const idempotencyRecords = registerIdempotencyRecordModel(db);
+    await ensureIndexes(db);
+
+    const routingClient = createRpcClient(routing.RoutingServiceService, config.ROUTING_GRPC_ADDR, { deadlineMs: config.GRPC_DEADLINE_MS });
+    const providersClient = createRpcClient(providers.ProvidersServiceService, config.PROVIDERS_GRPC_ADDR, {
+      deadlineMs: config.PROVIDER_CALL_DEADLINE_MS,
+    });
+    onShutdown(() => {
+      routingClient.close();
+      providersClient.close();
+    });
+
+    const links = new PaymentLinks(config.PAY_BASE_URL, config.PUBLIC_BASE_URL);
+    const store = new PaymentStore(paymentModel, outbox, links);
+    await outbox.watch(store.collection);
+    const idempotency = new IdempotencyGuard(idempotencyRecords, config.IDEMPOTENCY_TTL_HOURS * 3_600_000, 60_000);
+    const purge = setInterval(() => void idempotency.purgeExpired().catch(() => undefined), 10 * 60_000);
+    purge.unref();
+    onShutdown(() => clearInterval(purge));
+
+    const creator = new PaymentCreator({
+      store,
+      idempotency,
+      routing: routingClient,
+      providers: providersClient,
+      links,
+      logger,
+      defaultPixExpiresMinutes: config.DEFAULT_PIX_EXPIRES_MINUTES,
+      providerCallDeadlineMs: config.PROVIDER_CALL_DEADLINE_MS,
+    });
+    const actions = new PaymentActions(store, providersClient, logger);
+    await startProviderChargeConsumer(bus, actions, logger);
+
+    const expiry = createPaymentExpiryWorker({ collection: store.collection, actions, logger, pollIntervalMs: config.EXPIRY_POLL_INTERVAL_MS });
+    expiry.start();
+    onShutdown(() => expiry.stop());
+
+    grpc.addService(payments.PaymentsServiceService, paymentsHandlers({ store, creator, actions, links }), 'orquestra.payments.v1.PaymentsService');
+  },
+});

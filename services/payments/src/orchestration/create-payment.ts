@@ -1,0 +1,286 @@
+import { modeFromName, modeName, providers as providersContract, type common, type payments, type routing } from '@orquestra/contracts';
+import { AppError, GrpcStatus, newId, RpcError, type RpcClient } from '@orquestra/platform';
+import type { Logger } from 'pino';
+import type { AttemptDoc, PaymentDoc } from '../db/payment.model';
+import type { PaymentStore } from '../db/payment.store';
+import { failoverDecision } from '../domain/failover-policy';
+import { computeFee } from '../domain/fees';
+import type { PaymentLinks } from '../domain/payment-links';
+import { errorFromRecord, IdempotencyGuard } from './idempotency.guard';
+
+const { ChargeStatus } = providersContract;
+
+export interface CreatePaymentDeps {
+  store: PaymentStore;
+  idempotency: IdempotencyGuard;
+  routing: RpcClient<typeof routing.RoutingServiceService>;
+  providers: RpcClient<typeof providersContract.ProvidersServiceService>;
+  links: PaymentLinks;
+  logger: Logger;
+  defaultPixExpiresMinutes: number;
+  providerCallDeadlineMs: number;
+}
+
+type Candidate = routing.Candidate;
+type Charge = providersContract.Charge;
+
+/**
+ * Creates a payment: claims the Idempotency-Key, asks routing for the ordered candidates, and walks
+ * them until one account creates the charge (ARCHITECTURE.md "Failover"). Every try is an attempt.
+ * When no account can, nothing is left behind: the hidden `creating` record is removed and the
+ * key is released for a later retry (nothing was charged).
+ */
+export class PaymentCreator {
+  constructor(private readonly deps: CreatePaymentDeps) {}
+
+  async create(request: payments.CreatePaymentRequest, requestId: string): Promise<{ payment: PaymentDoc; replayed: boolean }> {
+    const caller = request.caller;
+    if (!caller) throw new AppError('unauthenticated');
+    const mode = modeName(caller.mode);
+    if (!request.method) {
+      throw new AppError('parameter_missing', {
+        param: 'method',
+        message: 'Informe o método de pagamento (method): pix. A escolha do método pelo comprador na página de pagamento ainda não está disponível.',
+      });
+    }
+    if (request.method !== 'pix') {
+      throw new AppError('method_not_available', {
+        param: 'method',
+        message: `O método ${request.method} ainda não está disponível nesta versão. Use method: "pix".`,
+      });
+    }
+
+    const paymentId = newId('payment');
+    const key = request.idempotency_key;
+    const recordId = key ? IdempotencyGuard.recordId(caller.merchant_id, mode, key) : '';
+    if (key) {
+      const claim = await this.deps.idempotency.claim(recordId, request.request_hash, paymentId, Date.now() + 30_000);
+      if (claim.kind === 'replay') {
+        const payment = await this.deps.store.model.findById(claim.paymentId).lean<PaymentDoc>();
+        if (!payment) throw new AppError('internal');
+        return { payment, replayed: true };
+      }
+    }
+
+    try {
+      const payment = await this.createOwned(request, caller, mode, paymentId, requestId);
+      if (key) await this.deps.idempotency.complete(recordId, paymentId);
+      return { payment, replayed: false };
+    } catch (error) {
+      const appError = error instanceof AppError ? error : new AppError('internal', { cause: error });
+      if (key) await this.deps.idempotency.fail(recordId, paymentId, appError).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async createOwned(
+    request: payments.CreatePaymentRequest,
+    caller: common.Caller,
+    mode: 'test' | 'live',
+    paymentId: string,
+    requestId: string,
+  ): Promise<PaymentDoc> {
+    const { candidates } = await this.deps.routing.route(
+      {
+        caller,
+        method: request.method,
+        amount: request.amount,
+        metadata: request.metadata,
+        customer: request.customer,
+        forced_account_id: request.provider_account_id,
+      },
+      { requestId },
+    );
+
+    const now = new Date();
+    const customer = request.customer;
+    const address = customer?.address;
+    const draft: PaymentDoc = {
+      _id: paymentId,
+      merchant_id: caller.merchant_id,
+      mode,
+      source_key_id: caller.key_id,
+      method: request.method,
+      status: 'creating',
+      amount: request.amount,
+      amount_refunded: 0,
+      currency: 'BRL',
+      fee: 0,
+      net: request.amount,
+      description: request.description,
+      customer: {
+        name: customer?.name ?? '',
+        email: customer?.email ?? '',
+        document: customer?.document ?? '',
+        phone: customer?.phone ?? '',
+        address: address && address.street ? { ...address } : null,
+        ip: customer?.ip ?? '',
+      },
+      metadata: request.metadata,
+      tracking: request.tracking,
+      provider: '',
+      provider_account_id: '',
+      provider_payment_id: '',
+      next_action: null,
+      failure_code: '',
+      failure_reason: '',
+      end_to_end_id: '',
+      expires_at: null,
+      paid_at: null,
+      attempts: [],
+      events: [],
+      idempotency_key: request.idempotency_key,
+      created_at: now,
+      updated_at: now,
+      outbox: [],
+      outbox_since: null,
+      outbox_lease_until: null,
+      due_at: null,
+      due_lease_until: null,
+      due_attempts: 0,
+    };
+    await this.deps.store.model.create(draft);
+
+    const attempts: AttemptDoc[] = [];
+    const expiresInMinutes = request.expires_in_minutes || this.deps.defaultPixExpiresMinutes;
+    for (const candidate of candidates) {
+      const outcome = await this.tryCandidate(draft, candidate, expiresInMinutes, requestId);
+      attempts.push(outcome.attempt);
+      await this.deps.store.model.updateOne({ _id: paymentId }, { $push: { attempts: outcome.attempt } });
+      if (outcome.charge) return this.finish({ ...draft, attempts }, candidate, outcome.charge);
+      if (outcome.stop) break;
+    }
+
+    // Nothing was charged anywhere: leave nothing behind.
+    await this.deps.store.model.deleteOne({ _id: paymentId, status: 'creating' });
+    this.deps.logger.warn({ payment_id: paymentId, attempts: attempts.map((a) => `${a.provider_account_id}:${a.failure_code}`) }, 'every provider account failed');
+    throw new AppError('all_providers_failed');
+  }
+
+  private async tryCandidate(
+    draft: PaymentDoc,
+    candidate: Candidate,
+    expiresInMinutes: number,
+    requestId: string,
+  ): Promise<{ attempt: AttemptDoc; charge?: Charge; stop?: boolean }> {
+    const started = Date.now();
+    const attempt = (fields: Partial<AttemptDoc>): AttemptDoc => ({
+      id: newId('attempt'),
+      provider_account_id: candidate.account_id,
+      provider: candidate.provider,
+      outcome: 'failed',
+      failure_code: '',
+      failure_reason: '',
+      latency_ms: Date.now() - started,
+      provider_payment_id: '',
+      created_at: new Date(started),
+      ...fields,
+    });
+    // Stable per (payment, account): a repeated create at the same account never charges twice.
+    const idempotencyKey = `${draft._id}:${candidate.account_id}`;
+    try {
+      const { charge } = await this.deps.providers.createCharge(
+        this.chargeRequest(draft, candidate, idempotencyKey, expiresInMinutes),
+        { requestId, deadlineMs: this.deps.providerCallDeadlineMs },
+      );
+      if (!charge) throw new AppError('provider_error');
+      if (charge.status === ChargeStatus.CHARGE_STATUS_FAILED) {
+        return {
+          attempt: attempt({ outcome: 'declined', failure_code: charge.failure_code, failure_reason: charge.failure_reason, provider_payment_id: charge.provider_payment_id }),
+          charge,
+        };
+      }
+      return { attempt: attempt({ outcome: 'succeeded', provider_payment_id: charge.provider_payment_id }), charge };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const deadline = error instanceof RpcError && error.grpcStatus === GrpcStatus.DEADLINE_EXCEEDED;
+      const decision = failoverDecision(error.code, deadline);
+      if (decision === 'uncertain') {
+        // The charge may exist at this account. Pix charges use a deterministic id, so asking
+        // again with the same key either returns the existing charge or creates none twice.
+        const resolved = await this.resolveUncertain(draft, candidate, idempotencyKey, expiresInMinutes, requestId);
+        if (resolved) return { attempt: attempt({ outcome: 'succeeded', provider_payment_id: resolved.provider_payment_id, failure_code: 'resolved_after_timeout' }), charge: resolved };
+        return { attempt: attempt({ outcome: 'uncertain', failure_code: error.code, failure_reason: error.message }) };
+      }
+      return {
+        attempt: attempt({ outcome: 'failed', failure_code: error.code, failure_reason: error.message }),
+        stop: decision === 'stop',
+      };
+    }
+  }
+
+  private chargeRequest(
+    draft: PaymentDoc,
+    candidate: Candidate,
+    idempotencyKey: string,
+    expiresInMinutes: number,
+  ): providersContract.CreateChargeRequest {
+    return {
+      merchant_id: draft.merchant_id,
+      mode: modeFromName(draft.mode),
+      account_id: candidate.account_id,
+      payment_id: draft._id,
+      method: draft.method,
+      amount: draft.amount,
+      customer: { ...draft.customer, address: undefined },
+      expires_in_seconds: expiresInMinutes * 60,
+      description: draft.description,
+      metadata: draft.metadata,
+      idempotency_key: idempotencyKey,
+    };
+  }
+
+  private async resolveUncertain(
+    draft: PaymentDoc,
+    candidate: Candidate,
+    idempotencyKey: string,
+    expiresInMinutes: number,
+    requestId: string,
+  ): Promise<Charge | undefined> {
+    try {
+      const { charge } = await this.deps.providers.createCharge(
+        this.chargeRequest(draft, candidate, idempotencyKey, expiresInMinutes),
+        { requestId, deadlineMs: this.deps.providerCallDeadlineMs },
+      );
+      return charge && charge.status !== ChargeStatus.CHARGE_STATUS_FAILED ? charge : undefined;
+    } catch {
+      // Still unknown. For Pix the buyer only ever sees the QR we return, so an unseen charge at
+      // this account cannot be paid; moving on is safe.
+      return undefined;
+    }
+  }
+
+  private async finish(draft: PaymentDoc, candidate: Candidate, charge: Charge): Promise<PaymentDoc> {
+    const declined = charge.status === ChargeStatus.CHARGE_STATUS_FAILED;
+    const { fee, net } = computeFee(draft.amount, draft.method, candidate.fees, charge.provider_fee >= 0 ? charge.provider_fee : undefined);
+    const expiresAt = charge.expires_at ? new Date(charge.expires_at) : null;
+    const action = charge.next_action;
+    const changes: Partial<PaymentDoc> = {
+      provider: candidate.provider,
+      provider_account_id: candidate.account_id,
+      provider_payment_id: charge.provider_payment_id,
+      fee,
+      net,
+      expires_at: expiresAt,
+      next_action: action
+        ? {
+            type: action.type,
+            qr_code: action.qr_code,
+            qr_code_base64: action.qr_code_base64,
+            qr_code_url: action.type === 'pix_qr' ? this.deps.links.qrCodeUrl(draft._id) : '',
+            digitable_line: action.digitable_line,
+            url: action.url,
+          }
+        : null,
+      failure_code: declined ? charge.failure_code || 'card_declined' : '',
+      failure_reason: declined ? charge.failure_reason : '',
+      // Pix expiry is due work on the payment itself.
+      due_at: declined ? null : expiresAt,
+    };
+    const updated = await this.deps.store.transition(draft, declined ? 'failed' : 'pending', declined ? 'payment.failed' : 'payment.created', changes);
+    if (!updated) throw new AppError('internal');
+    return updated;
+  }
+}
+
+export { errorFromRecord };

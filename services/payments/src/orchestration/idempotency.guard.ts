@@ -1,0 +1,99 @@
+import { AppError, isDuplicateKeyError, isErrorCode } from '@orquestra/platform';
+import type { IdempotencyRecordDoc, IdempotencyRecordModel } from '../db/idempotency-record.model';
+
+export type ClaimResult = { kind: 'owner' } | { kind: 'replay'; paymentId: string };
+
+const POLL_MS = 50;
+
+/**
+ * Makes POST /payments with the same Idempotency-Key return the same payment: the first request
+ * claims the key (an insert on a unique `_id`) and creates the payment; concurrent and later ones
+ * wait for and return that payment. Same key with a different body is a conflict. Keys are kept for
+ * `ttlMs`; an owner that crashed is replaced when its lease ends.
+ */
+export class IdempotencyGuard {
+  constructor(
+    private readonly records: IdempotencyRecordModel,
+    private readonly ttlMs: number,
+    private readonly leaseMs: number,
+  ) {}
+
+  static recordId(merchantId: string, mode: string, key: string): string {
+    return `${merchantId}:${mode}:${key}`;
+  }
+
+  async claim(recordId: string, requestHash: string, paymentId: string, waitUntil: number): Promise<ClaimResult> {
+    let waitedOnOwner = false;
+    for (;;) {
+      const now = new Date();
+      try {
+        await this.records.create({
+          _id: recordId,
+          request_hash: requestHash,
+          payment_id: paymentId,
+          state: 'in_progress',
+          error_code: '',
+          error_message: '',
+          error_param: '',
+          created_at: now,
+          lease_until: new Date(now.getTime() + this.leaseMs),
+        });
+        return { kind: 'owner' };
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+      }
+      const existing = await this.records.findById(recordId).lean<IdempotencyRecordDoc>();
+      if (!existing) continue; // removed by the cleanup between our insert and read: try again
+      const expired = existing.created_at.getTime() + this.ttlMs < now.getTime();
+      if (!expired && existing.request_hash !== requestHash) throw new AppError('idempotency_conflict', { param: 'Idempotency-Key' });
+      if (!expired && existing.state === 'done') return { kind: 'replay', paymentId: existing.payment_id };
+      // A request that waited on a concurrent owner shares that owner's outcome, failure included;
+      // only a request arriving after the failure tries again.
+      if (!expired && existing.state === 'failed' && waitedOnOwner) throw errorFromRecord(existing);
+      const abandoned = existing.state === 'in_progress' && existing.lease_until.getTime() < now.getTime();
+      if (expired || existing.state === 'failed' || abandoned) {
+        // Take over: conditional on the record being exactly as read, so only one taker wins.
+        const taken = await this.records.updateOne(
+          { _id: recordId, state: existing.state, lease_until: existing.lease_until },
+          {
+            $set: {
+              request_hash: requestHash,
+              payment_id: paymentId,
+              state: 'in_progress',
+              error_code: '',
+              created_at: expired ? now : existing.created_at,
+              lease_until: new Date(now.getTime() + this.leaseMs),
+            },
+          },
+        );
+        if (taken.modifiedCount === 1) return { kind: 'owner' };
+        continue;
+      }
+      if (Date.now() > waitUntil) throw new AppError('idempotency_in_progress', { param: 'Idempotency-Key' });
+      waitedOnOwner = true;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
+  async complete(recordId: string, paymentId: string): Promise<void> {
+    await this.records.updateOne({ _id: recordId, payment_id: paymentId }, { $set: { state: 'done' } });
+  }
+
+  async fail(recordId: string, paymentId: string, error: AppError): Promise<void> {
+    await this.records.updateOne(
+      { _id: recordId, payment_id: paymentId },
+      { $set: { state: 'failed', error_code: error.code, error_message: error.message, error_param: error.param ?? '' } },
+    );
+  }
+
+  /** Forgets keys older than the retention period. */
+  async purgeExpired(): Promise<number> {
+    const result = await this.records.deleteMany({ created_at: { $lt: new Date(Date.now() - this.ttlMs) } });
+    return result.deletedCount;
+  }
+}
+
+export function errorFromRecord(record: Pick<IdempotencyRecordDoc, 'error_code' | 'error_message' | 'error_param'>): AppError {
+  const code = isErrorCode(record.error_code) ? record.error_code : 'internal';
+  return new AppError(code, { message: record.error_message || undefined, param: record.error_param || undefined });
+}

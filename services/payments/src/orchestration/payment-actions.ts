@@ -1,0 +1,137 @@
+import { modeFromName, providers as providersContract, type ProviderChargeUpdated } from '@orquestra/contracts';
+import { AppError, type RpcClient } from '@orquestra/platform';
+import type { Logger } from 'pino';
+import type { PaymentDoc } from '../db/payment.model';
+import type { PaymentStore } from '../db/payment.store';
+
+const { ChargeStatus } = providersContract;
+
+export interface CallerScope {
+  merchantId: string;
+  mode: 'test' | 'live';
+  restrictedKeyId?: string;
+}
+
+type ChargeView = Pick<ProviderChargeUpdated, 'status' | 'end_to_end_id' | 'paid_at'>;
+
+function chargeView(charge: providersContract.Charge): ChargeView {
+  const status =
+    charge.status === ChargeStatus.CHARGE_STATUS_PAID
+      ? 'paid'
+      : charge.status === ChargeStatus.CHARGE_STATUS_CANCELED
+        ? 'canceled'
+        : charge.status === ChargeStatus.CHARGE_STATUS_FAILED
+          ? 'failed'
+          : 'pending';
+  return { status, ...(charge.end_to_end_id ? { end_to_end_id: charge.end_to_end_id } : {}), ...(charge.paid_at ? { paid_at: charge.paid_at } : {}) };
+}
+
+/**
+ * What happens to an existing payment: cancel, simulate (sandbox), provider-reported changes and
+ * expiry. Provider calls happen first, outside persistence; the state change is then one
+ * conditional write, so a race with a webhook resolves to exactly one outcome.
+ */
+export class PaymentActions {
+  constructor(
+    private readonly store: PaymentStore,
+    private readonly providers: RpcClient<typeof providersContract.ProvidersServiceService>,
+    private readonly logger: Logger,
+  ) {}
+
+  private ref(payment: PaymentDoc): providersContract.ChargeRef {
+    return {
+      merchant_id: payment.merchant_id,
+      mode: modeFromName(payment.mode),
+      account_id: payment.provider_account_id,
+      provider_payment_id: payment.provider_payment_id,
+    };
+  }
+
+  async cancel(id: string, scope: CallerScope, requestId: string): Promise<PaymentDoc> {
+    const payment = await this.store.findForCaller(id, scope);
+    if (payment.status === 'succeeded' || payment.status === 'partially_refunded' || payment.status === 'refunded') {
+      throw new AppError('payment_already_paid');
+    }
+    if (payment.status !== 'pending') throw new AppError('payment_not_cancelable');
+    const { charge } = await this.providers.cancelCharge({ ref: this.ref(payment) }, { requestId });
+    if (!charge) throw new AppError('provider_error');
+    const view = chargeView(charge);
+    if (view.status === 'paid') {
+      // Paid just before the cancel reached the provider: the money is in, record it.
+      await this.applyChargeState(payment, view);
+      throw new AppError('payment_already_paid');
+    }
+    const canceled = await this.store.transition(payment, 'canceled', 'payment.canceled', { due_at: null, next_action: null });
+    if (canceled) return canceled;
+    const now = await this.store.findForCaller(id, scope);
+    if (now.status === 'canceled') return now;
+    throw new AppError(now.status === 'succeeded' ? 'payment_already_paid' : 'payment_not_cancelable');
+  }
+
+  /**
+   * Sandbox only: asks the provider's sandbox to pay the charge. The provider then sends its
+   * webhook, and that webhook (never this call) makes the payment succeeded. Waits up to
+   * `waitMs` for it, so callers usually see the final status in the answer.
+   */
+  async simulate(id: string, scope: CallerScope, requestId: string, waitMs = 5_000): Promise<PaymentDoc> {
+    if (scope.mode !== 'test') throw new AppError('live_mode_forbidden');
+    const payment = await this.store.findForCaller(id, scope);
+    if (payment.status !== 'pending') throw new AppError('payment_not_simulatable');
+    await this.providers.simulateChargePaid({ ref: this.ref(payment) }, { requestId });
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const current = await this.store.findForCaller(id, scope);
+      if (current.status !== 'pending' || Date.now() > deadline) return current;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Applies a change reported by the provider (webhook or sync). Idempotent. */
+  async applyProviderUpdate(update: ProviderChargeUpdated): Promise<'applied' | 'unchanged' | 'unknown_payment'> {
+    const payment = await this.store.model
+      .findOne({ provider_account_id: update.account_id, provider_payment_id: update.provider_payment_id })
+      .lean<PaymentDoc>();
+    if (!payment) return 'unknown_payment';
+    return (await this.applyChargeState(payment, update)) ? 'applied' : 'unchanged';
+  }
+
+  private async applyChargeState(payment: PaymentDoc, charge: ChargeView): Promise<boolean> {
+    if (charge.status === 'paid' && (payment.status === 'pending' || payment.status === 'processing')) {
+      const updated = await this.store.transition(payment, 'succeeded', 'payment.succeeded', {
+        end_to_end_id: charge.end_to_end_id ?? '',
+        paid_at: charge.paid_at ? new Date(charge.paid_at) : new Date(),
+        due_at: null,
+      });
+      return updated !== null;
+    }
+    if (charge.status === 'canceled' && payment.status === 'pending') {
+      const updated = await this.store.transition(payment, 'canceled', 'payment.canceled', { due_at: null, next_action: null });
+      return updated !== null;
+    }
+    return false;
+  }
+
+  /**
+   * Due work: a pending Pix whose `expires_at` passed. The charge is removed at the provider first
+   * (if it was paid meanwhile, the payment succeeds instead), then the payment is canceled.
+   */
+  async expire(payment: PaymentDoc): Promise<void> {
+    if (payment.status !== 'pending') {
+      await this.store.model.updateOne({ _id: payment._id }, { $set: { due_at: null } });
+      return;
+    }
+    const { charge } = await this.providers.cancelCharge({ ref: this.ref(payment) }, {});
+    const view = charge ? chargeView(charge) : { status: 'canceled' as const };
+    if (view.status === 'paid') {
+      await this.applyChargeState(payment, view);
+      return;
+    }
+    const canceled = await this.store.transition(payment, 'canceled', 'payment.canceled', {
+      due_at: null,
+      next_action: null,
+      failure_code: 'expired',
+      failure_reason: 'O prazo para pagamento do Pix terminou.',
+    });
+    if (canceled) this.logger.info({ payment_id: payment._id }, 'pending Pix expired and was canceled');
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The one interface every payment-provider adapter implements. Each adapter lives in
+ * `adapters/<provider>/` as two files: `<provider>.adapter.ts` (HTTP mechanics: auth, URLs, request
+ * building, error responses) and `<provider>.transformers.ts` (pure wire types and conversions,
+ * with an exhaustive status map).
+ *
+ * Rules every adapter follows:
+ * - Amounts cross this interface as integer cents; the adapter converts to the provider's units.
+ * - A decline by the buyer's bank is a returned charge with status `failed`, never an exception.
+ * - Transport failures throw ProviderError, whose `kind` tells the caller whether the provider
+ *   could have created the charge (`ambiguous`) or certainly did not (`not_created`).
+ * - `createCharge` is idempotent on `input.idempotencyKey`: repeating it never creates a second
+ *   charge (by the provider's idempotency key, or by a deterministic provider-side id).
+ *
+ * @example
+ * const adapter = new EfiAdapter({ baseUrl, credentials, tls, webhookUrl });
+ * const charge = await adapter.createCharge({ paymentId: 'pay_01…', method: 'pix', amount: 1990, ... });
+ * if (charge.status === 'pending') show(charge.nextAction.qrCode);
+ */
+export interface ProviderAdapter {
+  readonly provider: string;
+  /** Checks the credentials against the provider (used when an account is connected). */
+  verifyCredentials(): Promise<void>;
+  createCharge(input: CreateChargeInput): Promise<ProviderCharge>;
+  getCharge(providerPaymentId: string): Promise<ProviderCharge>;
+  /** Removes an unpaid charge so it can no longer be paid. Answers the charge as it is after. */
+  cancelCharge(providerPaymentId: string): Promise<ProviderCharge>;
+  /** Sandbox only: asks the provider's sandbox to mark the charge paid (and send its webhook). */
+  simulatePaid(providerPaymentId: string): Promise<void>;
+  /** Registers our webhook URL for this account at the provider. */
+  registerWebhook(url: string): Promise<void>;
+  /** Verifies and parses a webhook the provider sent to this account's route. */
+  parseWebhook(request: WebhookRequest): WebhookParseResult;
+}
+
+export type ChargeMethod = 'pix' | 'boleto' | 'card';
+export type ProviderChargeStatus = 'pending' | 'paid' | 'failed' | 'canceled';
+
+export interface CustomerInput {
+  name: string;
+  email?: string;
+  document?: string;
+  phone?: string;
+}
+
+export interface CreateChargeInput {
+  paymentId: string;
+  method: ChargeMethod;
+  amount: number;
+  customer: CustomerInput;
+  expiresInSeconds: number;
+  description?: string;
+  metadata: Record<string, string>;
+  idempotencyKey: string;
+}
+
+export interface ProviderNextAction {
+  type: 'pix_qr' | 'boleto' | 'redirect' | 'none';
+  qrCode?: string;
+  qrCodeBase64?: string;
+  digitableLine?: string;
+  url?: string;
+}
+
+export interface ProviderCharge {
+  providerPaymentId: string;
+  status: ProviderChargeStatus;
+  amount: number;
+  amountPaid: number;
+  nextAction: ProviderNextAction;
+  expiresAt?: Date;
+  paidAt?: Date;
+  endToEndId?: string;
+  /** Fee reported by the provider in cents, when it reports one. */
+  providerFee?: number;
+  failureCode?: string;
+  failureReason?: string;
+}
+
+export interface WebhookRequest {
+  subPath: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  rawBody: Buffer;
+}
+
+export type WebhookParseResult =
+  | { ok: true; providerPaymentIds: string[]; eventKey: string }
+  | { ok: false; reason: 'unauthenticated' | 'malformed'; httpStatus: number };
+
+/** Raised when talking to the provider failed; `kind` drives failover. */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: 'not_created' | 'ambiguous' | 'rejected' | 'invalid_credentials' | 'not_found',
+    readonly normalizedCode:
+      | 'provider_unavailable'
+      | 'provider_timeout'
+      | 'provider_rate_limited'
+      | 'provider_error'
+      | 'provider_rejected'
+      | 'invalid_credentials'
+      | 'not_found',
+    message: string,
+    readonly httpStatus?: number,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}

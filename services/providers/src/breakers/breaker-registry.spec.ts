@@ -1,0 +1,47 @@
+import pino from 'pino';
+import { ProviderError } from '../adapters/provider-adapter';
+import { BreakerRegistry } from './breaker-registry';
+
+const settings = { errorThresholdPercentage: 50, volumeThreshold: 3, resetTimeout: 200 };
+const unavailable = () => Promise.reject(new ProviderError('not_created', 'provider_error', '500'));
+
+describe('BreakerRegistry', () => {
+  let registry: BreakerRegistry;
+  beforeEach(() => {
+    registry = new BreakerRegistry(settings, pino({ level: 'silent' }));
+  });
+  afterEach(() => registry.shutdown());
+
+  it('opens after repeated provider failures and then fails fast without calling', async () => {
+    for (let i = 0; i < 3; i++) await expect(registry.fire('pa_a', unavailable)).rejects.toThrow('500');
+    expect(registry.state('pa_a')).toBe('open');
+    let called = false;
+    await expect(
+      registry.fire('pa_a', async () => {
+        called = true;
+      }),
+    ).rejects.toMatchObject({ kind: 'not_created', normalizedCode: 'provider_unavailable' });
+    expect(called).toBe(false);
+  });
+
+  it('keeps breakers per account', async () => {
+    for (let i = 0; i < 3; i++) await expect(registry.fire('pa_a', unavailable)).rejects.toThrow();
+    expect(registry.state('pa_a')).toBe('open');
+    expect(registry.state('pa_b')).toBe('closed');
+    await expect(registry.fire('pa_b', async () => 'ok')).resolves.toBe('ok');
+  });
+
+  it('does not count rejected requests against the provider', async () => {
+    const rejected = () => Promise.reject(new ProviderError('rejected', 'provider_rejected', '400'));
+    for (let i = 0; i < 5; i++) await expect(registry.fire('pa_a', rejected)).rejects.toThrow('400');
+    expect(registry.state('pa_a')).toBe('closed');
+  });
+
+  it('half-opens after the reset timeout and closes on a successful trial', async () => {
+    for (let i = 0; i < 3; i++) await expect(registry.fire('pa_a', unavailable)).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(registry.state('pa_a')).toBe('half_open');
+    await expect(registry.fire('pa_a', async () => 'back')).resolves.toBe('back');
+    expect(registry.state('pa_a')).toBe('closed');
+  });
+});

@@ -1,0 +1,78 @@
+import CircuitBreaker from 'opossum';
+import type { Logger } from 'pino';
+import { ProviderError } from '../adapters/provider-adapter';
+
+export type BreakerState = 'closed' | 'open' | 'half_open';
+
+export interface BreakerSettings {
+  errorThresholdPercentage: number;
+  volumeThreshold: number;
+  resetTimeout: number;
+}
+
+/**
+ * One opossum circuit breaker per provider account. Every outbound call to an account goes through
+ * its breaker; when the account keeps failing, the breaker opens and calls fail at once (without
+ * waiting on a dead provider) until a half-open trial succeeds.
+ *
+ * Only failures that say the provider is unhealthy count: transport errors, timeouts, 5xx and 429.
+ * A rejected request (bad data) or an unknown charge is the caller's problem, not the provider's.
+ */
+export class BreakerRegistry {
+  private readonly breakers = new Map<string, CircuitBreaker<[() => Promise<unknown>], unknown>>();
+
+  constructor(
+    private readonly settings: BreakerSettings,
+    private readonly logger: Logger,
+  ) {}
+
+  async fire<T>(accountId: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return (await this.breaker(accountId).fire(call)) as T;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'EOPENBREAKER') {
+        throw new ProviderError('not_created', 'provider_unavailable', `circuit open for ${accountId}`);
+      }
+      throw error;
+    }
+  }
+
+  state(accountId: string): BreakerState {
+    const breaker = this.breakers.get(accountId);
+    if (!breaker) return 'closed';
+    if (breaker.opened) return 'open';
+    return breaker.halfOpen ? 'half_open' : 'closed';
+  }
+
+  /** Every breaker's state, for metrics. */
+  states(): Array<{ accountId: string; state: BreakerState }> {
+    return [...this.breakers.keys()].map((accountId) => ({ accountId, state: this.state(accountId) }));
+  }
+
+  shutdown(): void {
+    for (const breaker of this.breakers.values()) breaker.shutdown();
+  }
+
+  private breaker(accountId: string): CircuitBreaker<[() => Promise<unknown>], unknown> {
+    let breaker = this.breakers.get(accountId);
+    if (!breaker) {
+      breaker = new CircuitBreaker((call: () => Promise<unknown>) => call(), {
+        // The adapter enforces its own request timeout and classifies it (ambiguous); the breaker
+        // must not race it with a second timer.
+        timeout: false,
+        errorThresholdPercentage: this.settings.errorThresholdPercentage,
+        volumeThreshold: this.settings.volumeThreshold,
+        resetTimeout: this.settings.resetTimeout,
+        rollingCountTimeout: 10_000,
+        rollingCountBuckets: 10,
+        errorFilter: (error: unknown) =>
+          error instanceof ProviderError && (error.kind === 'rejected' || error.kind === 'not_found' || error.kind === 'invalid_credentials'),
+      });
+      breaker.on('open', () => this.logger.warn({ account_id: accountId }, 'circuit breaker opened'));
+      breaker.on('halfOpen', () => this.logger.info({ account_id: accountId }, 'circuit breaker half-open'));
+      breaker.on('close', () => this.logger.info({ account_id: accountId }, 'circuit breaker closed'));
+      this.breakers.set(accountId, breaker);
+    }
+    return breaker;
+  }
+}

@@ -1,0 +1,59 @@
+import type { SealedSecret } from '@orquestra/platform';
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export interface FeeRuleDoc {
+  method: string;
+  percent_bps: number;
+  fixed: number;
+}
+
+export interface ProviderAccountDoc {
+  _id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  provider: string;
+  name: string;
+  priority: number;
+  enabled: boolean;
+  methods: string[];
+  fees: FeeRuleDoc[];
+  /** JSON of the credential fields, sealed with SecretBox. Never returned, never logged. */
+  credentials_sealed: SealedSecret;
+  credentials_last4: Record<string, string>;
+  /** Secret embedded in the webhook URL registered at the provider, sealed. */
+  webhook_secret_sealed: SealedSecret;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const sealedSchema = new Schema<SealedSecret>(
+  { key_id: String, iv: String, tag: String, data: String },
+  { _id: false },
+);
+
+const schema = new Schema<ProviderAccountDoc>(
+  {
+    _id: { type: String, required: true },
+    merchant_id: { type: String, required: true },
+    mode: { type: String, enum: ['test', 'live'], required: true },
+    provider: { type: String, required: true },
+    name: { type: String, default: '' },
+    priority: { type: Number, required: true },
+    enabled: { type: Boolean, required: true },
+    methods: { type: [String], required: true },
+    fees: { type: [{ _id: false, method: String, percent_bps: Number, fixed: Number }], default: [] },
+    credentials_sealed: { type: sealedSchema, required: true },
+    credentials_last4: { type: Schema.Types.Mixed, default: {} },
+    webhook_secret_sealed: { type: sealedSchema, required: true },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { versionKey: false, minimize: false },
+);
+schema.index({ merchant_id: 1, mode: 1, priority: 1 });
+
+export type ProviderAccountModel = Model<ProviderAccountDoc>;
+
+export function registerProviderAccountModel(connection: Connection): ProviderAccountModel {
+  return connection.model<ProviderAccountDoc>('ProviderAccount', schema, 'provider_accounts');
+}

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { AppError, newId, type SecretBox } from '@orquestra/platform';
+import type { Logger } from 'pino';
+import type { AdapterAccount } from '../adapters/adapter-factory';
+import { ProviderError, type ProviderAdapter } from '../adapters/provider-adapter';
+import type { BreakerRegistry } from '../breakers/breaker-registry';
+import type { FeeRuleDoc, ProviderAccountDoc, ProviderAccountModel } from '../db/provider-account.model';
+import { providerDefinition } from './provider-catalog';
+
+export interface ConnectAccountInput {
+  merchantId: string;
+  mode: 'test' | 'live';
+  provider: string;
+  name: string;
+  priority: number;
+  enabled: boolean;
+  credentials: Record<string, string>;
+  fees: FeeRuleDoc[];
+}
+
+/**
+ * Connected provider accounts: connecting (credentials checked at the provider, sealed at rest,
+ * webhook registered), reading, and the per-account adapter every call goes through.
+ */
+export class ProviderAccountService {
+  private readonly adapters = new Map<string, ProviderAdapter>();
+
+  constructor(
+    private readonly accounts: ProviderAccountModel,
+    private readonly secrets: SecretBox,
+    private readonly breakers: BreakerRegistry,
+    private readonly buildAdapter: (account: AdapterAccount) => ProviderAdapter,
+    private readonly webhookBaseUrl: string,
+    private readonly logger: Logger,
+  ) {}
+
+  async connect(input: ConnectAccountInput): Promise<ProviderAccountDoc> {
+    const definition = providerDefinition(input.provider);
+    if (!definition) {
+      throw new AppError('parameter_invalid', { param: 'provider', message: `Provedor desconhecido: ${input.provider}. Consulte GET /v1/providers.` });
+    }
+    for (const field of definition.credentialFields) {
+      if (!input.credentials[field.name]) {
+        throw new AppError('parameter_missing', {
+          param: `credentials.${field.name}`,
+          message: `Informe credentials.${field.name} (${field.label}) da sua conta ${definition.name}.`,
+        });
+      }
+    }
+    const id = newId('providerAccount');
+    const webhookSecret = randomBytes(24).toString('base64url');
+    const adapter = this.buildAdapter({ id, provider: input.provider, mode: input.mode, credentials: input.credentials, webhookSecret });
+    try {
+      await adapter.verifyCredentials();
+      await adapter.registerWebhook(this.webhookUrl(id, webhookSecret));
+    } catch (error) {
+      if (error instanceof ProviderError && error.kind === 'invalid_credentials') throw new AppError('invalid_credentials', { param: 'credentials' });
+      if (error instanceof ProviderError) throw new AppError(error.normalizedCode === 'not_found' ? 'provider_error' : error.normalizedCode);
+      throw error;
+    }
+    const now = new Date();
+    const doc: ProviderAccountDoc = {
+      _id: id,
+      merchant_id: input.merchantId,
+      mode: input.mode,
+      provider: input.provider,
+      name: input.name || definition.name,
+      priority: input.priority,
+      enabled: input.enabled,
+      methods: definition.methods,
+      fees: input.fees,
+      credentials_sealed: this.secrets.seal(JSON.stringify(input.credentials)),
+      credentials_last4: Object.fromEntries(Object.entries(input.credentials).map(([name, value]) => [name, value.slice(-4)])),
+      webhook_secret_sealed: this.secrets.seal(webhookSecret),
+      created_at: now,
+      updated_at: now,
+    };
+    await this.accounts.create(doc);
+    this.adapters.set(id, adapter);
+    this.logger.info({ account_id: id, provider: input.provider, mode: input.mode }, 'provider account connected');
+    return doc;
+  }
+
+  /**
+   * The URL registered at the provider. Efí appends "/pix" to it; ending it in `&ignorar=` makes
+   * that suffix a harmless query value (Efí's documented recipe), and `hmac` authenticates the call.
+   */
+  webhookUrl(accountId: string, secret: string): string {
+    return `${this.webhookBaseUrl.replace(/\/$/, '')}/webhooks/providers/${accountId}?hmac=${secret}&ignorar=`;
+  }
+
+  list(merchantId: string, mode: 'test' | 'live'): Promise<ProviderAccountDoc[]> {
+    return this.accounts.find({ merchant_id: merchantId, mode }).sort({ priority: 1, _id: 1 }).lean<ProviderAccountDoc[]>().exec();
+  }
+
+  /** One account of the caller's merchant and mode; not found otherwise (never another merchant's). */
+  async get(merchantId: string, mode: 'test' | 'live', accountId: string): Promise<ProviderAccountDoc> {
+    const doc = await this.accounts.findOne({ _id: accountId, merchant_id: merchantId, mode }).lean<ProviderAccountDoc>();
+    if (!doc) throw new AppError('not_found', { param: 'provider_account_id' });
+    return doc;
+  }
+
+  /** For webhook intake, where the secret in the URL (not a caller) authenticates. */
+  getUnscoped(accountId: string): Promise<ProviderAccountDoc | null> {
+    return this.accounts.findById(accountId).lean<ProviderAccountDoc>().exec();
+  }
+
+  adapterFor(doc: ProviderAccountDoc): ProviderAdapter {
+    let adapter = this.adapters.get(doc._id);
+    if (!adapter) {
+      adapter = this.buildAdapter({
+        id: doc._id,
+        provider: doc.provider,
+        mode: doc.mode,
+        credentials: JSON.parse(this.secrets.open(doc.credentials_sealed)) as Record<string, string>,
+        webhookSecret: this.secrets.open(doc.webhook_secret_sealed),
+      });
+      this.adapters.set(doc._id, adapter);
+    }
+    return adapter;
+  }
+
+  /** Runs one provider call for an account through that account's circuit breaker. */
+  call<T>(doc: ProviderAccountDoc, operation: (adapter: ProviderAdapter) => Promise<T>): Promise<T> {
+    const adapter = this.adapterFor(doc);
+    return this.breakers.fire(doc._id, () => operation(adapter));
+  }
+}

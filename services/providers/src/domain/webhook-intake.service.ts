@@ -1,0 +1,101 @@
+import { PROVIDER_CHARGE_UPDATED, type ProviderChargeUpdated } from '@orquestra/contracts';
+import { isDuplicateKeyError, newId, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
+import type { Collection, Document } from 'mongodb';
+import type { Logger } from 'pino';
+import { ProviderError } from '../adapters/provider-adapter';
+import type { WebhookReceiptModel } from '../db/webhook-receipt.model';
+import type { ProviderAccountService } from './provider-account.service';
+
+export interface WebhookInput {
+  accountId: string;
+  subPath: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface WebhookAnswer {
+  httpStatus: number;
+  body: string;
+}
+
+/**
+ * Receives a provider webhook for one connected account: the provider's own authenticity check,
+ * then a fresh read of every charge it names (a webhook is a hint, the provider's API is the
+ * truth), then one insert that both dedupes replays and carries the resulting events (outbox).
+ */
+export class WebhookIntakeService {
+  constructor(
+    private readonly accounts: ProviderAccountService,
+    private readonly receipts: WebhookReceiptModel,
+    private readonly outbox: OutboxRelay,
+    private readonly logger: Logger,
+  ) {}
+
+  async handle(input: WebhookInput): Promise<WebhookAnswer> {
+    const account = await this.accounts.getUnscoped(input.accountId);
+    // An unknown account answers like a failed authentication: nothing to learn by probing ids.
+    if (!account) return { httpStatus: 401, body: '' };
+    const adapter = this.accounts.adapterFor(account);
+    const parsed = adapter.parseWebhook({ subPath: input.subPath, query: input.query, headers: input.headers, rawBody: input.body });
+    if (!parsed.ok) {
+      this.logger.warn({ account_id: account._id, reason: parsed.reason }, 'provider webhook rejected');
+      return { httpStatus: parsed.httpStatus, body: '' };
+    }
+
+    const events: EventEnvelope[] = [];
+    for (const providerPaymentId of parsed.providerPaymentIds) {
+      let charge;
+      try {
+        charge = await this.accounts.call(account, (a) => a.getCharge(providerPaymentId));
+      } catch (error) {
+        if (error instanceof ProviderError && error.kind === 'not_found') continue;
+        // The provider retries a webhook that was not acknowledged: nothing is lost by a 503 now.
+        this.logger.warn({ account_id: account._id, err: (error as Error).message }, 'could not confirm webhook at the provider');
+        return { httpStatus: 503, body: '' };
+      }
+      const data: ProviderChargeUpdated = {
+        account_id: account._id,
+        provider: account.provider,
+        provider_payment_id: charge.providerPaymentId,
+        status: charge.status,
+        amount_paid: charge.amountPaid,
+        ...(charge.endToEndId ? { end_to_end_id: charge.endToEndId } : {}),
+        ...(charge.paidAt ? { paid_at: charge.paidAt.toISOString() } : {}),
+        ...(charge.providerFee !== undefined ? { provider_fee: charge.providerFee } : {}),
+        via: 'webhook',
+      };
+      events.push({
+        id: newId('event'),
+        type: PROVIDER_CHARGE_UPDATED,
+        created: Math.floor(Date.now() / 1000),
+        merchant_id: account.merchant_id,
+        mode: account.mode,
+        source: null,
+        data: { object: data as unknown as Record<string, unknown> },
+      });
+    }
+
+    const receiptId = `${account._id}:${parsed.eventKey}`;
+    try {
+      await this.receipts.create({
+        _id: receiptId,
+        account_id: account._id,
+        provider: account.provider,
+        provider_payment_ids: parsed.providerPaymentIds,
+        received_at: new Date(),
+        outbox: events,
+        outbox_since: events.length > 0 ? new Date() : null,
+        outbox_lease_until: null,
+      });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) {
+        this.logger.info({ account_id: account._id }, 'replayed provider webhook ignored');
+        return { httpStatus: 200, body: '' };
+      }
+      throw error;
+    }
+    void this.outbox.flush(this.receipts.collection as unknown as Collection<Document>, receiptId);
+    return { httpStatus: 200, body: '' };
+  }
+}

@@ -1,0 +1,116 @@
+import { modeName, providers, type common } from '@orquestra/contracts';
+import { AppError, type Handlers } from '@orquestra/platform';
+import { ProviderError, type ChargeMethod } from '../adapters/provider-adapter';
+import type { BreakerRegistry } from '../breakers/breaker-registry';
+import type { ProviderAccountDoc } from '../db/provider-account.model';
+import type { ProviderAccountService } from '../domain/provider-account.service';
+import type { WebhookIntakeService } from '../domain/webhook-intake.service';
+import { toProtoAccount, toProtoCharge } from './charge.mapper';
+
+/** ProviderError → the normalized error the caller's failover policy reads. */
+function toAppError(error: unknown): unknown {
+  if (!(error instanceof ProviderError)) return error;
+  if (error.kind === 'not_found') return new AppError('not_found', { param: 'provider_payment_id' });
+  if (error.kind === 'invalid_credentials') return new AppError('invalid_credentials');
+  return new AppError(error.normalizedCode === 'not_found' ? 'provider_error' : error.normalizedCode);
+}
+
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw toAppError(error);
+  }
+}
+
+export function providersHandlers(deps: {
+  accounts: ProviderAccountService;
+  breakers: BreakerRegistry;
+  webhooks: WebhookIntakeService;
+}): Handlers<typeof providers.ProvidersServiceService> {
+  const { accounts, breakers, webhooks } = deps;
+
+  const resolve = (ref: providers.ChargeRef | undefined): Promise<ProviderAccountDoc> => {
+    if (!ref) throw new AppError('parameter_missing', { param: 'ref' });
+    return accounts.get(ref.merchant_id, modeName(ref.mode), ref.account_id);
+  };
+
+  return {
+    async connectAccount(request) {
+      const doc = await accounts.connect({
+        merchantId: request.merchant_id,
+        mode: modeName(request.mode),
+        provider: request.provider,
+        name: request.name,
+        priority: request.priority,
+        enabled: request.enabled,
+        credentials: request.credentials,
+        fees: request.fees.map((fee) => ({ method: fee.method, percent_bps: fee.percent_bps, fixed: fee.fixed })),
+      });
+      return { account: toProtoAccount(doc, breakers.state(doc._id)) };
+    },
+
+    async listAccounts({ merchant_id, mode }) {
+      const docs = await accounts.list(merchant_id, modeName(mode));
+      return { accounts: docs.map((doc) => toProtoAccount(doc, breakers.state(doc._id))) };
+    },
+
+    async createCharge(request) {
+      const account = await accounts.get(request.merchant_id, modeName(request.mode), request.account_id);
+      if (!account.enabled) throw new AppError('provider_unavailable', { message: 'A conta do provedor está desativada.' });
+      if (!account.methods.includes(request.method)) throw new AppError('method_not_available', { param: 'method' });
+      const customer: common.Customer | undefined = request.customer;
+      const charge = await guarded(() =>
+        accounts.call(account, (adapter) =>
+          adapter.createCharge({
+            paymentId: request.payment_id,
+            method: request.method as ChargeMethod,
+            amount: request.amount,
+            customer: {
+              name: customer?.name ?? '',
+              ...(customer?.email ? { email: customer.email } : {}),
+              ...(customer?.document ? { document: customer.document } : {}),
+              ...(customer?.phone ? { phone: customer.phone } : {}),
+            },
+            expiresInSeconds: request.expires_in_seconds,
+            ...(request.description ? { description: request.description } : {}),
+            metadata: request.metadata,
+            idempotencyKey: request.idempotency_key,
+          }),
+        ),
+      );
+      return { charge: toProtoCharge(account, charge) };
+    },
+
+    async getCharge({ ref }) {
+      const account = await resolve(ref);
+      const charge = await guarded(() => accounts.call(account, (adapter) => adapter.getCharge(ref!.provider_payment_id)));
+      return { charge: toProtoCharge(account, charge) };
+    },
+
+    async cancelCharge({ ref }) {
+      const account = await resolve(ref);
+      const charge = await guarded(() => accounts.call(account, (adapter) => adapter.cancelCharge(ref!.provider_payment_id)));
+      return { charge: toProtoCharge(account, charge) };
+    },
+
+    async simulateChargePaid({ ref }) {
+      const account = await resolve(ref);
+      if (account.mode !== 'test') throw new AppError('live_mode_forbidden');
+      await guarded(() => accounts.call(account, (adapter) => adapter.simulatePaid(ref!.provider_payment_id)));
+      const charge = await guarded(() => accounts.call(account, (adapter) => adapter.getCharge(ref!.provider_payment_id)));
+      return { charge: toProtoCharge(account, charge) };
+    },
+
+    async handleWebhook(request) {
+      const answer = await webhooks.handle({
+        accountId: request.account_id,
+        subPath: request.sub_path,
+        query: request.query,
+        headers: request.headers,
+        body: Buffer.from(request.body),
+      });
+      return { http_status: answer.httpStatus, body: answer.body };
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { providers } from '@orquestra/contracts';
+import { ensureIndexes, runService, SecretBox } from '@orquestra/platform';
+import type { Collection, Document } from 'mongodb';
+import { createAdapterFactory } from './adapters/adapter-factory';
+import { BreakerRegistry } from './breakers/breaker-registry';
+import { config } from './config';
+import { registerProviderAccountModel } from './db/provider-account.model';
+import { registerWebhookReceiptModel } from './db/webhook-receipt.model';
+import { ProviderAccountService } from './domain/provider-account.service';
+import { WebhookIntakeService } from './domain/webhook-intake.service';
+import { providersHandlers } from './grpc/providers.handlers';
+
+void runService({
+  config,
+  grpcAddress: config.GRPC_ADDRESS,
+  setup: async ({ db, grpc, outbox, logger, onShutdown }) => {
+    const accountModel = registerProviderAccountModel(db);
+    const receipts = registerWebhookReceiptModel(db);
+    await ensureIndexes(db);
+    await outbox.watch(receipts.collection as unknown as Collection<Document>);
+    const breakers = new BreakerRegistry(
+      {
+        errorThresholdPercentage: config.BREAKER_ERROR_THRESHOLD_PERCENT,
+        volumeThreshold: config.BREAKER_VOLUME_THRESHOLD,
+        resetTimeout: config.BREAKER_RESET_TIMEOUT_MS,
+      },
+      logger,
+    );
+    onShutdown(() => breakers.shutdown());
+    const accounts = new ProviderAccountService(
+      accountModel,
+      SecretBox.fromConfig(config.CREDENTIALS_ENCRYPTION_KEYS),
+      breakers,
+      createAdapterFactory(config),
+      config.PUBLIC_WEBHOOK_BASE_URL,
+      logger,
+    );
+    const webhooks = new WebhookIntakeService(accounts, receipts, outbox, logger);
+    grpc.addService(
+      providers.ProvidersServiceService,
+      providersHandlers({ accounts, breakers, webhooks }),
+      'orquestra.providers.v1.ProvidersService',
+    );
+  },
+});

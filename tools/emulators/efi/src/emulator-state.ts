@@ -1,0 +1,325 @@
+/**
+ * Everything the emulator remembers, in memory: sandbox clients and their tokens, charges (each
+ * client sees only its own), payload locations, webhook registrations, faults, deliveries, stats.
+ * No HTTP here: routes call these methods and turn thrown EfiApiErrors into responses.
+ */
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { CobRequest } from './cob-validation';
+import { newAccessToken, newEndToEndId } from './pix-ids';
+import { pixErrors } from './pix-errors';
+
+export interface ClientRegistration {
+  client_id: string;
+  client_secret: string;
+  /** The account's Pix key; charges and webhooks must use it. */
+  chave: string;
+}
+
+export type CobStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
+
+export interface PixRecebido {
+  endToEndId: string;
+  txid: string;
+  valor: string;
+  horario: string;
+  infoPagador?: string;
+}
+
+export interface StoredCharge {
+  clientId: string;
+  txid: string;
+  revisao: number;
+  criacao: Date;
+  request: CobRequest;
+  status: CobStatus;
+  loc: { id: number; location: string; tipoCob: 'cob' };
+  pixCopiaECola: string;
+  pix: PixRecebido[];
+}
+
+export interface WebhookRegistration {
+  clientId: string;
+  chave: string;
+  webhookUrl: string;
+  /** Whether the integrator sent `x-skip-mtls-checking: true` when registering. */
+  skipMtlsChecking: boolean;
+  criacao: Date;
+}
+
+export interface FaultConfig {
+  latency_ms?: number;
+  /** Share of requests answered 500 (0..1). */
+  error_rate?: number;
+  /** Share of requests answered 429 (0..1). */
+  rate_limit_rate?: number;
+  /** Refuse every request: destroy the socket (`reset`, default) or answer 503. */
+  outage?: boolean;
+  outage_mode?: 'reset' | '503';
+  /** Accept the request and never answer. */
+  hang?: boolean;
+}
+
+export interface DeliveryAttempt {
+  at: string;
+  status?: number;
+  error?: string;
+}
+
+export interface WebhookDelivery {
+  id: number;
+  kind: 'pix' | 'registration_test';
+  clientId: string;
+  /** The URL posted to, without its query string (it may carry the integrator's secret). */
+  urlWithoutQuery: string;
+  txids: string[];
+  attempts: DeliveryAttempt[];
+  outcome: 'pending' | 'delivered' | 'failed';
+}
+
+const TOKEN_SCOPES =
+  'cob.write cob.read pix.write pix.read webhook.write webhook.read payloadlocation.write payloadlocation.read';
+
+function sameSecret(a: string, b: string): boolean {
+  // Hash first so differing lengths do not leak through timingSafeEqual's length check.
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
+
+export class EmulatorState {
+  private readonly clients = new Map<string, ClientRegistration>();
+  private readonly tokens = new Map<string, { clientId: string; expiresAt: number }>();
+  /** clientId → txid → charge: a txid is unique per receiving account, as the spec says. */
+  private readonly charges = new Map<string, Map<string, StoredCharge>>();
+  private readonly webhooks = new Map<string, WebhookRegistration>();
+  private readonly clientFaults = new Map<string, FaultConfig>();
+  private globalFaults: FaultConfig | undefined;
+  private readonly deliveries: WebhookDelivery[] = [];
+  private nextLocId = 1;
+  private nextDeliveryId = 1;
+  private counters = EmulatorState.zeroCounters();
+
+  constructor(
+    readonly now: () => Date,
+    readonly tokenTtlSeconds: number,
+  ) {}
+
+  private static zeroCounters() {
+    return {
+      charges_created: 0,
+      by_client: {} as Record<string, number>,
+      tokens_issued: 0,
+      webhooks_sent: 0,
+      webhooks_failed: 0,
+      webhook_attempts: 0,
+      faults_injected: 0,
+    };
+  }
+
+  // --- clients and tokens -------------------------------------------------------------------
+
+  /** Registers or updates sandbox credentials (idempotent). */
+  registerClient(client: ClientRegistration): { created: boolean } {
+    const created = !this.clients.has(client.client_id);
+    this.clients.set(client.client_id, { ...client });
+    return { created };
+  }
+
+  clientChave(clientId: string): string | undefined {
+    return this.clients.get(clientId)?.chave;
+  }
+
+  authenticate(clientId: string, clientSecret: string): boolean {
+    const client = this.clients.get(clientId);
+    // Compare against a dummy when the id is unknown so both paths take the same time.
+    return sameSecret(client?.client_secret ?? '\u0000unknown', clientSecret) && client !== undefined;
+  }
+
+  issueToken(clientId: string): { access_token: string; token_type: 'Bearer'; expires_in: number; scope: string } {
+    const token = newAccessToken();
+    this.tokens.set(token, { clientId, expiresAt: this.now().getTime() + this.tokenTtlSeconds * 1000 });
+    this.counters.tokens_issued += 1;
+    return { access_token: token, token_type: 'Bearer', expires_in: this.tokenTtlSeconds, scope: TOKEN_SCOPES };
+  }
+
+  clientForToken(token: string): string | undefined {
+    const entry = this.tokens.get(token);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now().getTime()) {
+      this.tokens.delete(token);
+      return undefined;
+    }
+    return entry.clientId;
+  }
+
+  /** Invalidates every issued token (tests use it to exercise the client's refresh on 401). */
+  revokeTokens(): void {
+    this.tokens.clear();
+  }
+
+  // --- charges ------------------------------------------------------------------------------
+
+  allocateLocId(): number {
+    const id = this.nextLocId;
+    this.nextLocId += 1;
+    return id;
+  }
+
+  createCharge(charge: StoredCharge): StoredCharge {
+    const own = this.charges.get(charge.clientId) ?? new Map<string, StoredCharge>();
+    if (own.has(charge.txid)) throw pixErrors.txidDuplicado();
+    own.set(charge.txid, charge);
+    this.charges.set(charge.clientId, own);
+    this.counters.charges_created += 1;
+    this.counters.by_client[charge.clientId] = (this.counters.by_client[charge.clientId] ?? 0) + 1;
+    return charge;
+  }
+
+  /** The charge as it is now: an ATIVA charge past `criacao + expiracao` becomes REMOVIDA_PELO_PSP. */
+  getCharge(clientId: string, txid: string): StoredCharge {
+    const charge = this.charges.get(clientId)?.get(txid);
+    if (!charge) throw pixErrors.cobrancaNaoEncontrada();
+    return this.expireIfDue(charge);
+  }
+
+  private expireIfDue(charge: StoredCharge): StoredCharge {
+    const expiresAt = charge.criacao.getTime() + charge.request.calendario.expiracao * 1000;
+    if (charge.status === 'ATIVA' && this.now().getTime() >= expiresAt) {
+      charge.status = 'REMOVIDA_PELO_PSP';
+      charge.revisao += 1;
+    }
+    return charge;
+  }
+
+  removeCharge(clientId: string, txid: string): StoredCharge {
+    const charge = this.getCharge(clientId, txid);
+    if (charge.status !== 'ATIVA') throw pixErrors.statusCobrancaInvalido();
+    charge.status = 'REMOVIDA_PELO_USUARIO_RECEBEDOR';
+    charge.revisao += 1;
+    return charge;
+  }
+
+  /** Charges with this txid across clients (the control API pays by txid alone when unambiguous). */
+  findChargesByTxid(txid: string): StoredCharge[] {
+    const found: StoredCharge[] = [];
+    for (const own of this.charges.values()) {
+      const charge = own.get(txid);
+      if (charge) found.push(this.expireIfDue(charge));
+    }
+    return found;
+  }
+
+  /** Settles an ATIVA charge with one Pix of its full amount; the caller checks the status first. */
+  settleCharge(charge: StoredCharge, infoPagador?: string): PixRecebido {
+    const at = this.now();
+    const pix: PixRecebido = {
+      endToEndId: newEndToEndId(at),
+      txid: charge.txid,
+      valor: charge.request.valor.original,
+      horario: at.toISOString(),
+      ...(infoPagador ? { infoPagador } : {}),
+    };
+    charge.pix.push(pix);
+    charge.status = 'CONCLUIDA';
+    return pix;
+  }
+
+  findLocation(clientId: string, locId: number): StoredCharge | undefined {
+    for (const charge of this.charges.get(clientId)?.values() ?? []) {
+      if (charge.loc.id === locId) return this.expireIfDue(charge);
+    }
+    return undefined;
+  }
+
+  // --- webhooks -----------------------------------------------------------------------------
+
+  setWebhook(registration: WebhookRegistration): void {
+    this.webhooks.set(`${registration.clientId}\u0000${registration.chave}`, registration);
+  }
+
+  getWebhook(clientId: string, chave: string): WebhookRegistration | undefined {
+    return this.webhooks.get(`${clientId}\u0000${chave}`);
+  }
+
+  deleteWebhook(clientId: string, chave: string): boolean {
+    return this.webhooks.delete(`${clientId}\u0000${chave}`);
+  }
+
+  startDelivery(delivery: Omit<WebhookDelivery, 'id' | 'attempts' | 'outcome'>): WebhookDelivery {
+    const record: WebhookDelivery = { ...delivery, id: this.nextDeliveryId, attempts: [], outcome: 'pending' };
+    this.nextDeliveryId += 1;
+    this.deliveries.push(record);
+    return record;
+  }
+
+  recordAttempt(delivery: WebhookDelivery, attempt: DeliveryAttempt): void {
+    delivery.attempts.push(attempt);
+    this.counters.webhook_attempts += 1;
+  }
+
+  finishDelivery(delivery: WebhookDelivery, outcome: 'delivered' | 'failed'): void {
+    delivery.outcome = outcome;
+    if (delivery.kind !== 'pix') return;
+    if (outcome === 'delivered') this.counters.webhooks_sent += 1;
+    else this.counters.webhooks_failed += 1;
+  }
+
+  listDeliveries(): readonly WebhookDelivery[] {
+    return this.deliveries;
+  }
+
+  // --- faults -------------------------------------------------------------------------------
+
+  setFaults(clientId: string | undefined, faults: FaultConfig): void {
+    if (clientId) this.clientFaults.set(clientId, faults);
+    else this.globalFaults = faults;
+  }
+
+  clearFaults(clientId?: string): void {
+    if (clientId) {
+      this.clientFaults.delete(clientId);
+      return;
+    }
+    this.clientFaults.clear();
+    this.globalFaults = undefined;
+  }
+
+  /** A client's own faults replace the global ones; unknown callers get the global ones. */
+  faultsFor(clientId: string | undefined): FaultConfig | undefined {
+    return (clientId ? this.clientFaults.get(clientId) : undefined) ?? this.globalFaults;
+  }
+
+  globalOutage(): boolean {
+    return this.globalFaults?.outage === true && (this.globalFaults.outage_mode ?? 'reset') === 'reset';
+  }
+
+  countFault(): void {
+    this.counters.faults_injected += 1;
+  }
+
+  // --- stats and reset ----------------------------------------------------------------------
+
+  stats() {
+    let charges_stored = 0;
+    for (const own of this.charges.values()) charges_stored += own.size;
+    return {
+      ...this.counters,
+      by_client: { ...this.counters.by_client },
+      charges_stored,
+      clients: this.clients.size,
+      webhooks_registered: this.webhooks.size,
+      deliveries_pending: this.deliveries.filter((d) => d.outcome === 'pending').length,
+    };
+  }
+
+  /**
+   * Clears charges, stats, faults and deliveries. Keeps clients, their tokens and webhook
+   * registrations: those are account set-up, which a running stack does once at connect time.
+   */
+  reset(): void {
+    this.charges.clear();
+    this.clearFaults();
+    this.deliveries.length = 0;
+    this.counters = EmulatorState.zeroCounters();
+  }
+}
