@@ -3,9 +3,10 @@
 #   - FerretDB v1.24.0 (MongoDB wire protocol, SQLite backend) as the MongoDB-compatible store
 #   - RabbitMQ from Debian's rabbitmq-server package, run as a plain user process
 #
-# Usage: tools/infra/infra.sh [up|down|status|env]      (default: up)
+# Usage: tools/infra/infra.sh [up|down|status|env|install]      (default: up)
 #
 #   up      install what is missing, start what is not already answering, wait until ready
+#   install only install what is missing (FerretDB binary, rabbitmq-server package); start nothing
 #   down    stop only what this script started (tracked by pid files under .local/)
 #   status  report each component; exits 1 if any of them is not answering
 #   env     print MONGO_URL=... and AMQP_URL=... lines, for `eval "$(tools/infra/infra.sh env)"`
@@ -83,7 +84,7 @@ amqp_answers() {
     ' "$ROOT" "$url" >/dev/null 2>&1
   else
     # AMQP 0-9-1 handshake by hand: a broker answers the protocol header with a method frame (type 1).
-    timeout 3 bash -c "exec 3<>/dev/tcp/127.0.0.1/$RABBITMQ_PORT; printf 'AMQP\x00\x00\x09\x01' >&3; head -c1 <&3 | od -An -tx1" 2>/dev/null | grep -q 01
+    timeout 3 bash -c "exec 3<>/dev/tcp/127.0.0.1/$RABBITMQ_PORT; printf 'AMQP\x00\x00\x09\x01' >&3; head -c1 <&3 | od -An -tx1" 2>/dev/null | grep 01 >/dev/null
   fi
 }
 
@@ -94,7 +95,8 @@ live_pid() {
   [[ -f "$file" ]] || return 1
   pid="$(tr -dc '0-9' <"$file")"
   [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$needle" || return 1
+  # grep without -q: with pipefail, an early-exiting grep -q can SIGPIPE the writer and fail the check.
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -F -- "$needle" >/dev/null || return 1
   printf '%s' "$pid"
 }
 
@@ -103,7 +105,7 @@ fdb_pid_here() { live_pid "$FDB_PID" "--listen-addr=127.0.0.1:$FERRETDB_PORT"; }
 rmq_pid_here() {
   local pid
   pid="$(live_pid "$RMQ_PID" rabbitmq-server)" || return 1
-  tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "RABBITMQ_NODE_PORT=$RABBITMQ_PORT" || return 1
+  tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -x "RABBITMQ_NODE_PORT=$RABBITMQ_PORT" >/dev/null || return 1
   printf '%s' "$pid"
 }
 
@@ -132,7 +134,11 @@ stop_pid() {
 
 # --- FerretDB -----------------------------------------------------------------------------
 
-ferretdb_ok() { [[ -x "$1" ]] && "$1" --version 2>/dev/null | grep -qiE "^version: *$FERRETDB_VERSION\$"; }
+ferretdb_ok() {
+  local out
+  [[ -x "$1" ]] && out="$("$1" --version 2>/dev/null)" || return 1
+  grep -iE "^version: *$FERRETDB_VERSION\$" >/dev/null <<<"$out"
+}
 
 build_ferretdb() {
   local out="$1" work modcache src
@@ -146,7 +152,7 @@ build_ferretdb() {
   if GOBIN="$work/gobin" go install "$FERRETDB_MODULE/cmd/ferretdb@$FERRETDB_VERSION" >>"$FDB_BUILD_LOG" 2>&1 &&
     ferretdb_ok "$work/gobin/ferretdb"; then
     mv "$work/gobin/ferretdb" "$out"
-    rm -rf "$work"
+    rm -rf "$work"; rmdir "$LOCAL/build" 2>/dev/null || true
     return 0
   fi
   # The module proxy refuses FerretDB's version list (403), which `go install` needs; and a
@@ -167,7 +173,7 @@ build_ferretdb() {
     die "building FerretDB from source failed; see $FDB_BUILD_LOG (sources kept in $src)"
   ferretdb_ok "$out.tmp" || die "the freshly built $out.tmp does not report $FERRETDB_VERSION; see $FDB_BUILD_LOG"
   mv "$out.tmp" "$out"
-  rm -rf "$work"
+  rm -rf "$work"; rmdir "$LOCAL/build" 2>/dev/null || true
   log "built $out"
 }
 
@@ -201,6 +207,7 @@ ferretdb_up() {
     ensure_ferretdb_binary
     mkdir -p "$FDB_DIR/data" "$FDB_DIR/state"
     log "starting FerretDB $FERRETDB_VERSION on 127.0.0.1:$FERRETDB_PORT (log: $FDB_LOG)"
+    printf '=== %s: started by infra.sh ===\n' "$(date -Is)" >>"$FDB_LOG"
     # 9>&- : the child must not inherit the lock, or it would hold it forever.
     # --log-level=error: at warn, FerretDB logs a 20-line dump for every driver connection close
     # (the Node driver's endSessions is unsupported), which would flood the log during tests.
@@ -301,6 +308,7 @@ rabbitmq_up() {
     printf '[].\n' >"$RMQ_DIR/enabled_plugins"
     printf '%s\n' 'loopback_users.guest = true' 'log.console = false' >"$RMQ_DIR/rabbitmq.conf"
     log "starting RabbitMQ node $RMQ_NODE on 127.0.0.1:$RABBITMQ_PORT (log: $RMQ_LOG)"
+    printf '=== %s: started by infra.sh ===\n' "$(date -Is)" >>"$RMQ_OUT"
     # Foreground mode in the background (not -detached): the wrapper's pid is known, and SIGTERM
     # to it makes the broker stop gracefully.
     rmq_env
@@ -331,6 +339,17 @@ cmd_up() {
   lock
   ferretdb_up
   rabbitmq_up
+}
+
+cmd_install() {
+  lock
+  if [[ -n "${MONGO_URL:-}" ]]; then log "MONGO_URL is set; FerretDB not needed"
+  else ensure_ferretdb_binary && log "FerretDB $FERRETDB_VERSION: $FERRETDB_BIN"; fi
+  if [[ -n "${AMQP_URL:-}" ]]; then log "AMQP_URL is set; RabbitMQ not needed"
+  else
+    [[ -x "$RMQ_BIN_DIR/rabbitmq-server" ]] || install_rabbitmq
+    log "RabbitMQ: $RMQ_BIN_DIR/rabbitmq-server"
+  fi
 }
 
 cmd_down() {
@@ -373,7 +392,7 @@ cmd_status() {
 
 # Plain KEY=value when safe, else single-quoted, so the output is valid for `eval` and dotenv.
 print_var() {
-  if [[ "$2" =~ ^[A-Za-z0-9_:/@.?=,%+~-]*$ ]]; then printf '%s=%s\n' "$1" "$2"
+  if [[ "$2" =~ ^[A-Za-z0-9_:/@.?=,%+-]*$ ]]; then printf '%s=%s\n' "$1" "$2"
   else printf "%s='%s'\n" "$1" "${2//\'/\'\\\'\'}"; fi
 }
 
@@ -387,6 +406,7 @@ case "${1:-up}" in
   down) cmd_down ;;
   status) cmd_status ;;
   env) cmd_env ;;
+  install) cmd_install ;;
   -h | --help | help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' ;;
-  *) die "unknown subcommand '$1' (expected up, down, status or env)" ;;
+  *) die "unknown subcommand '$1' (expected up, down, status, env or install)" ;;
 esac

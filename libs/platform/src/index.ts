@@ -10,3 +10,4 @@ export * from './outbox';
 export * from './jobs';
 export * from './runtime';
 export * from './crypto';
+export * from './locks';

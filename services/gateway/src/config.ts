@@ -28,7 +28,12 @@ export const gatewayConfigShape = {
    * Express `trust proxy`: which hops may set X-Forwarded-For (and so the buyer IP default).
    * Default trusts only private-network hops (the cluster ingress), never the open internet.
    */
-  TRUST_PROXY: z.string().default('loopback, linklocal, uniquelocal'),
+  TRUST_PROXY: z
+    .string()
+    .default('loopback, linklocal, uniquelocal')
+    .transform((value): boolean | number | string =>
+      value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value,
+    ),
   /** Public base address, used as the OpenAPI server URL. */
   PUBLIC_BASE_URL: z.string().url().default('http://localhost:8080'),
 };

@@ -15,7 +15,7 @@ import { PaymentActions } from './orchestration/payment-actions';
 void runService({
   config,
   grpcAddress: config.GRPC_ADDRESS,
-  setup: async ({ db, grpc, bus, outbox, logger, onShutdown }) => {
+  setup: async ({ db, grpc, bus, outbox, locks, logger, onShutdown }) => {
     const paymentModel = registerPaymentModel(db);
     const idempotencyRecords = registerIdempotencyRecordModel(db);
     await ensureIndexes(db);
@@ -30,9 +30,9 @@ void runService({
     });
 
     const links = new PaymentLinks(config.PAY_BASE_URL, config.PUBLIC_BASE_URL);
-    const store = new PaymentStore(paymentModel, outbox, links);
+    const store = new PaymentStore(paymentModel, locks, outbox, links);
     await outbox.watch(store.collection);
-    const idempotency = new IdempotencyGuard(idempotencyRecords, config.IDEMPOTENCY_TTL_HOURS * 3_600_000, 60_000);
+    const idempotency = new IdempotencyGuard(idempotencyRecords, locks, config.IDEMPOTENCY_TTL_HOURS * 3_600_000, 60_000);
     const purge = setInterval(() => void idempotency.purgeExpired().catch(() => undefined), 10 * 60_000);
     purge.unref();
     onShutdown(() => clearInterval(purge));
@@ -50,7 +50,7 @@ void runService({
     const actions = new PaymentActions(store, providersClient, logger);
     await startProviderChargeConsumer(bus, actions, logger);
 
-    const expiry = createPaymentExpiryWorker({ collection: store.collection, actions, logger, pollIntervalMs: config.EXPIRY_POLL_INTERVAL_MS });
+    const expiry = createPaymentExpiryWorker({ collection: store.collection, locks, actions, logger, pollIntervalMs: config.EXPIRY_POLL_INTERVAL_MS });
     expiry.start();
     onShutdown(() => expiry.stop());
 

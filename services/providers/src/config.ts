@@ -13,8 +13,11 @@ export const config = loadConfig({
   EFI_PIX_BASE_URL_LIVE: z.string().url().default('https://pix.api.efipay.com.br'),
   /** Control API of a local sandbox emulator (mark paid); absent against a real sandbox. */
   EFI_SANDBOX_CONTROL_URL: z.string().url().optional(),
-  /** Extra CA (PEM file) trusted for test-mode provider hosts, e.g. the local emulators' CA. */
-  PROVIDER_TEST_CA_FILE: z.string().optional(),
+  /**
+   * Extra CA (PEM file) trusted for provider hosts besides the system CAs: the local emulators' CA
+   * in development and tests. Never set in production.
+   */
+  PROVIDER_EXTRA_CA_FILE: z.string().optional(),
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(8_000),
   BREAKER_ERROR_THRESHOLD_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
   BREAKER_VOLUME_THRESHOLD: z.coerce.number().int().min(1).default(5),

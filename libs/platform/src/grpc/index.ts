@@ -1,3 +1,4 @@
 export * from './status-map';
 export * from './grpc-server';
 export * from './grpc-client';
+export * from './health-probe';

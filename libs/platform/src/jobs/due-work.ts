@@ -1,28 +1,28 @@
 import type { Collection, Document, Filter } from 'mongodb';
 import type { Logger } from 'pino';
+import type { LockManager } from '../locks';
 
 /**
- * Fields a document carries to be "due work" (ARCHITECTURE.md "Scheduled work"): Pix expiry,
- * webhook retries, integration retries, subscription cycles, uncertain payouts. The work lives on
- * the document it concerns, so scheduling it is part of the same single-document write.
+ * The field a document carries to be "due work" (ARCHITECTURE.md "Scheduled work"): Pix expiry,
+ * webhook retries, integration retries, subscription cycles, uncertain payouts. The due time lives
+ * on the document it concerns, so scheduling work is part of the same single-document write as
+ * the state change that calls for it.
  */
 export interface DueWorkFields {
   /** When the work is due; null when nothing is scheduled. Indexed. */
   due_at: Date | null;
-  /** A worker holds the document until then; an expired lease means the worker died. */
-  due_lease_until: Date | null;
-  due_attempts: number;
 }
 
 export interface DueWorkerOptions<T extends Document> {
   name: string;
   collection: Collection<Document>;
+  locks: LockManager;
   /** Narrows which due documents this worker handles (e.g. `{ status: 'pending' }`). */
   filter?: Filter<Document>;
   /**
-   * Does the work. It must, in its own write, set `due_at` to null or to the next time (or the
-   * document will be taken again when the lease ends). Throwing releases nothing: the document is
-   * retried after the lease, with `due_attempts` counting the tries.
+   * Does the work. It must, in its own write, set `due_at` to null or to a later time, or the
+   * document is taken again when the claim's lease ends. Throwing keeps the claim until its lease
+   * ends; then another pass (on any replica) retries.
    */
   handle: (document: T, logger: Logger) => Promise<void>;
   logger: Logger;
@@ -33,13 +33,14 @@ export interface DueWorkerOptions<T extends Document> {
 }
 
 /**
- * Claims due documents atomically with a lease (findOneAndUpdate), so any number of replicas can
- * run the same worker: each document is worked by one of them at a time, and a crashed worker's
- * documents are taken over when the lease ends.
+ * Runs due work safely on any number of replicas. A document is claimed by taking a lease-lock
+ * named after the document and its due time (an atomic unique insert, see LockManager), so one
+ * replica works it at a time, and a crashed replica's claim is taken over when its lease ends.
+ * The claim does not write the document itself; the handler's own writes take the document lock.
  *
  * @example
  * const expiry = new DueWorker({
- *   name: 'payment-expiry', collection: payments, filter: { status: 'pending' }, logger,
+ *   name: 'payment-expiry', collection: payments, locks, filter: { status: 'pending' }, logger,
  *   handle: async (payment) => expirePayment(payment), // sets due_at: null with status canceled
  * });
  * expiry.start();
@@ -76,24 +77,25 @@ export class DueWorker<T extends Document> {
     while (this.running) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
-  /** One pass: claims and handles due documents until none is left. Returns how many it handled. */
+  /** One pass over what is due now. Returns how many documents this worker handled. */
   async tick(): Promise<number> {
     if (this.running) return 0;
     this.running = true;
     let handled = 0;
     try {
-      for (;;) {
-        if (this.stopped) break;
-        const batch: T[] = [];
-        for (let i = 0; i < this.concurrency; i++) {
-          const claimed = await this.claim();
-          if (!claimed) break;
-          batch.push(claimed);
+      const due = (await this.options.collection
+        .find({ ...(this.options.filter ?? {}), due_at: { $ne: null, $lte: new Date() } })
+        .sort({ due_at: 1 })
+        .limit(200)
+        .toArray()) as unknown as T[];
+      let next = 0;
+      const lane = async () => {
+        while (!this.stopped && next < due.length) {
+          const document = due[next++]!;
+          if (await this.claimAndRun(document)) handled += 1;
         }
-        if (batch.length === 0) break;
-        await Promise.all(batch.map((document) => this.run(document)));
-        handled += batch.length;
-      }
+      };
+      await Promise.all(Array.from({ length: this.concurrency }, lane));
     } catch (error) {
       this.options.logger.warn({ worker: this.options.name, err: (error as Error).message }, 'due-work pass failed');
     } finally {
@@ -106,7 +108,7 @@ export class DueWorker<T extends Document> {
   async lagMs(): Promise<number> {
     const now = new Date();
     const oldest = await this.options.collection
-      .find({ ...(this.options.filter ?? {}), due_at: { $ne: null, $lte: now } } as Filter<Document>)
+      .find({ ...(this.options.filter ?? {}), due_at: { $ne: null, $lte: now } })
       .sort({ due_at: 1 })
       .limit(1)
       .next();
@@ -114,25 +116,27 @@ export class DueWorker<T extends Document> {
     return dueAt ? now.getTime() - dueAt.getTime() : 0;
   }
 
-  private async claim(): Promise<T | null> {
-    const now = new Date();
-    return (await this.options.collection.findOneAndUpdate(
-      {
-        ...(this.options.filter ?? {}),
-        due_at: { $ne: null, $lte: now },
-        $or: [{ due_lease_until: null }, { due_lease_until: { $lte: now } }],
-      } as Filter<Document>,
-      { $set: { due_lease_until: new Date(now.getTime() + this.leaseMs) }, $inc: { due_attempts: 1 } } as Document,
-      { sort: { due_at: 1 }, returnDocument: 'after' },
-    )) as unknown as T | null;
-  }
-
-  private async run(document: T): Promise<void> {
+  private async claimAndRun(document: T): Promise<boolean> {
+    const dueAt = (document as { due_at?: Date }).due_at;
+    const claimName = `due:${this.options.name}:${String(document._id)}:${dueAt?.getTime() ?? 0}`;
+    const claim = await this.options.locks.tryAcquire(claimName, this.leaseMs);
+    if (!claim) return false;
     const logger = this.options.logger.child({ worker: this.options.name, doc_id: String(document._id) });
     try {
-      await this.options.handle(document, logger);
+      // Re-read under the claim: another replica may have finished this work a moment ago.
+      const current = (await this.options.collection.findOne({ _id: document._id })) as T | null;
+      const currentDue = (current as { due_at?: Date | null } | null)?.due_at;
+      if (!current || !currentDue || currentDue.getTime() !== dueAt?.getTime()) {
+        await this.options.locks.release(claim);
+        return false;
+      }
+      await this.options.handle(current, logger);
+      await this.options.locks.release(claim);
+      return true;
     } catch (error) {
-      logger.warn({ err: (error as Error).message, attempts: document.due_attempts }, 'due work failed; retried after the lease');
+      // The claim is kept until its lease ends, which spaces out retries of failing work.
+      logger.warn({ err: (error as Error).message }, 'due work failed; retried after the lease');
+      return false;
     }
   }
 }

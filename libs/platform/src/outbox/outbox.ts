@@ -1,24 +1,24 @@
 import type { Collection, Document } from 'mongodb';
 import type { Logger } from 'pino';
 import type { EventBus, EventEnvelope } from '../bus';
+import { LockManager } from '../locks';
 
 /**
  * Fields an aggregate document carries to hold its not-yet-published events. The events are
- * written by the same single-document update as the state change they describe, so a crash can
+ * written by the same single-document write as the state change they describe, so a crash can
  * never keep one without the other (ARCHITECTURE.md "Events": no multi-document transactions).
  */
 export interface OutboxFields {
   outbox: EventEnvelope[];
-  /** Set whenever events are added; cleared once the outbox is empty. Indexed for the sweeper. */
+  /** Set whenever events are added; null once the outbox is empty. Indexed for the sweeper. */
   outbox_since: Date | null;
-  outbox_lease_until: Date | null;
 }
 
 /**
  * Adds `events` to an update document, next to the state change itself.
  *
  * @example
- * await payments.updateOne({ _id, status: 'pending' }, withOutbox({ $set: { status: 'canceled' } }, [event]));
+ * await payments.updateOne({ _id }, withOutbox({ $set: { status: 'canceled' } }, [event]));
  */
 export function withOutbox(
   update: { $set?: Record<string, unknown>; $push?: Record<string, unknown>; [operator: string]: unknown },
@@ -33,12 +33,12 @@ export function withOutbox(
 
 export interface OutboxRelayOptions {
   bus: EventBus;
+  locks: LockManager;
   logger: Logger;
   /** How often the sweeper looks for events the fast path did not publish. */
   sweepIntervalMs?: number;
   /** Events younger than this are left to the fast path. */
   sweepMinAgeMs?: number;
-  leaseMs?: number;
 }
 
 /**
@@ -46,9 +46,10 @@ export interface OutboxRelayOptions {
  *
  * Two paths, one mechanism: `flush(collection, id)` right after a write (the fast path: the event
  * reaches the broker within milliseconds), and a sweeper that finds documents whose events are
- * older than `sweepMinAgeMs` (after a crash, a broker outage, or on another replica). A lease keeps
- * two relays from working on one document at once; if a relay dies after publishing and before
- * removing, the event is published again: delivery is at least once and consumers dedupe by id.
+ * older than `sweepMinAgeMs` (after a crash, a broker outage, or on another replica). The relay
+ * holds the document's lock (the same one every writer of the document takes), so removing
+ * published events can never undo a concurrent state change. If a relay dies after publishing and
+ * before removing, the event is published again: delivery is at least once; consumers dedupe by id.
  */
 export class OutboxRelay {
   private readonly collections: Collection<Document>[] = [];
@@ -56,12 +57,10 @@ export class OutboxRelay {
   private sweeping = false;
   private readonly sweepIntervalMs: number;
   private readonly sweepMinAgeMs: number;
-  private readonly leaseMs: number;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.sweepIntervalMs = options.sweepIntervalMs ?? 1_000;
     this.sweepMinAgeMs = options.sweepMinAgeMs ?? 2_000;
-    this.leaseMs = options.leaseMs ?? 15_000;
   }
 
   /** Registers a collection whose documents carry OutboxFields. Creates the sweeper's index. */
@@ -83,17 +82,18 @@ export class OutboxRelay {
 
   /** Fast path: publish the outbox of one document now. Never throws; the sweeper is the fallback. */
   async flush(collection: Collection<Document>, id: unknown): Promise<number> {
+    if (!this.options.bus.connected) return 0;
     try {
-      const now = new Date();
-      const claimed = await collection.findOneAndUpdate(
-        { _id: id, outbox_since: { $ne: null }, $or: [{ outbox_lease_until: null }, { outbox_lease_until: { $lte: now } }] } as Document,
-        { $set: { outbox_lease_until: new Date(now.getTime() + this.leaseMs) } },
-        { returnDocument: 'after', projection: { outbox: 1 } },
-      );
-      if (!claimed) return 0;
-      return await this.publishClaimed(collection, claimed);
+      const lock = await this.options.locks.tryAcquire(LockManager.documentLock(collection.collectionName, id), 15_000);
+      // Someone else holds the document: they wrote to it and will flush, or the sweeper will.
+      if (!lock) return 0;
+      try {
+        return await this.publishLocked(collection, id);
+      } finally {
+        await this.options.locks.release(lock);
+      }
     } catch (error) {
-      this.options.logger.warn({ err: (error as Error).message }, 'outbox flush failed; sweeper will retry');
+      this.options.logger.warn({ err: (error as Error).message }, 'outbox flush failed; the sweeper will retry');
       return 0;
     }
   }
@@ -105,19 +105,13 @@ export class OutboxRelay {
     let published = 0;
     try {
       for (const collection of this.collections) {
-        for (let i = 0; i < 100; i++) {
-          const now = new Date();
-          const claimed = await collection.findOneAndUpdate(
-            {
-              outbox_since: { $ne: null, $lte: new Date(now.getTime() - this.sweepMinAgeMs) },
-              $or: [{ outbox_lease_until: null }, { outbox_lease_until: { $lte: now } }],
-            } as Document,
-            { $set: { outbox_lease_until: new Date(now.getTime() + this.leaseMs) } },
-            { returnDocument: 'after', projection: { outbox: 1 }, sort: { outbox_since: 1 } },
-          );
-          if (!claimed) break;
-          published += await this.publishClaimed(collection, claimed);
-        }
+        const due = await collection
+          .find({ outbox_since: { $ne: null, $lte: new Date(Date.now() - this.sweepMinAgeMs) } })
+          .sort({ outbox_since: 1 })
+          .limit(100)
+          .project({ _id: 1 })
+          .toArray();
+        for (const { _id } of due) published += await this.flush(collection, _id);
       }
     } catch (error) {
       this.options.logger.warn({ err: (error as Error).message }, 'outbox sweep failed');
@@ -127,23 +121,26 @@ export class OutboxRelay {
     return published;
   }
 
-  private async publishClaimed(collection: Collection<Document>, claimed: Document): Promise<number> {
-    const entries = (claimed.outbox ?? []) as EventEnvelope[];
-    const published: EventEnvelope[] = [];
+  private async publishLocked(collection: Collection<Document>, id: unknown): Promise<number> {
+    const document = await collection.findOne({ _id: id as never });
+    const entries = (document?.outbox ?? []) as EventEnvelope[];
+    if (!document || entries.length === 0) return 0;
+    let published = 0;
     try {
       for (const entry of entries) {
         await this.options.bus.publish(entry);
-        published.push(entry);
+        published += 1;
       }
     } finally {
-      // $pullAll removes exactly the entries read (FerretDB 1.x matches $pull by whole value only).
-      await collection.updateOne(
-        { _id: claimed._id },
-        { $pullAll: { outbox: published }, $set: { outbox_lease_until: null } } as Document,
-      );
-      await collection.updateOne({ _id: claimed._id, outbox: { $size: 0 } }, { $set: { outbox_since: null } });
+      if (published > 0) {
+        const remaining = entries.slice(published);
+        await collection.updateOne(
+          { _id: id as never },
+          { $set: { outbox: remaining, outbox_since: remaining.length > 0 ? document.outbox_since : null } },
+        );
+      }
     }
-    return published.length;
+    return published;
   }
 
   /** Events waiting in every watched collection, and the age of the oldest (for metrics). */

@@ -1,8 +1,10 @@
 import type { Connection } from 'mongoose';
 import type { Logger } from 'pino';
+import type { Collection, Document } from 'mongodb';
 import { EventBus } from '../bus';
 import { GrpcServer } from '../grpc';
 import { createLogger } from '../logging';
+import { LockManager } from '../locks';
 import { connectDatabase } from '../mongo';
 import { OutboxRelay } from '../outbox';
 
@@ -22,6 +24,8 @@ export interface ServiceContext<C extends ServiceBaseConfig> {
   db: Connection;
   bus: EventBus;
   outbox: OutboxRelay;
+  /** Document and claim locks in the service's own database (see LockManager for why). */
+  locks: LockManager;
   grpc: GrpcServer;
   /** Registers cleanup run on shutdown, in reverse order of registration. */
   onShutdown(cleanup: () => Promise<void> | void): void;
@@ -48,7 +52,8 @@ export async function runService<C extends ServiceBaseConfig>(options: {
     const bus = new EventBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger });
     await bus.start();
     cleanups.push(() => bus.close());
-    const outbox = new OutboxRelay({ bus, logger });
+    const locks = await LockManager.create(db.collection('locks') as unknown as Collection<Document>);
+    const outbox = new OutboxRelay({ bus, locks, logger });
     cleanups.push(() => outbox.stop());
     const context: ServiceContext<C> = {
       config,
@@ -56,6 +61,7 @@ export async function runService<C extends ServiceBaseConfig>(options: {
       db,
       bus,
       outbox,
+      locks,
       grpc,
       onShutdown: (cleanup) => cleanups.push(cleanup),
     };

@@ -1,24 +1,17 @@
 import { AppError, MESSAGES_PT_BR, type ErrorCode } from '@orquestra/platform';
+import type { ERROR_TYPES, ErrorBodySchema } from '../schemas/error.response.schema';
+import type { z } from '../schemas/zod-openapi';
 
 /** The spec's error `type` values (§7 names the field; the set is ours). */
-export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'idempotency_error'
-  | 'card_error'
-  | 'provider_error'
-  | 'api_error';
+export type ErrorType = (typeof ERROR_TYPES)[number];
 
 export interface HttpErrorShape {
   status: number;
   type: ErrorType;
 }
 
-/** The spec's error body (§7). `param` is null when no single field is at fault. */
-export interface ErrorBody {
-  error: { type: ErrorType; message: string; code: ErrorCode; param: string | null };
-}
+/** The spec's error body (§7), typed by the schema the OpenAPI document shows. */
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /**
  * Normalized code → HTTP status and error type. The one place this mapping lives; the switch is

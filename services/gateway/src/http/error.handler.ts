@@ -25,7 +25,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (!appError) {
       log.error({ err: error }, 'unhandled error');
     } else if (appError.code === 'internal' || appError.code === 'service_unavailable') {
-      log.warn({ code: appError.code, err: appError.cause ?? appError }, 'downstream failure');
+      // One line, no stack: the downstream logged its own; an outage must not flood the log.
+      const cause = appError.cause instanceof Error ? appError.cause.message : undefined;
+      log.warn({ code: appError.code, cause }, 'downstream failure');
     }
     const { status, body } = toHttpError(appError ?? new AppError('internal'));
     res.status(status).setHeader('Cache-Control', 'no-store').json(body);

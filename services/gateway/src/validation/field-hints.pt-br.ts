@@ -26,10 +26,10 @@ export const FIELD_HINTS_PT_BR: Record<string, string> = {
   'card.installments': 'Informe o número de parcelas entre 1 e 12.',
   expires_in_minutes: 'Informe a validade em minutos, de 1 a 43200 (30 dias).',
   metadata: 'Metadata aceita até 50 chaves de até 40 caracteres, com valores de texto de até 500 caracteres.',
-  'metadata.*': 'Os valores de metadata devem ser textos de até 500 caracteres.',
+  'metadata.*': 'Use em metadata apenas valores de texto de até 500 caracteres.',
   tracking:
     'Tracking aceita somente as chaves utm_source, utm_medium, utm_campaign, utm_content, utm_term, src, sck, fbclid, gclid, ttclid, fbp, fbc e ttp.',
-  'tracking.*': 'Os valores de tracking devem ser textos de até 500 caracteres.',
+  'tracking.*': 'Use em tracking apenas valores de texto de até 500 caracteres.',
   provider_account_id: 'Informe o id de uma conta de provedor conectada (pa_…) ou omita o campo.',
   splits: 'Informe até 20 divisões, cada uma com subaccount_id e amount ou percentage.',
   'splits[].subaccount_id': 'Informe o id da subconta (sub_…).',

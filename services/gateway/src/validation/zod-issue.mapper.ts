@@ -24,7 +24,11 @@ const TYPE_NAMES_PT_BR: Record<string, string> = {
   date: 'uma data',
 };
 
-const typeName = (type: string): string => TYPE_NAMES_PT_BR[type] ?? type;
+/** A zod type name in Portuguese; an enum's expected type arrives as `'a' | 'b'`. */
+function typeName(type: string): string {
+  if (type.includes(' | ')) return `um destes valores: ${type.replace(/'/g, '').split(' | ').join(', ')}`;
+  return TYPE_NAMES_PT_BR[type] ?? type;
+}
 
 /** The public name of a field: dotted, with array indexes in brackets (`splits[0].amount`). */
 export function paramOf(path: ReadonlyArray<string | number>): string | undefined {

@@ -1,6 +1,6 @@
 import type { DueWorkFields, OutboxFields } from '@orquestra/platform';
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { StoredPaymentStatus } from '../domain/payment-status';
+import type { PaymentStatus } from '../domain/payment-status';
 
 export interface AttemptDoc {
   id: string;
@@ -40,7 +40,7 @@ export interface EventRefDoc {
 
 /**
  * A payment and everything that happens to it. State changes, their events (outbox) and the next
- * due work (expiry) are always written together by one single-document update.
+ * due work (expiry) are always written together by one single-document write (see PaymentStore).
  */
 export interface PaymentDoc extends OutboxFields, DueWorkFields {
   _id: string;
@@ -48,7 +48,7 @@ export interface PaymentDoc extends OutboxFields, DueWorkFields {
   mode: 'test' | 'live';
   source_key_id: string;
   method: string;
-  status: StoredPaymentStatus;
+  status: PaymentStatus;
   amount: number;
   amount_refunded: number;
   currency: 'BRL';
@@ -107,10 +107,7 @@ const schema = new Schema<PaymentDoc>(
     updated_at: { type: Date, required: true },
     outbox: { type: Schema.Types.Mixed, default: [] },
     outbox_since: { type: Date, default: null },
-    outbox_lease_until: { type: Date, default: null },
     due_at: { type: Date, default: null },
-    due_lease_until: { type: Date, default: null },
-    due_attempts: { type: Number, default: 0 },
   },
   { versionKey: false, minimize: false },
 );

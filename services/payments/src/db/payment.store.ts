@@ -1,4 +1,4 @@
-import { AppError, newId, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
+import { AppError, LockManager, newId, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import type { PaymentLinks } from '../domain/payment-links';
 import { canTransition, type PaymentStatus } from '../domain/payment-status';
@@ -6,13 +6,15 @@ import { publicPaymentObject } from './payment.mapper';
 import type { PaymentDoc, PaymentModel } from './payment.model';
 
 /**
- * Every payment state change goes through here: checked against the transition table, written as
- * one conditional single-document update (so a concurrent change makes it a no-op, never a double
- * transition), with its event in the outbox of the same write.
+ * Every payment state change goes through here: checked against the transition table, made under
+ * the payment's document lock against a fresh read (so a concurrent change makes it a no-op, never
+ * a double or lost transition), and written as one single-document update that carries its event
+ * in the outbox.
  */
 export class PaymentStore {
   constructor(
     readonly model: PaymentModel,
+    private readonly locks: LockManager,
     private readonly outbox: OutboxRelay,
     private readonly links: PaymentLinks,
   ) {}
@@ -47,20 +49,35 @@ export class PaymentStore {
     if (!canTransition(current.status, to)) {
       throw new Error(`illegal payment transition ${current.status} → ${to} for ${current._id}`);
     }
-    const now = new Date();
-    const next: PaymentDoc = { ...current, ...changes, status: to, updated_at: now };
-    const event = this.event(eventType, next);
-    const eventRef = { id: event.id, type: event.type, created: event.created };
-    const set: Record<string, unknown> = { ...changes, status: to, updated_at: now };
-    const updated = await this.model
-      .findOneAndUpdate(
-        { _id: current._id, status: current.status },
-        withOutbox({ $set: set, $push: { events: eventRef } }, [event]),
-        { new: true },
-      )
-      .lean<PaymentDoc>();
+    const updated = await this.locks.withLock(LockManager.documentLock(this.collection.collectionName, current._id), async () => {
+      const fresh = await this.model.findById(current._id).lean<PaymentDoc>();
+      if (!fresh || fresh.status !== current.status) return null;
+      const now = new Date();
+      const next: PaymentDoc = { ...fresh, ...changes, status: to, updated_at: now };
+      const event = this.event(eventType, next);
+      const eventRef = { id: event.id, type: event.type, created: event.created };
+      await this.collection.updateOne(
+        { _id: current._id as never },
+        withOutbox({ $set: { ...changes, status: to, updated_at: now }, $push: { events: eventRef } }, [event]),
+      );
+      return { ...next, events: [...fresh.events, eventRef], outbox: [...fresh.outbox, event] };
+    });
     if (updated) void this.outbox.flush(this.collection, current._id);
     return updated;
+  }
+
+  /** Stores a new payment together with its first events (one insert: nothing to lock). */
+  async insertWithEvents(doc: PaymentDoc, eventTypes: string[]): Promise<PaymentDoc> {
+    const events = eventTypes.map((type) => this.event(type, doc));
+    const stored: PaymentDoc = {
+      ...doc,
+      events: events.map((event) => ({ id: event.id, type: event.type, created: event.created })),
+      outbox: events,
+      outbox_since: new Date(),
+    };
+    await this.model.collection.insertOne(stored as never);
+    void this.outbox.flush(this.collection, doc._id);
+    return stored;
   }
 
   async findForCaller(id: string, scope: { merchantId: string; mode: 'test' | 'live'; restrictedKeyId?: string }): Promise<PaymentDoc> {
@@ -69,7 +86,6 @@ export class PaymentStore {
         _id: id,
         merchant_id: scope.merchantId,
         mode: scope.mode,
-        status: { $ne: 'creating' },
         ...(scope.restrictedKeyId ? { source_key_id: scope.restrictedKeyId } : {}),
       })
       .lean<PaymentDoc>();

@@ -19,6 +19,6 @@ describe('payment state machine', () => {
 
   it('lists the sources of a transition for conditional updates', () => {
     expect(statusesLeadingTo('canceled').sort()).toEqual(['pending', 'processing', 'requires_method']);
-    expect(statusesLeadingTo('succeeded').sort()).toEqual(['creating', 'pending', 'processing']);
+    expect(statusesLeadingTo('succeeded').sort()).toEqual(['pending', 'processing']);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The payment state machine: one table, every transition checked against it. `creating` is
- * internal (the first provider call is under way) and never shown through the API.
+ * The payment state machine: one table, every transition checked against it. A payment is stored
+ * only once its first charge exists, so it starts in `pending` (or `failed` on a decline).
  */
 export const PAYMENT_STATUSES = [
   'requires_method',
@@ -14,10 +14,8 @@ export const PAYMENT_STATUSES = [
 ] as const;
 
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-export type StoredPaymentStatus = PaymentStatus | 'creating';
 
-export const TRANSITIONS: Readonly<Record<StoredPaymentStatus, readonly PaymentStatus[]>> = {
-  creating: ['requires_method', 'pending', 'processing', 'succeeded', 'failed'],
+export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
   requires_method: ['pending', 'processing', 'failed', 'canceled'],
   pending: ['processing', 'succeeded', 'failed', 'canceled'],
   processing: ['succeeded', 'failed', 'canceled'],
@@ -28,13 +26,13 @@ export const TRANSITIONS: Readonly<Record<StoredPaymentStatus, readonly PaymentS
   refunded: [],
 };
 
-export function canTransition(from: StoredPaymentStatus, to: PaymentStatus): boolean {
+export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
   return TRANSITIONS[from].includes(to);
 }
 
 /** Statuses from which `to` can be reached: the filter of a conditional (race-safe) update. */
-export function statusesLeadingTo(to: PaymentStatus): StoredPaymentStatus[] {
-  return (Object.keys(TRANSITIONS) as StoredPaymentStatus[]).filter((from) => canTransition(from, to));
+export function statusesLeadingTo(to: PaymentStatus): PaymentStatus[] {
+  return (Object.keys(TRANSITIONS) as PaymentStatus[]).filter((from) => canTransition(from, to));
 }
 
 export function isPaymentStatus(value: string): value is PaymentStatus {

@@ -48,8 +48,6 @@ export function paymentsHandlers(deps: {
       if (request.status) {
         if (!isPaymentStatus(request.status)) throw new AppError('parameter_invalid', { param: 'status' });
         filter.status = request.status;
-      } else {
-        filter.status = { $ne: 'creating' };
       }
       if (request.method) filter.method = request.method;
       if (request.provider) filter.provider = request.provider;

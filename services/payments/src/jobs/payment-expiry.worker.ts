@@ -1,4 +1,4 @@
-import { DueWorker } from '@orquestra/platform';
+import { DueWorker, type LockManager } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import type { Logger } from 'pino';
 import type { PaymentDoc } from '../db/payment.model';
@@ -7,6 +7,7 @@ import type { PaymentActions } from '../orchestration/payment-actions';
 /** Cancels pending Pix payments whose `expires_at` passed (due work, safe with many replicas). */
 export function createPaymentExpiryWorker(options: {
   collection: Collection<Document>;
+  locks: LockManager;
   actions: PaymentActions;
   logger: Logger;
   pollIntervalMs: number;
@@ -14,6 +15,7 @@ export function createPaymentExpiryWorker(options: {
   return new DueWorker<PaymentDoc>({
     name: 'payment-expiry',
     collection: options.collection,
+    locks: options.locks,
     filter: { status: 'pending' },
     logger: options.logger,
     pollIntervalMs: options.pollIntervalMs,

@@ -27,8 +27,8 @@ type Charge = providersContract.Charge;
 /**
  * Creates a payment: claims the Idempotency-Key, asks routing for the ordered candidates, and walks
  * them until one account creates the charge (ARCHITECTURE.md "Failover"). Every try is an attempt.
- * When no account can, nothing is left behind: the hidden `creating` record is removed and the
- * key is released for a later retry (nothing was charged).
+ * The payment is stored once, complete, when a charge exists; when no account can create one,
+ * nothing is stored and the key is released for a later retry (nothing was charged).
  */
 export class PaymentCreator {
   constructor(private readonly deps: CreatePaymentDeps) {}
@@ -101,7 +101,7 @@ export class PaymentCreator {
       mode,
       source_key_id: caller.key_id,
       method: request.method,
-      status: 'creating',
+      status: 'pending',
       amount: request.amount,
       amount_refunded: 0,
       currency: 'BRL',
@@ -134,25 +134,20 @@ export class PaymentCreator {
       updated_at: now,
       outbox: [],
       outbox_since: null,
-      outbox_lease_until: null,
       due_at: null,
-      due_lease_until: null,
-      due_attempts: 0,
     };
-    await this.deps.store.model.create(draft);
 
+    // Provider calls first, outside persistence; the payment is stored once, complete, with its
+    // attempts and first event, so a failure anywhere leaves nothing half-created.
     const attempts: AttemptDoc[] = [];
     const expiresInMinutes = request.expires_in_minutes || this.deps.defaultPixExpiresMinutes;
     for (const candidate of candidates) {
       const outcome = await this.tryCandidate(draft, candidate, expiresInMinutes, requestId);
       attempts.push(outcome.attempt);
-      await this.deps.store.model.updateOne({ _id: paymentId }, { $push: { attempts: outcome.attempt } });
       if (outcome.charge) return this.finish({ ...draft, attempts }, candidate, outcome.charge);
       if (outcome.stop) break;
     }
 
-    // Nothing was charged anywhere: leave nothing behind.
-    await this.deps.store.model.deleteOne({ _id: paymentId, status: 'creating' });
     this.deps.logger.warn({ payment_id: paymentId, attempts: attempts.map((a) => `${a.provider_account_id}:${a.failure_code}`) }, 'every provider account failed');
     throw new AppError('all_providers_failed');
   }
@@ -255,31 +250,32 @@ export class PaymentCreator {
     const { fee, net } = computeFee(draft.amount, draft.method, candidate.fees, charge.provider_fee >= 0 ? charge.provider_fee : undefined);
     const expiresAt = charge.expires_at ? new Date(charge.expires_at) : null;
     const action = charge.next_action;
-    const changes: Partial<PaymentDoc> = {
+    const payment: PaymentDoc = {
+      ...draft,
+      status: declined ? 'failed' : 'pending',
       provider: candidate.provider,
       provider_account_id: candidate.account_id,
       provider_payment_id: charge.provider_payment_id,
       fee,
       net,
       expires_at: expiresAt,
-      next_action: action
-        ? {
-            type: action.type,
-            qr_code: action.qr_code,
-            qr_code_base64: action.qr_code_base64,
-            qr_code_url: action.type === 'pix_qr' ? this.deps.links.qrCodeUrl(draft._id) : '',
-            digitable_line: action.digitable_line,
-            url: action.url,
-          }
-        : null,
+      next_action:
+        action && !declined
+          ? {
+              type: action.type,
+              qr_code: action.qr_code,
+              qr_code_base64: action.qr_code_base64,
+              qr_code_url: action.type === 'pix_qr' ? this.deps.links.qrCodeUrl(draft._id) : '',
+              digitable_line: action.digitable_line,
+              url: action.url,
+            }
+          : null,
       failure_code: declined ? charge.failure_code || 'card_declined' : '',
       failure_reason: declined ? charge.failure_reason : '',
       // Pix expiry is due work on the payment itself.
       due_at: declined ? null : expiresAt,
     };
-    const updated = await this.deps.store.transition(draft, declined ? 'failed' : 'pending', declined ? 'payment.failed' : 'payment.created', changes);
-    if (!updated) throw new AppError('internal');
-    return updated;
+    return this.deps.store.insertWithEvents(payment, declined ? ['payment.created', 'payment.failed'] : ['payment.created']);
   }
 }
 

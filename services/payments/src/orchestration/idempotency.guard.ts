@@ -1,4 +1,4 @@
-import { AppError, isDuplicateKeyError, isErrorCode } from '@orquestra/platform';
+import { AppError, isDuplicateKeyError, isErrorCode, LockManager } from '@orquestra/platform';
 import type { IdempotencyRecordDoc, IdempotencyRecordModel } from '../db/idempotency-record.model';
 
 export type ClaimResult = { kind: 'owner' } | { kind: 'replay'; paymentId: string };
@@ -9,11 +9,13 @@ const POLL_MS = 50;
  * Makes POST /payments with the same Idempotency-Key return the same payment: the first request
  * claims the key (an insert on a unique `_id`) and creates the payment; concurrent and later ones
  * wait for and return that payment. Same key with a different body is a conflict. Keys are kept for
- * `ttlMs`; an owner that crashed is replaced when its lease ends.
+ * `ttlMs`; an owner that crashed is replaced when its lease ends. Only the owner writes the record
+ * (complete / fail); takeovers hold the record's lock.
  */
 export class IdempotencyGuard {
   constructor(
     private readonly records: IdempotencyRecordModel,
+    private readonly locks: LockManager,
     private readonly ttlMs: number,
     private readonly leaseMs: number,
   ) {}
@@ -52,21 +54,34 @@ export class IdempotencyGuard {
       if (!expired && existing.state === 'failed' && waitedOnOwner) throw errorFromRecord(existing);
       const abandoned = existing.state === 'in_progress' && existing.lease_until.getTime() < now.getTime();
       if (expired || existing.state === 'failed' || abandoned) {
-        // Take over: conditional on the record being exactly as read, so only one taker wins.
-        const taken = await this.records.updateOne(
-          { _id: recordId, state: existing.state, lease_until: existing.lease_until },
-          {
-            $set: {
-              request_hash: requestHash,
-              payment_id: paymentId,
-              state: 'in_progress',
-              error_code: '',
-              created_at: expired ? now : existing.created_at,
-              lease_until: new Date(now.getTime() + this.leaseMs),
-            },
-          },
-        );
-        if (taken.modifiedCount === 1) return { kind: 'owner' };
+        // Take over under the record's lock, re-checking that it is still exactly as read, so
+        // only one of several takers wins.
+        const lock = await this.locks.tryAcquire(LockManager.documentLock('idempotency_records', recordId), 10_000);
+        if (lock) {
+          try {
+            const again = await this.records.findById(recordId).lean<IdempotencyRecordDoc>();
+            if (again && again.state === existing.state && again.payment_id === existing.payment_id) {
+              await this.records.updateOne(
+                { _id: recordId },
+                {
+                  $set: {
+                    request_hash: requestHash,
+                    payment_id: paymentId,
+                    state: 'in_progress',
+                    error_code: '',
+                    error_message: '',
+                    error_param: '',
+                    created_at: expired ? now : existing.created_at,
+                    lease_until: new Date(now.getTime() + this.leaseMs),
+                  },
+                },
+              );
+              return { kind: 'owner' };
+            }
+          } finally {
+            await this.locks.release(lock);
+          }
+        }
         continue;
       }
       if (Date.now() > waitUntil) throw new AppError('idempotency_in_progress', { param: 'Idempotency-Key' });

@@ -116,10 +116,8 @@ export class PaymentActions {
    * (if it was paid meanwhile, the payment succeeds instead), then the payment is canceled.
    */
   async expire(payment: PaymentDoc): Promise<void> {
-    if (payment.status !== 'pending') {
-      await this.store.model.updateOne({ _id: payment._id }, { $set: { due_at: null } });
-      return;
-    }
+    // The worker only picks pending payments; anything else changed since and has nothing to expire.
+    if (payment.status !== 'pending') return;
     const { charge } = await this.providers.cancelCharge({ ref: this.ref(payment) }, {});
     const view = charge ? chargeView(charge) : { status: 'canceled' as const };
     if (view.status === 'paid') {

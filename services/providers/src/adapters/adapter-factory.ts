@@ -23,7 +23,7 @@ export function splitPemBundle(pem: string): { certificatePem: string; privateKe
  * for test, production for live); in development the test URLs point at `tools/emulators`.
  */
 export function createAdapterFactory(config: ProvidersConfig): (account: AdapterAccount) => ProviderAdapter {
-  const testCa = config.PROVIDER_TEST_CA_FILE ? readFileSync(config.PROVIDER_TEST_CA_FILE, 'utf8') : undefined;
+  const extraCa = config.PROVIDER_EXTRA_CA_FILE ? readFileSync(config.PROVIDER_EXTRA_CA_FILE, 'utf8') : undefined;
   return (account) => {
     switch (account.provider) {
       case 'efi': {
@@ -34,7 +34,7 @@ export function createAdapterFactory(config: ProvidersConfig): (account: Adapter
           clientSecret: account.credentials.client_secret ?? '',
           certificatePem,
           privateKeyPem,
-          caPem: account.mode === 'test' ? testCa : undefined,
+          caPem: extraCa,
           chave: account.credentials.pix_key ?? '',
           controlUrl: account.mode === 'test' ? config.EFI_SANDBOX_CONTROL_URL : undefined,
           timeoutMs: config.PROVIDER_TIMEOUT_MS,

@@ -22,7 +22,6 @@ const schema = new Schema<WebhookReceiptDoc>(
     received_at: { type: Date, required: true },
     outbox: { type: Schema.Types.Mixed, default: [] },
     outbox_since: { type: Date, default: null },
-    outbox_lease_until: { type: Date, default: null },
   },
   { versionKey: false },
 );

@@ -86,7 +86,6 @@ export class WebhookIntakeService {
         received_at: new Date(),
         outbox: events,
         outbox_since: events.length > 0 ? new Date() : null,
-        outbox_lease_until: null,
       });
     } catch (error) {
       if (isDuplicateKeyError(error)) {

@@ -22,5 +22,5 @@ export function dynamicBrCode(location: string, merchant: Merchant): string {
 
 /** `data:image/png;base64,…` of the QR code of `brCode` (Efí's `imagemQrcode`). */
 export function qrCodePngDataUrl(brCode: string): Promise<string> {
-  return QRCode.toDataURL(brCode, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2, width: 300 });
+  return QRCode.toDataURL(brCode, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2, scale: 4 });
 }

@@ -45,7 +45,7 @@ export function parseCobRequest(body: unknown): CobRequest {
   const parsed = cobSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const message = issue && issue.code !== 'invalid_type' ? issue.message : `Campo ${issue?.path.join('.') ?? 'corpo'} inválido`;
+    const message = issue && issue.code !== 'invalid_type' ? issue.message : issue?.path.length ? `Campo ${issue.path.join('.')} inválido` : 'Corpo da requisição inválido';
     throw pixErrors.valorInvalido(message);
   }
   const cob = parsed.data;

@@ -1,10 +1,12 @@
 /**
  * Everything the emulator remembers, in memory: sandbox clients and their tokens, charges (each
- * client sees only its own), payload locations, webhook registrations, faults, deliveries, stats.
+ * client sees only its own), payload locations, webhook registrations, deliveries, stats, and
+ * (in FaultRegistry) faults.
  * No HTTP here: routes call these methods and turn thrown EfiApiErrors into responses.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { CobRequest } from './cob-validation';
+import { FaultRegistry } from './fault-registry';
 import { newAccessToken, newEndToEndId } from './pix-ids';
 import { pixErrors } from './pix-errors';
 
@@ -46,19 +48,6 @@ export interface WebhookRegistration {
   criacao: Date;
 }
 
-export interface FaultConfig {
-  latency_ms?: number;
-  /** Share of requests answered 500 (0..1). */
-  error_rate?: number;
-  /** Share of requests answered 429 (0..1). */
-  rate_limit_rate?: number;
-  /** Refuse every request: destroy the socket (`reset`, default) or answer 503. */
-  outage?: boolean;
-  outage_mode?: 'reset' | '503';
-  /** Accept the request and never answer. */
-  hang?: boolean;
-}
-
 export interface DeliveryAttempt {
   at: string;
   status?: number;
@@ -92,12 +81,12 @@ export class EmulatorState {
   /** clientId → txid → charge: a txid is unique per receiving account, as the spec says. */
   private readonly charges = new Map<string, Map<string, StoredCharge>>();
   private readonly webhooks = new Map<string, WebhookRegistration>();
-  private readonly clientFaults = new Map<string, FaultConfig>();
-  private globalFaults: FaultConfig | undefined;
   private readonly deliveries: WebhookDelivery[] = [];
   private nextLocId = 1;
   private nextDeliveryId = 1;
   private counters = EmulatorState.zeroCounters();
+  /** Faults injected on the API port, per client or global. */
+  readonly faults = new FaultRegistry();
 
   constructor(
     readonly now: () => Date,
@@ -112,7 +101,6 @@ export class EmulatorState {
       webhooks_sent: 0,
       webhooks_failed: 0,
       webhook_attempts: 0,
-      faults_injected: 0,
     };
   }
 
@@ -231,6 +219,16 @@ export class EmulatorState {
     return undefined;
   }
 
+  /** The charge behind a payload location token (the last path segment of its location URL). */
+  findByLocationToken(token: string): StoredCharge | undefined {
+    for (const own of this.charges.values()) {
+      for (const charge of own.values()) {
+        if (charge.loc.location.endsWith(`/${token}`)) return this.expireIfDue(charge);
+      }
+    }
+    return undefined;
+  }
+
   // --- webhooks -----------------------------------------------------------------------------
 
   setWebhook(registration: WebhookRegistration): void {
@@ -268,35 +266,6 @@ export class EmulatorState {
     return this.deliveries;
   }
 
-  // --- faults -------------------------------------------------------------------------------
-
-  setFaults(clientId: string | undefined, faults: FaultConfig): void {
-    if (clientId) this.clientFaults.set(clientId, faults);
-    else this.globalFaults = faults;
-  }
-
-  clearFaults(clientId?: string): void {
-    if (clientId) {
-      this.clientFaults.delete(clientId);
-      return;
-    }
-    this.clientFaults.clear();
-    this.globalFaults = undefined;
-  }
-
-  /** A client's own faults replace the global ones; unknown callers get the global ones. */
-  faultsFor(clientId: string | undefined): FaultConfig | undefined {
-    return (clientId ? this.clientFaults.get(clientId) : undefined) ?? this.globalFaults;
-  }
-
-  globalOutage(): boolean {
-    return this.globalFaults?.outage === true && (this.globalFaults.outage_mode ?? 'reset') === 'reset';
-  }
-
-  countFault(): void {
-    this.counters.faults_injected += 1;
-  }
-
   // --- stats and reset ----------------------------------------------------------------------
 
   stats() {
@@ -305,6 +274,7 @@ export class EmulatorState {
     return {
       ...this.counters,
       by_client: { ...this.counters.by_client },
+      faults_injected: this.faults.injected,
       charges_stored,
       clients: this.clients.size,
       webhooks_registered: this.webhooks.size,
@@ -318,7 +288,7 @@ export class EmulatorState {
    */
   reset(): void {
     this.charges.clear();
-    this.clearFaults();
+    this.faults.clear();
     this.deliveries.length = 0;
     this.counters = EmulatorState.zeroCounters();
   }

@@ -5,6 +5,7 @@
  * shape is used only where Efí uses it too (here: 503 ServicoIndisponivel from fault injection).
  * OAuth errors follow RFC 6749 (`{error, error_description}`).
  */
+import type { ErrorRequestHandler } from 'express';
 
 export interface EfiErrorBody {
   nome: string;
@@ -47,6 +48,8 @@ export const pixErrors = {
   // Unconfirmed: Efí's docs show no error for GET of an unknown webhook; integrators report this name.
   webhookNaoEncontrado: () => efi(404, 'webhook_nao_encontrado', 'Webhook não encontrado para a chave informada'),
   webhookInvalido: (mensagem: string) => efi(400, 'webhook_invalido', mensagem),
+  // Emulator-only: an endpoint it does not implement.
+  rotaNaoEncontrada: () => efi(404, 'rota_nao_encontrada', 'Endpoint não implementado pelo emulador'),
   erroAplicacao: () => efi(500, 'erro_aplicacao', 'Ocorreu um erro interno no servidor'),
   // Unconfirmed: Efí's 429 body is not documented.
   limiteRequisicoes: () => efi(429, 'limite_requisicoes', 'Limite de requisições excedido, tente novamente mais tarde'),
@@ -65,3 +68,22 @@ export const pixErrors = {
   invalidToken: () =>
     new EfiApiError(401, { error: 'invalid_token', error_description: 'The access token is missing, invalid or expired' }),
 };
+
+/** Express error handler: EfiApiErrors become their documented bodies; anything else a 500. */
+export function apiErrorHandler(onUnexpected: (err: unknown) => void): ErrorRequestHandler {
+  return (err: unknown, _req, res, _next) => {
+    if (err instanceof EfiApiError) {
+      res.status(err.status).json(err.body);
+      return;
+    }
+    // Body-parser errors (malformed JSON, wrong content) carry a 4xx `status`.
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      res.status(400).json({ nome: 'valor_invalido', mensagem: 'Corpo da requisição não é um JSON válido' });
+      return;
+    }
+    onUnexpected(err);
+    const internal = pixErrors.erroAplicacao();
+    res.status(internal.status).json(internal.body);
+  };
+}

@@ -1,0 +1,14 @@
+// Unit and integration tests of every project (tests sit beside the code). The end-to-end suite
+// has its own config (tools/e2e/jest.config.js) because it starts the whole stack.
+module.exports = {
+  projects: [
+    '<rootDir>/libs/platform',
+    '<rootDir>/services/accounts',
+    '<rootDir>/services/gateway',
+    '<rootDir>/services/payments',
+    '<rootDir>/services/providers',
+    '<rootDir>/services/routing',
+    '<rootDir>/services/notifications',
+    '<rootDir>/tools/emulators',
+  ],
+};

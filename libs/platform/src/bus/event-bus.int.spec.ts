@@ -1,0 +1,85 @@
+import amqp from 'amqplib';
+import pino from 'pino';
+import { ensureTestInfra, uniqueDbPrefix } from '../testing';
+import { newId } from '../ids';
+import { EventBus } from './event-bus';
+import type { EventEnvelope } from './event-envelope';
+
+jest.setTimeout(60_000);
+const logger = pino({ level: 'silent' });
+
+const envelope = (type: string): EventEnvelope => ({
+  id: newId('event'),
+  type,
+  created: Math.floor(Date.now() / 1000),
+  merchant_id: 'acct_1',
+  mode: 'test',
+  source: null,
+  data: { object: {} },
+});
+
+describe('EventBus against a real RabbitMQ', () => {
+  let amqpUrl: string;
+  let bus: EventBus;
+  let prefix: string;
+
+  beforeAll(async () => {
+    amqpUrl = (await ensureTestInfra()).amqpUrl;
+    prefix = uniqueDbPrefix('bus');
+    bus = new EventBus({ url: amqpUrl, exchange: `${prefix}events`, logger });
+    await bus.start();
+  });
+  afterAll(() => bus.close());
+
+  it('routes by event type to the bound patterns only', async () => {
+    const got: string[] = [];
+    await bus.consume({ queue: `${prefix}routing`, patterns: ['payment.*'] }, async (e) => {
+      got.push(e.type);
+    });
+    await bus.publish(envelope('refund.created'));
+    await bus.publish(envelope('payment.created'));
+    const deadline = Date.now() + 5_000;
+    while (got.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(got).toEqual(['payment.created']);
+  });
+
+  it('redelivers a failing message with a growing attempt count, then parks it in the DLQ', async () => {
+    const attempts: number[] = [];
+    const queue = `${prefix}retry`;
+    await bus.consume({ queue, patterns: ['boom.*'], maxAttempts: 3, retryDelayMs: 100 }, async (_e, delivery) => {
+      attempts.push(delivery.attempt);
+      throw new Error('handler always fails');
+    });
+    const sent = envelope('boom.now');
+    await bus.publish(sent);
+    const deadline = Date.now() + 10_000;
+    while (attempts.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(attempts).toEqual([1, 2, 3]);
+
+    const connection = await amqp.connect(amqpUrl);
+    const channel = await connection.createChannel();
+    const parked = await channel.get(`${queue}.dlq`, { noAck: true });
+    expect(parked && JSON.parse(parked.content.toString()).id).toBe(sent.id);
+    await connection.close();
+  });
+
+  it('delivers a handler that succeeds on retry exactly once more', async () => {
+    let calls = 0;
+    await bus.consume({ queue: `${prefix}flaky`, patterns: ['flaky.*'], retryDelayMs: 100 }, async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('first try fails');
+    });
+    await bus.publish(envelope('flaky.once'));
+    const deadline = Date.now() + 5_000;
+    while (calls < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(calls).toBe(2);
+  });
+
+  it('refuses to publish when not connected', async () => {
+    const offline = new EventBus({ url: amqpUrl, exchange: `${prefix}events`, logger });
+    await expect(offline.publish(envelope('payment.created'))).rejects.toThrow(/not connected/);
+  });
+});

@@ -1,0 +1,75 @@
+import { MongoClient, type Collection, type Document } from 'mongodb';
+import pino from 'pino';
+import { ensureTestInfra, uniqueDbPrefix } from '../testing';
+import { LockManager } from '../locks';
+import { DueWorker } from './due-work';
+
+jest.setTimeout(60_000);
+const logger = pino({ level: 'silent' });
+
+describe('DueWorker against the real store', () => {
+  let mongo: MongoClient;
+  let collection: Collection<Document>;
+  let locks: LockManager;
+
+  beforeAll(async () => {
+    const infra = await ensureTestInfra();
+    mongo = await MongoClient.connect(infra.mongoUrl);
+    collection = mongo.db(`${uniqueDbPrefix('due')}db`).collection('jobs');
+    await DueWorker.ensureIndex(collection);
+    locks = new LockManager(mongo.db(collection.dbName).collection('locks'));
+  });
+  afterAll(async () => {
+    await mongo.db(collection.dbName).dropDatabase();
+    await mongo.close();
+  });
+
+  it('handles every due document exactly once across competing replicas, and nothing not yet due', async () => {
+    const past = new Date(Date.now() - 1_000);
+    const future = new Date(Date.now() + 3_600_000);
+    const docs = Array.from({ length: 30 }, (_, i) => ({ _id: `job_${i}`, due_at: past, done: false }));
+    await collection.insertMany([...docs, { _id: 'job_future', due_at: future, done: false }] as never);
+
+    const handled: string[] = [];
+    const handle = async (doc: Document) => {
+      handled.push(String(doc._id));
+      await collection.updateOne({ _id: doc._id }, { $set: { done: true, due_at: null } });
+    };
+    const replicas = [1, 2, 3].map(() => new DueWorker({ name: 'test', collection, locks, filter: { _id: { $in: Array.from({ length: 30 }, (_, i) => `job_${i}`) } as never }, handle, logger, concurrency: 3 }));
+    await Promise.all(replicas.map((r) => r.tick()));
+
+    expect(handled.sort()).toEqual(docs.map((d) => d._id).sort());
+    expect(new Set(handled).size).toBe(handled.length);
+    expect(await collection.countDocuments({ done: true })).toBe(30);
+    expect((await collection.findOne({ _id: 'job_future' as never }))?.done).toBe(false);
+  });
+
+  it('retries a failed handler only after its lease ends', async () => {
+    await collection.insertOne({ _id: 'job_flaky' as never, due_at: new Date(Date.now() - 1) });
+    let calls = 0;
+    const worker = new DueWorker({
+      name: 'flaky',
+      collection,
+      locks,
+      filter: { _id: 'job_flaky' as never },
+      logger,
+      leaseMs: 150,
+      handle: async (doc) => {
+        calls += 1;
+        if (calls === 1) throw new Error('first try fails');
+        await collection.updateOne({ _id: doc._id }, { $set: { due_at: null } });
+      },
+    });
+    await worker.tick();
+    expect(calls).toBe(1);
+    await worker.tick();
+    expect(calls).toBe(1); // still leased: nobody takes it
+    await new Promise((r) => setTimeout(r, 200));
+    await worker.tick();
+    expect(calls).toBe(2);
+    const doc = await collection.findOne({ _id: 'job_flaky' as never });
+    expect(doc?.due_at).toBeNull();
+    await worker.tick();
+    expect(calls).toBe(2);
+  });
+});

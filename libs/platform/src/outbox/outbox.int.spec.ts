@@ -1,0 +1,114 @@
+import { MongoClient, type Collection, type Document } from 'mongodb';
+import pino from 'pino';
+import { ensureTestInfra, uniqueDbPrefix } from '../testing';
+import { EventBus, type EventEnvelope } from '../bus';
+import { newId } from '../ids';
+import { LockManager } from '../locks';
+import { OutboxRelay, withOutbox } from './outbox';
+
+jest.setTimeout(60_000);
+const logger = pino({ level: 'silent' });
+
+const event = (type: string, object: Record<string, unknown>): EventEnvelope => ({
+  id: newId('event'),
+  type,
+  created: Math.floor(Date.now() / 1000),
+  merchant_id: 'acct_1',
+  mode: 'test',
+  source: null,
+  data: { object },
+});
+
+describe('OutboxRelay against the real store and broker', () => {
+  let mongo: MongoClient;
+  let collection: Collection<Document>;
+  let bus: EventBus;
+  let exchange: string;
+  let locks: LockManager;
+  const received: EventEnvelope[] = [];
+
+  beforeAll(async () => {
+    const infra = await ensureTestInfra();
+    const prefix = uniqueDbPrefix('outbox');
+    mongo = await MongoClient.connect(infra.mongoUrl);
+    collection = mongo.db(`${prefix}db`).collection('things');
+    locks = new LockManager(mongo.db(`${prefix}db`).collection('locks'));
+    exchange = `${prefix}events`;
+    bus = new EventBus({ url: infra.amqpUrl, exchange, logger });
+    await bus.start();
+    await bus.consume({ queue: `${prefix}probe`, patterns: ['thing.*'] }, async (e) => {
+      received.push(e);
+    });
+  });
+
+  afterAll(async () => {
+    await bus.close();
+    await mongo.db(collection.dbName).dropDatabase();
+    await mongo.close();
+  });
+
+  const waitForEvents = async (ids: string[]) => {
+    const deadline = Date.now() + 10_000;
+    while (!ids.every((id) => received.some((e) => e.id === id))) {
+      if (Date.now() > deadline) throw new Error(`events not received: ${ids.join(',')}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+
+  it('publishes events written with the state change and empties the outbox', async () => {
+    const relay = new OutboxRelay({ bus, locks, logger });
+    await relay.watch(collection);
+    const e1 = event('thing.created', { id: 'thing_1' });
+    await collection.insertOne({ _id: 'thing_1' as never, status: 'new', outbox: [], outbox_since: null });
+    await collection.updateOne({ _id: 'thing_1' as never }, withOutbox({ $set: { status: 'done' } }, [e1]));
+
+    expect(await relay.flush(collection, 'thing_1')).toBe(1);
+    await waitForEvents([e1.id]);
+    const doc = await collection.findOne({ _id: 'thing_1' as never });
+    expect(doc?.status).toBe('done');
+    expect(doc?.outbox).toEqual([]);
+    expect(doc?.outbox_since).toBeNull();
+    expect(received.find((e) => e.id === e1.id)?.data.object).toEqual({ id: 'thing_1' });
+  });
+
+  it('leaves events in place while the broker is unreachable and the sweeper publishes them later', async () => {
+    const infra = await ensureTestInfra();
+    const downBus = new EventBus({ url: 'amqp://guest:guest@127.0.0.1:1', exchange, logger });
+    const downRelay = new OutboxRelay({ bus: downBus, locks, logger });
+    await downRelay.watch(collection);
+    const e2 = event('thing.updated', { id: 'thing_2' });
+    await collection.insertOne({ _id: 'thing_2' as never, outbox: [], outbox_since: null });
+    await collection.updateOne({ _id: 'thing_2' as never }, withOutbox({ $set: { n: 1 } }, [e2]));
+
+    expect(await downRelay.flush(collection, 'thing_2')).toBe(0);
+    const kept = await collection.findOne({ _id: 'thing_2' as never });
+    expect(kept?.outbox).toHaveLength(1);
+
+    const relay = new OutboxRelay({ bus, locks, logger, sweepMinAgeMs: 0 });
+    await relay.watch(collection);
+    expect(await relay.sweep()).toBeGreaterThanOrEqual(1);
+    await waitForEvents([e2.id]);
+    expect((await collection.findOne({ _id: 'thing_2' as never }))?.outbox).toEqual([]);
+    expect(infra.amqpUrl).toBeTruthy();
+  });
+
+  it('keeps events added while a relay was publishing', async () => {
+    const relay = new OutboxRelay({ bus, locks, logger });
+    await relay.watch(collection);
+    const first = event('thing.a', { id: 'thing_3' });
+    const second = event('thing.b', { id: 'thing_3' });
+    await collection.insertOne({ _id: 'thing_3' as never, outbox: [], outbox_since: null });
+    await collection.updateOne({ _id: 'thing_3' as never }, withOutbox({}, [first]));
+    // A writer adding an event takes the document lock, as every writer does.
+    const flushing = relay.flush(collection, 'thing_3');
+    const writing = locks.withLock(LockManager.documentLock('things', 'thing_3'), () =>
+      collection.updateOne({ _id: 'thing_3' as never }, withOutbox({}, [second])),
+    );
+    await Promise.all([flushing, writing]);
+    await relay.flush(collection, 'thing_3');
+    await waitForEvents([first.id, second.id]);
+    const doc = await collection.findOne({ _id: 'thing_3' as never });
+    expect(doc?.outbox).toEqual([]);
+    expect(doc?.outbox_since).toBeNull();
+  });
+});

@@ -1,0 +1,27 @@
+import type { Logger } from '@orquestra/platform';
+import type { RequestHandler } from 'express';
+import type { DownstreamClients } from '../grpc/downstream.clients';
+import type { ReadinessCheck } from '../health/readiness.probe';
+
+/** Tunables of the HTTP edge (from config in production, chosen freely by tests). */
+export interface GatewaySettings {
+  createPaymentDeadlineMs: number;
+  keyCacheTtlMs: number;
+  keyCacheMaxEntries: number;
+  /** Express `trust proxy` value: addresses/subnets, a hop count, or true/false (config TRUST_PROXY). */
+  trustProxy: boolean | number | string;
+  publicBaseUrl: string;
+}
+
+/** Everything `createApp` needs; pass fakes or clients of real services. */
+export interface GatewayDeps {
+  clients: DownstreamClients;
+  logger: Logger;
+  readiness: ReadinessCheck;
+  settings: GatewaySettings;
+}
+
+/** What route factories receive: the deps plus the shared auth middleware instance. */
+export interface RouteContext extends GatewayDeps {
+  authenticate: RequestHandler;
+}

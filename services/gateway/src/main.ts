@@ -1,0 +1,74 @@
+import { createServer } from 'node:http';
+import { createLogger } from '@orquestra/platform';
+import { loadGatewayConfig } from './config';
+import { createDownstreamClients } from './grpc/downstream.clients';
+import { GrpcReadinessProbe } from './health/readiness.probe';
+import { createApp } from './http/app';
+
+// Bootstrap only: config, logger, clients, HTTP server, graceful shutdown.
+const config = loadGatewayConfig();
+const logger = createLogger({ service: config.SERVICE_NAME, level: config.LOG_LEVEL });
+
+const clients = createDownstreamClients(
+  {
+    accounts: config.ACCOUNTS_GRPC_ADDR,
+    payments: config.PAYMENTS_GRPC_ADDR,
+    providers: config.PROVIDERS_GRPC_ADDR,
+    notifications: config.NOTIFICATIONS_GRPC_ADDR,
+  },
+  config.GRPC_DEADLINE_MS,
+);
+const readiness = new GrpcReadinessProbe([
+  { name: 'accounts', address: config.ACCOUNTS_GRPC_ADDR },
+  { name: 'payments', address: config.PAYMENTS_GRPC_ADDR },
+]);
+
+const app = createApp({
+  clients,
+  logger,
+  readiness,
+  settings: {
+    createPaymentDeadlineMs: config.CREATE_PAYMENT_DEADLINE_MS,
+    keyCacheTtlMs: config.KEY_CACHE_TTL_MS,
+    keyCacheMaxEntries: config.KEY_CACHE_MAX_ENTRIES,
+    trustProxy: config.TRUST_PROXY,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+  },
+});
+
+const server = createServer(app);
+server.on('error', (error) => {
+  logger.fatal({ err: error }, 'gateway failed to listen');
+  process.exit(1);
+});
+server.listen(config.HTTP_PORT, () => {
+  logger.info({ port: config.HTTP_PORT }, 'gateway listening');
+});
+// Longer than a typical load balancer's idle timeout (60 s), so the balancer closes first.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+
+let stopping = false;
+function shutdown(signal: string): void {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+  readiness.markShuttingDown();
+  const force = setTimeout(() => {
+    logger.warn('grace period over: closing remaining connections');
+    server.closeAllConnections();
+  }, config.SHUTDOWN_GRACE_MS);
+  force.unref();
+  server.close(() => {
+    clearTimeout(force);
+    clients.close();
+    readiness.close();
+    logger.info('stopped');
+    process.exit(0);
+  });
+  // Idle keep-alive sockets would otherwise hold close() open until they time out.
+  server.closeIdleConnections();
+}
+process.once('SIGTERM', () => shutdown('SIGTERM'));
+process.once('SIGINT', () => shutdown('SIGINT'));
+process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));

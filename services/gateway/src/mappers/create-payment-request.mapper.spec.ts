@@ -1,0 +1,58 @@
+import { common } from '@orquestra/contracts';
+import { CreatePaymentSchema } from '../schemas/create-payment.schema';
+import { toCreatePaymentRequest } from './create-payment-request.mapper';
+
+const caller: common.Caller = { merchant_id: 'acct_1', mode: common.Mode.MODE_TEST, key_id: 'key_1', restricted: false, request_id: 'req_1' };
+
+describe('create-payment request mapper', () => {
+  it('fills proto defaults for absent fields and takes the caller IP as buyer IP', () => {
+    const input = CreatePaymentSchema.parse({ amount: 500, customer: { name: 'Ana' } });
+    expect(toCreatePaymentRequest(input, { caller, callerIp: '177.1.2.3', idempotencyKey: undefined, requestHash: 'h' })).toEqual({
+      caller,
+      idempotency_key: '',
+      request_hash: 'h',
+      method: '',
+      amount: 500,
+      description: '',
+      customer: { name: 'Ana', email: '', document: '', phone: '', address: undefined, ip: '177.1.2.3' },
+      expires_in_minutes: 0,
+      metadata: {},
+      tracking: {},
+      provider_account_id: '',
+    });
+  });
+
+  it('passes every given field, normalized, and keeps the buyer IP the body names', () => {
+    const input = CreatePaymentSchema.parse({
+      method: 'pix',
+      amount: 1990,
+      description: 'Plano',
+      customer: {
+        name: 'Ana',
+        email: 'ana@x.com',
+        document: '123.456.789-09',
+        phone: '+55 11 90000-0000',
+        ip: '200.1.1.1',
+        address: { street: 'Rua A', number: '1', neighborhood: 'B', city: 'C', state: 'rj', zip: '20000-000' },
+      },
+      expires_in_minutes: 15,
+      metadata: { a: '1' },
+      tracking: { utm_source: 'ig' },
+      provider_account_id: 'pa_1',
+    });
+    const request = toCreatePaymentRequest(input, { caller, callerIp: '177.1.2.3', idempotencyKey: 'k1', requestHash: 'h' });
+    expect(request).toMatchObject({
+      idempotency_key: 'k1',
+      method: 'pix',
+      expires_in_minutes: 15,
+      metadata: { a: '1' },
+      tracking: { utm_source: 'ig' },
+      provider_account_id: 'pa_1',
+      customer: {
+        document: '12345678909',
+        ip: '200.1.1.1',
+        address: { street: 'Rua A', number: '1', neighborhood: 'B', city: 'C', state: 'RJ', zip: '20000000', complement: '' },
+      },
+    });
+  });
+});

@@ -1,0 +1,48 @@
+import type { common, payments } from '@orquestra/contracts';
+import type { CreatePaymentInput } from '../schemas/create-payment.schema';
+
+export interface CreatePaymentContext {
+  caller: common.Caller;
+  /** Buyer IP used when the body has none (§2 Customer.ip): the API caller's IP. */
+  callerIp: string;
+  idempotencyKey: string | undefined;
+  requestHash: string;
+}
+
+/** Validated public body → CreatePayment request. Absent optional strings become "" (proto3). */
+export function toCreatePaymentRequest(
+  input: CreatePaymentInput,
+  context: CreatePaymentContext,
+): payments.CreatePaymentRequest {
+  const { customer } = input;
+  return {
+    caller: context.caller,
+    idempotency_key: context.idempotencyKey ?? '',
+    request_hash: context.requestHash,
+    method: input.method ?? '',
+    amount: input.amount,
+    description: input.description ?? '',
+    customer: {
+      name: customer.name,
+      email: customer.email ?? '',
+      document: customer.document ?? '',
+      phone: customer.phone ?? '',
+      address: customer.address && {
+        street: customer.address.street,
+        number: customer.address.number,
+        neighborhood: customer.address.neighborhood,
+        city: customer.address.city,
+        state: customer.address.state,
+        zip: customer.address.zip,
+        complement: customer.address.complement ?? '',
+      },
+      ip: customer.ip ?? context.callerIp,
+    },
+    expires_in_minutes: input.expires_in_minutes ?? 0,
+    metadata: { ...input.metadata },
+    tracking: Object.fromEntries(
+      Object.entries(input.tracking ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ),
+    provider_account_id: input.provider_account_id ?? '',
+  };
+}

@@ -1,0 +1,116 @@
+import { modeName, type common, type payments } from '@orquestra/contracts';
+import { PAYMENT_METHODS } from '../schemas/create-payment.schema';
+import {
+  NEXT_ACTION_TYPES,
+  PAYMENT_STATUSES,
+  type CustomerJson,
+  type NextActionJson,
+  type PaymentDetailJson,
+  type PaymentJson,
+  type PaymentListJson,
+} from '../schemas/payment.response.schema';
+import { nullIfEmpty } from './nullable';
+
+/**
+ * Narrows a proto string to a documented enum value. An unknown value is a contract break between
+ * services: it fails loudly (500, logged) rather than showing a bot a status it cannot act on.
+ */
+function oneOf<T extends string>(allowed: readonly T[], value: string, field: string): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new Error(`payments answered an undocumented ${field}: ${JSON.stringify(value)}`);
+}
+
+function toNextAction(action: common.NextAction | undefined): NextActionJson | null {
+  if (!action?.type) return null;
+  return {
+    type: oneOf(NEXT_ACTION_TYPES, action.type, 'next_action.type'),
+    qr_code: nullIfEmpty(action.qr_code),
+    qr_code_base64: nullIfEmpty(action.qr_code_base64),
+    qr_code_url: nullIfEmpty(action.qr_code_url),
+    digitable_line: nullIfEmpty(action.digitable_line),
+    url: nullIfEmpty(action.url),
+  };
+}
+
+function toCustomer(customer: common.Customer | undefined): CustomerJson | null {
+  if (!customer) return null;
+  const address = customer.address;
+  const hasAddress = address !== undefined && Object.values(address).some((value) => value !== '');
+  return {
+    name: nullIfEmpty(customer.name),
+    email: nullIfEmpty(customer.email),
+    document: nullIfEmpty(customer.document),
+    phone: nullIfEmpty(customer.phone),
+    address:
+      hasAddress && address
+        ? {
+            street: nullIfEmpty(address.street),
+            number: nullIfEmpty(address.number),
+            neighborhood: nullIfEmpty(address.neighborhood),
+            city: nullIfEmpty(address.city),
+            state: nullIfEmpty(address.state),
+            zip: nullIfEmpty(address.zip),
+            complement: nullIfEmpty(address.complement),
+          }
+        : null,
+  };
+}
+
+/** A payment as the public API shows it (§2), without attempts and events (lists, create, cancel). */
+export function toPaymentJson(payment: payments.Payment): PaymentJson {
+  return {
+    id: payment.id,
+    object: 'payment',
+    mode: modeName(payment.mode),
+    method: payment.method ? oneOf(PAYMENT_METHODS, payment.method, 'method') : null,
+    status: oneOf(PAYMENT_STATUSES, payment.status, 'status'),
+    amount: payment.amount,
+    amount_refunded: payment.amount_refunded,
+    currency: 'BRL',
+    fee: payment.fee,
+    net: payment.net,
+    provider: nullIfEmpty(payment.provider),
+    provider_account_id: nullIfEmpty(payment.provider_account_id),
+    provider_payment_id: nullIfEmpty(payment.provider_payment_id),
+    next_action: toNextAction(payment.next_action),
+    metadata: { ...payment.metadata },
+    failure_reason: nullIfEmpty(payment.failure_reason),
+    failure_code: nullIfEmpty(payment.failure_code),
+    end_to_end_id: nullIfEmpty(payment.end_to_end_id),
+    // Subscriptions and splits are not served by the payments service yet.
+    subscription_id: null,
+    splits: [],
+    payment_url: nullIfEmpty(payment.payment_url),
+    expires_at: nullIfEmpty(payment.expires_at),
+    tracking: { ...payment.tracking },
+    customer: toCustomer(payment.customer),
+    description: nullIfEmpty(payment.description),
+    created_at: payment.created_at,
+    updated_at: nullIfEmpty(payment.updated_at),
+  };
+}
+
+/** One payment as GET /v1/payments/{id} shows it: with its attempts, refunds and events. */
+export function toPaymentDetailJson(payment: payments.Payment): PaymentDetailJson {
+  return {
+    ...toPaymentJson(payment),
+    attempts: payment.attempts.map((attempt) => ({
+      id: attempt.id,
+      object: 'payment_attempt' as const,
+      provider_account_id: nullIfEmpty(attempt.provider_account_id),
+      provider: nullIfEmpty(attempt.provider),
+      outcome: attempt.outcome,
+      failure_code: nullIfEmpty(attempt.failure_code),
+      failure_reason: nullIfEmpty(attempt.failure_reason),
+      latency_ms: attempt.latency_ms,
+      created_at: attempt.created_at,
+    })),
+    // Refunds are not served by the payments service yet; the list is honest about that.
+    refunds: [],
+    events: payment.events.map((event) => ({ id: event.id, type: event.type, created: event.created })),
+  };
+}
+
+export function toPaymentListJson(response: payments.ListPaymentsResponse): PaymentListJson {
+  return { object: 'list', data: response.data.map(toPaymentJson), has_more: response.has_more };
+}

@@ -1,0 +1,155 @@
+import { ERROR_CODES } from '@orquestra/platform';
+import type { ZodTypeAny } from 'zod';
+import { CreatePaymentSchema } from '../schemas/create-payment.schema';
+import { PaymentSchema } from '../schemas/payment.response.schema';
+import { TRACKING_KEYS } from '../schemas/tracking.schema';
+import { API_VERSION, buildOpenApiDocument } from './openapi.document';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const doc = buildOpenApiDocument({ serverUrl: 'https://api.example.com' }) as unknown as Json;
+const schemas = doc['components']['schemas'] as Json;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+function operations(): Array<{ path: string; method: string; op: Json }> {
+  return Object.entries(doc['paths'] as Json).flatMap(([path, item]) =>
+    METHODS.filter((method) => item[method]).map((method) => ({ path, method, op: item[method] as Json })),
+  );
+}
+
+function collectRefs(node: unknown, refs: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((child) => collectRefs(child, refs));
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') refs.push(value);
+      else collectRefs(value, refs);
+    }
+  }
+  return refs;
+}
+
+describe('OpenAPI document', () => {
+  it('is an OpenAPI 3.1 document with info, servers, paths and components', () => {
+    expect(doc['openapi']).toBe('3.1.0');
+    expect(doc['info']).toMatchObject({ title: 'Orquestra API', version: API_VERSION });
+    expect(doc['servers']).toEqual([{ url: 'https://api.example.com' }]);
+    expect(Object.keys(doc['paths']).length).toBeGreaterThan(0);
+    expect(doc['components']['securitySchemes']['bearerAuth']).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('documents every route the gateway serves', () => {
+    const routes = operations().map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort();
+    expect(routes).toEqual(
+      [
+        'POST /v1/payments',
+        'GET /v1/payments',
+        'GET /v1/payments/{id}',
+        'POST /v1/payments/{id}/cancel',
+        'POST /v1/payments/{id}/simulate',
+        'GET /v1/events',
+        'GET /v1/openapi.json',
+        'GET /qr/{paymentId}.png',
+        'POST /webhooks/providers/{accountId}',
+        'POST /webhooks/providers/{accountId}/{subPath}',
+        'GET /healthz',
+        'GET /readyz',
+      ].sort(),
+    );
+  });
+
+  it('gives every operation a unique operationId, responses, and every path parameter', () => {
+    const ids = operations().map(({ op }) => op['operationId']);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { path, op } of operations()) {
+      expect(Object.keys(op['responses']).length).toBeGreaterThan(0);
+      const declared = ((op['parameters'] ?? []) as Json[]).filter((p) => p['in'] === 'path').map((p) => p['name']);
+      const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+      expect(declared.sort()).toEqual(inPath.sort());
+    }
+  });
+
+  it('resolves every $ref', () => {
+    for (const ref of collectRefs(doc)) {
+      expect(ref).toMatch(/^#\/components\/schemas\//);
+      expect(schemas).toHaveProperty([ref.replace('#/components/schemas/', '')]);
+    }
+  });
+
+  it('requires the bearer key on /v1 routes and nothing on the public ones', () => {
+    for (const { path, op } of operations()) {
+      const isPublic = !path.startsWith('/v1/') || path === '/v1/openapi.json';
+      expect(op['security']).toEqual(isPublic ? [] : [{ bearerAuth: [] }]);
+    }
+  });
+
+  it('shows the same limits the validation enforces', () => {
+    const create = schemas['CreatePayment'];
+    expect(create['required'].sort()).toEqual(['amount', 'customer']);
+    expect(create['additionalProperties']).toBe(false);
+    expect(create['properties']['amount']).toMatchObject({ type: 'integer', minimum: 1, maximum: 100_000_000_000 });
+    expect(create['properties']['description']).toMatchObject({ maxLength: 500 });
+    expect(create['properties']['expires_in_minutes']).toMatchObject({ type: 'integer', minimum: 1, maximum: 43_200 });
+    expect(create['properties']['splits']).toMatchObject({ maxItems: 20 });
+    expect(schemas['PaymentMethod']).toMatchObject({ enum: ['pix', 'card', 'boleto'] });
+
+    expect(schemas['Metadata']).toMatchObject({
+      type: 'object',
+      maxProperties: 50,
+      propertyNames: { maxLength: 40 },
+      additionalProperties: { type: 'string', maxLength: 500 },
+    });
+    expect(Object.keys(schemas['Tracking']['properties'])).toEqual([...TRACKING_KEYS]);
+    expect(schemas['Tracking']['additionalProperties']).toBe(false);
+    expect(schemas['Tracking']['properties']['utm_source']).toMatchObject({ maxLength: 500 });
+    expect(schemas['CustomerInput']['required']).toEqual(['name']);
+    expect(schemas['CustomerInput']['properties']['name']).toMatchObject({ minLength: 1, maxLength: 200 });
+    expect(schemas['CustomerInput']['properties']['email']).toMatchObject({ format: 'email' });
+  });
+
+  it('documents the Idempotency-Key header and the list parameters', () => {
+    const create = doc['paths']['/v1/payments']['post'];
+    expect(create['parameters']).toContainEqual(
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false, schema: expect.objectContaining({ maxLength: 255 }) }),
+    );
+    const list = doc['paths']['/v1/payments']['get']['parameters'] as Json[];
+    expect(list.find((p) => p['name'] === 'limit')).toMatchObject({ in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } });
+    expect(list.map((p) => p['name']).sort()).toEqual(['limit', 'method', 'provider', 'starting_after', 'status']);
+  });
+
+  it('documents the spec error body with the closed code set, and responses that use it', () => {
+    expect(schemas['Error']['properties']['error']['required'].sort()).toEqual(['code', 'message', 'param', 'type']);
+    expect(schemas['Error']['properties']['error']['properties']['code']['enum']).toEqual([...ERROR_CODES]);
+    const create = doc['paths']['/v1/payments']['post']['responses'];
+    expect(Object.keys(create).sort()).toEqual(['201', '400', '401', '403', '409', '422', '500', '502', '503', '504']);
+    expect(create['400']['content']['application/json']['schema']).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(create['400']['content']['application/json']['examples']['amount_too_small']['value']['error']).toMatchObject({
+      code: 'amount_too_small',
+      type: 'invalid_request_error',
+    });
+  });
+
+  it('documents the Payment response with attempts only on retrieve', () => {
+    expect(schemas['Payment']['required']).toEqual(expect.arrayContaining(['id', 'object', 'status', 'amount', 'next_action', 'metadata']));
+    expect(schemas['Payment']['properties']).not.toHaveProperty('attempts');
+    const detail = doc['paths']['/v1/payments/{id}']['get']['responses']['200']['content']['application/json']['schema'];
+    expect(detail).toEqual({ $ref: '#/components/schemas/PaymentDetail' });
+    expect(JSON.stringify(schemas['PaymentDetail'])).toContain('attempts');
+  });
+
+  it('admits null wherever the response schema is nullable', () => {
+    const shape = PaymentSchema.shape as Record<string, ZodTypeAny>;
+    const nullable = Object.keys(shape).filter((key) => shape[key]?.safeParse(null).success);
+    expect(nullable).toEqual(expect.arrayContaining(['method', 'next_action', 'customer', 'provider', 'failure_code']));
+    for (const key of nullable) {
+      const property = schemas['Payment']['properties'][key] as Json;
+      const admitsNull =
+        (Array.isArray(property['type']) && property['type'].includes('null')) ||
+        ((property['anyOf'] ?? []) as Json[]).some((option) => option['type'] === 'null');
+      expect({ key, admitsNull }).toEqual({ key, admitsNull: true });
+    }
+  });
+
+  it('has a request example that the validation accepts', () => {
+    expect(() => CreatePaymentSchema.parse(schemas['CreatePayment']['example'])).not.toThrow();
+  });
+});

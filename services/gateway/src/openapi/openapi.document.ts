@@ -1,0 +1,272 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import { MESSAGES_PT_BR, type ErrorCode } from '@orquestra/platform';
+import { httpErrorFor } from '../http/error-mapper';
+import { CreatePaymentSchema, IdempotencyHeadersSchema } from '../schemas/create-payment.schema';
+import { ErrorBodySchema } from '../schemas/error.response.schema';
+import { EventListSchema } from '../schemas/event.response.schema';
+import { ListEventsQuerySchema } from '../schemas/list-events.schema';
+import { ListPaymentsQuerySchema } from '../schemas/list-payments.schema';
+import {
+  PaymentIdParamsSchema,
+  QrCodeParamsSchema,
+  WebhookParamsSchema,
+  WebhookSubPathParamsSchema,
+} from '../schemas/path-params.schema';
+import { PaymentDetailSchema, PaymentListSchema, PaymentSchema } from '../schemas/payment.response.schema';
+import { z } from '../schemas/zod-openapi';
+
+/** The interface version string (§9). */
+export const API_VERSION = '2026-10-01';
+
+const BEARER = [{ bearerAuth: [] as string[] }];
+const PUBLIC: Array<Record<string, string[]>> = [];
+
+/**
+ * Error responses for the given codes, grouped by the status the error mapper gives them, each
+ * with one example per code, so the documented statuses are the ones the code answers.
+ */
+function errorResponses(...codes: ErrorCode[]): Record<number, ResponseConfig> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const { status } = httpErrorFor(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<number, ResponseConfig> = {};
+  for (const [status, group] of byStatus) {
+    responses[status] = {
+      description: `Erro: ${group.join(', ')}.`,
+      content: {
+        'application/json': {
+          schema: ErrorBodySchema,
+          examples: Object.fromEntries(
+            group.map((code) => [
+              code,
+              {
+                value: {
+                  error: { type: httpErrorFor(code).type, message: MESSAGES_PT_BR[code], code, param: null },
+                },
+              },
+            ]),
+          ),
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+const AUTH_ERRORS: ErrorCode[] = ['unauthenticated', 'service_unavailable', 'internal'];
+
+function json(schema: z.ZodTypeAny, description: string): ResponseConfig {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+/**
+ * The OpenAPI 3.1 document of the gateway, built from the same zod schemas that validate requests
+ * and type the response mappers, so it cannot drift from the code.
+ */
+export function buildOpenApiDocument(options: { serverUrl: string }): ReturnType<OpenApiGeneratorV31['generateDocument']> {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Chave de API: svc_test_… (modo de teste) ou svc_live_… (modo real).',
+  });
+  registry.register('Error', ErrorBodySchema);
+
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/payments',
+    operationId: 'createPayment',
+    tags: ['Payments'],
+    summary: 'Cria um pagamento',
+    description:
+      'Mesma Idempotency-Key com o mesmo corpo devolve o mesmo pagamento (201, cabeçalho Idempotent-Replayed: true). ' +
+      'Chaves restritas podem criar pagamentos.',
+    security: BEARER,
+    request: {
+      headers: IdempotencyHeadersSchema,
+      body: { required: true, content: { 'application/json': { schema: CreatePaymentSchema } } },
+    },
+    responses: {
+      201: {
+        description: 'Pagamento criado (ou repetido pela Idempotency-Key).',
+        headers: {
+          'Idempotent-Replayed': { description: 'true quando a resposta repete um pedido anterior.', schema: { type: 'string', enum: ['true'] } },
+          'X-Request-Id': { description: 'Id da requisição.', schema: { type: 'string' } },
+        },
+        content: { 'application/json': { schema: PaymentSchema } },
+      },
+      ...errorResponses(
+        'invalid_json',
+        'parameter_missing',
+        'parameter_invalid',
+        'amount_too_small',
+        'metadata_invalid',
+        'missing_document',
+        'missing_email',
+        'unauthenticated',
+        'restricted_key',
+        'idempotency_conflict',
+        'idempotency_in_progress',
+        'no_eligible_account',
+        'method_not_available',
+        'all_providers_failed',
+        'provider_timeout',
+        'service_unavailable',
+        'internal',
+      ),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/payments',
+    operationId: 'listPayments',
+    tags: ['Payments'],
+    summary: 'Lista pagamentos (mais novos primeiro)',
+    description: 'Com chave restrita, lista só os pagamentos criados por ela.',
+    security: BEARER,
+    request: { query: ListPaymentsQuerySchema },
+    responses: { 200: json(PaymentListSchema, 'Uma página de pagamentos.'), ...errorResponses('parameter_invalid', ...AUTH_ERRORS) },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/payments/{id}',
+    operationId: 'getPayment',
+    tags: ['Payments'],
+    summary: 'Consulta um pagamento, com tentativas, reembolsos e eventos',
+    description: 'Consulte a cada 5 a 10 segundos enquanto estiver aberto.',
+    security: BEARER,
+    request: { params: PaymentIdParamsSchema },
+    responses: { 200: json(PaymentDetailSchema, 'O pagamento.'), ...errorResponses('not_found', ...AUTH_ERRORS) },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/payments/{id}/cancel',
+    operationId: 'cancelPayment',
+    tags: ['Payments'],
+    summary: 'Cancela um pagamento pendente (o Pix deixa de funcionar)',
+    security: BEARER,
+    request: { params: PaymentIdParamsSchema },
+    responses: {
+      200: json(PaymentSchema, 'O pagamento cancelado.'),
+      ...errorResponses('not_found', 'restricted_key', 'payment_not_cancelable', 'payment_already_paid', 'provider_unavailable', ...AUTH_ERRORS),
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/payments/{id}/simulate',
+    operationId: 'simulatePayment',
+    tags: ['Payments'],
+    summary: 'Simula o pagamento no sandbox (modo de teste)',
+    security: BEARER,
+    request: { params: PaymentIdParamsSchema },
+    responses: {
+      200: json(PaymentSchema, 'O pagamento.'),
+      ...errorResponses('not_found', 'restricted_key', 'live_mode_forbidden', 'payment_not_simulatable', ...AUTH_ERRORS),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/events',
+    operationId: 'listEvents',
+    tags: ['Events'],
+    summary: 'Lista eventos (mais novos primeiro)',
+    description: 'Use o id do evento para não processar o mesmo evento duas vezes.',
+    security: BEARER,
+    request: { query: ListEventsQuerySchema },
+    responses: {
+      200: json(EventListSchema, 'Uma página de eventos.'),
+      ...errorResponses('parameter_invalid', 'restricted_key', ...AUTH_ERRORS),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/openapi.json',
+    operationId: 'getOpenApiDocument',
+    tags: ['Meta'],
+    summary: 'Este documento',
+    security: PUBLIC,
+    responses: { 200: { description: 'Documento OpenAPI 3.1.', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/qr/{paymentId}.png',
+    operationId: 'getPaymentQrCode',
+    tags: ['Public'],
+    summary: 'Imagem PNG do QR Pix de um pagamento aberto (sem chave)',
+    security: PUBLIC,
+    request: { params: QrCodeParamsSchema },
+    responses: {
+      200: { description: 'PNG 400×400.', content: { 'image/png': { schema: z.string().openapi({ format: 'binary' }) } } },
+      ...errorResponses('not_found', 'service_unavailable'),
+    },
+  });
+
+  const webhookResponses = {
+    200: { description: 'A resposta que o provedor espera (status e corpo decididos pelo serviço de provedores).' },
+    ...errorResponses('webhook_rejected', 'not_found', 'service_unavailable'),
+  };
+  registry.registerPath({
+    method: 'post',
+    path: '/webhooks/providers/{accountId}',
+    operationId: 'receiveProviderWebhook',
+    tags: ['Provider webhooks'],
+    summary: 'Recebe notificações de um provedor (uso dos provedores, não dos clientes)',
+    security: PUBLIC,
+    request: { params: WebhookParamsSchema, body: { content: { '*/*': { schema: z.string().openapi({ format: 'binary' }) } } } },
+    responses: webhookResponses,
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/webhooks/providers/{accountId}/{subPath}',
+    operationId: 'receiveProviderWebhookSubPath',
+    tags: ['Provider webhooks'],
+    summary: 'Igual ao anterior, quando o provedor acrescenta um caminho (a Efí acrescenta /pix)',
+    security: PUBLIC,
+    request: { params: WebhookSubPathParamsSchema, body: { content: { '*/*': { schema: z.string().openapi({ format: 'binary' }) } } } },
+    responses: webhookResponses,
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/healthz',
+    operationId: 'health',
+    tags: ['Meta'],
+    summary: 'O processo está de pé',
+    security: PUBLIC,
+    responses: { 200: json(z.object({ status: z.literal('ok') }), 'Vivo.') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/readyz',
+    operationId: 'readiness',
+    tags: ['Meta'],
+    summary: 'Pronto quando os serviços de contas e pagamentos respondem',
+    security: PUBLIC,
+    responses: {
+      200: json(z.object({ status: z.literal('ready'), checks: z.record(z.string(), z.string()) }), 'Pronto.'),
+      503: json(z.object({ status: z.literal('not_ready'), checks: z.record(z.string(), z.string()) }), 'Ainda não (ou encerrando).'),
+    },
+  });
+
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Orquestra API',
+      version: API_VERSION,
+      description:
+        'Orquestração de pagamentos (Pix, boleto, cartão) sobre várias contas de provedores. Valores em centavos, moeda BRL, ' +
+        'mensagens de erro em português. Todas as rotas /v1 exigem Authorization: Bearer <chave>.',
+    },
+    servers: [{ url: options.serverUrl }],
+    security: BEARER,
+  });
+}

@@ -1,0 +1,98 @@
+import { AppError } from '@orquestra/platform';
+import { Router, type Request } from 'express';
+import type { RouteContext } from '../http/app.deps';
+import { requireFullKey } from '../http/auth.middleware';
+import { clientIp } from '../http/client-ip';
+import { jsonBodyMiddleware } from '../http/json-body.middleware';
+import { callerOf, rpcOptions } from '../http/request-context';
+import { requestHash } from '../idempotency/request-hash';
+import { toCreatePaymentRequest } from '../mappers/create-payment-request.mapper';
+import { toPaymentDetailJson, toPaymentJson, toPaymentListJson } from '../mappers/payment.mapper';
+import { CreatePaymentSchema, IdempotencyHeadersSchema } from '../schemas/create-payment.schema';
+import { ListPaymentsQuerySchema } from '../schemas/list-payments.schema';
+import { PaymentIdSchema } from '../schemas/path-params.schema';
+import { parseOrThrow } from '../validation/zod-issue.mapper';
+import { assertCreatePaymentAllowed } from './create-payment.guard';
+
+/** An id that cannot exist is a 404 straight away, as the backend would answer. */
+function paymentIdOf(req: Request): string {
+  const parsed = PaymentIdSchema.safeParse(req.params['id']);
+  if (!parsed.success) throw new AppError('not_found', { param: 'id' });
+  return parsed.data;
+}
+
+/**
+ * /v1/payments (§4). Order of checks on every route: route match (404) → API key (401) →
+ * key kind (403) → body parsing (400 invalid_json) → validation (400) → downstream.
+ * Restricted keys may use POST/GET /payments and GET /payments/{id} only; the payments service
+ * narrows what they see to the payments their key created.
+ */
+export function paymentsRoutes(context: RouteContext): Router {
+  const { clients, authenticate, settings } = context;
+  const router = Router();
+  const fullKeyOnly = requireFullKey();
+
+  router.post('/payments', authenticate, jsonBodyMiddleware(), async (req, res) => {
+    const caller = callerOf(res);
+    const headers = parseOrThrow(IdempotencyHeadersSchema, { 'Idempotency-Key': req.get('idempotency-key') }, 'header');
+    const input = parseOrThrow(CreatePaymentSchema, req.body, 'body');
+    assertCreatePaymentAllowed(input, caller);
+    const response = await clients.payments.createPayment(
+      toCreatePaymentRequest(input, {
+        caller,
+        callerIp: clientIp(req),
+        idempotencyKey: headers['Idempotency-Key'],
+        // Hash of the validated body as sent, before the IP default: a retry from another
+        // address is still the same request.
+        requestHash: requestHash(input),
+      }),
+      rpcOptions(res, settings.createPaymentDeadlineMs),
+    );
+    if (!response.payment) throw new AppError('internal', { message: 'CreatePayment answered without a payment' });
+    if (response.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(201).setHeader('Location', `/v1/payments/${response.payment.id}`).json(toPaymentJson(response.payment));
+  });
+
+  router.get('/payments', authenticate, async (req, res) => {
+    const query = parseOrThrow(ListPaymentsQuerySchema, req.query, 'query');
+    const response = await clients.payments.listPayments(
+      {
+        caller: callerOf(res),
+        status: query.status ?? '',
+        method: query.method ?? '',
+        provider: query.provider ?? '',
+        limit: query.limit,
+        starting_after: query.starting_after ?? '',
+      },
+      rpcOptions(res),
+    );
+    res.json(toPaymentListJson(response));
+  });
+
+  router.get('/payments/:id', authenticate, async (req, res) => {
+    const response = await clients.payments.getPayment({ caller: callerOf(res), payment_id: paymentIdOf(req) }, rpcOptions(res));
+    if (!response.payment) throw new AppError('not_found', { param: 'id' });
+    res.json(toPaymentDetailJson(response.payment));
+  });
+
+  router.post('/payments/:id/cancel', authenticate, fullKeyOnly, async (req, res) => {
+    const response = await clients.payments.cancelPayment(
+      { caller: callerOf(res), payment_id: paymentIdOf(req) },
+      rpcOptions(res),
+    );
+    if (!response.payment) throw new AppError('not_found', { param: 'id' });
+    res.json(toPaymentJson(response.payment));
+  });
+
+  // Test mode only; the payments service checks the mode (live → 403 live_mode_forbidden).
+  router.post('/payments/:id/simulate', authenticate, fullKeyOnly, async (req, res) => {
+    const response = await clients.payments.simulatePayment(
+      { caller: callerOf(res), payment_id: paymentIdOf(req) },
+      rpcOptions(res),
+    );
+    if (!response.payment) throw new AppError('not_found', { param: 'id' });
+    res.json(toPaymentJson(response.payment));
+  });
+
+  return router;
+}

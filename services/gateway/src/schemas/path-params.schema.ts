@@ -1,0 +1,25 @@
+import { z } from './zod-openapi';
+
+/** Ids are prefix + opaque text; anything else cannot exist, so it is a 404 without a downstream call. */
+const ID_SHAPE = /^[A-Za-z0-9_-]{1,100}$/;
+
+export const PaymentIdSchema = z
+  .string()
+  .regex(ID_SHAPE)
+  .openapi({ description: 'Id do pagamento.', example: 'pay_01j9z0k3x7m2q8r4t6v8w0y2a4' });
+
+export const PaymentIdParamsSchema = z.object({ id: PaymentIdSchema });
+
+export const QrCodeParamsSchema = z.object({ paymentId: PaymentIdSchema });
+
+export const ProviderAccountIdSchema = z
+  .string()
+  .regex(ID_SHAPE)
+  .openapi({ description: 'Id da conta de provedor conectada.', example: 'pa_01j9z0k3x7m2q8r4t6v8w0y2a4' });
+
+export const WebhookParamsSchema = z.object({ accountId: ProviderAccountIdSchema });
+
+export const WebhookSubPathParamsSchema = z.object({
+  accountId: ProviderAccountIdSchema,
+  subPath: z.string().openapi({ description: 'Caminho que o provedor acrescenta (a Efí acrescenta "pix").', example: 'pix' }),
+});

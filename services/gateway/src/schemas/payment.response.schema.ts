@@ -1,0 +1,144 @@
+import { PaymentMethodSchema } from './create-payment.schema';
+import { z } from './zod-openapi';
+
+// Response schemas: they document the answers, and the mappers are typed by them
+// (`z.infer`), so a mapper that drifts from the document fails to compile.
+
+/**
+ * `schema | null` for a named (referenced) schema. zod-to-openapi drops `.nullable()` on a `$ref`;
+ * a union renders as `anyOf: [$ref, {type: null}]`, which is what OpenAPI 3.1 means.
+ */
+export function nullableRef<T extends z.ZodTypeAny>(schema: T) {
+  return z.union([schema, z.null()]);
+}
+
+export const PAYMENT_STATUSES = [
+  'requires_method',
+  'pending',
+  'processing',
+  'succeeded',
+  'failed',
+  'canceled',
+  'refunded',
+  'partially_refunded',
+] as const;
+
+export const PaymentStatusSchema = z.enum(PAYMENT_STATUSES).openapi('PaymentStatus', {
+  description: 'Entregue o produto só em succeeded; pare de consultar em failed ou canceled (canceled inclui expirado).',
+});
+
+export const NEXT_ACTION_TYPES = ['pix_qr', 'boleto', 'redirect', 'none'] as const;
+
+export const NextActionSchema = z
+  .object({
+    type: z.enum(NEXT_ACTION_TYPES),
+    qr_code: z.string().nullable().openapi({ description: 'Pix copia e cola.' }),
+    qr_code_base64: z.string().nullable().openapi({ description: 'Imagem do QR (PNG em base64), quando a conta fornece.' }),
+    qr_code_url: z.string().nullable().openapi({ description: 'URL pública da imagem do QR enquanto o Pix está aberto.' }),
+    digitable_line: z.string().nullable().openapi({ description: 'Linha digitável do boleto.' }),
+    url: z.string().nullable().openapi({ description: 'Link do boleto ou de redirecionamento.' }),
+  })
+  .openapi('NextAction');
+
+export const AddressOutputSchema = z
+  .object({
+    street: z.string().nullable(),
+    number: z.string().nullable(),
+    neighborhood: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    zip: z.string().nullable(),
+    complement: z.string().nullable(),
+  })
+  .openapi('AddressOutput');
+
+export const CustomerOutputSchema = z
+  .object({
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    document: z.string().nullable(),
+    phone: z.string().nullable(),
+    address: nullableRef(AddressOutputSchema),
+  })
+  .openapi('Customer');
+
+export const SplitOutputSchema = z.object({ subaccount_id: z.string(), amount: z.number().int() }).openapi('Split');
+
+export const PaymentSchema = z
+  .object({
+    id: z.string().openapi({ example: 'pay_01j9z0k3x7m2q8r4t6v8w0y2a4' }),
+    object: z.literal('payment'),
+    mode: z.enum(['test', 'live']),
+    method: nullableRef(PaymentMethodSchema),
+    status: PaymentStatusSchema,
+    amount: z.number().int().openapi({ example: 1990 }),
+    amount_refunded: z.number().int(),
+    currency: z.literal('BRL'),
+    fee: z.number().int(),
+    net: z.number().int(),
+    provider: z.string().nullable().openapi({ example: 'efi' }),
+    provider_account_id: z.string().nullable(),
+    provider_payment_id: z.string().nullable(),
+    next_action: nullableRef(NextActionSchema),
+    metadata: z.record(z.string(), z.string()),
+    failure_reason: z.string().nullable(),
+    failure_code: z.string().nullable(),
+    end_to_end_id: z.string().nullable(),
+    subscription_id: z.string().nullable(),
+    splits: z.array(SplitOutputSchema),
+    payment_url: z.string().nullable(),
+    expires_at: z.string().nullable().openapi({ description: 'Até quando o Pix vale (ISO 8601).' }),
+    tracking: z.record(z.string(), z.string()),
+    customer: nullableRef(CustomerOutputSchema),
+    description: z.string().nullable(),
+    created_at: z.string().openapi({ description: 'ISO 8601.', example: '2026-10-01T12:00:00.000Z' }),
+    updated_at: z.string().nullable(),
+  })
+  .openapi('Payment');
+
+export const PaymentAttemptSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal('payment_attempt'),
+    provider_account_id: z.string().nullable(),
+    provider: z.string().nullable(),
+    outcome: z.string().openapi({ description: 'succeeded, declined, failed ou uncertain.' }),
+    failure_code: z.string().nullable(),
+    failure_reason: z.string().nullable(),
+    latency_ms: z.number().int(),
+    created_at: z.string(),
+  })
+  .openapi('PaymentAttempt');
+
+export const PaymentEventRefSchema = z
+  .object({ id: z.string(), type: z.string(), created: z.number().int() })
+  .openapi('PaymentEventRef');
+
+export const RefundSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal('refund'),
+    payment_id: z.string(),
+    amount: z.number().int(),
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    reason: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi('Refund');
+
+/** One payment as GET /v1/payments/{id} answers it: with attempts, refunds and events. */
+export const PaymentDetailSchema = PaymentSchema.extend({
+  attempts: z.array(PaymentAttemptSchema),
+  refunds: z.array(RefundSchema),
+  events: z.array(PaymentEventRefSchema),
+}).openapi('PaymentDetail');
+
+export const PaymentListSchema = z
+  .object({ object: z.literal('list'), data: z.array(PaymentSchema), has_more: z.boolean() })
+  .openapi('PaymentList');
+
+export type PaymentJson = z.infer<typeof PaymentSchema>;
+export type PaymentDetailJson = z.infer<typeof PaymentDetailSchema>;
+export type PaymentListJson = z.infer<typeof PaymentListSchema>;
+export type NextActionJson = z.infer<typeof NextActionSchema>;
+export type CustomerJson = z.infer<typeof CustomerOutputSchema>;

@@ -1,0 +1,42 @@
+// Test helpers only: never imported by production code.
+import { accounts, common } from '@orquestra/contracts';
+import { AppError } from '@orquestra/platform';
+import type { DownstreamClients } from '../grpc/downstream.clients';
+import { RESTRICTED_KEY, TEST_KEY } from './fixtures';
+
+/** DownstreamClients whose methods a test may replace. */
+export type FakeClients = {
+  [S in keyof DownstreamClients]: { -readonly [M in keyof DownstreamClients[S]]: DownstreamClients[S][M] };
+};
+
+const notStubbed = (name: string) => () => Promise.reject(new Error(`fake ${name} not stubbed`));
+
+/**
+ * In-memory downstream clients: accounts knows TEST_KEY (full) and RESTRICTED_KEY (restricted);
+ * every other method rejects until a test stubs it (`clients.payments.createPayment = jest.fn(…)`).
+ */
+export function fakeClients(): FakeClients {
+  return {
+    accounts: {
+      authenticateKey: async ({ secret }) => {
+        if (secret === TEST_KEY) {
+          return { merchant_id: 'acct_1', key_id: 'key_full', mode: common.Mode.MODE_TEST, kind: accounts.KeyKind.KEY_KIND_FULL };
+        }
+        if (secret === RESTRICTED_KEY) {
+          return { merchant_id: 'acct_1', key_id: 'key_bot', mode: common.Mode.MODE_TEST, kind: accounts.KeyKind.KEY_KIND_RESTRICTED };
+        }
+        throw new AppError('unauthenticated');
+      },
+    },
+    payments: {
+      createPayment: notStubbed('createPayment'),
+      getPayment: notStubbed('getPayment'),
+      listPayments: notStubbed('listPayments'),
+      cancelPayment: notStubbed('cancelPayment'),
+      simulatePayment: notStubbed('simulatePayment'),
+      getPaymentQrCode: notStubbed('getPaymentQrCode'),
+    },
+    providers: { handleWebhook: notStubbed('handleWebhook') },
+    notifications: { listEvents: notStubbed('listEvents') },
+  };
+}

@@ -1,0 +1,72 @@
+// Test helpers only: never imported by production code.
+import { common, type payments } from '@orquestra/contracts';
+import { createLogger } from '@orquestra/platform';
+import type { GatewayDeps, GatewaySettings } from '../http/app.deps';
+import type { ReadinessCheck } from '../health/readiness.probe';
+
+export const silentLogger = createLogger({ service: 'gateway-test', level: 'silent' });
+
+export const TEST_SETTINGS: GatewaySettings = {
+  createPaymentDeadlineMs: 2_000,
+  keyCacheTtlMs: 30_000,
+  keyCacheMaxEntries: 100,
+  trustProxy: 'loopback',
+  publicBaseUrl: 'http://localhost:8080',
+};
+
+export const alwaysReady: ReadinessCheck = {
+  check: async () => ({ ready: true, checks: { accounts: 'SERVING', payments: 'SERVING' } }),
+};
+
+/** A well-formed test key (same shape as the accounts service issues). */
+export const TEST_KEY = 'svc_test_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+export const RESTRICTED_KEY = 'svc_test_RrRrRrRrRrRrRrRrRrRrRrRrRrRrRrRr';
+
+export function protoPayment(overrides: Partial<payments.Payment> = {}): payments.Payment {
+  return {
+    id: 'pay_01jabc',
+    mode: common.Mode.MODE_TEST,
+    method: 'pix',
+    status: 'pending',
+    amount: 1990,
+    amount_refunded: 0,
+    currency: 'BRL',
+    fee: 20,
+    net: 1970,
+    provider: 'efi',
+    provider_account_id: 'pa_01jxyz',
+    provider_payment_id: 'txid123',
+    next_action: {
+      type: 'pix_qr',
+      qr_code: '00020101021226830014br.gov.bcb.pix',
+      qr_code_base64: '',
+      qr_code_url: 'http://localhost:8080/qr/pay_01jabc.png',
+      digitable_line: '',
+      url: '',
+    },
+    metadata: { order_id: '42' },
+    failure_reason: '',
+    failure_code: '',
+    end_to_end_id: '',
+    payment_url: 'http://pay.localhost/pay_01jabc',
+    expires_at: '2026-10-01T12:30:00.000Z',
+    tracking: { utm_source: 'facebook' },
+    created_at: '2026-10-01T12:00:00.000Z',
+    description: '',
+    customer: {
+      name: 'Maria da Silva',
+      email: 'maria@exemplo.com.br',
+      document: '',
+      phone: '',
+      address: undefined,
+      ip: '10.0.0.1',
+    },
+    source_key_id: 'key_01j',
+    attempts: [],
+    events: [],
+    updated_at: '2026-10-01T12:00:01.000Z',
+    ...overrides,
+  };
+}
+
+export type { GatewayDeps };

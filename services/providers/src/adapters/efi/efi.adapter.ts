@@ -1,0 +1,321 @@
+/**
+ * Efí Pix adapter: HTTP mechanics only (mTLS agent, OAuth token, requests, transport errors).
+ * Conversions and the error table live in efi.transformers.ts.
+ *
+ * Efí's Pix API requires the account's client certificate on every call (mTLS) and a Bearer token
+ * from `POST /oauth/token` (client_credentials, HTTP Basic). Charges are Banco Central immediate
+ * charges (`cob`) whose txid is derived from our idempotency key, which makes creation idempotent.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { rootCertificates } from 'node:tls';
+import { Agent, request, type Dispatcher } from 'undici';
+import {
+  ProviderError,
+  type CreateChargeInput,
+  type ProviderAdapter,
+  type ProviderCharge,
+  type WebhookParseResult,
+  type WebhookRequest,
+} from '../provider-adapter';
+import {
+  buildCobRequest,
+  errorName,
+  parseEfiWebhookBody,
+  providerErrorFor,
+  toProviderCharge,
+  txidForIdempotencyKey,
+  valorToCents,
+  type EfiCob,
+  type EfiCobRequest,
+  type EfiQrCode,
+  type EfiTokenResponse,
+} from './efi.transformers';
+
+export interface EfiAdapterOptions {
+  /** e.g. `https://pix.api.efipay.com.br` (sandbox `https://pix-h.api.efipay.com.br`). */
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** The account's client certificate and key (PEM), presented on every call. */
+  certificatePem: string;
+  privateKeyPem: string;
+  /** An extra CA to trust for the API's server certificate (emulator, private CA), besides the system CAs. */
+  caPem?: string;
+  /** The account's Pix key: charges are paid to it, webhooks are registered on it. */
+  chave: string;
+  /** Emulator control base URL (sandbox only), used by simulatePaid. */
+  controlUrl?: string;
+  /** Per-request limit for connecting and for waiting on an answer (undici's timers tick at ~0.5–1 s). */
+  timeoutMs: number;
+  /** Per-account secret carried in the registered webhook URL (`?hmac=`). */
+  webhookSecret: string;
+}
+
+/** What the request was, for classifying a failure without an answer. */
+type Operation = 'token' | 'create' | 'read' | 'write';
+
+/** Refresh a token this long before Efí says it expires, so no request carries a dying one. */
+const TOKEN_REFRESH_MARGIN_MS = 60_000;
+
+const CONNECT_PHASE_CODES = new Set([
+  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT',
+  'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_TLS_CERT_ALTNAME_INVALID', 'EPROTO',
+]);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+function transportCode(err: unknown): string {
+  const e = err as { code?: unknown; cause?: { code?: unknown }; errors?: { code?: unknown }[] };
+  const code = e.code ?? e.cause?.code ?? e.errors?.[0]?.code;
+  return typeof code === 'string' ? code : 'UNKNOWN';
+}
+
+/**
+ * A failure with no HTTP answer. Connection refused, DNS, TLS and resets before any answer mean
+ * Efí did not act on the request: "not created". For a cob that is safe even if a reset hid a
+ * created charge, because nobody has its QR code and it expires unpaid. No answer within the
+ * timeout on a create is "ambiguous": the caller must read back (the same txid) before moving on.
+ */
+export function classifyTransportError(err: unknown, operation: Operation): ProviderError {
+  const code = transportCode(err);
+  const what = `efi ${operation}: ${code}`;
+  if (CONNECT_PHASE_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || RESET_CODES.has(code)) {
+    return new ProviderError('not_created', 'provider_unavailable', what);
+  }
+  if (TIMEOUT_CODES.has(code)) {
+    // A token request that timed out sent no charge; everything else may have reached Efí.
+    return new ProviderError(operation === 'token' ? 'not_created' : 'ambiguous', 'provider_timeout', what);
+  }
+  return new ProviderError(operation === 'token' || operation === 'read' ? 'not_created' : 'ambiguous', 'provider_error', what);
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+export class EfiAdapter implements ProviderAdapter {
+  readonly provider = 'efi';
+  // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
+  readonly #clientSecret: string;
+  readonly #webhookSecret: string;
+  readonly #agent: Agent;
+  #token: { value: string; refreshAt: number } | undefined;
+  #tokenInFlight: Promise<string> | undefined;
+  private readonly baseUrl: string;
+  /** The non-secret options. */
+  private readonly options: Pick<EfiAdapterOptions, 'clientId' | 'chave' | 'controlUrl' | 'timeoutMs'>;
+
+  constructor(options: EfiAdapterOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.options = { clientId: options.clientId, chave: options.chave, controlUrl: options.controlUrl, timeoutMs: options.timeoutMs };
+    this.#clientSecret = options.clientSecret;
+    this.#webhookSecret = options.webhookSecret;
+    this.#agent = new Agent({
+      connect: {
+        cert: options.certificatePem,
+        key: options.privateKeyPem,
+        // An extra CA is added to Node's roots, not substituted for them: live Efí still verifies.
+        ...(options.caPem ? { ca: [...rootCertificates, options.caPem] } : {}),
+        timeout: options.timeoutMs,
+      },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+  }
+
+  /** Releases the connection pool. */
+  close(): Promise<void> {
+    return this.#agent.close();
+  }
+
+  private async send(dispatcher: Dispatcher, url: string, init: { method: Dispatcher.HttpMethod; headers: Record<string, string>; body?: unknown }, operation: Operation): Promise<Answer> {
+    try {
+      const response = await request(url, {
+        method: init.method,
+        headers: init.body === undefined ? init.headers : { ...init.headers, 'content-type': 'application/json' },
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+        dispatcher,
+      });
+      const text = await response.body.text();
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        // Not JSON (an HTML error page from a proxy): keep the text for the message.
+      }
+      return { status: response.statusCode, body };
+    } catch (err) {
+      throw classifyTransportError(err, operation);
+    }
+  }
+
+  private async fetchToken(): Promise<string> {
+    const basic = Buffer.from(`${this.options.clientId}:${this.#clientSecret}`).toString('base64');
+    const answer = await this.send(
+      this.#agent,
+      `${this.baseUrl}/oauth/token`,
+      { method: 'POST', headers: { authorization: `Basic ${basic}` }, body: { grant_type: 'client_credentials' } },
+      'token',
+    );
+    if (answer.status !== 200) {
+      const error = providerErrorFor(answer.status, answer.body, 'oauth token');
+      // Whatever went wrong getting a token, no charge was sent.
+      throw error.kind === 'ambiguous' ? new ProviderError('not_created', error.normalizedCode, error.message, error.httpStatus) : error;
+    }
+    const token = answer.body as Partial<EfiTokenResponse> | undefined;
+    if (typeof token?.access_token !== 'string' || typeof token.expires_in !== 'number') {
+      throw new ProviderError('not_created', 'provider_error', 'efi oauth token: answer without access_token/expires_in', answer.status);
+    }
+    const lifetimeMs = Math.max(0, token.expires_in * 1000);
+    this.#token = { value: token.access_token, refreshAt: Date.now() + Math.max(lifetimeMs - TOKEN_REFRESH_MARGIN_MS, lifetimeMs / 2) };
+    return token.access_token;
+  }
+
+  /** The cached token, or one fetched now; concurrent callers share one fetch. */
+  private token(forceRefresh = false): Promise<string> {
+    if (!forceRefresh && this.#token && Date.now() < this.#token.refreshAt) return Promise.resolve(this.#token.value);
+    if (forceRefresh) this.#token = undefined;
+    this.#tokenInFlight ??= this.fetchToken().finally(() => {
+      this.#tokenInFlight = undefined;
+    });
+    return this.#tokenInFlight;
+  }
+
+  /** A `/v2` call with the Bearer token; on 401 the token is refreshed and the call made once more. */
+  private async api(method: Dispatcher.HttpMethod, path: string, operation: Operation, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Answer> {
+    for (let attempt = 0; ; attempt += 1) {
+      const token = await this.token(attempt > 0);
+      const answer = await this.send(
+        this.#agent,
+        `${this.baseUrl}${path}`,
+        { method, headers: { authorization: `Bearer ${token}`, ...extraHeaders }, body },
+        operation,
+      );
+      // A 401 is answered before the request is acted on, so repeating it is safe. One retry only:
+      // a second 401 with a brand-new token means the credentials lost access.
+      if (answer.status !== 401 || attempt > 0) return answer;
+    }
+  }
+
+  async verifyCredentials(): Promise<void> {
+    await this.token(true);
+  }
+
+  async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
+    if (input.method !== 'pix') {
+      throw new ProviderError('rejected', 'provider_rejected', `efi adapter supports pix only, not ${input.method}`);
+    }
+    const txid = txidForIdempotencyKey(input.idempotencyKey);
+    let cobRequest: EfiCobRequest;
+    try {
+      cobRequest = buildCobRequest(input, this.options.chave);
+    } catch (err) {
+      // An amount Pix cannot carry (zero, fractional, over 10 integer digits) fails anywhere.
+      throw new ProviderError('rejected', 'provider_rejected', `efi create: ${(err as Error).message}`);
+    }
+    // A token failure surfaces here as not_created: it happens before the cob is sent.
+    const cob = await this.createOrReadCob(txid, cobRequest);
+    if (valorToCents(cob.valor.original) !== input.amount) {
+      throw new ProviderError('rejected', 'provider_rejected', `efi create: txid ${txid} already holds a charge of another amount`);
+    }
+    return toProviderCharge(cob, cob.status === 'ATIVA' ? await this.qrCodeOf(cob) : undefined);
+  }
+
+  /** PUT the cob; when the txid is taken (a repeat of this create), read the existing one. */
+  private async createOrReadCob(txid: string, cobRequest: EfiCobRequest): Promise<EfiCob> {
+    const answer = await this.api('PUT', `/v2/cob/${txid}`, 'create', cobRequest);
+    if (answer.status === 201 || answer.status === 200) return answer.body as EfiCob;
+    if (errorName(answer.body) === 'txid_duplicado') return this.readCob(txid);
+    throw providerErrorFor(answer.status, answer.body, 'create cob');
+  }
+
+  private async readCob(txid: string): Promise<EfiCob> {
+    const answer = await this.api('GET', `/v2/cob/${encodeURIComponent(txid)}`, 'read');
+    if (answer.status === 200) return answer.body as EfiCob;
+    throw providerErrorFor(answer.status, answer.body, 'get cob');
+  }
+
+  /** The QR image is a convenience: without it the charge is still payable by its copy-paste code. */
+  private async qrCodeOf(cob: EfiCob): Promise<EfiQrCode | undefined> {
+    if (!cob.loc?.id) return undefined;
+    try {
+      const answer = await this.api('GET', `/v2/loc/${cob.loc.id}/qrcode`, 'read');
+      return answer.status === 200 ? (answer.body as EfiQrCode) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async getCharge(providerPaymentId: string): Promise<ProviderCharge> {
+    return toProviderCharge(await this.readCob(providerPaymentId));
+  }
+
+  async cancelCharge(providerPaymentId: string): Promise<ProviderCharge> {
+    const answer = await this.api('PATCH', `/v2/cob/${encodeURIComponent(providerPaymentId)}`, 'write', {
+      status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR',
+    });
+    if (answer.status === 200) return toProviderCharge(answer.body as EfiCob);
+    // No longer ATIVA (paid, expired, already removed): answer the charge as it is, so a caller
+    // canceling a charge that was just paid learns it was paid.
+    if (errorName(answer.body) === 'status_cobranca_invalido') return this.getCharge(providerPaymentId);
+    throw providerErrorFor(answer.status, answer.body, 'cancel cob');
+  }
+
+  async simulatePaid(providerPaymentId: string): Promise<void> {
+    if (!this.options.controlUrl) {
+      throw new ProviderError('rejected', 'provider_rejected', 'efi simulatePaid: only the sandbox emulator can simulate payments');
+    }
+    const url = `${this.options.controlUrl.replace(/\/+$/, '')}/__control/charges/${encodeURIComponent(providerPaymentId)}/pay`;
+    const plain = new Agent({ connect: { timeout: this.options.timeoutMs }, headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs });
+    try {
+      const answer = await this.send(plain, url, { method: 'POST', headers: {}, body: { client_id: this.options.clientId } }, 'write');
+      if (answer.status === 200) return;
+      if (answer.status === 404) throw new ProviderError('not_found', 'not_found', `efi simulatePaid: no charge ${providerPaymentId}`, 404);
+      throw new ProviderError('rejected', 'provider_rejected', `efi simulatePaid: HTTP ${answer.status}`, answer.status);
+    } finally {
+      await plain.close();
+    }
+  }
+
+  /**
+   * Registers `<url>?hmac=<secret>&ignorar=`. Efí posts to the registered string + "/pix", so the
+   * suffix lands in the `ignorar` parameter and the route stays the same; the secret authenticates
+   * Efí since our edge does not do mTLS (hence `x-skip-mtls-checking: true`).
+   */
+  async registerWebhook(url: string): Promise<void> {
+    const target = new URL(url);
+    target.searchParams.delete('hmac');
+    target.searchParams.delete('ignorar');
+    target.searchParams.append('hmac', this.#webhookSecret);
+    const webhookUrl = `${target.toString()}&ignorar=`;
+    const answer = await this.api('PUT', `/v2/webhook/${encodeURIComponent(this.options.chave)}`, 'write', { webhookUrl }, {
+      'x-skip-mtls-checking': 'true',
+    });
+    if (answer.status === 200 || answer.status === 201 || answer.status === 204) return;
+    throw providerErrorFor(answer.status, answer.body, 'register webhook');
+  }
+
+  parseWebhook(webhook: WebhookRequest): WebhookParseResult {
+    if (!this.sameSecret(webhook.query['hmac'])) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    const parsed = parseEfiWebhookBody(webhook.rawBody);
+    switch (parsed.kind) {
+      case 'pix':
+        return { ok: true, providerPaymentIds: parsed.txids, eventKey: parsed.eventKey };
+      case 'registration_test':
+        // Efí only keeps the URL if this test notification gets a 2xx; it names no charge.
+        return { ok: true, providerPaymentIds: [], eventKey: parsed.eventKey };
+      case 'malformed':
+        return { ok: false, reason: 'malformed', httpStatus: 400 };
+    }
+  }
+
+  private sameSecret(candidate: string | undefined): boolean {
+    if (candidate === undefined || this.#webhookSecret.length === 0) return false;
+    // Compare digests: equal lengths for timingSafeEqual, and no early exit on a length mismatch.
+    const expected = createHash('sha256').update(this.#webhookSecret).digest();
+    const actual = createHash('sha256').update(candidate).digest();
+    return timingSafeEqual(expected, actual);
+  }
+}

@@ -1,0 +1,365 @@
+/**
+ * Efí (Banco Central API Pix) wire types and pure conversions: cents ↔ "12.34", our charge input
+ * → `PUT /v2/cob/:txid` body, a cob → ProviderCharge (exhaustive status map), an error answer →
+ * ProviderError (one table), and the webhook body → the txids it names. No I/O here.
+ */
+import { createHash } from 'node:crypto';
+import {
+  ProviderError,
+  type CreateChargeInput,
+  type ProviderCharge,
+  type ProviderChargeStatus,
+} from '../provider-adapter';
+
+// ---------------------------------------------------------------------------------------------
+// Wire types (Banco Central API Pix v2 as Efí serves it)
+// ---------------------------------------------------------------------------------------------
+
+export type EfiCobStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
+
+export interface EfiDevedor {
+  cpf?: string;
+  cnpj?: string;
+  nome: string;
+}
+
+export interface EfiCobRequest {
+  calendario: { expiracao: number };
+  devedor?: EfiDevedor;
+  valor: { original: string };
+  chave: string;
+  solicitacaoPagador?: string;
+  infoAdicionais?: { nome: string; valor: string }[];
+}
+
+export interface EfiPix {
+  endToEndId: string;
+  txid?: string;
+  valor: string;
+  horario: string;
+  infoPagador?: string;
+  chave?: string;
+  devolucoes?: { id: string; rtrId?: string; valor: string; status: string }[];
+}
+
+export interface EfiCob {
+  calendario: { criacao: string; expiracao: number | string };
+  txid: string;
+  revisao: number;
+  /** Absent in some GET answers (Efí's own example of GET /v2/cob/:txid has only `location`). */
+  loc?: { id: number; location: string; tipoCob: string };
+  location?: string;
+  status: EfiCobStatus;
+  devedor?: EfiDevedor;
+  valor: { original: string };
+  chave: string;
+  solicitacaoPagador?: string;
+  infoAdicionais?: { nome: string; valor: string }[];
+  pixCopiaECola?: string;
+  pix?: EfiPix[];
+}
+
+export interface EfiQrCode {
+  qrcode: string;
+  imagemQrcode: string;
+  linkVisualizacao?: string;
+}
+
+export interface EfiTokenResponse {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  scope?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Money: integer cents ↔ "12.34", by string arithmetic only
+// ---------------------------------------------------------------------------------------------
+
+/** 1234 → "12.34"; the `valor` format `\d{1,10}\.\d{2}`. */
+export function centsToValor(cents: number): string {
+  if (!Number.isSafeInteger(cents) || cents <= 0) throw new RangeError(`amount must be a positive integer of cents, got ${cents}`);
+  const digits = String(cents).padStart(3, '0');
+  const valor = `${digits.slice(0, -2)}.${digits.slice(-2)}`;
+  if (digits.length - 2 > 10) throw new RangeError(`amount ${cents} exceeds the 10 integer digits of a Pix valor`);
+  return valor;
+}
+
+/** "12.34" → 1234. Exactly two decimals, as the spec writes them; never parsed as a float. */
+export function valorToCents(valor: string): number {
+  const match = /^(\d{1,10})\.(\d{2})$/.exec(valor);
+  if (!match?.[1] || !match[2]) throw new RangeError(`not a Pix valor: ${JSON.stringify(valor)}`);
+  return Number(`${match[1]}${match[2]}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Charge request
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The txid of the charge for an idempotency key: 32 lowercase hex characters of
+ * SHA-256(key), inside `[a-zA-Z0-9]{26,35}`. The same key always names the same charge, so a
+ * repeated create finds the existing one instead of making a second (txid is unique per account).
+ */
+export function txidForIdempotencyKey(idempotencyKey: string): string {
+  return createHash('sha256').update(`orquestra:efi:cob:${idempotencyKey}`).digest('hex').slice(0, 32);
+}
+
+function checkDigit(digits: number[], firstWeight: number, cycle: boolean): number {
+  let weight = firstWeight;
+  let sum = 0;
+  for (const digit of digits) {
+    sum += digit * weight;
+    weight = weight === 2 && cycle ? 9 : weight - 1;
+  }
+  const rest = sum % 11;
+  return rest < 2 ? 0 : 11 - rest;
+}
+
+export function isValidCpf(cpf: string): boolean {
+  if (!/^\d{11}$/.test(cpf) || /^(\d)\1{10}$/.test(cpf)) return false;
+  const d = [...cpf].map(Number);
+  return checkDigit(d.slice(0, 9), 10, false) === d[9] && checkDigit(d.slice(0, 10), 11, false) === d[10];
+}
+
+export function isValidCnpj(cnpj: string): boolean {
+  if (!/^\d{14}$/.test(cnpj) || /^(\d)\1{13}$/.test(cnpj)) return false;
+  const d = [...cnpj].map(Number);
+  return checkDigit(d.slice(0, 12), 5, true) === d[12] && checkDigit(d.slice(0, 13), 6, true) === d[13];
+}
+
+/**
+ * `devedor` only with a name and a valid CPF or CNPJ: the spec requires `nome` with exactly one
+ * document, and Efí rejects the whole charge ("Documento CPF em devedor.cpf é inválido") for a bad
+ * one. The payer can pay without it, so a charge without `devedor` beats no charge.
+ */
+export function devedorFor(customer: CreateChargeInput['customer']): EfiDevedor | undefined {
+  const nome = customer.name.trim().slice(0, 200);
+  const document = (customer.document ?? '').replace(/\D/g, '');
+  if (!nome) return undefined;
+  if (isValidCpf(document)) return { cpf: document, nome };
+  if (isValidCnpj(document)) return { cnpj: document, nome };
+  return undefined;
+}
+
+/** Banco Central limits: ≤ 50 entries, `nome` ≤ 50 and `valor` ≤ 200 characters. */
+const INFO_ADICIONAIS_MAX = { items: 50, nome: 50, valor: 200 };
+const SOLICITACAO_PAGADOR_MAX = 140;
+
+/** Cuts a string to `max` characters without splitting a surrogate pair. */
+function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, max).join('');
+}
+
+export function buildCobRequest(input: CreateChargeInput, chave: string): EfiCobRequest {
+  const devedor = devedorFor(input.customer);
+  const description = input.description?.trim();
+  const infoAdicionais = Object.entries(input.metadata)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, INFO_ADICIONAIS_MAX.items)
+    .map(([nome, valor]) => ({ nome: truncate(nome, INFO_ADICIONAIS_MAX.nome), valor: truncate(valor, INFO_ADICIONAIS_MAX.valor) }));
+  return {
+    calendario: { expiracao: input.expiresInSeconds },
+    ...(devedor ? { devedor } : {}),
+    valor: { original: centsToValor(input.amount) },
+    chave,
+    ...(description ? { solicitacaoPagador: truncate(description, SOLICITACAO_PAGADOR_MAX) } : {}),
+    ...(infoAdicionais.length > 0 ? { infoAdicionais } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Charge response
+// ---------------------------------------------------------------------------------------------
+
+export function assertNever(value: never): never {
+  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
+}
+
+interface StatusMapping {
+  status: ProviderChargeStatus;
+  failureCode?: string;
+  failureReason?: string;
+}
+
+/** Every Banco Central cob status; a new one fails to compile here. */
+export function mapCobStatus(status: EfiCobStatus): StatusMapping {
+  switch (status) {
+    case 'ATIVA':
+      return { status: 'pending' };
+    case 'CONCLUIDA':
+      return { status: 'paid' };
+    case 'REMOVIDA_PELO_USUARIO_RECEBEDOR':
+      return { status: 'canceled' };
+    case 'REMOVIDA_PELO_PSP':
+      // Expired (or removed by Efí): no longer payable, and nobody declined it.
+      return { status: 'canceled', failureCode: 'expired', failureReason: 'Cobrança removida pelo PSP (expirada)' };
+    default:
+      return assertNever(status);
+  }
+}
+
+/** `expiracao` arrives as a number or, in Efí's GET answers, a numeric string. */
+function expirationSeconds(expiracao: number | string): number | undefined {
+  const seconds = typeof expiracao === 'number' ? expiracao : /^\d+$/.test(expiracao) ? Number(expiracao) : NaN;
+  return Number.isSafeInteger(seconds) ? seconds : undefined;
+}
+
+/** Strips the data-URL prefix of a PNG `imagemQrcode`; other image types are not passed on. */
+export function pngBase64(imagemQrcode: string | undefined): string | undefined {
+  const match = /^data:image\/png;base64,(.+)$/s.exec(imagemQrcode ?? '');
+  return match?.[1];
+}
+
+export function toProviderCharge(cob: EfiCob, qr?: EfiQrCode): ProviderCharge {
+  const mapping = mapCobStatus(cob.status);
+  const pix = cob.pix ?? [];
+  const criacao = Date.parse(cob.calendario.criacao);
+  const expiracao = expirationSeconds(cob.calendario.expiracao);
+  const firstPaid = pix[0];
+  const qrCodeBase64 = pngBase64(qr?.imagemQrcode);
+  const qrCode = cob.pixCopiaECola ?? qr?.qrcode;
+  return {
+    providerPaymentId: cob.txid,
+    status: mapping.status,
+    amount: valorToCents(cob.valor.original),
+    amountPaid: mapping.status === 'paid' ? pix.reduce((sum, p) => sum + valorToCents(p.valor), 0) : 0,
+    nextAction:
+      mapping.status === 'pending' && qrCode
+        ? { type: 'pix_qr', qrCode, ...(qrCodeBase64 ? { qrCodeBase64 } : {}) }
+        : { type: 'none' },
+    ...(Number.isFinite(criacao) && expiracao !== undefined ? { expiresAt: new Date(criacao + expiracao * 1000) } : {}),
+    ...(firstPaid && mapping.status === 'paid' ? { paidAt: new Date(firstPaid.horario), endToEndId: firstPaid.endToEndId } : {}),
+    ...(mapping.failureCode ? { failureCode: mapping.failureCode } : {}),
+    ...(mapping.failureReason ? { failureReason: mapping.failureReason } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors: one table from Efí's answer to our normalized code and the failover decision
+// ---------------------------------------------------------------------------------------------
+
+export interface ErrorRule {
+  kind: ProviderError['kind'];
+  code: ProviderError['normalizedCode'];
+  /** Whether another account may be tried: true when this one certainly did not act. */
+  retryElsewhere: boolean;
+}
+
+const rule = (kind: ErrorRule['kind'], code: ErrorRule['code'], retryElsewhere: boolean): ErrorRule => ({ kind, code, retryElsewhere });
+
+/**
+ * Efí `nome` values (Efí docs, Pix endpoints) and Banco Central RFC 7807 `type` suffixes. Account-
+ * level problems (blocked document, a Pix key not of this account) fail over; a request our own
+ * input made invalid (`valor_invalido`, `CobOperacaoInvalida`) would fail anywhere, so it does not.
+ */
+export const EFI_ERROR_TABLE: Readonly<Record<string, ErrorRule>> = {
+  // Efí {nome, mensagem}
+  valor_invalido: rule('rejected', 'provider_rejected', false),
+  status_cobranca_invalido: rule('rejected', 'provider_rejected', false),
+  txid_duplicado: rule('rejected', 'provider_rejected', false),
+  chave_invalida: rule('not_created', 'provider_error', true),
+  documento_bloqueado: rule('not_created', 'provider_error', true),
+  cobranca_nao_encontrada: rule('not_found', 'not_found', false),
+  location_nao_encontrada: rule('not_found', 'not_found', false),
+  webhook_nao_encontrado: rule('not_found', 'not_found', false),
+  webhook_invalido: rule('rejected', 'provider_rejected', false),
+  erro_aplicacao: rule('not_created', 'provider_error', true),
+  // OAuth (RFC 6749)
+  invalid_client: rule('invalid_credentials', 'invalid_credentials', true),
+  invalid_grant: rule('invalid_credentials', 'invalid_credentials', true),
+  invalid_token: rule('invalid_credentials', 'invalid_credentials', true),
+  // Banco Central RFC 7807 types
+  CobOperacaoInvalida: rule('rejected', 'provider_rejected', false),
+  RequisicaoInvalida: rule('rejected', 'provider_rejected', false),
+  AcessoNegado: rule('invalid_credentials', 'invalid_credentials', true),
+  NaoEncontrado: rule('not_found', 'not_found', false),
+  PermanentementeRemovido: rule('not_found', 'not_found', false),
+  ErroInternoDoServidor: rule('not_created', 'provider_error', true),
+  ServicoIndisponivel: rule('not_created', 'provider_unavailable', true),
+};
+
+/** The error name of an answer body: Efí `nome`, OAuth `error`, or the last segment of a RFC 7807 `type`. */
+export function errorName(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const b = body as { nome?: unknown; error?: unknown; type?: unknown };
+  if (typeof b.nome === 'string') return b.nome;
+  if (typeof b.error === 'string') return b.error;
+  if (typeof b.type === 'string') return b.type.slice(b.type.lastIndexOf('/') + 1);
+  return undefined;
+}
+
+function errorMessage(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const b = body as { mensagem?: unknown; error_description?: unknown; detail?: unknown; title?: unknown };
+  for (const value of [b.mensagem, b.error_description, b.detail, b.title]) if (typeof value === 'string') return value;
+  return undefined;
+}
+
+/**
+ * The rule for an HTTP error answer. The error name wins over the status: Efí answers "not found"
+ * with 400 `cobranca_nao_encontrada`. 5xx means "not created": the API Pix is transactional, a
+ * `PUT /cob/:txid` that answers 5xx did not create the charge (and a repeat with the same txid would
+ * find it if it had).
+ */
+export function ruleForHttpError(status: number, body: unknown): ErrorRule {
+  const known = EFI_ERROR_TABLE[errorName(body) ?? ''];
+  if (known) return known;
+  if (status === 401 || status === 403) return rule('invalid_credentials', 'invalid_credentials', true);
+  if (status === 404) return rule('not_found', 'not_found', false);
+  if (status === 429) return rule('not_created', 'provider_rate_limited', true);
+  if (status === 503) return rule('not_created', 'provider_unavailable', true);
+  if (status >= 500) return rule('not_created', 'provider_error', true);
+  return rule('rejected', 'provider_rejected', false);
+}
+
+export function providerErrorFor(status: number, body: unknown, operation: string): ProviderError {
+  const { kind, code } = status === 429 ? rule('not_created', 'provider_rate_limited', true) : ruleForHttpError(status, body);
+  const name = errorName(body);
+  const message = errorMessage(body);
+  return new ProviderError(kind, code, `efi ${operation}: HTTP ${status}${name ? ` ${name}` : ''}${message ? `: ${message}` : ''}`, status);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhook body
+// ---------------------------------------------------------------------------------------------
+
+export type ParsedEfiWebhook =
+  | { kind: 'pix'; txids: string[]; eventKey: string }
+  | { kind: 'registration_test'; eventKey: string }
+  | { kind: 'malformed' };
+
+/**
+ * Efí posts `{"pix":[{endToEndId, txid, chave, valor, horario, …}]}` (possibly several items, and
+ * again with `devolucoes` when a refund settles), and `{"evento":"teste_webhook"}` once when the
+ * URL is registered. The event key identifies the content, so Efí's retries of one notification
+ * dedupe while a later refund notification of the same Pix does not.
+ */
+export function parseEfiWebhookBody(rawBody: Buffer): ParsedEfiWebhook {
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    return { kind: 'malformed' };
+  }
+  if (typeof body !== 'object' || body === null) return { kind: 'malformed' };
+  const { pix, evento } = body as { pix?: unknown; evento?: unknown };
+  if (pix === undefined && evento === 'teste_webhook') return { kind: 'registration_test', eventKey: 'efi:teste_webhook' };
+  if (!Array.isArray(pix) || pix.length === 0) return { kind: 'malformed' };
+  const identities: string[] = [];
+  const txids = new Set<string>();
+  for (const item of pix as unknown[]) {
+    if (typeof item !== 'object' || item === null) return { kind: 'malformed' };
+    const { endToEndId, txid, devolucoes } = item as { endToEndId?: unknown; txid?: unknown; devolucoes?: unknown };
+    if (typeof endToEndId !== 'string' || endToEndId.length === 0) return { kind: 'malformed' };
+    if (txid !== undefined && typeof txid !== 'string') return { kind: 'malformed' };
+    if (typeof txid === 'string' && txid.length > 0) txids.add(txid);
+    const refunds = Array.isArray(devolucoes)
+      ? devolucoes.map((d) => `${String((d as { id?: unknown }).id)}:${String((d as { status?: unknown }).status)}`).sort().join(',')
+      : '';
+    identities.push(`${endToEndId}|${txid ?? ''}|${refunds}`);
+  }
+  const digest = createHash('sha256').update(identities.sort().join('\n')).digest('hex').slice(0, 32);
+  return { kind: 'pix', txids: [...txids], eventKey: `efi:pix:${digest}` };
+}

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Builds everything the stack runs: contracts from proto, every service, the emulators and the
+# stack launcher, into dist/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bash tools/proto/generate.sh
+node tools/build/build-service.mjs accounts providers routing notifications payments gateway
+node tools/build/build-tool.mjs tools/stack/src/main.ts dist/tools/stack/main.js
+node tools/emulators/build.mjs

@@ -1,0 +1,123 @@
+/**
+ * The control port (plain HTTP, no mTLS): sandbox set-up and test hooks that the real Efí does
+ * not have. Answers `{error, message}` on failure.
+ */
+import express, { type Express, type Response } from 'express';
+import { z } from 'zod';
+import { qrCodePngDataUrl } from './br-code';
+import type { EmulatorState } from './emulator-state';
+import type { Logger } from './logger';
+import type { WebhookSender } from './webhook-sender';
+
+const clientSchema = z.object({
+  client_id: z.string().min(1),
+  client_secret: z.string().min(1),
+  chave: z.string().min(1).max(77),
+});
+
+const faultSchema = z
+  .object({
+    client_id: z.string().min(1).optional(),
+    latency_ms: z.number().int().min(0).max(600_000).optional(),
+    error_rate: z.number().min(0).max(1).optional(),
+    rate_limit_rate: z.number().min(0).max(1).optional(),
+    outage: z.boolean().optional(),
+    outage_mode: z.enum(['reset', '503']).optional(),
+    hang: z.boolean().optional(),
+  })
+  .strict();
+
+const payBodySchema = z.object({ client_id: z.string().optional(), infoPagador: z.string().max(140).optional() }).strict();
+
+function fail(res: Response, status: number, error: string, message: string): void {
+  res.status(status).json({ error, message });
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+export function controlApp(state: EmulatorState, sender: WebhookSender, logger: Logger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(express.json({ limit: '256kb' }));
+
+  app.get('/__control/health', (_req, res) => {
+    res.status(200).json({ status: 'ok' });
+  });
+
+  app.post('/__control/clients', (req, res) => {
+    const parsed = clientSchema.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const { created } = state.registerClient(parsed.data);
+    logger.info({ client: parsed.data.client_id, created }, 'sandbox client registered');
+    res.status(created ? 201 : 200).json({ client_id: parsed.data.client_id, chave: parsed.data.chave });
+  });
+
+  app.post('/__control/charges/:txid/pay', (req, res) => {
+    const parsed = payBodySchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const txid = req.params['txid'] ?? '';
+    const candidates = state.findChargesByTxid(txid).filter((c) => !parsed.data.client_id || c.clientId === parsed.data.client_id);
+    if (candidates.length === 0) return fail(res, 404, 'charge_not_found', `no charge with txid ${txid}`);
+    if (candidates.length > 1) return fail(res, 409, 'ambiguous_txid', 'several clients have this txid: send client_id');
+    const charge = candidates[0]!;
+    if (charge.status !== 'ATIVA') return fail(res, 409, 'charge_not_payable', `charge is ${charge.status}`);
+    const pix = state.settleCharge(charge, parsed.data.infoPagador);
+    const registration = state.getWebhook(charge.clientId, charge.request.chave);
+    if (registration) sender.notifyPix(charge, registration, pix);
+    logger.info({ client: charge.clientId, txid, webhook: Boolean(registration) }, 'charge paid');
+    res.status(200).json({ txid, status: charge.status, pix: charge.pix, webhook: registration ? 'scheduled' : 'not_registered' });
+  });
+
+  app.post('/__control/faults', (req, res) => {
+    const parsed = faultSchema.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const { client_id, ...faults } = parsed.data;
+    state.faults.set(client_id, faults);
+    logger.info({ scope: client_id ?? 'global', faults }, 'faults set');
+    res.status(200).json({ scope: client_id ?? 'global', faults });
+  });
+
+  app.delete('/__control/faults', (req, res) => {
+    const clientId = typeof req.query['client_id'] === 'string' ? req.query['client_id'] : undefined;
+    state.faults.clear(clientId);
+    res.status(204).end();
+  });
+
+  app.get('/__control/stats', (_req, res) => {
+    res.status(200).json(state.stats());
+  });
+
+  app.get('/__control/webhooks/deliveries', (_req, res) => {
+    res.status(200).json({ deliveries: state.listDeliveries() });
+  });
+
+  app.post('/__control/reset', (_req, res) => {
+    state.reset();
+    res.status(204).end();
+  });
+
+  // Target of `linkVisualizacao`: a bare page with the QR code, like Efí's payment page.
+  app.get('/cob/pagar/:token', async (req, res) => {
+    const charge = state.findByLocationToken(req.params['token'] ?? '');
+    if (!charge) return fail(res, 404, 'charge_not_found', 'unknown location');
+    const image = await qrCodePngDataUrl(charge.pixCopiaECola);
+    res
+      .status(200)
+      .type('html')
+      .send(
+        `<!doctype html><meta charset="utf-8"><title>Pix ${escapeHtml(charge.txid)}</title>` +
+          `<h1>R$ ${escapeHtml(charge.request.valor.original)}</h1><p>Status: ${charge.status}</p>` +
+          `<img alt="QR Code Pix" src="${image}"><p><code>${escapeHtml(charge.pixCopiaECola)}</code></p>`,
+      );
+  });
+
+  app.use((_req, res) => fail(res, 404, 'not_found', 'unknown control route'));
+  app.use((err: unknown, _req: express.Request, res: Response, _next: express.NextFunction) => {
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) return fail(res, 400, 'invalid_json', 'body is not valid JSON');
+    logger.error({ err }, 'control route failed');
+    fail(res, 500, 'internal', 'unexpected error');
+  });
+  return app;
+}

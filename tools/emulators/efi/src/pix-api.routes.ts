@@ -1,0 +1,37 @@
+/**
+ * The API port's application: fault injection first (it must act before any real work), then
+ * body parsing, `POST /oauth/token`, and the `/v2` routes behind the Bearer check.
+ */
+import express, { type Express } from 'express';
+import { cobRoutes, type CobRoutesOptions } from './cob.routes';
+import type { EmulatorState } from './emulator-state';
+import { injectFaults } from './fault-injection';
+import type { Logger } from './logger';
+import { identifyCaller, oauthRoutes, requireBearer } from './oauth.routes';
+import { apiErrorHandler, pixErrors } from './pix-errors';
+import { webhookConfigRoutes } from './webhook-config.routes';
+import type { WebhookSender } from './webhook-sender';
+
+export function pixApiApp(state: EmulatorState, sender: WebhookSender, cob: CobRoutesOptions, logger: Logger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use((req, res, next) => {
+    const started = Date.now();
+    // Path only: query strings and bodies are never logged.
+    res.on('finish', () =>
+      logger.debug({ method: req.method, path: req.path, status: res.statusCode, client: res.locals['clientId'], ms: Date.now() - started }, 'api request'),
+    );
+    next();
+  });
+  app.use(injectFaults(state.faults, (req) => identifyCaller(state, req)));
+  app.use(express.json({ limit: '1mb' }));
+  app.use(express.urlencoded({ extended: false }));
+  app.use(oauthRoutes(state));
+  app.use('/v2', requireBearer(state), cobRoutes(state, cob), webhookConfigRoutes(state, sender));
+  app.use(() => {
+    throw pixErrors.rotaNaoEncontrada();
+  });
+  app.use(apiErrorHandler((err) => logger.error({ err }, 'unexpected error')));
+  return app;
+}

@@ -1,0 +1,67 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { seedStack } from './seed';
+import { REPO_ROOT } from './stack-layout';
+import { startStack } from './start-stack';
+
+/**
+ * `npm start`: runs the whole local stack in the foreground (Ctrl-C stops everything), seeds the
+ * test merchant and prints what a developer needs. tools/stack/stack.sh provisions and builds first.
+ */
+async function main(): Promise<void> {
+  const stateDir = path.join(REPO_ROOT, '.local', 'stack');
+  const certDir = path.join(REPO_ROOT, '.local', 'certs');
+  const mongoUrl = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
+  const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+  const stack = await startStack({ mongoUrl, amqpUrl, dbPrefix: 'orq_', stateDir, certDir, logLevel: process.env.LOG_LEVEL ?? 'info' });
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping Orquestra…');
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+
+  const seed = await seedStack({ ports: stack.ports, certDir, stateFile: path.join(stateDir, 'seed.json') });
+  const values: Record<string, string> = {
+    ORQUESTRA_BASE_URL: stack.baseUrl,
+    ORQUESTRA_TEST_KEY: seed.testKey,
+    ORQUESTRA_RESTRICTED_TEST_KEY: seed.restrictedTestKey,
+    ORQUESTRA_LIVE_KEY: seed.liveKey,
+    ORQUESTRA_MERCHANT_ID: seed.merchantId,
+    ORQUESTRA_TEST_PROVIDER_ACCOUNT_ID: seed.testProviderAccountId,
+    EFI_EMULATOR_CONTROL_URL: stack.efiControlUrl,
+  };
+  const envFile = path.join(REPO_ROOT, 'stack.env');
+  writeFileSync(envFile, Object.entries(values).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
+
+  console.log(`
+Orquestra is running.
+
+  Base URL               ${stack.baseUrl}/v1
+  OpenAPI                ${stack.baseUrl}/v1/openapi.json
+  Test key (full)        ${seed.testKey}
+  Test key (restricted)  ${seed.restrictedTestKey}
+  Live key (full)        ${seed.liveKey}
+  Test provider account  ${seed.testProviderAccountId} (Efí emulator, https://localhost:${stack.ports.efiApi})
+  Logs                   ${path.join(stateDir, 'logs')}
+  These values are also in ${envFile}
+
+Try it:
+
+  curl -s ${stack.baseUrl}/v1/payments \\
+    -H "Authorization: Bearer ${seed.testKey}" \\
+    -H "Idempotency-Key: $(uuidgen 2>/dev/null || date +%s%N)" \\
+    -H "Content-Type: application/json" \\
+    -d '{"method":"pix","amount":1990,"customer":{"name":"Maria Silva","email":"maria@example.com"},"metadata":{"order_id":"42"}}'
+
+Press Ctrl-C to stop.`);
+}
+
+main().catch((error: Error) => {
+  console.error(`Could not start Orquestra: ${error.message}`);
+  process.exit(1);
+});

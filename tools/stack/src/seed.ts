@@ -1,0 +1,109 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { accounts, common, providers } from '@orquestra/contracts';
+import { createRpcClient } from '@orquestra/platform';
+import type { StackPorts } from './stack-layout';
+
+export interface SeedResult {
+  merchantId: string;
+  testKey: string;
+  restrictedTestKey: string;
+  liveKey: string;
+  testProviderAccountId: string;
+  liveProviderAccountId: string | null;
+  emulatorClient: { clientId: string; clientSecret: string; pixKey: string };
+}
+
+interface SeedState {
+  merchantId?: string;
+  testKey?: string;
+  restrictedTestKey?: string;
+  liveKey?: string;
+  clientSecret?: string;
+}
+
+async function registerEmulatorClient(controlUrl: string, client: { clientId: string; clientSecret: string; pixKey: string }): Promise<void> {
+  const response = await fetch(`${controlUrl}/__control/clients`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: client.clientId, client_secret: client.clientSecret, chave: client.pixKey }),
+  });
+  if (!response.ok) throw new Error(`emulator refused client registration: ${response.status}`);
+}
+
+/**
+ * Creates (or, on a later start, finds again) the test merchant, its API keys and its provider
+ * accounts on the local Efí emulator. State that cannot be read back (full keys are only stored
+ * hashed) is kept in `stateFile`, git-ignored.
+ */
+export async function seedStack(options: {
+  ports: StackPorts;
+  certDir: string;
+  stateFile: string;
+  email?: string;
+  /** Also connect a live-mode account on the emulator (the e2e stack uses it for isolation tests). */
+  withLiveAccount?: boolean;
+}): Promise<SeedResult> {
+  const state: SeedState = existsSync(options.stateFile) ? (JSON.parse(readFileSync(options.stateFile, 'utf8')) as SeedState) : {};
+  const accountsClient = createRpcClient(accounts.AccountsServiceService, `127.0.0.1:${options.ports.accounts}`, { deadlineMs: 10_000 });
+  const providersClient = createRpcClient(providers.ProvidersServiceService, `127.0.0.1:${options.ports.providers}`, { deadlineMs: 20_000 });
+  try {
+    const email = options.email ?? 'loja-teste@orquestra.dev';
+    const merchant = await accountsClient
+      .getMerchant({ merchant_id: '', email })
+      .then((r) => r.merchant)
+      .catch(async () => (await accountsClient.createMerchant({ name: 'Loja Teste', email })).merchant);
+    if (!merchant) throw new Error('could not create the test merchant');
+
+    const keyStillWorks = async (secret: string | undefined) =>
+      Boolean(secret) && (await accountsClient.authenticateKey({ secret: secret! }).then((r) => r.merchant_id === merchant.id).catch(() => false));
+    const makeKey = async (mode: common.Mode, kind: accounts.KeyKind, name: string) =>
+      (await accountsClient.createApiKey({ merchant_id: merchant.id, mode, kind, name })).secret;
+    const testKey = (await keyStillWorks(state.testKey)) ? state.testKey! : await makeKey(common.Mode.MODE_TEST, accounts.KeyKind.KEY_KIND_FULL, 'test full');
+    const restrictedTestKey = (await keyStillWorks(state.restrictedTestKey))
+      ? state.restrictedTestKey!
+      : await makeKey(common.Mode.MODE_TEST, accounts.KeyKind.KEY_KIND_RESTRICTED, 'test bot (restricted)');
+    const liveKey = (await keyStillWorks(state.liveKey)) ? state.liveKey! : await makeKey(common.Mode.MODE_LIVE, accounts.KeyKind.KEY_KIND_FULL, 'live full');
+
+    // The emulator keeps clients in memory: register ours again on every start.
+    const emulatorClient = {
+      clientId: `Client_Id_${merchant.id}`,
+      clientSecret: state.clientSecret ?? `Client_Secret_${randomBytes(16).toString('hex')}`,
+      pixKey: 'pix@loja-teste.orquestra.dev',
+    };
+    await registerEmulatorClient(`http://127.0.0.1:${options.ports.efiControl}`, emulatorClient);
+    const certificate = ['client.pem', 'client.key'].map((f) => readFileSync(path.join(options.certDir, f), 'utf8')).join('\n');
+
+    const connect = async (mode: common.Mode): Promise<string> => {
+      const existing = (await providersClient.listAccounts({ merchant_id: merchant.id, mode })).accounts.find((a) => a.provider === 'efi');
+      if (existing) return existing.id;
+      const { account } = await providersClient.connectAccount({
+        merchant_id: merchant.id,
+        mode,
+        provider: 'efi',
+        name: mode === common.Mode.MODE_LIVE ? 'Efí (emulador, produção)' : 'Efí sandbox (emulador local)',
+        priority: 10,
+        enabled: true,
+        credentials: {
+          client_id: emulatorClient.clientId,
+          client_secret: emulatorClient.clientSecret,
+          certificate,
+          pix_key: emulatorClient.pixKey,
+        },
+        fees: [{ method: 'pix', percent_bps: 99, fixed: 0 }],
+      });
+      if (!account) throw new Error('provider account was not connected');
+      return account.id;
+    };
+    const testProviderAccountId = await connect(common.Mode.MODE_TEST);
+    const liveProviderAccountId = options.withLiveAccount ? await connect(common.Mode.MODE_LIVE) : null;
+
+    const next: SeedState = { merchantId: merchant.id, testKey, restrictedTestKey, liveKey, clientSecret: emulatorClient.clientSecret };
+    writeFileSync(options.stateFile, JSON.stringify(next, null, 2), { mode: 0o600 });
+    return { merchantId: merchant.id, testKey, restrictedTestKey, liveKey, testProviderAccountId, liveProviderAccountId, emulatorClient };
+  } finally {
+    accountsClient.close();
+    providersClient.close();
+  }
+}

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+/** Ports of one stack. `offset` lets the e2e stack run beside a developer's stack. */
+export function stackPorts(offset = 0) {
+  return {
+    gateway: 8080 + offset,
+    accounts: 50051 + offset,
+    payments: 50052 + offset,
+    routing: 50053 + offset,
+    providers: 50054 + offset,
+    notifications: 50055 + offset,
+    efiApi: 9443 + offset,
+    efiControl: 9444 + offset,
+  };
+}
+
+export type StackPorts = ReturnType<typeof stackPorts>;
+
+/**
+ * The credentials-encryption key of a local stack: generated once and kept under .local (git-ignored)
+ * so that restarting the stack can still read the provider credentials it stored.
+ */
+export function localEncryptionKeys(stateDir: string): string {
+  const file = path.join(stateDir, 'credentials-keys');
+  if (!existsSync(file)) {
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(file, `local1:${randomBytes(32).toString('base64')}`, { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+/** Environment of every service process of one stack. */
+export function serviceEnvironment(options: {
+  ports: StackPorts;
+  mongoUrl: string;
+  amqpUrl: string;
+  dbPrefix: string;
+  encryptionKeys: string;
+  certDir: string;
+  logLevel: string;
+}): Record<string, Record<string, string>> {
+  const { ports } = options;
+  const publicBase = `http://localhost:${ports.gateway}`;
+  const common = {
+    NODE_ENV: 'development',
+    LOG_LEVEL: options.logLevel,
+    MONGO_URL: options.mongoUrl,
+    AMQP_URL: options.amqpUrl,
+    DB_PREFIX: options.dbPrefix,
+    EVENTS_EXCHANGE: `${options.dbPrefix}events`,
+  };
+  const addr = (port: number) => `127.0.0.1:${port}`;
+  return {
+    accounts: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.accounts}` },
+    providers: {
+      ...common,
+      GRPC_ADDRESS: `127.0.0.1:${ports.providers}`,
+      CREDENTIALS_ENCRYPTION_KEYS: options.encryptionKeys,
+      PUBLIC_WEBHOOK_BASE_URL: publicBase,
+      // Test- and (in the e2e stack) live-mode accounts talk to the local Efí emulator.
+      EFI_PIX_BASE_URL_TEST: `https://localhost:${ports.efiApi}`,
+      EFI_PIX_BASE_URL_LIVE: `https://localhost:${ports.efiApi}`,
+      EFI_SANDBOX_CONTROL_URL: `http://127.0.0.1:${ports.efiControl}`,
+      PROVIDER_EXTRA_CA_FILE: path.join(options.certDir, 'ca.pem'),
+    },
+    routing: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.routing}`, PROVIDERS_GRPC_ADDR: addr(ports.providers) },
+    notifications: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.notifications}` },
+    payments: {
+      ...common,
+      GRPC_ADDRESS: `127.0.0.1:${ports.payments}`,
+      ROUTING_GRPC_ADDR: addr(ports.routing),
+      PROVIDERS_GRPC_ADDR: addr(ports.providers),
+      PUBLIC_BASE_URL: publicBase,
+      PAY_BASE_URL: `${publicBase}/pay`,
+    },
+    gateway: {
+      ...common,
+      HTTP_PORT: String(ports.gateway),
+      ACCOUNTS_GRPC_ADDR: addr(ports.accounts),
+      PAYMENTS_GRPC_ADDR: addr(ports.payments),
+      PROVIDERS_GRPC_ADDR: addr(ports.providers),
+      NOTIFICATIONS_GRPC_ADDR: addr(ports.notifications),
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import path from 'node:path';
+import { checkGrpcHealth } from '@orquestra/platform';
+import { ProcessGroup } from './process-group';
+import { localEncryptionKeys, REPO_ROOT, serviceEnvironment, stackPorts, type StackPorts } from './stack-layout';
+
+export const SERVICES = ['accounts', 'providers', 'routing', 'notifications', 'payments', 'gateway'] as const;
+
+export interface StackOptions {
+  portOffset?: number;
+  mongoUrl: string;
+  amqpUrl: string;
+  dbPrefix: string;
+  stateDir: string;
+  certDir: string;
+  logLevel?: string;
+  readyTimeoutMs?: number;
+}
+
+export interface RunningStack {
+  ports: StackPorts;
+  baseUrl: string;
+  efiControlUrl: string;
+  processes: ProcessGroup;
+  env: Record<string, Record<string, string>>;
+  stop(): Promise<void>;
+  /** Restarts one service process (e.g. after `kill -9` in a resilience test). */
+  restart(name: (typeof SERVICES)[number]): Promise<void>;
+}
+
+async function waitFor(what: string, probe: () => Promise<boolean>, deadline: number, group: ProcessGroup): Promise<void> {
+  for (;;) {
+    const dead = group.exited();
+    if (dead.length > 0) {
+      throw new Error(`${dead.map((p) => p.name).join(', ')} exited during start-up; see ${dead.map((p) => p.logFile).join(', ')}`);
+    }
+    if (await probe().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`${what} did not become ready in time`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+const httpOk = (url: string) => fetch(url, { signal: AbortSignal.timeout(1_000) }).then((r) => r.ok);
+
+/**
+ * Starts the Efí emulator and every service as separate processes from `dist/`, and waits until
+ * each reports ready (gRPC health SERVING, HTTP health 200).
+ */
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const ports = stackPorts(options.portOffset ?? 0);
+  const group = new ProcessGroup(path.join(options.stateDir, 'logs'));
+  const env = serviceEnvironment({
+    ports,
+    mongoUrl: options.mongoUrl,
+    amqpUrl: options.amqpUrl,
+    dbPrefix: options.dbPrefix,
+    encryptionKeys: localEncryptionKeys(options.stateDir),
+    certDir: options.certDir,
+    logLevel: options.logLevel ?? 'info',
+  });
+  const script = (name: string) => path.join(REPO_ROOT, 'dist', 'services', name, 'main.js');
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  const efiControlUrl = `http://127.0.0.1:${ports.efiControl}`;
+  try {
+    group.start('efi-emulator', path.join(REPO_ROOT, 'dist', 'tools', 'emulators', 'efi', 'main.js'), {
+      EFI_EMULATOR_API_PORT: String(ports.efiApi),
+      EFI_EMULATOR_CONTROL_PORT: String(ports.efiControl),
+      EFI_EMULATOR_CERT_DIR: options.certDir,
+      LOG_LEVEL: options.logLevel ?? 'info',
+    });
+    for (const name of SERVICES) group.start(name, script(name), env[name] ?? {});
+    await waitFor('efi-emulator', () => httpOk(`${efiControlUrl}/__control/health`), deadline, group);
+    for (const name of SERVICES) {
+      if (name === 'gateway') continue;
+      const port = ports[name];
+      await waitFor(name, () => checkGrpcHealth(`127.0.0.1:${port}`), deadline, group);
+    }
+    await waitFor('gateway', () => httpOk(`http://127.0.0.1:${ports.gateway}/readyz`), deadline, group);
+  } catch (error) {
+    await group.stop(2_000);
+    throw error;
+  }
+
+  return {
+    ports,
+    baseUrl: `http://localhost:${ports.gateway}`,
+    efiControlUrl,
+    processes: group,
+    env,
+    stop: () => group.stop(),
+    async restart(name) {
+      const previous = group.processes.find((p) => p.name === name && p.child.exitCode === null && p.child.signalCode === null);
+      if (previous) {
+        previous.child.kill('SIGTERM');
+        await new Promise((resolve) => previous.child.once('exit', resolve));
+      }
+      group.start(name, script(name), env[name] ?? {});
+      const restartDeadline = Date.now() + 30_000;
+      if (name === 'gateway') await waitFor(name, () => httpOk(`http://127.0.0.1:${ports.gateway}/readyz`), restartDeadline, group);
+      else await waitFor(name, () => checkGrpcHealth(`127.0.0.1:${ports[name]}`), restartDeadline, group);
+    },
+  };
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The one command that runs every test on a fresh machine (`npm test`; CI runs exactly this):
+# installs dependencies, provisions the MongoDB-wire store and RabbitMQ (unless MONGO_URL/AMQP_URL
+# are set), builds, type-checks, lints, runs unit + integration tests, then the end-to-end suite
+# against the whole stack started as processes.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT"
+started=$(date +%s)
+step() { echo; echo "==> $* ($(( $(date +%s) - started ))s)"; }
+
+step "dependencies"
+bash tools/setup/ensure-deps.sh
+step "local infrastructure"
+bash tools/infra/infra.sh up
+eval "$(bash tools/infra/infra.sh env)"
+export MONGO_URL AMQP_URL
+bash tools/infra/certs.sh >/dev/null
+step "build"
+bash tools/build/build-all.sh
+step "type-check"
+for p in libs/platform libs/contracts services/accounts services/gateway services/payments services/providers services/routing services/notifications tools/emulators tools/e2e tools/stack; do
+  npx tsc --noEmit -p "$p/tsconfig.json"
+done
+step "lint (module boundaries included)"
+npx eslint libs services tools
+step "unit and integration tests"
+npx jest -c jest.config.js --ci
+step "end-to-end tests"
+npx jest -c tools/e2e/jest.config.js --ci
+step "all tests passed"
