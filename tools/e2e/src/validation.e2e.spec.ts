@@ -8,7 +8,7 @@ const cases: Array<[string, Record<string, unknown>, number, string, string]> = 
   ['missing customer name', { customer: { email: 'a@b.com' } }, 400, 'parameter_missing', 'customer.name'],
   ['missing customer', { customer: undefined }, 400, 'parameter_missing', 'customer'],
   ['too many metadata keys', { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }, 400, 'metadata_invalid', 'metadata'],
-  ['metadata key too long', { metadata: { ['k'.repeat(41)]: 'v' } }, 400, 'metadata_invalid', 'metadata'],
+  ['metadata key too long', { metadata: { ['k'.repeat(41)]: 'v' } }, 400, 'metadata_invalid', `metadata.${'k'.repeat(41)}`],
   ['metadata value too long', { metadata: { note: 'v'.repeat(501) } }, 400, 'metadata_invalid', 'metadata.note'],
   ['metadata value not a string', { metadata: { n: 1 } }, 400, 'metadata_invalid', 'metadata.n'],
   ['tracking value too long', { tracking: { utm_source: 'x'.repeat(501) } }, 400, 'parameter_invalid', 'tracking.utm_source'],

@@ -66,16 +66,22 @@ export async function seedStack(options: {
       : await makeKey(common.Mode.MODE_TEST, accounts.KeyKind.KEY_KIND_RESTRICTED, 'test bot (restricted)');
     const liveKey = (await keyStillWorks(state.liveKey)) ? state.liveKey! : await makeKey(common.Mode.MODE_LIVE, accounts.KeyKind.KEY_KIND_FULL, 'live full');
 
-    // The emulator keeps clients in memory: register ours again on every start.
-    const emulatorClient = {
-      clientId: `Client_Id_${merchant.id}`,
-      clientSecret: state.clientSecret ?? `Client_Secret_${randomBytes(16).toString('hex')}`,
-      pixKey: 'pix@loja-teste.orquestra.dev',
-    };
-    await registerEmulatorClient(`http://127.0.0.1:${options.ports.efiControl}`, emulatorClient);
+    // One Efí client (and Pix key) per mode, as a real merchant has one sandbox and one production
+    // account. The emulator keeps clients in memory: register them again on every start.
+    const clientSecret = state.clientSecret ?? `Client_Secret_${randomBytes(16).toString('hex')}`;
+    const clientFor = (mode: 'test' | 'live') => ({
+      clientId: `Client_Id_${mode}_${merchant.id}`,
+      clientSecret,
+      pixKey: `pix-${mode}@loja-teste.orquestra.dev`,
+    });
+    const emulatorClient = clientFor('test');
+    for (const mode of ['test', 'live'] as const) {
+      await registerEmulatorClient(`http://127.0.0.1:${options.ports.efiControl}`, clientFor(mode));
+    }
     const certificate = ['client.pem', 'client.key'].map((f) => readFileSync(path.join(options.certDir, f), 'utf8')).join('\n');
 
     const connect = async (mode: common.Mode): Promise<string> => {
+      const client = clientFor(mode === common.Mode.MODE_LIVE ? 'live' : 'test');
       const existing = (await providersClient.listAccounts({ merchant_id: merchant.id, mode })).accounts.find((a) => a.provider === 'efi');
       if (existing) return existing.id;
       const { account } = await providersClient.connectAccount({
@@ -86,10 +92,10 @@ export async function seedStack(options: {
         priority: 10,
         enabled: true,
         credentials: {
-          client_id: emulatorClient.clientId,
-          client_secret: emulatorClient.clientSecret,
+          client_id: client.clientId,
+          client_secret: client.clientSecret,
           certificate,
-          pix_key: emulatorClient.pixKey,
+          pix_key: client.pixKey,
         },
         fees: [{ method: 'pix', percent_bps: 99, fixed: 0 }],
       });
@@ -99,7 +105,7 @@ export async function seedStack(options: {
     const testProviderAccountId = await connect(common.Mode.MODE_TEST);
     const liveProviderAccountId = options.withLiveAccount ? await connect(common.Mode.MODE_LIVE) : null;
 
-    const next: SeedState = { merchantId: merchant.id, testKey, restrictedTestKey, liveKey, clientSecret: emulatorClient.clientSecret };
+    const next: SeedState = { merchantId: merchant.id, testKey, restrictedTestKey, liveKey, clientSecret };
     writeFileSync(options.stateFile, JSON.stringify(next, null, 2), { mode: 0o600 });
     return { merchantId: merchant.id, testKey, restrictedTestKey, liveKey, testProviderAccountId, liveProviderAccountId, emulatorClient };
   } finally {

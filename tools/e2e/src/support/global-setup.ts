@@ -1,50 +1,49 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
-import { seedStack } from '../../../stack/src/seed';
-import { REPO_ROOT } from '../../../stack/src/stack-layout';
-import { startStack, type RunningStack } from '../../../stack/src/start-stack';
-import { STACK_INFO_FILE, type StackInfo } from './stack-info';
+import { STACK_INFO_FILE } from './stack-info';
 
 declare global {
   // eslint-disable-next-line no-var
-  var __ORQUESTRA_E2E_STACK__: RunningStack | undefined;
+  var __ORQUESTRA_E2E_STACK__: ChildProcess | undefined;
 }
 
+const ROOT = path.resolve(__dirname, '../../../..');
+
+/**
+ * Starts the whole stack as processes (dist/tools/stack/test-stack-main.js, built by
+ * tools/build/build-all.sh) against the real store and broker, and waits until it is seeded.
+ */
 export default async function globalSetup(): Promise<void> {
-  const infra = await ensureTestInfra();
-  const stateDir = path.join(REPO_ROOT, '.local', 'e2e');
-  rmSync(stateDir, { recursive: true, force: true });
-  mkdirSync(stateDir, { recursive: true });
-  const certDir = path.join(REPO_ROOT, '.local', 'certs');
-  const stack = await startStack({
-    portOffset: 1000,
-    mongoUrl: infra.mongoUrl,
-    amqpUrl: infra.amqpUrl,
-    dbPrefix: uniqueDbPrefix('e2e'),
-    stateDir,
-    certDir,
-    logLevel: 'info',
-    readyTimeoutMs: 90_000,
+  let mongoUrl = process.env.MONGO_URL;
+  let amqpUrl = process.env.AMQP_URL;
+  if (!mongoUrl || !amqpUrl) {
+    const up = spawnSync('bash', [path.join(ROOT, 'tools/infra/infra.sh'), 'up'], { stdio: 'inherit' });
+    if (up.status !== 0) throw new Error('local infrastructure did not start (tools/infra/infra.sh up)');
+    const env = spawnSync('bash', [path.join(ROOT, 'tools/infra/infra.sh'), 'env'], { encoding: 'utf8' }).stdout;
+    mongoUrl = /MONGO_URL=(\S+)/.exec(env)?.[1];
+    amqpUrl = /AMQP_URL=(\S+)/.exec(env)?.[1];
+  }
+  const script = path.join(ROOT, 'dist/tools/stack/test-stack-main.js');
+  if (!existsSync(script)) throw new Error(`${script} is missing: run tools/build/build-all.sh first`);
+  rmSync(path.dirname(STACK_INFO_FILE), { recursive: true, force: true });
+  mkdirSync(path.dirname(STACK_INFO_FILE), { recursive: true });
+  const child = spawn(process.execPath, ['--enable-source-maps', script], {
+    env: { ...process.env, MONGO_URL: mongoUrl, AMQP_URL: amqpUrl, TEST_STACK_INFO_FILE: STACK_INFO_FILE },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  globalThis.__ORQUESTRA_E2E_STACK__ = stack;
-  const seed = await seedStack({
-    ports: stack.ports,
-    certDir,
-    stateFile: path.join(stateDir, 'seed.json'),
-    email: `e2e-${Date.now()}@orquestra.dev`,
-    withLiveAccount: true,
+  globalThis.__ORQUESTRA_E2E_STACK__ = child;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('test stack did not become ready in 120 s')), 120_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('TEST STACK READY')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`test stack exited with code ${code}; logs in ${path.dirname(STACK_INFO_FILE)}/logs`));
+    });
   });
-  const info: StackInfo = {
-    baseUrl: stack.baseUrl,
-    efiControlUrl: stack.efiControlUrl,
-    testKey: seed.testKey,
-    restrictedTestKey: seed.restrictedTestKey,
-    liveKey: seed.liveKey,
-    merchantId: seed.merchantId,
-    testProviderAccountId: seed.testProviderAccountId,
-    liveProviderAccountId: seed.liveProviderAccountId ?? '',
-    emulatorClientId: seed.emulatorClient.clientId,
-  };
-  writeFileSync(STACK_INFO_FILE, JSON.stringify(info, null, 2));
 }

@@ -1,0 +1,71 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { seedStack } from './seed';
+import { REPO_ROOT } from './stack-layout';
+import { startStack } from './start-stack';
+
+/**
+ * A throw-away stack for the end-to-end suite: offset ports and databases of its own, so it runs
+ * beside a developer's stack. Writes what the tests need to TEST_STACK_INFO_FILE, then runs until
+ * SIGTERM. Started by tools/e2e's global setup as a separate process.
+ */
+async function main(): Promise<void> {
+  const infoFile = process.env.TEST_STACK_INFO_FILE;
+  const mongoUrl = process.env.MONGO_URL;
+  const amqpUrl = process.env.AMQP_URL;
+  if (!infoFile || !mongoUrl || !amqpUrl) throw new Error('TEST_STACK_INFO_FILE, MONGO_URL and AMQP_URL are required');
+  const stateDir = path.dirname(infoFile);
+  const certDir = path.join(REPO_ROOT, '.local', 'certs');
+  const dbPrefix = `e2e_${randomBytes(3).toString('hex')}_`;
+  const stack = await startStack({
+    portOffset: Number(process.env.TEST_STACK_PORT_OFFSET ?? 1000),
+    mongoUrl,
+    amqpUrl,
+    dbPrefix,
+    stateDir,
+    certDir,
+    logLevel: process.env.LOG_LEVEL ?? 'info',
+    readyTimeoutMs: 90_000,
+  });
+  const stop = async () => {
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+  const seed = await seedStack({
+    ports: stack.ports,
+    certDir,
+    stateFile: path.join(stateDir, 'seed.json'),
+    email: `e2e-${Date.now()}@orquestra.dev`,
+    withLiveAccount: true,
+  });
+  writeFileSync(
+    infoFile,
+    JSON.stringify(
+      {
+        baseUrl: stack.baseUrl,
+        efiControlUrl: stack.efiControlUrl,
+        testKey: seed.testKey,
+        restrictedTestKey: seed.restrictedTestKey,
+        liveKey: seed.liveKey,
+        merchantId: seed.merchantId,
+        testProviderAccountId: seed.testProviderAccountId,
+        liveProviderAccountId: seed.liveProviderAccountId ?? '',
+        emulatorClientId: seed.emulatorClient.clientId,
+        dbPrefix,
+        ports: stack.ports,
+        logDir: path.join(stateDir, 'logs'),
+      },
+      null,
+      2,
+    ),
+  );
+  console.log('TEST STACK READY');
+}
+
+main().catch((error: Error) => {
+  console.error(`test stack failed: ${error.stack ?? error.message}`);
+  process.exit(1);
+});
