@@ -21,6 +21,7 @@ export default [
             { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'] },
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:tool'] },
+            { sourceTag: 'type:emulator', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:emulator'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:tool'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
           ],
@@ -41,6 +42,22 @@ export default [
     // The config loader is the one place allowed to read process.env; tools and tests set it up.
     files: ['libs/platform/src/config/**', 'libs/platform/src/testing/**', 'tools/**', '**/*.spec.ts', 'e2e/**'],
     rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Contract tests run adapters against the emulators; only spec files may import them.
+    files: ['services/**/*.spec.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          depConstraints: [
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:emulator'] },
+            { sourceTag: 'type:emulator', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:emulator'] },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['**/*.spec.ts', 'tools/e2e/**'],

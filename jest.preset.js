@@ -12,6 +12,7 @@ module.exports = function preset(projectRoot, overrides = {}) {
       '^@orquestra/platform/testing$': path.join(__dirname, 'libs/platform/src/testing/index.ts'),
       '^@orquestra/platform$': path.join(__dirname, 'libs/platform/src/index.ts'),
       '^@orquestra/contracts$': path.join(__dirname, 'libs/contracts/src/index.ts'),
+      '^@orquestra/emulators$': path.join(__dirname, 'tools/emulators/index.ts'),
     },
     testMatch: ['<rootDir>/**/*.spec.ts'],
     testPathIgnorePatterns: ['/node_modules/', '/dist/'],

@@ -50,14 +50,7 @@ export class ProviderAccountService {
     const id = newId('providerAccount');
     const webhookSecret = randomBytes(24).toString('base64url');
     const adapter = this.buildAdapter({ id, provider: input.provider, mode: input.mode, credentials: input.credentials, webhookSecret });
-    try {
-      await adapter.verifyCredentials();
-      await adapter.registerWebhook(this.webhookUrl(id, webhookSecret));
-    } catch (error) {
-      if (error instanceof ProviderError && error.kind === 'invalid_credentials') throw new AppError('invalid_credentials', { param: 'credentials' });
-      if (error instanceof ProviderError) throw new AppError(error.normalizedCode === 'not_found' ? 'provider_error' : error.normalizedCode);
-      throw error;
-    }
+    await this.atProvider(() => adapter.verifyCredentials());
     const now = new Date();
     const doc: ProviderAccountDoc = {
       _id: id,
@@ -75,10 +68,29 @@ export class ProviderAccountService {
       created_at: now,
       updated_at: now,
     };
+    // Stored before the webhook is registered: Efí test-posts the URL while registering and keeps
+    // it only if our intake (which looks the account up) answers 2xx.
     await this.accounts.create(doc);
+    try {
+      await this.atProvider(() => adapter.registerWebhook(this.webhookUrl(id, webhookSecret)));
+    } catch (error) {
+      await this.accounts.deleteOne({ _id: id });
+      throw error;
+    }
     this.adapters.set(id, adapter);
     this.logger.info({ account_id: id, provider: input.provider, mode: input.mode }, 'provider account connected');
     return doc;
+  }
+
+  /** Runs a provider call made while connecting, turning provider failures into API errors. */
+  private async atProvider(call: () => Promise<void>): Promise<void> {
+    try {
+      await call();
+    } catch (error) {
+      if (error instanceof ProviderError && error.kind === 'invalid_credentials') throw new AppError('invalid_credentials', { param: 'credentials' });
+      if (error instanceof ProviderError) throw new AppError(error.normalizedCode === 'not_found' ? 'provider_error' : error.normalizedCode);
+      throw error;
+    }
   }
 
   /**

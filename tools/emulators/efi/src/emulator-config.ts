@@ -31,7 +31,7 @@ const envSchema = z.object({
    * 2xx), as Efí does. Off by default for the local stack: its providers service registers the
    * webhook before it stores the account, so the receiver cannot yet answer the test with a 2xx.
    */
-  EFI_EMULATOR_VERIFY_WEBHOOKS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  EFI_EMULATOR_VERIFY_WEBHOOKS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

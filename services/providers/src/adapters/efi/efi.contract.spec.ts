@@ -7,8 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { Agent, request } from 'undici';
 import { hasError, isDynamicPix, parsePix } from 'pix-utils';
-import { createEfiEmulator, type EfiEmulator } from '../../../../../tools/emulators/efi/src/efi-emulator';
-import { generateTestCerts, type TestCerts } from '../../../../../tools/emulators/testing/test-certs';
+import { createEfiEmulator, generateTestCerts, type EfiEmulator, type TestCerts } from '@orquestra/emulators';
 import { ProviderError, type CreateChargeInput, type WebhookRequest } from '../provider-adapter';
 import { EfiAdapter, type EfiAdapterOptions } from './efi.adapter';
 
