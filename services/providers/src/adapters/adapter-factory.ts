@@ -9,6 +9,8 @@ export interface AdapterAccount {
   mode: 'test' | 'live';
   credentials: Record<string, string>;
   webhookSecret: string;
+  webhookUrl: string;
+  signingSecret?: string;
 }
 
 /** Splits a PEM bundle into its certificate chain and its private key. */

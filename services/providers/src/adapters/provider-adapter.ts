@@ -27,8 +27,12 @@ export interface ProviderAdapter {
   cancelCharge(providerPaymentId: string): Promise<ProviderCharge>;
   /** Sandbox only: asks the provider's sandbox to mark the charge paid (and send its webhook). */
   simulatePaid(providerPaymentId: string): Promise<void>;
-  /** Registers our webhook URL for this account at the provider. */
-  registerWebhook(url: string): Promise<void>;
+  /**
+   * Registers our webhook URL for this account at the provider. Answers what must be kept for
+   * verifying later webhooks (e.g. the signing secret Stripe issues for a new endpoint), or that
+   * the owner must paste the URL in the provider's dashboard (providers without a webhook API).
+   */
+  registerWebhook(url: string): Promise<WebhookRegistration>;
   /** Verifies and parses a webhook the provider sent to this account's route. */
   parseWebhook(request: WebhookRequest): WebhookParseResult;
 }
@@ -82,6 +86,37 @@ export interface WebhookRequest {
   query: Record<string, string>;
   headers: Record<string, string>;
   rawBody: Buffer;
+}
+
+export interface WebhookRegistration {
+  /** A secret the provider issued (or we set) for verifying this account's webhooks; stored sealed. */
+  signingSecret?: string;
+  /** True when the provider has no webhook API: the owner pastes the URL in its dashboard. */
+  manualSetupRequired?: boolean;
+}
+
+/**
+ * Everything an adapter needs for one connected account; built by adapter-factory.ts from the
+ * account (credentials decrypted) and the service config (base URLs per mode).
+ */
+export interface AdapterContext {
+  /** Provider API base for the account's mode (sandbox for test, production for live). */
+  baseUrl: string;
+  /** Control API of a local emulator (simulatePaid); absent against the real provider. */
+  controlUrl?: string;
+  /** The credential fields the provider catalog lists, by name. */
+  credentials: Record<string, string>;
+  /** Our intake URL for this account (carries our per-account secret in `hmac`). */
+  webhookUrl: string;
+  /** Our per-account secret, as embedded in webhookUrl, for providers that do not sign. */
+  webhookSecret: string;
+  /** What registerWebhook returned as signingSecret, once registered. */
+  signingSecret?: string;
+  /** Extra trusted CA (PEM) for the emulators in development; added to Node's roots. */
+  caPem?: string;
+  /** Provider-specific settings (e.g. Woovi's webhook public key) from config. */
+  settings: Record<string, string>;
+  timeoutMs: number;
 }
 
 export type WebhookParseResult =

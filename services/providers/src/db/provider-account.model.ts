@@ -22,6 +22,10 @@ export interface ProviderAccountDoc {
   credentials_last4: Record<string, string>;
   /** Secret embedded in the webhook URL registered at the provider, sealed. */
   webhook_secret_sealed: SealedSecret;
+  /** Secret the provider issued for verifying its webhooks (e.g. Stripe's whsec_), sealed. */
+  signing_secret_sealed: SealedSecret | null;
+  /** The provider has no webhook API: the owner must paste our URL in its dashboard. */
+  webhook_manual_setup: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -45,6 +49,8 @@ const schema = new Schema<ProviderAccountDoc>(
     credentials_sealed: { type: sealedSchema, required: true },
     credentials_last4: { type: Schema.Types.Mixed, default: {} },
     webhook_secret_sealed: { type: sealedSchema, required: true },
+    signing_secret_sealed: { type: sealedSchema, default: null },
+    webhook_manual_setup: { type: Boolean, default: false },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError, newId, type SecretBox } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { AdapterAccount } from '../adapters/adapter-factory';
-import { ProviderError, type ProviderAdapter } from '../adapters/provider-adapter';
+import { ProviderError, type ProviderAdapter, type WebhookRegistration } from '../adapters/provider-adapter';
 import type { BreakerRegistry } from '../breakers/breaker-registry';
 import type { FeeRuleDoc, ProviderAccountDoc, ProviderAccountModel } from '../db/provider-account.model';
 import { providerDefinition } from './provider-catalog';
@@ -49,7 +49,14 @@ export class ProviderAccountService {
     }
     const id = newId('providerAccount');
     const webhookSecret = randomBytes(24).toString('base64url');
-    const adapter = this.buildAdapter({ id, provider: input.provider, mode: input.mode, credentials: input.credentials, webhookSecret });
+    const adapter = this.buildAdapter({
+      id,
+      provider: input.provider,
+      mode: input.mode,
+      credentials: input.credentials,
+      webhookSecret,
+      webhookUrl: this.webhookUrl(id, webhookSecret),
+    });
     await this.atProvider(() => adapter.verifyCredentials());
     const now = new Date();
     const doc: ProviderAccountDoc = {
@@ -65,17 +72,30 @@ export class ProviderAccountService {
       credentials_sealed: this.secrets.seal(JSON.stringify(input.credentials)),
       credentials_last4: Object.fromEntries(Object.entries(input.credentials).map(([name, value]) => [name, value.slice(-4)])),
       webhook_secret_sealed: this.secrets.seal(webhookSecret),
+      signing_secret_sealed: null,
+      webhook_manual_setup: false,
       created_at: now,
       updated_at: now,
     };
     // Stored before the webhook is registered: Efí test-posts the URL while registering and keeps
     // it only if our intake (which looks the account up) answers 2xx.
     await this.accounts.create(doc);
+    let registration: WebhookRegistration;
     try {
-      await this.atProvider(() => adapter.registerWebhook(this.webhookUrl(id, webhookSecret)));
+      registration = await this.atProvider(() => adapter.registerWebhook(this.webhookUrl(id, webhookSecret)));
     } catch (error) {
       await this.accounts.deleteOne({ _id: id });
       throw error;
+    }
+    if (registration.signingSecret || registration.manualSetupRequired) {
+      // Nobody else knows this account's id yet: this write cannot race another writer.
+      doc.signing_secret_sealed = registration.signingSecret ? this.secrets.seal(registration.signingSecret) : null;
+      doc.webhook_manual_setup = registration.manualSetupRequired === true;
+      await this.accounts.updateOne(
+        { _id: id },
+        { $set: { signing_secret_sealed: doc.signing_secret_sealed, webhook_manual_setup: doc.webhook_manual_setup } },
+      );
+      this.adapters.delete(id);
     }
     this.adapters.set(id, adapter);
     this.logger.info({ account_id: id, provider: input.provider, mode: input.mode }, 'provider account connected');
@@ -83,9 +103,9 @@ export class ProviderAccountService {
   }
 
   /** Runs a provider call made while connecting, turning provider failures into API errors. */
-  private async atProvider(call: () => Promise<void>): Promise<void> {
+  private async atProvider<T>(call: () => Promise<T>): Promise<T> {
     try {
-      await call();
+      return await call();
     } catch (error) {
       if (error instanceof ProviderError && error.kind === 'invalid_credentials') throw new AppError('invalid_credentials', { param: 'credentials' });
       if (error instanceof ProviderError) throw new AppError(error.normalizedCode === 'not_found' ? 'provider_error' : error.normalizedCode);
@@ -98,7 +118,7 @@ export class ProviderAccountService {
    * that suffix a harmless query value (Efí's documented recipe), and `hmac` authenticates the call.
    */
   webhookUrl(accountId: string, secret: string): string {
-    return `${this.webhookBaseUrl.replace(/\/$/, '')}/webhooks/providers/${accountId}?hmac=${secret}&ignorar=`;
+    return `${this.webhookBaseUrl.replace(/\/$/, '')}/webhooks/providers/${accountId}?hmac=${secret}`;
   }
 
   list(merchantId: string, mode: 'test' | 'live'): Promise<ProviderAccountDoc[]> {
@@ -126,6 +146,8 @@ export class ProviderAccountService {
         mode: doc.mode,
         credentials: JSON.parse(this.secrets.open(doc.credentials_sealed)) as Record<string, string>,
         webhookSecret: this.secrets.open(doc.webhook_secret_sealed),
+        webhookUrl: this.webhookUrl(doc._id, this.secrets.open(doc.webhook_secret_sealed)),
+        ...(doc.signing_secret_sealed ? { signingSecret: this.secrets.open(doc.signing_secret_sealed) } : {}),
       });
       this.adapters.set(doc._id, adapter);
     }

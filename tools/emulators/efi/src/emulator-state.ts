@@ -6,7 +6,7 @@
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { CobRequest } from './cob-validation';
-import { FaultRegistry } from './fault-registry';
+import { FaultRegistry } from '../../kit';
 import { newAccessToken, newEndToEndId } from './pix-ids';
 import { pixErrors } from './pix-errors';
 

@@ -1,29 +1,7 @@
-/** The emulator's pino logger. Credentials, tokens and bodies are redacted wherever they appear. */
-import pino, { type Logger } from 'pino';
+import { createEmulatorLogger as create, type Logger } from '../../kit';
 
 export type { Logger };
 
-const REDACT_PATHS = [
-  'client_secret',
-  '*.client_secret',
-  'authorization',
-  '*.authorization',
-  'headers.authorization',
-  '*.headers.authorization',
-  'access_token',
-  '*.access_token',
-  'body',
-  '*.body',
-  'key',
-  '*.key',
-];
-
 export function createEmulatorLogger(level = 'info'): Logger {
-  return pino({
-    name: 'efi-emulator',
-    level,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-  });
+  return create('efi-emulator', level);
 }

@@ -15,6 +15,7 @@ import {
   type ProviderAdapter,
   type ProviderCharge,
   type WebhookParseResult,
+  type WebhookRegistration,
   type WebhookRequest,
 } from '../provider-adapter';
 import {
@@ -284,7 +285,7 @@ export class EfiAdapter implements ProviderAdapter {
    * suffix lands in the `ignorar` parameter and the route stays the same; the secret authenticates
    * Efí since our edge does not do mTLS (hence `x-skip-mtls-checking: true`).
    */
-  async registerWebhook(url: string): Promise<void> {
+  async registerWebhook(url: string): Promise<WebhookRegistration> {
     const target = new URL(url);
     target.searchParams.delete('hmac');
     target.searchParams.delete('ignorar');
@@ -293,7 +294,7 @@ export class EfiAdapter implements ProviderAdapter {
     const answer = await this.api('PUT', `/v2/webhook/${encodeURIComponent(this.options.chave)}`, 'write', { webhookUrl }, {
       'x-skip-mtls-checking': 'true',
     });
-    if (answer.status === 200 || answer.status === 201 || answer.status === 204) return;
+    if (answer.status === 200 || answer.status === 201 || answer.status === 204) return {};
     throw providerErrorFor(answer.status, answer.body, 'register webhook');
   }
 
