@@ -1,5 +1,6 @@
 import { payments, providers, routing } from '@orquestra/contracts';
 import { createRpcClient, ensureIndexes, runService } from '@orquestra/platform';
+import type { Collection, Document } from 'mongodb';
 import { config } from './config';
 import { registerIdempotencyRecordModel } from './db/idempotency-record.model';
 import { registerPaymentModel } from './db/payment.model';
@@ -30,8 +31,10 @@ void runService({
     });
 
     const links = new PaymentLinks(config.PAY_BASE_URL, config.PUBLIC_BASE_URL);
-    const store = new PaymentStore(paymentModel, locks, outbox, links);
+    const failedCreations = db.collection('failed_creations') as unknown as Collection<Document>;
+    const store = new PaymentStore(paymentModel, failedCreations, locks, outbox, links);
     await outbox.watch(store.collection);
+    await outbox.watch(failedCreations);
     const idempotency = new IdempotencyGuard(idempotencyRecords, locks, config.IDEMPOTENCY_TTL_HOURS * 3_600_000, 60_000);
     const purge = setInterval(() => void idempotency.purgeExpired().catch(() => undefined), 10 * 60_000);
     purge.unref();

@@ -9,10 +9,35 @@ export const config = loadConfig({
   CREDENTIALS_ENCRYPTION_KEYS: z.string().min(1),
   /** Public base URL providers post webhooks to (the gateway). */
   PUBLIC_WEBHOOK_BASE_URL: z.string().url(),
-  EFI_PIX_BASE_URL_TEST: z.string().url().default('https://pix-h.api.efipay.com.br'),
-  EFI_PIX_BASE_URL_LIVE: z.string().url().default('https://pix.api.efipay.com.br'),
-  /** Control API of a local sandbox emulator (mark paid); absent against a real sandbox. */
-  EFI_SANDBOX_CONTROL_URL: z.string().url().optional(),
+  /**
+   * Overrides of provider base URLs, JSON: {"<provider>": {"test": url, "live": url, "control": url}}.
+   * Development and tests point them at tools/emulators; "control" is an emulator's control API
+   * (used by simulate). Without an override, the catalog's real sandbox/production URLs are used.
+   */
+  PROVIDER_ENDPOINTS: z
+    .string()
+    .default('{}')
+    .transform((text, ctx) => {
+      const schema = z.record(z.object({ test: z.string().url().optional(), live: z.string().url().optional(), control: z.string().url().optional() }));
+      try {
+        return schema.parse(JSON.parse(text));
+      } catch (error) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `PROVIDER_ENDPOINTS must be JSON {provider: {test, live, control}}: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    }),
+  /** Provider-specific settings, JSON: {"woovi": {"webhook_public_key": "<PEM>"}}. */
+  PROVIDER_SETTINGS: z
+    .string()
+    .default('{}')
+    .transform((text, ctx) => {
+      try {
+        return z.record(z.record(z.string())).parse(JSON.parse(text));
+      } catch (error) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `PROVIDER_SETTINGS must be JSON {provider: {key: value}}: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    }),
   /**
    * Extra CA (PEM file) trusted for provider hosts besides the system CAs: the local emulators' CA
    * in development and tests. Never set in production.

@@ -2,6 +2,7 @@ import { providers } from '@orquestra/contracts';
 import { ensureIndexes, runService, SecretBox } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import { createAdapterFactory } from './adapters/adapter-factory';
+import './adapters';
 import { BreakerRegistry } from './breakers/breaker-registry';
 import { config } from './config';
 import { registerProviderAccountModel } from './db/provider-account.model';
@@ -13,7 +14,7 @@ import { providersHandlers } from './grpc/providers.handlers';
 void runService({
   config,
   grpcAddress: config.GRPC_ADDRESS,
-  setup: async ({ db, grpc, outbox, logger, onShutdown }) => {
+  setup: async ({ db, grpc, outbox, locks, logger, onShutdown }) => {
     const accountModel = registerProviderAccountModel(db);
     const receipts = registerWebhookReceiptModel(db);
     await ensureIndexes(db);
@@ -33,6 +34,7 @@ void runService({
       breakers,
       createAdapterFactory(config),
       config.PUBLIC_WEBHOOK_BASE_URL,
+      locks,
       logger,
     );
     const webhooks = new WebhookIntakeService(accounts, receipts, outbox, logger);

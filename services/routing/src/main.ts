@@ -1,16 +1,29 @@
 import { providers, routing } from '@orquestra/contracts';
-import { createRpcClient, runService } from '@orquestra/platform';
+import { createRpcClient, ensureIndexes, runService } from '@orquestra/platform';
 import { config } from './config';
+import { registerAttemptOutcomeModel } from './db/attempt-outcome.model';
+import { registerRoutingRuleModel } from './db/routing-rule.model';
+import { AccountHealth } from './domain/account-health';
+import { RulesService } from './domain/rules.service';
+import { startAttemptOutcomeConsumer } from './events/attempt-outcome.consumer';
 import { routingHandlers } from './grpc/routing.handlers';
 
 void runService({
   config,
   grpcAddress: config.GRPC_ADDRESS,
-  setup: async ({ grpc, onShutdown }) => {
+  setup: async ({ db, grpc, bus, locks, logger, onShutdown }) => {
+    const ruleModel = registerRoutingRuleModel(db);
+    const outcomes = registerAttemptOutcomeModel(db);
+    await ensureIndexes(db);
     const providersClient = createRpcClient(providers.ProvidersServiceService, config.PROVIDERS_GRPC_ADDR, {
       deadlineMs: config.GRPC_DEADLINE_MS,
     });
     onShutdown(() => providersClient.close());
-    grpc.addService(routing.RoutingServiceService, routingHandlers(providersClient), 'orquestra.routing.v1.RoutingService');
+    const health = new AccountHealth(outcomes, logger);
+    health.start();
+    onShutdown(() => health.stop());
+    await startAttemptOutcomeConsumer(bus, outcomes, logger);
+    const rules = new RulesService(ruleModel, locks, providersClient);
+    grpc.addService(routing.RoutingServiceService, routingHandlers({ providersClient, rules, health }), 'orquestra.routing.v1.RoutingService');
   },
 });

@@ -15,6 +15,16 @@ export function stackPorts(offset = 0) {
     notifications: 50055 + offset,
     efiApi: 9443 + offset,
     efiControl: 9444 + offset,
+    mercadopagoApi: 9450 + offset,
+    mercadopagoControl: 9451 + offset,
+    asaasApi: 9452 + offset,
+    asaasControl: 9453 + offset,
+    pagarmeApi: 9454 + offset,
+    pagarmeControl: 9455 + offset,
+    wooviApi: 9456 + offset,
+    wooviControl: 9457 + offset,
+    stripeApi: 9458 + offset,
+    stripeControl: 9459 + offset,
   };
 }
 
@@ -31,6 +41,19 @@ export function localEncryptionKeys(stateDir: string): string {
     writeFileSync(file, `local1:${randomBytes(32).toString('base64')}`, { mode: 0o600 });
   }
   return readFileSync(file, 'utf8').trim();
+}
+
+/** Base URLs of the local provider emulators, for the providers service's PROVIDER_ENDPOINTS. */
+export function providerEndpoints(ports: StackPorts): Record<string, { test: string; live: string; control: string }> {
+  const http = (api: number, control: number) => ({ test: `http://127.0.0.1:${api}`, live: `http://127.0.0.1:${api}`, control: `http://127.0.0.1:${control}` });
+  return {
+    efi: { test: `https://localhost:${ports.efiApi}`, live: `https://localhost:${ports.efiApi}`, control: `http://127.0.0.1:${ports.efiControl}` },
+    mercadopago: http(ports.mercadopagoApi, ports.mercadopagoControl),
+    asaas: http(ports.asaasApi, ports.asaasControl),
+    pagarme: http(ports.pagarmeApi, ports.pagarmeControl),
+    woovi: http(ports.wooviApi, ports.wooviControl),
+    stripe: http(ports.stripeApi, ports.stripeControl),
+  };
 }
 
 /** Environment of every service process of one stack. */
@@ -61,10 +84,8 @@ export function serviceEnvironment(options: {
       GRPC_ADDRESS: `127.0.0.1:${ports.providers}`,
       CREDENTIALS_ENCRYPTION_KEYS: options.encryptionKeys,
       PUBLIC_WEBHOOK_BASE_URL: publicBase,
-      // Test- and (in the e2e stack) live-mode accounts talk to the local Efí emulator.
-      EFI_PIX_BASE_URL_TEST: `https://localhost:${ports.efiApi}`,
-      EFI_PIX_BASE_URL_LIVE: `https://localhost:${ports.efiApi}`,
-      EFI_SANDBOX_CONTROL_URL: `http://127.0.0.1:${ports.efiControl}`,
+      // Test- and (in the e2e stack) live-mode accounts talk to the local emulators.
+      PROVIDER_ENDPOINTS: JSON.stringify(providerEndpoints(ports)),
       PROVIDER_EXTRA_CA_FILE: path.join(options.certDir, 'ca.pem'),
     },
     routing: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.routing}`, PROVIDERS_GRPC_ADDR: addr(ports.providers) },

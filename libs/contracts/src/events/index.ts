@@ -1,2 +1,3 @@
 export * from './event-types';
 export * from './provider-charge-updated';
+export * from './payment-attempt-recorded';

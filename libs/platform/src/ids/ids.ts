@@ -18,6 +18,7 @@ export const ID_PREFIXES = {
   attempt: 'att',
   request: 'req',
   webhookEndpoint: 'we',
+  routingRule: 'rr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

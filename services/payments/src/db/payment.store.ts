@@ -1,9 +1,10 @@
+import { PAYMENT_ATTEMPT_RECORDED, type PaymentAttemptRecorded } from '@orquestra/contracts';
 import { AppError, LockManager, newId, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import type { PaymentLinks } from '../domain/payment-links';
 import { canTransition, type PaymentStatus } from '../domain/payment-status';
 import { publicPaymentObject } from './payment.mapper';
-import type { PaymentDoc, PaymentModel } from './payment.model';
+import type { AttemptDoc, PaymentDoc, PaymentModel } from './payment.model';
 
 /**
  * Every payment state change goes through here: checked against the transition table, made under
@@ -14,6 +15,8 @@ import type { PaymentDoc, PaymentModel } from './payment.model';
 export class PaymentStore {
   constructor(
     readonly model: PaymentModel,
+    /** Creations that failed at every account: kept for their attempts (health, audit). */
+    private readonly failedCreations: Collection<Document>,
     private readonly locks: LockManager,
     private readonly outbox: OutboxRelay,
     private readonly links: PaymentLinks,
@@ -66,13 +69,56 @@ export class PaymentStore {
     return updated;
   }
 
+  /** Internal events telling routing how each provider attempt went (per-account health). */
+  attemptEvents(payment: Pick<PaymentDoc, '_id' | 'merchant_id' | 'mode' | 'source_key_id'>, attempts: AttemptDoc[]): EventEnvelope[] {
+    return attempts.map((attempt) => {
+      const object: PaymentAttemptRecorded = {
+        payment_id: payment._id,
+        provider_account_id: attempt.provider_account_id,
+        provider: attempt.provider,
+        outcome: attempt.outcome,
+        failure_code: attempt.failure_code,
+        latency_ms: attempt.latency_ms,
+        at: attempt.created_at.toISOString(),
+      };
+      return {
+        id: newId('event'),
+        type: PAYMENT_ATTEMPT_RECORDED,
+        created: Math.floor(Date.now() / 1000),
+        merchant_id: payment.merchant_id,
+        mode: payment.mode,
+        source: payment.source_key_id || null,
+        data: { object: object as unknown as Record<string, unknown> },
+      };
+    });
+  }
+
+  /** Keeps a creation that failed everywhere (nothing was charged) with its attempts' events. */
+  async recordFailedCreation(payment: PaymentDoc, attempts: AttemptDoc[], errorCode: string): Promise<void> {
+    const events = this.attemptEvents(payment, attempts);
+    await this.failedCreations.insertOne({
+      _id: payment._id as never,
+      merchant_id: payment.merchant_id,
+      mode: payment.mode,
+      source_key_id: payment.source_key_id,
+      amount: payment.amount,
+      method: payment.method,
+      error_code: errorCode,
+      attempts,
+      created_at: new Date(),
+      outbox: events,
+      outbox_since: events.length > 0 ? new Date() : null,
+    });
+    if (events.length > 0) void this.outbox.flush(this.failedCreations, payment._id);
+  }
+
   /** Stores a new payment together with its first events (one insert: nothing to lock). */
   async insertWithEvents(doc: PaymentDoc, eventTypes: string[]): Promise<PaymentDoc> {
     const events = eventTypes.map((type) => this.event(type, doc));
     const stored: PaymentDoc = {
       ...doc,
       events: events.map((event) => ({ id: event.id, type: event.type, created: event.created })),
-      outbox: events,
+      outbox: [...events, ...this.attemptEvents(doc, doc.attempts)],
       outbox_since: new Date(),
     };
     await this.model.collection.insertOne(stored as never);

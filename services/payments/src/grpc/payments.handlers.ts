@@ -65,6 +65,10 @@ export function paymentsHandlers(deps: {
       return { payment: toProto(await actions.simulate(request.payment_id, scopeOf(request.caller), context.requestId)) };
     },
 
+    async syncPayment(request, context) {
+      return { payment: toProto(await actions.sync(request.payment_id, scopeOf(request.caller), context.requestId)) };
+    },
+
     async getPaymentQrCode({ payment_id }) {
       // Public route: only the Pix text of an open payment, nothing else about it.
       const doc = await store.model.findOne({ _id: payment_id, status: 'pending' }, { next_action: 1 }).lean<PaymentDoc>();

@@ -149,6 +149,9 @@ export class PaymentCreator {
     }
 
     this.deps.logger.warn({ payment_id: paymentId, attempts: attempts.map((a) => `${a.provider_account_id}:${a.failure_code}`) }, 'every provider account failed');
+    await this.deps.store.recordFailedCreation(draft, attempts, 'all_providers_failed').catch((error: Error) =>
+      this.deps.logger.error({ payment_id: paymentId, err: error.message }, 'could not record the failed creation'),
+    );
     throw new AppError('all_providers_failed');
   }
 

@@ -86,6 +86,14 @@ export class PaymentActions {
     }
   }
 
+  /** Re-reads the charge at the provider and applies any change (POST /payments/{id}/sync). */
+  async sync(id: string, scope: CallerScope, requestId: string): Promise<PaymentDoc> {
+    const payment = await this.store.findForCaller(id, scope);
+    const { charge } = await this.providers.getCharge({ ref: this.ref(payment) }, { requestId });
+    if (charge) await this.applyChargeState(payment, chargeView(charge));
+    return this.store.findForCaller(id, scope);
+  }
+
   /** Applies a change reported by the provider (webhook or sync). Idempotent. */
   async applyProviderUpdate(update: ProviderChargeUpdated): Promise<'applied' | 'unchanged' | 'unknown_payment'> {
     const payment = await this.store.model

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { ProvidersConfig } from '../config';
+import { providerDefinition } from '../domain/provider-catalog';
 import { EfiAdapter } from './efi/efi.adapter';
-import type { ProviderAdapter } from './provider-adapter';
+import type { AdapterContext, ProviderAdapter } from './provider-adapter';
 
 export interface AdapterAccount {
   id: string;
@@ -20,31 +21,56 @@ export function splitPemBundle(pem: string): { certificatePem: string; privateKe
   return { certificatePem: certificates.join('\n'), privateKeyPem: key?.[0] ?? '' };
 }
 
+type AdapterConstructor = new (context: AdapterContext) => ProviderAdapter;
+
+/** Adapters built from the uniform AdapterContext (every provider but Efí, whose mTLS needs more). */
+const CONTEXT_ADAPTERS: Record<string, AdapterConstructor> = {};
+
+/** Registers an adapter class for a provider code (called by adapters/index.ts). */
+export function registerAdapter(code: string, constructor: AdapterConstructor): void {
+  CONTEXT_ADAPTERS[code] = constructor;
+}
+
 /**
  * Builds the adapter for one connected account. Base URLs depend on the account's mode (sandbox
- * for test, production for live); in development the test URLs point at `tools/emulators`.
+ * for test, production for live) and can be overridden by config (the emulators in development).
  */
 export function createAdapterFactory(config: ProvidersConfig): (account: AdapterAccount) => ProviderAdapter {
   const extraCa = config.PROVIDER_EXTRA_CA_FILE ? readFileSync(config.PROVIDER_EXTRA_CA_FILE, 'utf8') : undefined;
   return (account) => {
-    switch (account.provider) {
-      case 'efi': {
-        const { certificatePem, privateKeyPem } = splitPemBundle(account.credentials.certificate ?? '');
-        return new EfiAdapter({
-          baseUrl: account.mode === 'live' ? config.EFI_PIX_BASE_URL_LIVE : config.EFI_PIX_BASE_URL_TEST,
-          clientId: account.credentials.client_id ?? '',
-          clientSecret: account.credentials.client_secret ?? '',
-          certificatePem,
-          privateKeyPem,
-          caPem: extraCa,
-          chave: account.credentials.pix_key ?? '',
-          controlUrl: account.mode === 'test' ? config.EFI_SANDBOX_CONTROL_URL : undefined,
-          timeoutMs: config.PROVIDER_TIMEOUT_MS,
-          webhookSecret: account.webhookSecret,
-        });
-      }
-      default:
-        throw new Error(`No adapter for provider ${account.provider}`);
+    const definition = providerDefinition(account.provider);
+    if (!definition) throw new Error(`No provider ${account.provider} in the catalog`);
+    const override = config.PROVIDER_ENDPOINTS[account.provider] ?? {};
+    const baseUrl = override[account.mode] ?? definition.baseUrls[account.mode];
+    // Simulating payments exists only in sandboxes: never give a live account a control URL.
+    const controlUrl = account.mode === 'test' ? override.control : undefined;
+    if (account.provider === 'efi') {
+      const { certificatePem, privateKeyPem } = splitPemBundle(account.credentials.certificate ?? '');
+      return new EfiAdapter({
+        baseUrl,
+        clientId: account.credentials.client_id ?? '',
+        clientSecret: account.credentials.client_secret ?? '',
+        certificatePem,
+        privateKeyPem,
+        caPem: extraCa,
+        chave: account.credentials.pix_key ?? '',
+        controlUrl,
+        timeoutMs: config.PROVIDER_TIMEOUT_MS,
+        webhookSecret: account.webhookSecret,
+      });
     }
+    const Adapter = CONTEXT_ADAPTERS[account.provider];
+    if (!Adapter) throw new Error(`No adapter for provider ${account.provider}`);
+    return new Adapter({
+      baseUrl,
+      ...(controlUrl ? { controlUrl } : {}),
+      credentials: account.credentials,
+      webhookUrl: account.webhookUrl,
+      webhookSecret: account.webhookSecret,
+      ...(account.signingSecret ? { signingSecret: account.signingSecret } : {}),
+      ...(extraCa ? { caPem: extraCa } : {}),
+      settings: config.PROVIDER_SETTINGS[account.provider] ?? {},
+      timeoutMs: config.PROVIDER_TIMEOUT_MS,
+    });
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, newId, type SecretBox } from '@orquestra/platform';
+import { AppError, LockManager, newId, type SecretBox } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { AdapterAccount } from '../adapters/adapter-factory';
 import { ProviderError, type ProviderAdapter, type WebhookRegistration } from '../adapters/provider-adapter';
@@ -31,13 +31,52 @@ export class ProviderAccountService {
     private readonly breakers: BreakerRegistry,
     private readonly buildAdapter: (account: AdapterAccount) => ProviderAdapter,
     private readonly webhookBaseUrl: string,
+    private readonly locks: LockManager,
     private readonly logger: Logger,
   ) {}
+
+  /** The intake URL of a stored account (it carries the account's secret). */
+  webhookUrlOf(doc: ProviderAccountDoc): string {
+    return this.webhookUrl(doc._id, this.secrets.open(doc.webhook_secret_sealed));
+  }
+
+  /** Changes name, priority, fees or enabled, under the account's document lock. */
+  async update(
+    merchantId: string,
+    mode: 'test' | 'live',
+    accountId: string,
+    changes: { name?: string; priority?: number; enabled?: boolean; fees?: FeeRuleDoc[] },
+  ): Promise<ProviderAccountDoc> {
+    if (changes.priority !== undefined && (!Number.isInteger(changes.priority) || changes.priority < 1)) {
+      throw new AppError('parameter_invalid', { param: 'priority', message: 'priority deve ser um inteiro maior ou igual a 1.' });
+    }
+    return this.locks.withLock(LockManager.documentLock(this.accounts.collection.collectionName, accountId), async () => {
+      const current = await this.get(merchantId, mode, accountId);
+      const set: Partial<ProviderAccountDoc> = { updated_at: new Date() };
+      if (changes.name !== undefined) set.name = changes.name;
+      if (changes.priority !== undefined) set.priority = changes.priority;
+      if (changes.enabled !== undefined) set.enabled = changes.enabled;
+      if (changes.fees !== undefined) set.fees = changes.fees;
+      await this.accounts.updateOne({ _id: accountId }, { $set: set });
+      this.logger.info({ account_id: accountId, changed: Object.keys(set) }, 'provider account updated');
+      return { ...current, ...set };
+    });
+  }
 
   async connect(input: ConnectAccountInput): Promise<ProviderAccountDoc> {
     const definition = providerDefinition(input.provider);
     if (!definition) {
       throw new AppError('parameter_invalid', { param: 'provider', message: `Provedor desconhecido: ${input.provider}. Consulte GET /v1/providers.` });
+    }
+    if (!Number.isInteger(input.priority) || input.priority < 1) {
+      throw new AppError('parameter_invalid', { param: 'priority', message: 'priority deve ser um inteiro maior ou igual a 1.' });
+    }
+    const unknownField = Object.keys(input.credentials).find((name) => !definition.credentialFields.some((f) => f.name === name));
+    if (unknownField) {
+      throw new AppError('parameter_invalid', {
+        param: `credentials.${unknownField}`,
+        message: `${definition.name} não usa o campo credentials.${unknownField}. Campos: ${definition.credentialFields.map((f) => f.name).join(', ')}.`,
+      });
     }
     for (const field of definition.credentialFields) {
       if (!input.credentials[field.name]) {

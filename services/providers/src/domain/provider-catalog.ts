@@ -1,7 +1,12 @@
 /**
- * What Orquestra knows about each provider: the credential fields an owner enters, the methods it
- * takes, and the customer data each method requires. GET /v1/providers is served from here.
+ * What Orquestra knows about each provider: the credential fields an owner enters, the base URLs
+ * of its sandbox and production, the methods it takes through Orquestra today, the customer data
+ * each method requires, and its capabilities. GET /v1/providers is served from here.
+ * Facts and their sources: ../shared/providers/psp-apis.md and each adapter's README/fixtures.
  */
+export type Method = 'pix' | 'boleto' | 'card';
+export type CustomerField = 'document' | 'email' | 'phone' | 'address';
+
 export interface CredentialField {
   name: string;
   label: string;
@@ -12,10 +17,23 @@ export interface ProviderDefinition {
   code: string;
   name: string;
   credentialFields: CredentialField[];
-  methods: Array<'pix' | 'boleto' | 'card'>;
-  /** Customer data required per method, as "<method>:<field>". */
-  requires: string[];
-  keepsMetadata: boolean;
+  baseUrls: { test: string; live: string };
+  /** Methods Orquestra routes to this provider today. */
+  methods: Method[];
+  /** Customer data required per method. */
+  customerRequires: Partial<Record<Method, CustomerField[]>>;
+  amountUnit: 'reais_string' | 'reais_decimal' | 'cents';
+  capabilities: {
+    partialRefunds: boolean;
+    disputes: boolean;
+    disputeEvidence: boolean;
+    subaccounts: { supported: boolean; requires: string[] };
+    payouts: boolean;
+    subscriptions: boolean;
+    cardVault: boolean;
+    keepsMetadata: boolean;
+  };
+  notes: string;
 }
 
 export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
@@ -28,13 +46,133 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
       { name: 'certificate', label: 'Certificado (PEM com certificado e chave privada)', secret: true },
       { name: 'pix_key', label: 'Chave Pix da conta', secret: false },
     ],
+    baseUrls: { test: 'https://pix-h.api.efipay.com.br', live: 'https://pix.api.efipay.com.br' },
     methods: ['pix'],
-    // The BCB API accepts an immediate charge without a debtor; name+CPF/CNPJ are sent when given.
-    requires: [],
-    keepsMetadata: true,
+    // The BCB API accepts an immediate charge without a debtor; name + CPF/CNPJ are sent when given.
+    customerRequires: { pix: [] },
+    amountUnit: 'reais_string',
+    capabilities: {
+      partialRefunds: true,
+      disputes: true,
+      disputeEvidence: true,
+      subaccounts: { supported: false, requires: [] },
+      payouts: true,
+      subscriptions: true,
+      cardVault: false,
+      keepsMetadata: true,
+    },
+    notes: 'OAuth2 com mTLS (certificado da conta). Valores em reais como texto ("19.90"). Metadata vai em infoAdicionais.',
+  },
+  mercadopago: {
+    code: 'mercadopago',
+    name: 'Mercado Pago',
+    credentialFields: [
+      { name: 'access_token', label: 'Access Token', secret: true },
+      { name: 'webhook_secret', label: 'Assinatura secreta dos webhooks', secret: true },
+    ],
+    baseUrls: { test: 'https://api.mercadopago.com', live: 'https://api.mercadopago.com' },
+    methods: ['pix'],
+    customerRequires: { pix: ['email'] },
+    amountUnit: 'reais_decimal',
+    capabilities: {
+      partialRefunds: true,
+      disputes: true,
+      disputeEvidence: true,
+      subaccounts: { supported: false, requires: [] },
+      payouts: false,
+      subscriptions: false,
+      cardVault: true,
+      keepsMetadata: true,
+    },
+    notes: 'Valores em reais decimais. Exige e-mail do pagador no Pix. Webhooks assinados (x-signature, HMAC-SHA256).',
+  },
+  asaas: {
+    code: 'asaas',
+    name: 'Asaas',
+    credentialFields: [{ name: 'api_key', label: 'Chave de API', secret: true }],
+    baseUrls: { test: 'https://api-sandbox.asaas.com/v3', live: 'https://api.asaas.com/v3' },
+    methods: ['pix'],
+    customerRequires: { pix: ['document'] },
+    amountUnit: 'reais_decimal',
+    capabilities: {
+      partialRefunds: true,
+      disputes: true,
+      disputeEvidence: true,
+      subaccounts: { supported: true, requires: ['name', 'email', 'document', 'birthdate', 'phone', 'monthly_income', 'address'] },
+      payouts: true,
+      subscriptions: false,
+      cardVault: true,
+      keepsMetadata: false,
+    },
+    notes: 'Valores em reais decimais. Exige cliente com CPF/CNPJ. Não guarda metadata (só externalReference): ela fica só no Orquestra.',
+  },
+  pagarme: {
+    code: 'pagarme',
+    name: 'Pagar.me',
+    credentialFields: [{ name: 'secret_key', label: 'Chave secreta (sk_test_… ou sk_…)', secret: true }],
+    baseUrls: { test: 'https://api.pagar.me/core/v5', live: 'https://api.pagar.me/core/v5' },
+    methods: ['pix'],
+    customerRequires: { pix: ['document', 'email', 'phone'] },
+    amountUnit: 'cents',
+    capabilities: {
+      partialRefunds: true,
+      disputes: true,
+      disputeEvidence: false,
+      subaccounts: { supported: true, requires: ['name', 'email', 'document', 'type', 'bank_account'] },
+      payouts: true,
+      subscriptions: false,
+      cardVault: true,
+      keepsMetadata: true,
+    },
+    notes: 'Valores em centavos. Exige nome, e-mail, documento e telefone do cliente. Webhooks configurados no painel (cole a URL mostrada na conta).',
+  },
+  woovi: {
+    code: 'woovi',
+    name: 'Woovi (OpenPix)',
+    credentialFields: [{ name: 'app_id', label: 'AppID', secret: true }],
+    baseUrls: { test: 'https://api.woovi-sandbox.com', live: 'https://api.woovi.com' },
+    methods: ['pix'],
+    customerRequires: { pix: [] },
+    amountUnit: 'cents',
+    capabilities: {
+      partialRefunds: true,
+      disputes: true,
+      disputeEvidence: false,
+      subaccounts: { supported: true, requires: ['name', 'pix_key'] },
+      payouts: true,
+      subscriptions: true,
+      cardVault: false,
+      keepsMetadata: true,
+    },
+    notes: 'Valores em centavos. Só Pix. Webhooks assinados com RSA (x-webhook-signature).',
+  },
+  stripe: {
+    code: 'stripe',
+    name: 'Stripe',
+    credentialFields: [{ name: 'secret_key', label: 'Chave secreta (sk_test_… ou sk_live_…)', secret: true }],
+    baseUrls: { test: 'https://api.stripe.com', live: 'https://api.stripe.com' },
+    methods: ['pix'],
+    customerRequires: { pix: [] },
+    amountUnit: 'cents',
+    capabilities: {
+      partialRefunds: true,
+      disputes: true,
+      disputeEvidence: true,
+      subaccounts: { supported: true, requires: ['email', 'document'] },
+      payouts: true,
+      subscriptions: false,
+      cardVault: true,
+      keepsMetadata: true,
+    },
+    notes: 'Valores em centavos. Webhooks assinados (Stripe-Signature, HMAC-SHA256, tolerância de 300 s).',
   },
 };
 
 export function providerDefinition(code: string): ProviderDefinition | undefined {
   return PROVIDER_CATALOG[code];
+}
+
+/** "<method>:<field>" entries, as routing reads them. */
+export function requiresList(definition: ProviderDefinition): string[] {
+  return Object.entries(definition.customerRequires).flatMap(([method, fields]) => (fields ?? []).map((field) => `${method}:${field}`));
 }

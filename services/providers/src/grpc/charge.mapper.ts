@@ -1,7 +1,6 @@
-import { modeFromName, providers } from '@orquestra/contracts';
+import { providers } from '@orquestra/contracts';
 import type { ProviderCharge } from '../adapters/provider-adapter';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
-import { providerDefinition } from '../domain/provider-catalog';
 
 const { ChargeStatus } = providers;
 
@@ -40,23 +39,5 @@ export function toProtoCharge(account: ProviderAccountDoc, charge: ProviderCharg
     failure_reason: charge.failureReason ?? '',
     provider_fee: charge.providerFee ?? -1,
     paid_at: charge.paidAt?.toISOString() ?? '',
-  };
-}
-
-export function toProtoAccount(doc: ProviderAccountDoc, breakerState: string): providers.ProviderAccount {
-  return {
-    id: doc._id,
-    merchant_id: doc.merchant_id,
-    mode: modeFromName(doc.mode),
-    provider: doc.provider,
-    name: doc.name,
-    priority: doc.priority,
-    enabled: doc.enabled,
-    methods: doc.methods,
-    requires: providerDefinition(doc.provider)?.requires ?? [],
-    fees: doc.fees.map((fee) => ({ method: fee.method, percent_bps: fee.percent_bps, fixed: fee.fixed })),
-    credentials_last4: doc.credentials_last4,
-    breaker_state: breakerState,
-    created_at: doc.created_at.toISOString(),
   };
 }

@@ -5,7 +5,9 @@ import type { BreakerRegistry } from '../breakers/breaker-registry';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
 import type { ProviderAccountService } from '../domain/provider-account.service';
 import type { WebhookIntakeService } from '../domain/webhook-intake.service';
-import { toProtoAccount, toProtoCharge } from './charge.mapper';
+import { toProtoAccount, toProtoProvider } from './account.mapper';
+import { toProtoCharge } from './charge.mapper';
+import { PROVIDER_CATALOG } from '../domain/provider-catalog';
 
 /** ProviderError → the normalized error the caller's failover policy reads. */
 function toAppError(error: unknown): unknown {
@@ -35,7 +37,27 @@ export function providersHandlers(deps: {
     return accounts.get(ref.merchant_id, modeName(ref.mode), ref.account_id);
   };
 
+  const view = (doc: ProviderAccountDoc) => toProtoAccount(doc, breakers.state(doc._id), accounts.webhookUrlOf(doc));
+
   return {
+    async listProviders() {
+      return { providers: Object.values(PROVIDER_CATALOG).map(toProtoProvider) };
+    },
+
+    async getAccount({ merchant_id, mode, account_id }) {
+      return { account: view(await accounts.get(merchant_id, modeName(mode), account_id)) };
+    },
+
+    async updateAccount(request) {
+      const doc = await accounts.update(request.merchant_id, modeName(request.mode), request.account_id, {
+        ...(request.name !== undefined ? { name: request.name } : {}),
+        ...(request.priority !== undefined ? { priority: request.priority } : {}),
+        ...(request.enabled !== undefined ? { enabled: request.enabled } : {}),
+        ...(request.set_fees ? { fees: request.fees.map((fee) => ({ method: fee.method, percent_bps: fee.percent_bps, fixed: fee.fixed })) } : {}),
+      });
+      return { account: view(doc) };
+    },
+
     async connectAccount(request) {
       const doc = await accounts.connect({
         merchantId: request.merchant_id,
@@ -47,12 +69,12 @@ export function providersHandlers(deps: {
         credentials: request.credentials,
         fees: request.fees.map((fee) => ({ method: fee.method, percent_bps: fee.percent_bps, fixed: fee.fixed })),
       });
-      return { account: toProtoAccount(doc, breakers.state(doc._id)) };
+      return { account: view(doc) };
     },
 
     async listAccounts({ merchant_id, mode }) {
       const docs = await accounts.list(merchant_id, modeName(mode));
-      return { accounts: docs.map((doc) => toProtoAccount(doc, breakers.state(doc._id))) };
+      return { accounts: docs.map(view) };
     },
 
     async createCharge(request) {

@@ -1,52 +1,124 @@
-import { modeName, type providers, routing } from '@orquestra/contracts';
+import { modeName, type common, type providers, type routing } from '@orquestra/contracts';
 import { AppError, type Handlers, type RpcClient } from '@orquestra/platform';
-import { route, type RoutableAccount } from '../domain/eligibility';
+import { toProtoRule } from '../db/rule.mapper';
+import type { AccountHealth } from '../domain/account-health';
+import { planRoute, type AccountView, type CustomerField, type Plan } from '../domain/route-planner';
+import type { RulesService } from '../domain/rules.service';
 
-export function routingHandlers(
-  providersClient: RpcClient<typeof providers.ProvidersServiceService>,
-): Handlers<typeof routing.RoutingServiceService> {
+function callerOf(caller: common.Caller | undefined): common.Caller {
+  if (!caller?.merchant_id) throw new AppError('unauthenticated');
+  return caller;
+}
+
+function customerHas(customer: common.Customer | undefined): Record<CustomerField, boolean> {
+  const address = customer?.address;
+  return {
+    document: Boolean(customer?.document),
+    email: Boolean(customer?.email),
+    phone: Boolean(customer?.phone),
+    address: Boolean(address?.street && address.number && address.city && address.state && address.zip),
+  };
+}
+
+export function routingHandlers(deps: {
+  providersClient: RpcClient<typeof providers.ProvidersServiceService>;
+  rules: RulesService;
+  health: AccountHealth;
+}): Handlers<typeof routing.RoutingServiceService> {
+  const { providersClient, rules, health } = deps;
+
+  const plan = async (
+    caller: common.Caller,
+    request: { method: string; amount: number; metadata: Record<string, string>; customer?: common.Customer; forced?: string },
+    requestId: string,
+  ): Promise<{ plan: Plan; fees: Map<string, providers.FeeRule[]> }> => {
+    const [{ accounts }, ruleDocs] = await Promise.all([
+      providersClient.listAccounts({ merchant_id: caller.merchant_id, mode: caller.mode }, { requestId }),
+      rules.list(caller),
+    ]);
+    const views: AccountView[] = accounts
+      .filter((a) => modeName(a.mode) === modeName(caller.mode))
+      .map((a) => ({ id: a.id, provider: a.provider, enabled: a.enabled, priority: a.priority, methods: a.methods, requires: a.requires, breakerState: a.breaker_state || 'closed' }));
+    const result = planRoute(views, ruleDocs, health.snapshot(), {
+      method: request.method,
+      amount: request.amount,
+      metadata: request.metadata,
+      customerHas: customerHas(request.customer),
+      ...(request.forced ? { forcedAccountId: request.forced } : {}),
+      random: Math.random,
+    });
+    return { plan: result, fees: new Map(accounts.map((a) => [a.id, a.fees])) };
+  };
+
+  const candidatesOf = (result: Plan, fees: Map<string, providers.FeeRule[]>): routing.Candidate[] =>
+    result.candidates.map(({ account, reason }) => ({
+      account_id: account.id,
+      provider: account.provider,
+      priority: account.priority,
+      reason,
+      fees: fees.get(account.id) ?? [],
+    }));
+
   return {
     async route(request, context) {
-      const caller = request.caller;
-      if (!caller) throw new AppError('unauthenticated');
-      const { accounts } = await providersClient.listAccounts(
-        { merchant_id: caller.merchant_id, mode: caller.mode },
-        { requestId: context.requestId },
+      const caller = callerOf(request.caller);
+      const { plan: result, fees } = await plan(
+        caller,
+        { method: request.method, amount: request.amount, metadata: request.metadata, customer: request.customer, forced: request.forced_account_id },
+        context.requestId,
       );
-      const routable: Array<RoutableAccount & { fees: providers.FeeRule[] }> = accounts.map((account) => ({
-        id: account.id,
-        provider: account.provider,
-        mode: modeName(account.mode),
-        enabled: account.enabled,
-        priority: account.priority,
-        methods: account.methods,
-        requires: account.requires,
-        fees: account.fees,
-      }));
-      const customer = request.customer;
-      const address = customer?.address;
-      const decision = route(routable, {
-        mode: modeName(caller.mode),
-        method: request.method,
-        customerHas: {
-          document: Boolean(customer?.document),
-          email: Boolean(customer?.email),
-          phone: Boolean(customer?.phone),
-          address: Boolean(address?.street && address.number && address.city && address.state && address.zip),
-        },
-        ...(request.forced_account_id ? { forcedAccountId: request.forced_account_id } : {}),
-      });
-      if (!decision.ok) throw new AppError(decision.code, { param: decision.param });
-      const fees = new Map(routable.map((account) => [account.id, account.fees]));
+      if (result.error) throw new AppError(result.error.code, { param: result.error.param });
+      return { candidates: candidatesOf(result, fees) };
+    },
+
+    async simulate(request, context) {
+      const caller = callerOf(request.caller);
+      const { plan: result, fees } = await plan(
+        caller,
+        { method: request.method, amount: request.amount, metadata: request.metadata, customer: request.customer },
+        context.requestId,
+      );
       return {
-        candidates: decision.candidates.map((candidate) => ({
-          account_id: candidate.id,
-          provider: candidate.provider,
-          priority: candidate.priority,
-          reason: candidate.reason,
-          fees: fees.get(candidate.id) ?? [],
+        candidates: candidatesOf(result, fees),
+        accounts: result.verdicts.map((v) => ({
+          account_id: v.accountId,
+          provider: v.provider,
+          verdict: v.verdict,
+          rank: v.rank,
+          reasons: v.reasons,
+          breaker_state: v.breakerState,
+          success_rate: v.successRate,
+          recent_attempts: v.recentAttempts,
         })),
+        matched_rule_id: result.matchedRuleId,
+        error_code: result.error?.code ?? '',
+        error_param: result.error?.param ?? '',
       };
+    },
+
+    async createRule(request, context) {
+      return { rule: toProtoRule(await rules.create(callerOf(request.caller), request.rule, context.requestId)) };
+    },
+
+    async listRules(request) {
+      return { data: (await rules.list(callerOf(request.caller))).map(toProtoRule) };
+    },
+
+    async getRule(request) {
+      return { rule: toProtoRule(await rules.get(callerOf(request.caller), request.rule_id)) };
+    },
+
+    async updateRule(request, context) {
+      return { rule: toProtoRule(await rules.update(callerOf(request.caller), request.rule_id, request.rule, context.requestId)) };
+    },
+
+    async deleteRule(request) {
+      await rules.remove(callerOf(request.caller), request.rule_id);
+      return { rule_id: request.rule_id };
+    },
+
+    async reorderRules(request) {
+      return { data: (await rules.reorder(callerOf(request.caller), request.rule_ids)).map(toProtoRule) };
     },
   };
 }

@@ -1,0 +1,204 @@
+/**
+ * Which connected accounts may take a payment, in which order, and why (ARCHITECTURE.md
+ * "Failover"). Pure: no I/O. Steps:
+ * 1. Eligibility (bot rule 5): enabled, takes the method, the customer data it requires is present
+ *    (and, when the payment forces an account, only that one).
+ * 2. Rules, by priority: the first enabled rule whose conditions match decides the order of its
+ *    target accounts (an ordered list, or weighted percentages); with `fallback`, every other
+ *    eligible account follows by priority. No rule matches: every eligible account by priority.
+ * 3. Health: accounts whose breaker is open or whose recent success rate collapsed go last.
+ */
+export type CustomerField = 'document' | 'email' | 'phone' | 'address';
+export const CUSTOMER_FIELDS: readonly CustomerField[] = ['document', 'email', 'phone', 'address'];
+
+export interface AccountView {
+  id: string;
+  provider: string;
+  enabled: boolean;
+  priority: number;
+  methods: string[];
+  /** "<method>:<field>" entries. */
+  requires: string[];
+  breakerState: string;
+}
+
+export interface HealthView {
+  attempts: number;
+  successes: number;
+}
+
+export interface RuleView {
+  id: string;
+  priority: number;
+  enabled: boolean;
+  conditions: {
+    methods: string[];
+    amount_min: number;
+    amount_max: number;
+    metadata: Array<{ key: string; value: string }>;
+    customer_has: string[];
+  };
+  target: {
+    type: string;
+    accounts: string[];
+    weights: Array<{ account_id: string; percentage: number }>;
+    fallback: boolean;
+  };
+}
+
+export interface PlanInput {
+  method: string;
+  amount: number;
+  metadata: Record<string, string>;
+  customerHas: Record<CustomerField, boolean>;
+  forcedAccountId?: string;
+  /** Source of randomness for weighted targets (injected for tests). */
+  random: () => number;
+}
+
+export interface Verdict {
+  accountId: string;
+  provider: string;
+  verdict: 'chosen' | 'ranked_lower' | 'excluded';
+  rank: number;
+  reasons: string[];
+  breakerState: string;
+  successRate: number;
+  recentAttempts: number;
+}
+
+export interface Plan {
+  candidates: Array<{ account: AccountView; reason: string }>;
+  verdicts: Verdict[];
+  matchedRuleId: string;
+  error?: { code: 'no_eligible_account' | `missing_${CustomerField}`; param: string };
+}
+
+/** Below this many recent attempts the success rate is not judged. */
+export const MIN_ATTEMPTS_FOR_HEALTH = 10;
+/** A success rate below this ranks the account last. */
+export const COLLAPSED_SUCCESS_RATE = 0.5;
+
+export function missingFields(account: AccountView, method: string, has: Record<CustomerField, boolean>): CustomerField[] {
+  return CUSTOMER_FIELDS.filter((field) => account.requires.includes(`${method}:${field}`) && !has[field]);
+}
+
+export function ruleMatches(rule: RuleView, input: PlanInput): boolean {
+  const c = rule.conditions;
+  if (c.methods.length > 0 && !c.methods.includes(input.method)) return false;
+  if (c.amount_min > 0 && input.amount < c.amount_min) return false;
+  if (c.amount_max > 0 && input.amount > c.amount_max) return false;
+  for (const condition of c.metadata) {
+    const value = input.metadata[condition.key];
+    if (value === undefined) return false;
+    if (condition.value !== '' && value !== condition.value) return false;
+  }
+  for (const field of c.customer_has) {
+    if (!input.customerHas[field as CustomerField]) return false;
+  }
+  return true;
+}
+
+function healthOf(health: Map<string, HealthView>, id: string): { rate: number; attempts: number; collapsed: boolean } {
+  const view = health.get(id);
+  if (!view || view.attempts < MIN_ATTEMPTS_FOR_HEALTH) return { rate: -1, attempts: view?.attempts ?? 0, collapsed: false };
+  const rate = view.successes / view.attempts;
+  return { rate, attempts: view.attempts, collapsed: rate < COLLAPSED_SUCCESS_RATE };
+}
+
+/** Weighted pick order: one account drawn by weight first, the rest by descending weight. */
+function weightedOrder(weights: Array<{ account_id: string; percentage: number }>, random: () => number): string[] {
+  const positive = weights.filter((w) => w.percentage > 0);
+  const total = positive.reduce((sum, w) => sum + w.percentage, 0);
+  if (total === 0) return [];
+  let draw = random() * total;
+  let first = positive[positive.length - 1]!.account_id;
+  for (const w of positive) {
+    draw -= w.percentage;
+    if (draw < 0) {
+      first = w.account_id;
+      break;
+    }
+  }
+  const rest = [...positive].sort((a, b) => b.percentage - a.percentage).map((w) => w.account_id).filter((id) => id !== first);
+  return [first, ...rest];
+}
+
+export function planRoute(accounts: AccountView[], rules: RuleView[], health: Map<string, HealthView>, input: PlanInput): Plan {
+  const excluded = new Map<string, string[]>();
+  const exclude = (id: string, reason: string) => excluded.set(id, [...(excluded.get(id) ?? []), reason]);
+  const byPriority = [...accounts].sort((a, b) => a.priority - b.priority || a.id.localeCompare(b.id));
+
+  for (const account of byPriority) {
+    if (input.forcedAccountId && account.id !== input.forcedAccountId) exclude(account.id, 'another account was forced (provider_account_id)');
+    if (!account.enabled) exclude(account.id, 'account disabled');
+    if (!account.methods.includes(input.method)) exclude(account.id, `does not accept ${input.method}`);
+    for (const field of missingFields(account, input.method, input.customerHas)) exclude(account.id, `requires customer.${field} for ${input.method}`);
+  }
+  const eligible = byPriority.filter((account) => !excluded.has(account.id));
+
+  let ordered: AccountView[] = eligible;
+  const why = new Map<string, string>();
+  let matchedRuleId = '';
+  if (eligible.length > 0 && !input.forcedAccountId) {
+    const rule = [...rules].filter((r) => r.enabled).sort((a, b) => a.priority - b.priority).find((r) => ruleMatches(r, input));
+    if (rule) {
+      matchedRuleId = rule.id;
+      const targetIds = rule.target.type === 'weighted' ? weightedOrder(rule.target.weights, input.random) : rule.target.accounts;
+      const inTarget = targetIds.map((id) => eligible.find((a) => a.id === id)).filter((a): a is AccountView => a !== undefined);
+      for (const account of inTarget) why.set(account.id, `target of rule ${rule.id}`);
+      const others = eligible.filter((a) => !inTarget.includes(a));
+      if (rule.target.fallback) {
+        for (const account of others) why.set(account.id, `fallback after rule ${rule.id}'s targets; priority ${account.priority}`);
+        ordered = [...inTarget, ...others];
+      } else {
+        for (const account of others) exclude(account.id, `not a target of rule ${rule.id} (no fallback)`);
+        ordered = inTarget;
+      }
+    }
+  }
+  for (const account of ordered) if (!why.has(account.id)) why.set(account.id, input.forcedAccountId ? 'forced by provider_account_id' : `eligible; priority ${account.priority}`);
+
+  // Health-aware order: unhealthy accounts keep their relative order but go last.
+  const unhealthy = (a: AccountView) => a.breakerState === 'open' || healthOf(health, a.id).collapsed;
+  const healthy = ordered.filter((a) => !unhealthy(a));
+  const sick = ordered.filter(unhealthy);
+  for (const account of sick) {
+    const h = healthOf(health, account.id);
+    why.set(
+      account.id,
+      `${why.get(account.id)}; ranked last: ${account.breakerState === 'open' ? 'circuit breaker open' : `success rate ${(h.rate * 100).toFixed(0)}% over ${h.attempts} recent attempts`}`,
+    );
+  }
+  const finalOrder = [...healthy, ...sick];
+
+  const verdicts: Verdict[] = byPriority.map((account) => {
+    const h = healthOf(health, account.id);
+    const rank = finalOrder.indexOf(account) + 1;
+    return {
+      accountId: account.id,
+      provider: account.provider,
+      verdict: rank === 0 ? 'excluded' : rank === 1 ? 'chosen' : 'ranked_lower',
+      rank,
+      reasons: rank === 0 ? (excluded.get(account.id) ?? []) : [why.get(account.id) ?? ''],
+      breakerState: account.breakerState,
+      successRate: h.rate,
+      recentAttempts: h.attempts,
+    };
+  });
+
+  const plan: Plan = { candidates: finalOrder.map((account) => ({ account, reason: why.get(account.id) ?? '' })), verdicts, matchedRuleId };
+  if (finalOrder.length === 0) plan.error = explainEmpty(accounts, input);
+  return plan;
+}
+
+/** The error that names what would let the payment through (bot rule 5). */
+function explainEmpty(accounts: AccountView[], input: PlanInput): NonNullable<Plan['error']> {
+  const pool = accounts.filter((a) => a.enabled && a.methods.includes(input.method) && (!input.forcedAccountId || a.id === input.forcedAccountId));
+  if (pool.length === 0) return { code: 'no_eligible_account', param: input.forcedAccountId ? 'provider_account_id' : 'method' };
+  const counts = new Map<CustomerField, number>();
+  for (const account of pool) for (const field of missingFields(account, input.method, input.customerHas)) counts.set(field, (counts.get(field) ?? 0) + 1);
+  const field = CUSTOMER_FIELDS.filter((f) => counts.has(f)).sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0))[0];
+  if (!field) return { code: 'no_eligible_account', param: 'method' };
+  return { code: `missing_${field}`, param: `customer.${field}` };
+}
