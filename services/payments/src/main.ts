@@ -11,6 +11,7 @@ import { paymentsHandlers } from './grpc/payments.handlers';
 import { createPaymentExpiryWorker } from './jobs/payment-expiry.worker';
 import { PaymentCreator } from './orchestration/create-payment';
 import { IdempotencyGuard } from './orchestration/idempotency.guard';
+import { OrphanCharges } from './orchestration/orphan-charges';
 import { PaymentActions } from './orchestration/payment-actions';
 
 void runService({
@@ -40,7 +41,11 @@ void runService({
     purge.unref();
     onShutdown(() => clearInterval(purge));
 
+    const orphans = new OrphanCharges(db.collection('orphan_charges') as unknown as Collection<Document>, locks, providersClient, logger);
+    orphans.worker.start();
+    onShutdown(() => orphans.worker.stop());
     const creator = new PaymentCreator({
+      orphans,
       store,
       idempotency,
       routing: routingClient,

@@ -47,6 +47,8 @@ export const config = loadConfig({
   BREAKER_ERROR_THRESHOLD_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
   BREAKER_VOLUME_THRESHOLD: z.coerce.number().int().min(1).default(5),
   BREAKER_RESET_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** The window over which a breaker counts failures (10 buckets). */
+  BREAKER_ROLLING_WINDOW_MS: z.coerce.number().int().min(1_000).default(10_000),
 });
 
 export type ProvidersConfig = typeof config;

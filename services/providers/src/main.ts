@@ -24,6 +24,7 @@ void runService({
         errorThresholdPercentage: config.BREAKER_ERROR_THRESHOLD_PERCENT,
         volumeThreshold: config.BREAKER_VOLUME_THRESHOLD,
         resetTimeout: config.BREAKER_RESET_TIMEOUT_MS,
+        rollingWindowMs: config.BREAKER_ROLLING_WINDOW_MS,
       },
       logger,
     );

@@ -12,6 +12,8 @@ export interface SeedResult {
   liveKey: string;
   testProviderAccountId: string;
   liveProviderAccountId: string | null;
+  secondTestProviderAccountId: string | null;
+  secondEmulatorClientId: string;
   emulatorClient: { clientId: string; clientSecret: string; pixKey: string };
 }
 
@@ -44,6 +46,8 @@ export async function seedStack(options: {
   email?: string;
   /** Also connect a live-mode account on the emulator (the e2e stack uses it for isolation tests). */
   withLiveAccount?: boolean;
+  /** Also connect a second test-mode Efí account (priority 20), for failover. */
+  withSecondTestAccount?: boolean;
 }): Promise<SeedResult> {
   const state: SeedState = existsSync(options.stateFile) ? (JSON.parse(readFileSync(options.stateFile, 'utf8')) as SeedState) : {};
   const accountsClient = createRpcClient(accounts.AccountsServiceService, `127.0.0.1:${options.ports.accounts}`, { deadlineMs: 10_000 });
@@ -69,27 +73,29 @@ export async function seedStack(options: {
     // One Efí client (and Pix key) per mode, as a real merchant has one sandbox and one production
     // account. The emulator keeps clients in memory: register them again on every start.
     const clientSecret = state.clientSecret ?? `Client_Secret_${randomBytes(16).toString('hex')}`;
-    const clientFor = (mode: 'test' | 'live') => ({
+    const clientFor = (mode: 'test' | 'live' | 'testB') => ({
       clientId: `Client_Id_${mode}_${merchant.id}`,
       clientSecret,
       pixKey: `pix-${mode}@loja-teste.orquestra.dev`,
     });
     const emulatorClient = clientFor('test');
-    for (const mode of ['test', 'live'] as const) {
+    for (const mode of ['test', 'live', 'testB'] as const) {
       await registerEmulatorClient(`http://127.0.0.1:${options.ports.efiControl}`, clientFor(mode));
     }
     const certificate = ['client.pem', 'client.key'].map((f) => readFileSync(path.join(options.certDir, f), 'utf8')).join('\n');
 
-    const connect = async (mode: common.Mode): Promise<string> => {
-      const client = clientFor(mode === common.Mode.MODE_LIVE ? 'live' : 'test');
-      const existing = (await providersClient.listAccounts({ merchant_id: merchant.id, mode })).accounts.find((a) => a.provider === 'efi');
+    const connect = async (mode: common.Mode, second = false): Promise<string> => {
+      const client = clientFor(second ? 'testB' : mode === common.Mode.MODE_LIVE ? 'live' : 'test');
+      const existing = (await providersClient.listAccounts({ merchant_id: merchant.id, mode })).accounts.find(
+        (a) => a.provider === 'efi' && a.credentials_last4.client_id === client.clientId.slice(-4) && a.priority === (second ? 20 : 10),
+      );
       if (existing) return existing.id;
       const { account } = await providersClient.connectAccount({
         merchant_id: merchant.id,
         mode,
         provider: 'efi',
-        name: mode === common.Mode.MODE_LIVE ? 'Efí (emulador, produção)' : 'Efí sandbox (emulador local)',
-        priority: 10,
+        name: mode === common.Mode.MODE_LIVE ? 'Efí (emulador, produção)' : second ? 'Efí sandbox B (emulador local)' : 'Efí sandbox (emulador local)',
+        priority: second ? 20 : 10,
         enabled: true,
         credentials: {
           client_id: client.clientId,
@@ -104,10 +110,21 @@ export async function seedStack(options: {
     };
     const testProviderAccountId = await connect(common.Mode.MODE_TEST);
     const liveProviderAccountId = options.withLiveAccount ? await connect(common.Mode.MODE_LIVE) : null;
+    const secondTestProviderAccountId = options.withSecondTestAccount ? await connect(common.Mode.MODE_TEST, true) : null;
 
     const next: SeedState = { merchantId: merchant.id, testKey, restrictedTestKey, liveKey, clientSecret };
     writeFileSync(options.stateFile, JSON.stringify(next, null, 2), { mode: 0o600 });
-    return { merchantId: merchant.id, testKey, restrictedTestKey, liveKey, testProviderAccountId, liveProviderAccountId, emulatorClient };
+    return {
+      merchantId: merchant.id,
+      testKey,
+      restrictedTestKey,
+      liveKey,
+      testProviderAccountId,
+      liveProviderAccountId,
+      secondTestProviderAccountId,
+      emulatorClient,
+      secondEmulatorClientId: clientFor('testB').clientId,
+    };
   } finally {
     accountsClient.close();
     providersClient.close();

@@ -65,6 +65,8 @@ export function serviceEnvironment(options: {
   encryptionKeys: string;
   certDir: string;
   logLevel: string;
+  /** Extra variables per service (e.g. shorter timeouts for the failover tests). */
+  overrides?: Record<string, Record<string, string>>;
 }): Record<string, Record<string, string>> {
   const { ports } = options;
   const publicBase = `http://localhost:${ports.gateway}`;
@@ -77,7 +79,7 @@ export function serviceEnvironment(options: {
     EVENTS_EXCHANGE: `${options.dbPrefix}events`,
   };
   const addr = (port: number) => `127.0.0.1:${port}`;
-  return {
+  const env: Record<string, Record<string, string>> = {
     accounts: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.accounts}` },
     providers: {
       ...common,
@@ -107,4 +109,6 @@ export function serviceEnvironment(options: {
       NOTIFICATIONS_GRPC_ADDR: addr(ports.notifications),
     },
   };
+  for (const [service, extra] of Object.entries(options.overrides ?? {})) env[service] = { ...env[service], ...extra };
+  return env;
 }

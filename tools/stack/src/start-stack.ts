@@ -14,6 +14,7 @@ export interface StackOptions {
   certDir: string;
   logLevel?: string;
   readyTimeoutMs?: number;
+  overrides?: Record<string, Record<string, string>>;
 }
 
 export interface RunningStack {
@@ -56,6 +57,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     encryptionKeys: localEncryptionKeys(options.stateDir),
     certDir: options.certDir,
     logLevel: options.logLevel ?? 'info',
+    ...(options.overrides ? { overrides: options.overrides } : {}),
   });
   const script = (name: string) => path.join(REPO_ROOT, 'dist', 'services', name, 'main.js');
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);

@@ -27,6 +27,11 @@ async function main(): Promise<void> {
     certDir,
     logLevel: process.env.LOG_LEVEL ?? 'info',
     readyTimeoutMs: 90_000,
+    // Short timeouts so that failover tests with hanging providers run in seconds.
+    overrides: {
+      providers: { PROVIDER_TIMEOUT_MS: '1500', BREAKER_RESET_TIMEOUT_MS: '1500', BREAKER_ROLLING_WINDOW_MS: '3000' },
+      payments: { PROVIDER_CALL_DEADLINE_MS: '5000' },
+    },
   });
   const stop = async () => {
     await stack.stop();
@@ -41,6 +46,15 @@ async function main(): Promise<void> {
     email: `e2e-${Date.now()}@orquestra.dev`,
     withLiveAccount: true,
   });
+  // A second merchant with two test accounts (A priority 10, B priority 20) for failover tests,
+  // so that breaker and health state from those tests never reach the other suites.
+  const failover = await seedStack({
+    ports: stack.ports,
+    certDir,
+    stateFile: path.join(stateDir, 'seed-failover.json'),
+    email: `e2e-failover-${Date.now()}@orquestra.dev`,
+    withSecondTestAccount: true,
+  });
   writeFileSync(
     infoFile,
     JSON.stringify(
@@ -54,6 +68,13 @@ async function main(): Promise<void> {
         testProviderAccountId: seed.testProviderAccountId,
         liveProviderAccountId: seed.liveProviderAccountId ?? '',
         emulatorClientId: seed.emulatorClient.clientId,
+        failover: {
+          testKey: failover.testKey,
+          accountA: failover.testProviderAccountId,
+          accountB: failover.secondTestProviderAccountId,
+          clientA: failover.emulatorClient.clientId,
+          clientB: failover.secondEmulatorClientId,
+        },
         dbPrefix,
         ports: stack.ports,
         logDir: path.join(stateDir, 'logs'),

@@ -7,6 +7,7 @@ import { failoverDecision } from '../domain/failover-policy';
 import { computeFee } from '../domain/fees';
 import type { PaymentLinks } from '../domain/payment-links';
 import { errorFromRecord, IdempotencyGuard } from './idempotency.guard';
+import type { OrphanCharges } from './orphan-charges';
 
 const { ChargeStatus } = providersContract;
 
@@ -16,6 +17,7 @@ export interface CreatePaymentDeps {
   routing: RpcClient<typeof routing.RoutingServiceService>;
   providers: RpcClient<typeof providersContract.ProvidersServiceService>;
   links: PaymentLinks;
+  orphans: OrphanCharges;
   logger: Logger;
   defaultPixExpiresMinutes: number;
   providerCallDeadlineMs: number;
@@ -145,6 +147,11 @@ export class PaymentCreator {
       const outcome = await this.tryCandidate(draft, candidate, expiresInMinutes, requestId);
       attempts.push(outcome.attempt);
       if (outcome.charge) return this.finish({ ...draft, attempts }, candidate, outcome.charge);
+      if (outcome.stop && outcome.attempt.outcome === 'uncertain') {
+        // Not "nothing was charged": the charge may exist and is being resolved in the background.
+        await this.deps.store.recordFailedCreation(draft, attempts, 'provider_timeout').catch(() => undefined);
+        throw new AppError('provider_timeout');
+      }
       if (outcome.stop) break;
     }
 
@@ -194,10 +201,17 @@ export class PaymentCreator {
       const deadline = error instanceof RpcError && error.grpcStatus === GrpcStatus.DEADLINE_EXCEEDED;
       const decision = failoverDecision(error.code, deadline);
       if (decision === 'uncertain') {
-        // The charge may exist at this account. Pix charges use a deterministic id, so asking
-        // again with the same key either returns the existing charge or creates none twice.
-        const resolved = await this.resolveUncertain(draft, candidate, idempotencyKey, expiresInMinutes, requestId);
-        if (resolved) return { attempt: attempt({ outcome: 'succeeded', provider_payment_id: resolved.provider_payment_id, failure_code: 'resolved_after_timeout' }), charge: resolved };
+        const request = this.chargeRequest(draft, candidate, idempotencyKey, expiresInMinutes);
+        if (draft.method !== 'pix') {
+          // A card may have been charged: resolve it at this account before any second charge.
+          const resolved = await this.resolveUncertain(request, requestId);
+          if (resolved) return { attempt: attempt({ outcome: 'succeeded', provider_payment_id: resolved.provider_payment_id, failure_code: 'resolved_after_timeout' }), charge: resolved };
+          await this.deps.orphans.record(draft._id, request);
+          return { attempt: attempt({ outcome: 'uncertain', failure_code: error.code, failure_reason: error.message }), stop: true };
+        }
+        // A Pix charge nobody was shown cannot be paid: move on now, and remove whatever this
+        // attempt may have created in the background (due work).
+        await this.deps.orphans.record(draft._id, request);
         return { attempt: attempt({ outcome: 'uncertain', failure_code: error.code, failure_reason: error.message }) };
       }
       return {
@@ -228,22 +242,12 @@ export class PaymentCreator {
     };
   }
 
-  private async resolveUncertain(
-    draft: PaymentDoc,
-    candidate: Candidate,
-    idempotencyKey: string,
-    expiresInMinutes: number,
-    requestId: string,
-  ): Promise<Charge | undefined> {
+  /** Asks the account again with the same idempotency key: the existing charge, or none created twice. */
+  private async resolveUncertain(request: providersContract.CreateChargeRequest, requestId: string): Promise<Charge | undefined> {
     try {
-      const { charge } = await this.deps.providers.createCharge(
-        this.chargeRequest(draft, candidate, idempotencyKey, expiresInMinutes),
-        { requestId, deadlineMs: this.deps.providerCallDeadlineMs },
-      );
+      const { charge } = await this.deps.providers.createCharge(request, { requestId, deadlineMs: this.deps.providerCallDeadlineMs });
       return charge && charge.status !== ChargeStatus.CHARGE_STATUS_FAILED ? charge : undefined;
     } catch {
-      // Still unknown. For Pix the buyer only ever sees the QR we return, so an unseen charge at
-      // this account cannot be paid; moving on is safe.
       return undefined;
     }
   }

@@ -8,6 +8,8 @@ export interface BreakerSettings {
   errorThresholdPercentage: number;
   volumeThreshold: number;
   resetTimeout: number;
+  /** The window over which failures are counted; 10 s when not given. */
+  rollingWindowMs?: number;
 }
 
 /**
@@ -63,7 +65,7 @@ export class BreakerRegistry {
         errorThresholdPercentage: this.settings.errorThresholdPercentage,
         volumeThreshold: this.settings.volumeThreshold,
         resetTimeout: this.settings.resetTimeout,
-        rollingCountTimeout: 10_000,
+        rollingCountTimeout: this.settings.rollingWindowMs ?? 10_000,
         rollingCountBuckets: 10,
         errorFilter: (error: unknown) =>
           error instanceof ProviderError && (error.kind === 'rejected' || error.kind === 'not_found' || error.kind === 'invalid_credentials'),

@@ -11,9 +11,21 @@ export interface StackInfo {
   testProviderAccountId: string;
   liveProviderAccountId: string;
   emulatorClientId: string;
+  /** A merchant of its own with two test Efí accounts (A priority 10, B priority 20). */
+  failover: { testKey: string; accountA: string; accountB: string; clientA: string; clientB: string };
+  dbPrefix: string;
+  ports: Record<string, number>;
+  logDir: string;
 }
 
-export const STACK_INFO_FILE = path.resolve(__dirname, '../../../../.local/e2e/stack-info.json');
+/**
+ * Where the running stack is described. `E2E_STATE_DIR` (with `TEST_STACK_PORT_OFFSET`) lets two
+ * suites run side by side on one machine.
+ */
+export const STACK_INFO_FILE = path.resolve(
+  process.env.E2E_STATE_DIR ?? path.resolve(__dirname, '../../../../.local/e2e'),
+  'stack-info.json',
+);
 
 /** What global-setup started, read by every suite. */
 export function stackInfo(): StackInfo {

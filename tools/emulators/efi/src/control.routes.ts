@@ -88,6 +88,15 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, logger: 
     res.status(200).json(state.stats());
   });
 
+  // A client's charges as the tests need them (txid, status, amount, creation), oldest first.
+  app.get('/__control/charges', (req, res) => {
+    const clientId = typeof req.query['client_id'] === 'string' ? req.query['client_id'] : '';
+    if (!clientId) return fail(res, 400, 'client_id_required', 'send ?client_id=');
+    res.status(200).json({
+      charges: state.listCharges(clientId).map((c) => ({ txid: c.txid, status: c.status, valor: c.request.valor.original, criacao: c.criacao.toISOString() })),
+    });
+  });
+
   app.get('/__control/webhooks/deliveries', (_req, res) => {
     res.status(200).json({ deliveries: state.listDeliveries() });
   });

@@ -212,6 +212,11 @@ export class EmulatorState {
     return pix;
   }
 
+  /** One client's charges, oldest first (a control-port view for tests). */
+  listCharges(clientId: string): StoredCharge[] {
+    return [...(this.charges.get(clientId)?.values() ?? [])].map((charge) => this.expireIfDue(charge));
+  }
+
   findLocation(clientId: string, locId: number): StoredCharge | undefined {
     for (const charge of this.charges.get(clientId)?.values() ?? []) {
       if (charge.loc.id === locId) return this.expireIfDue(charge);

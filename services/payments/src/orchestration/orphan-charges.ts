@@ -1,0 +1,95 @@
+import { providers as providersContract } from '@orquestra/contracts';
+import { DueWorker, isDuplicateKeyError, type LockManager, type RpcClient } from '@orquestra/platform';
+import type { Collection, Document } from 'mongodb';
+import type { Logger } from 'pino';
+
+const { ChargeStatus } = providersContract;
+
+/**
+ * A charge that may exist at an account although the payment went elsewhere: the attempt timed
+ * out (ambiguous) and failover moved on. Nobody was shown its QR, but it must not stay payable.
+ */
+export interface OrphanChargeDoc {
+  _id: string;
+  payment_id: string;
+  account_id: string;
+  /**
+   * The exact CreateCharge request of the attempt (same idempotency key), in its proto JSON form
+   * so that it survives the store's round trip (int64, maps, absent optionals).
+   */
+  request: unknown;
+  due_at: Date | null;
+  tries: number;
+  created_at: Date;
+}
+
+const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000];
+
+/**
+ * Resolves orphan charges as due work: repeating the attempt's CreateCharge with its idempotency
+ * key returns the charge if it exists (and creates nothing twice), then the charge is removed.
+ * Retried with backoff while the account is unreachable.
+ */
+export class OrphanCharges {
+  readonly worker: DueWorker<OrphanChargeDoc>;
+
+  constructor(
+    private readonly collection: Collection<Document>,
+    locks: LockManager,
+    private readonly providers: RpcClient<typeof providersContract.ProvidersServiceService>,
+    private readonly logger: Logger,
+  ) {
+    this.worker = new DueWorker<OrphanChargeDoc>({
+      name: 'orphan-charges',
+      collection,
+      locks,
+      logger,
+      pollIntervalMs: 2_000,
+      handle: (orphan) => this.resolve(orphan),
+    });
+  }
+
+  async record(paymentId: string, request: providersContract.CreateChargeRequest): Promise<void> {
+    try {
+      await this.collection.insertOne({
+        _id: `${paymentId}:${request.account_id}` as never,
+        payment_id: paymentId,
+        account_id: request.account_id,
+        request: providersContract.CreateChargeRequest.toJSON(request),
+        due_at: new Date(Date.now() + 1_000),
+        tries: 0,
+        created_at: new Date(),
+      });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+  }
+
+  private async resolve(orphan: OrphanChargeDoc): Promise<void> {
+    const request = providersContract.CreateChargeRequest.fromJSON(orphan.request);
+    try {
+      const { charge } = await this.providers.createCharge(request);
+      if (charge && charge.status === ChargeStatus.CHARGE_STATUS_PENDING) {
+        await this.providers.cancelCharge({
+          ref: {
+            merchant_id: request.merchant_id,
+            mode: request.mode,
+            account_id: orphan.account_id,
+            provider_payment_id: charge.provider_payment_id,
+          },
+        });
+      } else if (charge?.status === ChargeStatus.CHARGE_STATUS_PAID) {
+        // Nobody saw this charge's QR; a payment to it needs a human (refund at the provider).
+        this.logger.error({ payment_id: orphan.payment_id, account_id: orphan.account_id }, 'orphan charge was paid; refund it');
+      }
+      await this.collection.deleteOne({ _id: orphan._id as never });
+      this.logger.info({ payment_id: orphan.payment_id, account_id: orphan.account_id }, 'orphan charge resolved');
+    } catch (error) {
+      const delay = RETRY_DELAYS_MS[Math.min(orphan.tries, RETRY_DELAYS_MS.length - 1)] ?? 3_600_000;
+      // Only this worker (holding the claim) writes orphan records after their insert.
+      await this.collection.updateOne({ _id: orphan._id as never }, { $set: { due_at: new Date(Date.now() + delay), tries: orphan.tries + 1 } });
+      const cause = (error as { cause?: Error }).cause?.message;
+      this.logger.warn({ payment_id: orphan.payment_id, err: (error as Error).message, cause, retry_in_ms: delay }, 'orphan charge not resolved yet');
+    }
+  }
+}
