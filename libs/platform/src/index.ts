@@ -11,3 +11,4 @@ export * from './jobs';
 export * from './runtime';
 export * from './crypto';
 export * from './locks';
+export * from './metrics';

@@ -3,6 +3,7 @@ import { ensureIndexes, runService, SecretBox } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import { createAdapterFactory } from './adapters/adapter-factory';
 import './adapters';
+import { ProviderMetrics } from './breakers/provider-metrics';
 import { BreakerRegistry } from './breakers/breaker-registry';
 import { config } from './config';
 import { registerProviderAccountModel } from './db/provider-account.model';
@@ -14,7 +15,7 @@ import { providersHandlers } from './grpc/providers.handlers';
 void runService({
   config,
   grpcAddress: config.GRPC_ADDRESS,
-  setup: async ({ db, grpc, outbox, locks, logger, onShutdown }) => {
+  setup: async ({ db, grpc, outbox, locks, logger, metrics, onShutdown }) => {
     const accountModel = registerProviderAccountModel(db);
     const receipts = registerWebhookReceiptModel(db);
     await ensureIndexes(db);
@@ -29,6 +30,8 @@ void runService({
       logger,
     );
     onShutdown(() => breakers.shutdown());
+    const providerMetrics = new ProviderMetrics(metrics.registry, breakers);
+    breakers.onCallEnd = (provider, accountId, result, seconds) => providerMetrics.observe(provider, accountId, result, seconds);
     const accounts = new ProviderAccountService(
       accountModel,
       SecretBox.fromConfig(config.CREDENTIALS_ENCRYPTION_KEYS),

@@ -13,6 +13,12 @@ export function stackPorts(offset = 0) {
     routing: 50053 + offset,
     providers: 50054 + offset,
     notifications: 50055 + offset,
+    // Prometheus `/metrics` of the gRPC services (the gateway serves its own on its HTTP port).
+    accountsMetrics: 9561 + offset,
+    paymentsMetrics: 9562 + offset,
+    routingMetrics: 9563 + offset,
+    providersMetrics: 9564 + offset,
+    notificationsMetrics: 9565 + offset,
     efiApi: 9443 + offset,
     efiControl: 9444 + offset,
     mercadopagoApi: 9450 + offset,
@@ -80,21 +86,21 @@ export function serviceEnvironment(options: {
   };
   const addr = (port: number) => `127.0.0.1:${port}`;
   const env: Record<string, Record<string, string>> = {
-    accounts: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.accounts}` },
+    accounts: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.accounts}`, METRICS_PORT: String(ports.accountsMetrics) },
     providers: {
       ...common,
-      GRPC_ADDRESS: `127.0.0.1:${ports.providers}`,
+      GRPC_ADDRESS: `127.0.0.1:${ports.providers}`, METRICS_PORT: String(ports.providersMetrics),
       CREDENTIALS_ENCRYPTION_KEYS: options.encryptionKeys,
       PUBLIC_WEBHOOK_BASE_URL: publicBase,
       // Test- and (in the e2e stack) live-mode accounts talk to the local emulators.
       PROVIDER_ENDPOINTS: JSON.stringify(providerEndpoints(ports)),
       PROVIDER_EXTRA_CA_FILE: path.join(options.certDir, 'ca.pem'),
     },
-    routing: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.routing}`, PROVIDERS_GRPC_ADDR: addr(ports.providers) },
-    notifications: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.notifications}` },
+    routing: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.routing}`, METRICS_PORT: String(ports.routingMetrics), PROVIDERS_GRPC_ADDR: addr(ports.providers) },
+    notifications: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.notifications}`, METRICS_PORT: String(ports.notificationsMetrics) },
     payments: {
       ...common,
-      GRPC_ADDRESS: `127.0.0.1:${ports.payments}`,
+      GRPC_ADDRESS: `127.0.0.1:${ports.payments}`, METRICS_PORT: String(ports.paymentsMetrics),
       ROUTING_GRPC_ADDR: addr(ports.routing),
       PROVIDERS_GRPC_ADDR: addr(ports.providers),
       PUBLIC_BASE_URL: publicBase,

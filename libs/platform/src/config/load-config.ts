@@ -12,6 +12,8 @@ export const baseConfigShape = {
   EVENTS_EXCHANGE: z.string().default('orquestra.events'),
   GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(10_000),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10_000),
+  /** Port of the plain-HTTP `/metrics` endpoint (Prometheus); 0 turns it off. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
 };
 
 /**

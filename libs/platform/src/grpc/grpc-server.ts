@@ -46,6 +46,9 @@ export class GrpcServer {
   private readonly health = new HealthImplementation({ '': 'NOT_SERVING' });
   private readonly serviceNames: string[] = [];
 
+  /** Observes every call's duration (method, normalized code); set by runService. */
+  onCallEnd: ((method: string, code: string, seconds: number) => void) | undefined;
+
   constructor(private readonly logger: Logger) {
     this.health.addToServer(this.server);
   }
@@ -71,6 +74,8 @@ export class GrpcServer {
     const requestId = String(call.metadata.get(REQUEST_ID_KEY)[0] ?? newId('request'));
     const logger = this.logger.child({ request_id: requestId, rpc: method });
     const deadline = call.getDeadline();
+    const started = process.hrtime.bigint();
+    const observe = (code: string) => this.onCallEnd?.(method, code, Number(process.hrtime.bigint() - started) / 1e9);
     try {
       const response = await handler(call.request, {
         requestId,
@@ -78,6 +83,7 @@ export class GrpcServer {
         deadline: deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined,
       });
       callback(null, response);
+      observe('ok');
     } catch (error) {
       const appError = isAppError(error) ? error : undefined;
       if (!appError) logger.error({ err: error }, 'unhandled error in gRPC handler');
@@ -91,6 +97,7 @@ export class GrpcServer {
         details: appError?.message ?? MESSAGES_PT_BR.internal,
         metadata,
       });
+      observe(code);
     }
   }
 

@@ -7,6 +7,7 @@ import { createLogger } from '../logging';
 import { LockManager } from '../locks';
 import { connectDatabase } from '../mongo';
 import { OutboxRelay } from '../outbox';
+import { ServiceMetrics, startMetricsServer } from '../metrics';
 
 export interface ServiceBaseConfig {
   SERVICE_NAME: string;
@@ -16,6 +17,7 @@ export interface ServiceBaseConfig {
   DB_PREFIX: string;
   EVENTS_EXCHANGE: string;
   SHUTDOWN_GRACE_MS: number;
+  METRICS_PORT: number;
 }
 
 export interface ServiceContext<C extends ServiceBaseConfig> {
@@ -27,6 +29,8 @@ export interface ServiceContext<C extends ServiceBaseConfig> {
   /** Document and claim locks in the service's own database (see LockManager for why). */
   locks: LockManager;
   grpc: GrpcServer;
+  /** The process's Prometheus registry, served at `/metrics` on METRICS_PORT. */
+  metrics: ServiceMetrics;
   /** Registers cleanup run on shutdown, in reverse order of registration. */
   onShutdown(cleanup: () => Promise<void> | void): void;
 }
@@ -46,6 +50,8 @@ export async function runService<C extends ServiceBaseConfig>(options: {
   const logger = createLogger({ service: config.SERVICE_NAME, level: config.LOG_LEVEL });
   const cleanups: Array<() => Promise<void> | void> = [];
   const grpc = new GrpcServer(logger);
+  const metrics = new ServiceMetrics(config.SERVICE_NAME);
+  grpc.onCallEnd = (method, code, seconds) => metrics.rpcDuration.observe({ method, code }, seconds);
   try {
     const db = await connectDatabase({ url: config.MONGO_URL, dbName: `${config.DB_PREFIX}${config.SERVICE_NAME}`, logger });
     cleanups.push(() => db.close());
@@ -63,10 +69,15 @@ export async function runService<C extends ServiceBaseConfig>(options: {
       outbox,
       locks,
       grpc,
+      metrics,
       onShutdown: (cleanup) => cleanups.push(cleanup),
     };
     await options.setup(context);
     outbox.start();
+    if (config.METRICS_PORT > 0) {
+      const server = await startMetricsServer({ port: config.METRICS_PORT, metrics, logger });
+      cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    }
     const port = await grpc.listen(options.grpcAddress);
     grpc.setServing(true);
     logger.info({ port }, 'service ready');

@@ -22,19 +22,29 @@ export interface BreakerSettings {
  */
 export class BreakerRegistry {
   private readonly breakers = new Map<string, CircuitBreaker<[() => Promise<unknown>], unknown>>();
+  private readonly providers = new Map<string, string>();
+  /** Observes every call (provider, account, result, seconds); set for metrics. */
+  onCallEnd: ((provider: string, accountId: string, result: string, seconds: number) => void) | undefined;
 
   constructor(
     private readonly settings: BreakerSettings,
     private readonly logger: Logger,
   ) {}
 
-  async fire<T>(accountId: string, call: () => Promise<T>): Promise<T> {
+  async fire<T>(accountId: string, call: () => Promise<T>, provider = 'unknown'): Promise<T> {
+    this.providers.set(accountId, provider);
+    const started = process.hrtime.bigint();
+    const observe = (result: string) => this.onCallEnd?.(provider, accountId, result, Number(process.hrtime.bigint() - started) / 1e9);
     try {
-      return (await this.breaker(accountId).fire(call)) as T;
+      const result = (await this.breaker(accountId).fire(call)) as T;
+      observe('ok');
+      return result;
     } catch (error) {
       if ((error as { code?: string }).code === 'EOPENBREAKER') {
+        observe('breaker_open');
         throw new ProviderError('not_created', 'provider_unavailable', `circuit open for ${accountId}`);
       }
+      observe(error instanceof ProviderError ? error.kind : 'error');
       throw error;
     }
   }
@@ -47,8 +57,12 @@ export class BreakerRegistry {
   }
 
   /** Every breaker's state, for metrics. */
-  states(): Array<{ accountId: string; state: BreakerState }> {
-    return [...this.breakers.keys()].map((accountId) => ({ accountId, state: this.state(accountId) }));
+  states(): Array<{ accountId: string; provider: string; state: BreakerState }> {
+    return [...this.breakers.keys()].map((accountId) => ({
+      accountId,
+      provider: this.providers.get(accountId) ?? 'unknown',
+      state: this.state(accountId),
+    }));
   }
 
   shutdown(): void {

@@ -196,6 +196,6 @@ export class ProviderAccountService {
   /** Runs one provider call for an account through that account's circuit breaker. */
   call<T>(doc: ProviderAccountDoc, operation: (adapter: ProviderAdapter) => Promise<T>): Promise<T> {
     const adapter = this.adapterFor(doc);
-    return this.breakers.fire(doc._id, () => operation(adapter));
+    return this.breakers.fire(doc._id, () => operation(adapter), doc.provider);
   }
 }
