@@ -10,6 +10,7 @@ module.exports = function preset(projectRoot, overrides = {}) {
     transform: { '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript', decorators: true } } }] },
     moduleNameMapper: {
       '^@orquestra/platform/testing$': path.join(__dirname, 'libs/platform/src/testing/index.ts'),
+      '^@orquestra/platform/telemetry$': path.join(__dirname, 'libs/platform/src/telemetry/index.ts'),
       '^@orquestra/platform$': path.join(__dirname, 'libs/platform/src/index.ts'),
       '^@orquestra/contracts$': path.join(__dirname, 'libs/contracts/src/index.ts'),
       '^@orquestra/emulators$': path.join(__dirname, 'tools/emulators/index.ts'),

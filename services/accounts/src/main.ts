@@ -1,3 +1,4 @@
+import './telemetry';
 import { accounts } from '@orquestra/contracts';
 import { ensureIndexes, runService } from '@orquestra/platform';
 import { config } from './config';

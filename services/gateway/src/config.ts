@@ -15,6 +15,7 @@ export const gatewayConfigShape = {
   HTTP_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
   ACCOUNTS_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50051'),
   PAYMENTS_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50052'),
+  ROUTING_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50053'),
   PROVIDERS_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50054'),
   NOTIFICATIONS_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50055'),
   /** Deadline of ordinary downstream calls. */

@@ -1,3 +1,4 @@
+import './telemetry';
 import { createServer } from 'node:http';
 import { createLogger } from '@orquestra/platform';
 import { loadGatewayConfig } from './config';
@@ -14,6 +15,7 @@ const clients = createDownstreamClients(
     accounts: config.ACCOUNTS_GRPC_ADDR,
     payments: config.PAYMENTS_GRPC_ADDR,
     providers: config.PROVIDERS_GRPC_ADDR,
+    routing: config.ROUTING_GRPC_ADDR,
     notifications: config.NOTIFICATIONS_GRPC_ADDR,
   },
   config.GRPC_DEADLINE_MS,

@@ -1,3 +1,4 @@
+import './telemetry';
 import { payments, providers, routing } from '@orquestra/contracts';
 import { createRpcClient, ensureIndexes, runService } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';

@@ -1,3 +1,4 @@
+import './telemetry';
 import { providers } from '@orquestra/contracts';
 import { ensureIndexes, runService, SecretBox } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';

@@ -6,4 +6,6 @@ export const config = loadConfig({
   SERVICE_NAME: z.string().default('routing'),
   GRPC_ADDRESS: z.string().default('0.0.0.0:50053'),
   PROVIDERS_GRPC_ADDR: z.string().default('127.0.0.1:50054'),
+  /** Recent attempts (5-minute window) needed before a collapsing success rate ranks an account last. */
+  HEALTH_MIN_ATTEMPTS: z.coerce.number().int().min(1).default(10),
 });

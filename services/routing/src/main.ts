@@ -1,3 +1,4 @@
+import './telemetry';
 import { providers, routing } from '@orquestra/contracts';
 import { createRpcClient, ensureIndexes, runService } from '@orquestra/platform';
 import { config } from './config';
@@ -24,6 +25,6 @@ void runService({
     onShutdown(() => health.stop());
     await startAttemptOutcomeConsumer(bus, outcomes, logger);
     const rules = new RulesService(ruleModel, locks, providersClient);
-    grpc.addService(routing.RoutingServiceService, routingHandlers({ providersClient, rules, health }), 'orquestra.routing.v1.RoutingService');
+    grpc.addService(routing.RoutingServiceService, routingHandlers({ providersClient, rules, health, healthMinAttempts: config.HEALTH_MIN_ATTEMPTS }), 'orquestra.routing.v1.RoutingService');
   },
 });

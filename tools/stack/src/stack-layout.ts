@@ -111,6 +111,7 @@ export function serviceEnvironment(options: {
       HTTP_PORT: String(ports.gateway),
       ACCOUNTS_GRPC_ADDR: addr(ports.accounts),
       PAYMENTS_GRPC_ADDR: addr(ports.payments),
+      ROUTING_GRPC_ADDR: addr(ports.routing),
       PROVIDERS_GRPC_ADDR: addr(ports.providers),
       NOTIFICATIONS_GRPC_ADDR: addr(ports.notifications),
     },

@@ -1,9 +1,15 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { checkGrpcHealth } from '@orquestra/platform';
 import { ProcessGroup } from './process-group';
 import { localEncryptionKeys, REPO_ROOT, serviceEnvironment, stackPorts, type StackPorts } from './stack-layout';
 
 export const SERVICES = ['accounts', 'providers', 'routing', 'notifications', 'payments', 'gateway'] as const;
+
+/** Every provider with an emulator (tools/emulators/<code>), each with an API and a control port. */
+export type EmulatorCode = 'efi' | 'mercadopago' | 'asaas' | 'pagarme' | 'woovi' | 'stripe';
+/** The emulators a stack starts. */
+export const EMULATORS: readonly EmulatorCode[] = ['efi'];
 
 export interface StackOptions {
   portOffset?: number;
@@ -15,12 +21,16 @@ export interface StackOptions {
   logLevel?: string;
   readyTimeoutMs?: number;
   overrides?: Record<string, Record<string, string>>;
+  /** Variables for every service, e.g. the standard OTEL_* exporter settings. */
+  shared?: Record<string, string>;
 }
 
 export interface RunningStack {
   ports: StackPorts;
   baseUrl: string;
   efiControlUrl: string;
+  /** Control base URL of every emulator, by provider code. */
+  controlUrls: Record<EmulatorCode, string>;
   processes: ProcessGroup;
   env: Record<string, Record<string, string>>;
   stop(): Promise<void>;
@@ -43,7 +53,7 @@ async function waitFor(what: string, probe: () => Promise<boolean>, deadline: nu
 const httpOk = (url: string) => fetch(url, { signal: AbortSignal.timeout(1_000) }).then((r) => r.ok);
 
 /**
- * Starts the Efí emulator and every service as separate processes from `dist/`, and waits until
+ * Starts every provider emulator and every service as separate processes from `dist/`, and waits until
  * each reports ready (gRPC health SERVING, HTTP health 200).
  */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
@@ -59,18 +69,32 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     logLevel: options.logLevel ?? 'info',
     ...(options.overrides ? { overrides: options.overrides } : {}),
   });
+  for (const name of SERVICES) env[name] = { ...(options.shared ?? {}), ...(env[name] ?? {}) };
   const script = (name: string) => path.join(REPO_ROOT, 'dist', 'services', name, 'main.js');
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
-  const efiControlUrl = `http://127.0.0.1:${ports.efiControl}`;
+  const codes: EmulatorCode[] = ['efi', 'mercadopago', 'asaas', 'pagarme', 'woovi', 'stripe'];
+  const controlUrls = Object.fromEntries(codes.map((code) => [code, `http://127.0.0.1:${ports[`${code}Control`]}`])) as Record<EmulatorCode, string>;
   try {
-    group.start('efi-emulator', path.join(REPO_ROOT, 'dist', 'tools', 'emulators', 'efi', 'main.js'), {
-      EFI_EMULATOR_API_PORT: String(ports.efiApi),
-      EFI_EMULATOR_CONTROL_PORT: String(ports.efiControl),
-      EFI_EMULATOR_CERT_DIR: options.certDir,
-      LOG_LEVEL: options.logLevel ?? 'info',
-    });
+    // Emulators first: the providers service needs Woovi's webhook public key at start.
+    for (const code of EMULATORS) {
+      const main = path.join(REPO_ROOT, 'dist', 'tools', 'emulators', code, 'main.js');
+      if (!existsSync(main)) throw new Error(`${main} is missing: run tools/build/build-all.sh`);
+      const prefix = code.toUpperCase();
+      group.start(`${code}-emulator`, main, {
+        [`${prefix}_EMULATOR_API_PORT`]: String(ports[`${code}Api`]),
+        [`${prefix}_EMULATOR_CONTROL_PORT`]: String(ports[`${code}Control`]),
+        ...(code === 'efi' ? { EFI_EMULATOR_CERT_DIR: options.certDir } : {}),
+        LOG_LEVEL: options.logLevel ?? 'info',
+      });
+    }
+    for (const code of EMULATORS) {
+      await waitFor(`${code}-emulator`, () => httpOk(`${controlUrls[code]}/__control/health`), deadline, group);
+    }
+    if (EMULATORS.includes('woovi')) {
+      const wooviKey = await fetch(`${controlUrls.woovi}/__control/public-key`).then((r) => r.text());
+      env['providers'] = { ...env['providers'], PROVIDER_SETTINGS: JSON.stringify({ woovi: { webhook_public_key: wooviKey } }) };
+    }
     for (const name of SERVICES) group.start(name, script(name), env[name] ?? {});
-    await waitFor('efi-emulator', () => httpOk(`${efiControlUrl}/__control/health`), deadline, group);
     for (const name of SERVICES) {
       if (name === 'gateway') continue;
       const port = ports[name];
@@ -85,7 +109,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   return {
     ports,
     baseUrl: `http://localhost:${ports.gateway}`,
-    efiControlUrl,
+    efiControlUrl: controlUrls.efi,
+    controlUrls,
     processes: group,
     env,
     stop: () => group.stop(),

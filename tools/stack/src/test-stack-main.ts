@@ -27,10 +27,23 @@ async function main(): Promise<void> {
     certDir,
     logLevel: process.env.LOG_LEVEL ?? 'info',
     readyTimeoutMs: 90_000,
+    // Traces go to the suite's own OTLP/HTTP JSON receiver (tools/e2e global setup), when it runs one.
+    ...(process.env.TEST_STACK_OTLP_ENDPOINT
+      ? {
+          shared: {
+            OTEL_EXPORTER_OTLP_ENDPOINT: process.env.TEST_STACK_OTLP_ENDPOINT,
+            OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+            OTEL_BSP_SCHEDULE_DELAY: '200',
+          },
+        }
+      : {}),
     // Short timeouts so that failover tests with hanging providers run in seconds.
     overrides: {
       providers: { PROVIDER_TIMEOUT_MS: '1500', BREAKER_RESET_TIMEOUT_MS: '1500', BREAKER_ROLLING_WINDOW_MS: '3000' },
       payments: { PROVIDER_CALL_DEADLINE_MS: '5000' },
+      // The failover suite fails account A on purpose many times; its breaker (not its 5-minute
+      // success rate, covered by unit tests) is what those tests exercise.
+      routing: { HEALTH_MIN_ATTEMPTS: '1000' },
     },
   });
   const stop = async () => {
@@ -55,12 +68,21 @@ async function main(): Promise<void> {
     email: `e2e-failover-${Date.now()}@orquestra.dev`,
     withSecondTestAccount: true,
   });
+  // A third merchant whose suite connects one account of every provider (forced per payment).
+  const providers = await seedStack({
+    ports: stack.ports,
+    certDir,
+    stateFile: path.join(stateDir, 'seed-providers.json'),
+    email: `e2e-providers-${Date.now()}@orquestra.dev`,
+  });
   writeFileSync(
     infoFile,
     JSON.stringify(
       {
         baseUrl: stack.baseUrl,
         efiControlUrl: stack.efiControlUrl,
+        controlUrls: stack.controlUrls,
+        providersMerchant: { testKey: providers.testKey },
         testKey: seed.testKey,
         restrictedTestKey: seed.restrictedTestKey,
         liveKey: seed.liveKey,

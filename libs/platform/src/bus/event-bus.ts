@@ -1,3 +1,4 @@
+import { context, propagation } from '@opentelemetry/api';
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
 import type { Logger } from 'pino';
 import type { EventEnvelope } from './event-envelope';
@@ -87,9 +88,18 @@ export class EventBus {
     }, this.reconnectDelayMs);
   }
 
-  async publish(event: EventEnvelope, headers: Record<string, string> = {}): Promise<void> {
+  async publish(envelope: EventEnvelope, extraHeaders: Record<string, string> = {}): Promise<void> {
+    const { trace, ...event } = envelope;
+    // An outboxed event continues the trace of the write that produced it.
+    const parent = trace ? propagation.extract(context.active(), trace) : context.active();
+    return context.with(parent, () => this.publishNow(event, extraHeaders));
+  }
+
+  private async publishNow(event: EventEnvelope, extraHeaders: Record<string, string>): Promise<void> {
     const channel = this.publishChannel;
     if (!channel) throw new Error('event bus is not connected');
+    const headers: Record<string, string> = { ...extraHeaders };
+    propagation.inject(context.active(), headers);
     const body = Buffer.from(JSON.stringify(event));
     await new Promise<void>((resolve, reject) => {
       channel.publish(
@@ -160,7 +170,9 @@ export class EventBus {
       return;
     }
     try {
-      await handler(event, { attempt });
+      // The handler runs in the trace of the publisher (W3C headers of the message).
+      const carrier = (message.properties.headers ?? {}) as Record<string, unknown>;
+      await context.with(propagation.extract(context.active(), carrier), () => handler(event, { attempt }));
       channel.ack(message);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

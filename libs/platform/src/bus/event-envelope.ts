@@ -12,6 +12,12 @@ export interface EventEnvelope<T = Record<string, unknown>> {
   /** Id of the API key that created the resource, when one did. */
   source: string | null;
   data: { object: T };
+  /**
+   * W3C trace context (traceparent, tracestate) of the write that produced the event, kept while
+   * the event waits in an outbox so its publication continues the same trace. Travels as AMQP
+   * headers, never in the message body.
+   */
+  trace?: Record<string, string>;
 }
 
 /** The public event object (spec §6) built from an envelope. */

@@ -1,3 +1,4 @@
+import { context, propagation } from '@opentelemetry/api';
 import type { Collection, Document } from 'mongodb';
 import type { Logger } from 'pino';
 import type { EventBus, EventEnvelope } from '../bus';
@@ -20,13 +21,25 @@ export interface OutboxFields {
  * @example
  * await payments.updateOne({ _id }, withOutbox({ $set: { status: 'canceled' } }, [event]));
  */
+/**
+ * Events as an outbox stores them: each remembers the trace of the write that produced it, so its
+ * later publication (fast path or sweeper, any replica) continues that trace. Every write that puts
+ * events in an outbox uses this (withOutbox does).
+ */
+export function outboxEntries(events: EventEnvelope[]): EventEnvelope[] {
+  const trace: Record<string, string> = {};
+  propagation.inject(context.active(), trace);
+  return Object.keys(trace).length > 0 ? events.map((event) => ({ ...event, trace })) : events;
+}
+
 export function withOutbox(
   update: { $set?: Record<string, unknown>; $push?: Record<string, unknown>; [operator: string]: unknown },
   events: EventEnvelope[],
 ): Document {
+  const traced = outboxEntries(events);
   return {
     ...update,
-    $push: { ...(update.$push ?? {}), outbox: { $each: events } },
+    $push: { ...(update.$push ?? {}), outbox: { $each: traced } },
     $set: { ...(update.$set ?? {}), outbox_since: new Date() },
   };
 }

@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import type { Connection } from 'mongoose';
 import type { Logger } from 'pino';
 import type { Collection, Document } from 'mongodb';
@@ -91,6 +92,9 @@ export async function runService<C extends ServiceBaseConfig>(options: {
       for (const cleanup of cleanups.reverse()) {
         await Promise.resolve(cleanup()).catch((error: Error) => logger.warn({ err: error.message }, 'cleanup failed'));
       }
+      // Spans still buffered for export leave before the process does.
+      const provider = trace.getTracerProvider() as { getDelegate?: () => { forceFlush?: () => Promise<void> } };
+      await provider.getDelegate?.().forceFlush?.().catch(() => undefined);
       logger.info('stopped');
       process.exit(0);
     };

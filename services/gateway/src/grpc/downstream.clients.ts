@@ -1,4 +1,4 @@
-import { accounts, notifications, payments, providers } from '@orquestra/contracts';
+import { accounts, notifications, payments, providers, routing } from '@orquestra/contracts';
 import { createRpcClient, type RpcClient } from '@orquestra/platform';
 
 /**
@@ -9,9 +9,16 @@ export interface DownstreamClients {
   accounts: Pick<RpcClient<accounts.AccountsServiceService>, 'authenticateKey'>;
   payments: Pick<
     RpcClient<payments.PaymentsServiceService>,
-    'createPayment' | 'getPayment' | 'listPayments' | 'cancelPayment' | 'simulatePayment' | 'getPaymentQrCode'
+    'createPayment' | 'getPayment' | 'listPayments' | 'cancelPayment' | 'simulatePayment' | 'syncPayment' | 'getPaymentQrCode'
   >;
-  providers: Pick<RpcClient<providers.ProvidersServiceService>, 'handleWebhook'>;
+  providers: Pick<
+    RpcClient<providers.ProvidersServiceService>,
+    'handleWebhook' | 'listProviders' | 'listAccounts' | 'getAccount' | 'connectAccount' | 'updateAccount'
+  >;
+  routing: Pick<
+    RpcClient<routing.RoutingServiceService>,
+    'simulate' | 'listRules' | 'getRule' | 'createRule' | 'updateRule' | 'deleteRule' | 'reorderRules'
+  >;
   notifications: Pick<RpcClient<notifications.NotificationsServiceService>, 'listEvents'>;
 }
 
@@ -19,6 +26,7 @@ export interface DownstreamAddresses {
   accounts: string;
   payments: string;
   providers: string;
+  routing: string;
   notifications: string;
 }
 
@@ -31,6 +39,7 @@ export function createDownstreamClients(
     accounts: createRpcClient(accounts.AccountsServiceService, addresses.accounts, { deadlineMs }),
     payments: createRpcClient(payments.PaymentsServiceService, addresses.payments, { deadlineMs }),
     providers: createRpcClient(providers.ProvidersServiceService, addresses.providers, { deadlineMs }),
+    routing: createRpcClient(routing.RoutingServiceService, addresses.routing, { deadlineMs }),
     notifications: createRpcClient(notifications.NotificationsServiceService, addresses.notifications, { deadlineMs }),
   };
   return {

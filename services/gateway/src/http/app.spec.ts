@@ -121,7 +121,7 @@ describe('gateway over HTTP, with fake backends', () => {
     });
 
     it('answers 503 service_unavailable when the payments service cannot be reached', async () => {
-      const dead = createDownstreamClients({ accounts: '127.0.0.1:1', payments: '127.0.0.1:1', providers: '127.0.0.1:1', notifications: '127.0.0.1:1' }, 2_000);
+      const dead = createDownstreamClients({ accounts: '127.0.0.1:1', payments: '127.0.0.1:1', providers: '127.0.0.1:1', routing: '127.0.0.1:1', notifications: '127.0.0.1:1' }, 2_000);
       clients.payments = dead.payments;
       const answer = await app.request('POST', '/v1/payments', { headers: FULL, body: BODY });
       dead.close();
@@ -148,6 +148,7 @@ describe('gateway over HTTP, with fake backends', () => {
       clients.payments.getPayment = async () => ({ payment: protoPayment() });
       clients.payments.cancelPayment = async () => ({ payment: protoPayment({ status: 'canceled' }) });
       clients.payments.simulatePayment = async () => ({ payment: protoPayment({ status: 'succeeded' }) });
+      clients.payments.syncPayment = async () => ({ payment: protoPayment() });
       clients.notifications.listEvents = async () => ({ data: [], has_more: false });
     });
 
@@ -160,6 +161,7 @@ describe('gateway over HTTP, with fake backends', () => {
     it.each([
       ['POST', '/v1/payments/pay_01jabc/cancel'],
       ['POST', '/v1/payments/pay_01jabc/simulate'],
+      ['POST', '/v1/payments/pay_01jabc/sync'],
       ['GET', '/v1/events'],
     ])('gets 403 restricted_key on %s %s, where a full key succeeds', async (method, path) => {
       const denied = await app.request(method, path, { headers: BOT });
@@ -222,6 +224,31 @@ describe('gateway over HTTP, with fake backends', () => {
       const answer = await app.request('POST', '/v1/payments/pay_01jabc/cancel', { headers: FULL });
       expect(answer.status).toBe(409);
       expect(answer.json.error.code).toBe('payment_already_paid');
+    });
+
+    it('POST sync answers the payment as re-read from the provider; unknown → 404 with param id', async () => {
+      const syncPayment = jest.fn(async ({ payment_id }: payments.SyncPaymentRequest) => {
+        if (payment_id !== 'pay_01jabc') throw new RpcError('not_found', status.NOT_FOUND, { param: 'id', message: MESSAGES_PT_BR.not_found });
+        return { payment: protoPayment({ status: 'succeeded', end_to_end_id: 'E123' }) };
+      });
+      clients.payments.syncPayment = syncPayment;
+      const answer = await app.request('POST', '/v1/payments/pay_01jabc/sync', { headers: FULL });
+      expect(answer.status).toBe(200);
+      expect(answer.json).toMatchObject({ id: 'pay_01jabc', object: 'payment', status: 'succeeded', end_to_end_id: 'E123' });
+      expect(answer.json).not.toHaveProperty('attempts');
+      expect(syncPayment.mock.calls[0]?.[0]).toMatchObject({ payment_id: 'pay_01jabc', caller: expect.objectContaining({ key_id: 'key_full' }) });
+      const missing = await app.request('POST', '/v1/payments/pay_nope/sync', { headers: FULL });
+      expect(missing.status).toBe(404);
+      expect(missing.json.error).toMatchObject({ code: 'not_found', param: 'id' });
+    });
+
+    it('POST sync answers 503 when the provider cannot be reached', async () => {
+      clients.payments.syncPayment = async () => {
+        throw new RpcError('provider_unavailable', status.UNAVAILABLE, { message: MESSAGES_PT_BR.provider_unavailable });
+      };
+      const answer = await app.request('POST', '/v1/payments/pay_01jabc/sync', { headers: FULL });
+      expect(answer.status).toBe(503);
+      expect(answer.json.error.code).toBe('provider_unavailable');
     });
 
     it('GET /v1/events answers events with their resource under data.object', async () => {

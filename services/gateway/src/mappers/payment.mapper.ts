@@ -9,16 +9,8 @@ import {
   type PaymentJson,
   type PaymentListJson,
 } from '../schemas/payment.response.schema';
+import { oneOf } from './narrow';
 import { nullIfEmpty } from './nullable';
-
-/**
- * Narrows a proto string to a documented enum value. An unknown value is a contract break between
- * services: it fails loudly (500, logged) rather than showing a bot a status it cannot act on.
- */
-function oneOf<T extends string>(allowed: readonly T[], value: string, field: string): T {
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new Error(`payments answered an undocumented ${field}: ${JSON.stringify(value)}`);
-}
 
 function toNextAction(action: common.NextAction | undefined): NextActionJson | null {
   if (!action?.type) return null;

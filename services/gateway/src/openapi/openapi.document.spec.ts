@@ -2,6 +2,17 @@ import { ERROR_CODES } from '@orquestra/platform';
 import type { ZodTypeAny } from 'zod';
 import { CreatePaymentSchema } from '../schemas/create-payment.schema';
 import { PaymentSchema } from '../schemas/payment.response.schema';
+import { ProviderAccountListSchema, ProviderAccountSchema } from '../schemas/provider-account.response.schema';
+import { ConnectProviderAccountSchema, UpdateProviderAccountSchema } from '../schemas/provider-account.schema';
+import { ProviderListSchema } from '../schemas/provider.response.schema';
+import { DeletedRoutingRuleSchema, RoutingRuleListSchema, RoutingRuleSchema } from '../schemas/routing-rule.response.schema';
+import {
+  ReorderRoutingRulesSchema,
+  RoutingRuleInputSchema,
+  UpdateRoutingRuleSchema,
+} from '../schemas/routing-rule.schema';
+import { RoutingSimulationSchema } from '../schemas/routing-simulation.response.schema';
+import { SimulateRoutingSchema } from '../schemas/routing-simulation.schema';
 import { TRACKING_KEYS } from '../schemas/tracking.schema';
 import { API_VERSION, buildOpenApiDocument } from './openapi.document';
 
@@ -46,7 +57,22 @@ describe('OpenAPI document', () => {
         'GET /v1/payments/{id}',
         'POST /v1/payments/{id}/cancel',
         'POST /v1/payments/{id}/simulate',
+        'POST /v1/payments/{id}/sync',
         'GET /v1/events',
+        'GET /v1/providers',
+        'GET /v1/provider-accounts',
+        'POST /v1/provider-accounts',
+        'GET /v1/provider-accounts/{id}',
+        'POST /v1/provider-accounts/{id}',
+        'POST /v1/provider-accounts/{id}/disable',
+        'POST /v1/provider-accounts/{id}/enable',
+        'GET /v1/routing-rules',
+        'POST /v1/routing-rules',
+        'POST /v1/routing-rules/reorder',
+        'GET /v1/routing-rules/{id}',
+        'POST /v1/routing-rules/{id}',
+        'DELETE /v1/routing-rules/{id}',
+        'POST /v1/routing/simulate',
         'GET /v1/openapi.json',
         'GET /qr/{paymentId}.png',
         'POST /webhooks/providers/{accountId}',
@@ -149,7 +175,43 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('has a request example that the validation accepts', () => {
+  it('has request examples that the validation accepts', () => {
     expect(() => CreatePaymentSchema.parse(schemas['CreatePayment']['example'])).not.toThrow();
+    const requests: Array<[string, ZodTypeAny]> = [
+      ['ConnectProviderAccount', ConnectProviderAccountSchema],
+      ['UpdateProviderAccount', UpdateProviderAccountSchema],
+      ['RoutingRuleInput', RoutingRuleInputSchema],
+      ['UpdateRoutingRule', UpdateRoutingRuleSchema],
+      ['ReorderRoutingRules', ReorderRoutingRulesSchema],
+      ['SimulateRouting', SimulateRoutingSchema],
+    ];
+    for (const [name, schema] of requests) {
+      expect({ name, valid: schema.safeParse(schemas[name]['example']).success }).toEqual({ name, valid: true });
+    }
+  });
+
+  it('has response examples that match the response schemas', () => {
+    const responses: Array<[string, ZodTypeAny]> = [
+      ['ProviderList', ProviderListSchema],
+      ['ProviderAccount', ProviderAccountSchema],
+      ['ProviderAccountList', ProviderAccountListSchema],
+      ['RoutingRule', RoutingRuleSchema],
+      ['RoutingRuleList', RoutingRuleListSchema],
+      ['DeletedRoutingRule', DeletedRoutingRuleSchema],
+      ['RoutingSimulation', RoutingSimulationSchema],
+    ];
+    for (const [name, schema] of responses) {
+      expect({ name, valid: schema.safeParse(schemas[name]['example']).success }).toEqual({ name, valid: true });
+    }
+  });
+
+  it('shows the limits of the provider-account and routing bodies', () => {
+    const connect = schemas['ConnectProviderAccount'];
+    expect(connect['required'].sort()).toEqual(['credentials', 'provider']);
+    expect(connect['additionalProperties']).toBe(false);
+    expect(schemas['FeeInput']['properties']['percentage']).toMatchObject({ minimum: 0, maximum: 100, multipleOf: 0.01 });
+    expect(schemas['SimulateRouting']['required'].sort()).toEqual(['amount', 'method']);
+    expect(schemas['ReorderRoutingRules']['required']).toEqual(['ids']);
+    expect(schemas['ProviderAccount']['properties']).not.toHaveProperty('credentials');
   });
 });

@@ -1,6 +1,4 @@
-import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { MESSAGES_PT_BR, type ErrorCode } from '@orquestra/platform';
-import { httpErrorFor } from '../http/error-mapper';
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { CreatePaymentSchema, IdempotencyHeadersSchema } from '../schemas/create-payment.schema';
 import { ErrorBodySchema } from '../schemas/error.response.schema';
 import { EventListSchema } from '../schemas/event.response.schema';
@@ -14,52 +12,12 @@ import {
 } from '../schemas/path-params.schema';
 import { PaymentDetailSchema, PaymentListSchema, PaymentSchema } from '../schemas/payment.response.schema';
 import { z } from '../schemas/zod-openapi';
+import { AUTH_ERRORS, BEARER, errorResponses, json, PUBLIC } from './openapi.helpers';
+import { registerProviderPaths } from './provider.paths';
+import { registerRoutingPaths } from './routing.paths';
 
 /** The interface version string (§9). */
 export const API_VERSION = '2026-10-01';
-
-const BEARER = [{ bearerAuth: [] as string[] }];
-const PUBLIC: Array<Record<string, string[]>> = [];
-
-/**
- * Error responses for the given codes, grouped by the status the error mapper gives them, each
- * with one example per code, so the documented statuses are the ones the code answers.
- */
-function errorResponses(...codes: ErrorCode[]): Record<number, ResponseConfig> {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) {
-    const { status } = httpErrorFor(code);
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
-  const responses: Record<number, ResponseConfig> = {};
-  for (const [status, group] of byStatus) {
-    responses[status] = {
-      description: `Erro: ${group.join(', ')}.`,
-      content: {
-        'application/json': {
-          schema: ErrorBodySchema,
-          examples: Object.fromEntries(
-            group.map((code) => [
-              code,
-              {
-                value: {
-                  error: { type: httpErrorFor(code).type, message: MESSAGES_PT_BR[code], code, param: null },
-                },
-              },
-            ]),
-          ),
-        },
-      },
-    };
-  }
-  return responses;
-}
-
-const AUTH_ERRORS: ErrorCode[] = ['unauthenticated', 'service_unavailable', 'internal'];
-
-function json(schema: z.ZodTypeAny, description: string): ResponseConfig {
-  return { description, content: { 'application/json': { schema } } };
-}
 
 /**
  * The OpenAPI 3.1 document of the gateway, built from the same zod schemas that validate requests
@@ -172,6 +130,21 @@ export function buildOpenApiDocument(options: { serverUrl: string }): ReturnType
   });
 
   registry.registerPath({
+    method: 'post',
+    path: '/v1/payments/{id}/sync',
+    operationId: 'syncPayment',
+    tags: ['Payments'],
+    summary: 'Consulta o pagamento no provedor agora e aplica o que mudou',
+    description: 'Útil quando uma notificação do provedor se perdeu. Só chaves completas.',
+    security: BEARER,
+    request: { params: PaymentIdParamsSchema },
+    responses: {
+      200: json(PaymentSchema, 'O pagamento, relido do provedor.'),
+      ...errorResponses('not_found', 'restricted_key', 'provider_unavailable', 'provider_timeout', 'provider_error', ...AUTH_ERRORS),
+    },
+  });
+
+  registry.registerPath({
     method: 'get',
     path: '/v1/events',
     operationId: 'listEvents',
@@ -185,6 +158,9 @@ export function buildOpenApiDocument(options: { serverUrl: string }): ReturnType
       ...errorResponses('parameter_invalid', 'restricted_key', ...AUTH_ERRORS),
     },
   });
+
+  registerProviderPaths(registry);
+  registerRoutingPaths(registry);
 
   registry.registerPath({
     method: 'get',

@@ -24,7 +24,7 @@ function paymentIdOf(req: Request): string {
 /**
  * /v1/payments (§4). Order of checks on every route: route match (404) → API key (401) →
  * key kind (403) → body parsing (400 invalid_json) → validation (400) → downstream.
- * Restricted keys may use POST/GET /payments and GET /payments/{id} only; the payments service
+ * Restricted keys may use POST/GET /payments and GET /payments/{id} only (not cancel, simulate, sync); the payments service
  * narrows what they see to the payments their key created.
  */
 export function paymentsRoutes(context: RouteContext): Router {
@@ -90,6 +90,13 @@ export function paymentsRoutes(context: RouteContext): Router {
       { caller: callerOf(res), payment_id: paymentIdOf(req) },
       rpcOptions(res),
     );
+    if (!response.payment) throw new AppError('not_found', { param: 'id' });
+    res.json(toPaymentJson(response.payment));
+  });
+
+  // Re-reads the charge at the provider and applies any change (a missed webhook, for example).
+  router.post('/payments/:id/sync', authenticate, fullKeyOnly, async (req, res) => {
+    const response = await clients.payments.syncPayment({ caller: callerOf(res), payment_id: paymentIdOf(req) }, rpcOptions(res));
     if (!response.payment) throw new AppError('not_found', { param: 'id' });
     res.json(toPaymentJson(response.payment));
   });

@@ -23,3 +23,12 @@ export const WebhookSubPathParamsSchema = z.object({
   accountId: ProviderAccountIdSchema,
   subPath: z.string().openapi({ description: 'Caminho que o provedor acrescenta (a Efí acrescenta "pix").', example: 'pix' }),
 });
+
+export const ProviderAccountIdParamsSchema = z.object({ id: ProviderAccountIdSchema });
+
+export const RoutingRuleIdPathSchema = z
+  .string()
+  .regex(ID_SHAPE)
+  .openapi({ description: 'Id da regra de roteamento.', example: 'rr_01j9z0k3x7m2q8r4t6v8w0y2a4' });
+
+export const RoutingRuleIdParamsSchema = z.object({ id: RoutingRuleIdPathSchema });

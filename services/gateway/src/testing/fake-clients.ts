@@ -34,9 +34,26 @@ export function fakeClients(): FakeClients {
       listPayments: notStubbed('listPayments'),
       cancelPayment: notStubbed('cancelPayment'),
       simulatePayment: notStubbed('simulatePayment'),
+      syncPayment: notStubbed('syncPayment'),
       getPaymentQrCode: notStubbed('getPaymentQrCode'),
     },
-    providers: { handleWebhook: notStubbed('handleWebhook') },
+    providers: {
+      handleWebhook: notStubbed('handleWebhook'),
+      listProviders: notStubbed('listProviders'),
+      listAccounts: notStubbed('listAccounts'),
+      getAccount: notStubbed('getAccount'),
+      connectAccount: notStubbed('connectAccount'),
+      updateAccount: notStubbed('updateAccount'),
+    },
+    routing: {
+      simulate: notStubbed('simulate'),
+      listRules: notStubbed('listRules'),
+      getRule: notStubbed('getRule'),
+      createRule: notStubbed('createRule'),
+      updateRule: notStubbed('updateRule'),
+      deleteRule: notStubbed('deleteRule'),
+      reorderRules: notStubbed('reorderRules'),
+    },
     notifications: { listEvents: notStubbed('listEvents') },
   };
 }

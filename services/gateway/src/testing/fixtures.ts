@@ -1,5 +1,5 @@
 // Test helpers only: never imported by production code.
-import { common, type payments } from '@orquestra/contracts';
+import { common, type payments, type providers, type routing } from '@orquestra/contracts';
 import { createLogger } from '@orquestra/platform';
 import type { GatewayDeps, GatewaySettings } from '../http/app.deps';
 import type { ReadinessCheck } from '../health/readiness.probe';
@@ -65,6 +65,44 @@ export function protoPayment(overrides: Partial<payments.Payment> = {}): payment
     attempts: [],
     events: [],
     updated_at: '2026-10-01T12:00:01.000Z',
+    ...overrides,
+  };
+}
+
+export function protoAccount(overrides: Partial<providers.ProviderAccount> = {}): providers.ProviderAccount {
+  return {
+    id: 'pa_01jxyz',
+    merchant_id: 'acct_1',
+    mode: common.Mode.MODE_TEST,
+    provider: 'efi',
+    name: 'Efí sandbox',
+    priority: 10,
+    enabled: true,
+    methods: ['pix'],
+    requires: ['pix:document'],
+    fees: [{ method: 'pix', percent_bps: 99, fixed: 0 }],
+    credentials_last4: { client_id: 'c123', client_secret: 'x789' },
+    breaker_state: 'closed',
+    created_at: '2026-10-01T12:00:00.000Z',
+    updated_at: '2026-10-01T12:00:01.000Z',
+    webhook_url: 'http://localhost:8080/webhooks/providers/pa_01jxyz?hmac=secret',
+    webhook_manual_setup: false,
+    keeps_metadata: true,
+    ...overrides,
+  };
+}
+
+export function protoRule(overrides: Partial<routing.RoutingRule> = {}): routing.RoutingRule {
+  return {
+    id: 'rr_01jrule',
+    mode: common.Mode.MODE_TEST,
+    name: 'Cursos pela Efí',
+    priority: 1,
+    enabled: true,
+    conditions: { methods: ['pix'], amount_min: 0, amount_max: 50_000, metadata: [{ key: 'product', value: 'curso' }], customer_has: [] },
+    target: { type: 'accounts', accounts: ['pa_01jxyz'], weights: [], fallback: true },
+    created_at: '2026-10-01T12:00:00.000Z',
+    updated_at: '2026-10-01T12:00:00.000Z',
     ...overrides,
   };
 }

@@ -43,11 +43,18 @@ export const FIELD_HINTS_PT_BR: Record<string, string> = {
   'Idempotency-Key': 'Envie uma chave de até 255 caracteres visíveis, única por pagamento (por exemplo um UUID).',
 };
 
-/** The hint for a param path, trying the exact path, then its generalized forms. */
-export function fieldHint(param: string): string | undefined {
+/** What-to-do texts keyed like FIELD_HINTS_PT_BR; an operation may pass its own (they win). */
+export type FieldHints = Readonly<Record<string, string>>;
+
+function lookup(table: FieldHints, param: string): string | undefined {
   const indexless = param.replace(/\[\d+\]/g, '[]');
-  const exact = FIELD_HINTS_PT_BR[param] ?? FIELD_HINTS_PT_BR[indexless];
+  const exact = table[param] ?? table[indexless];
   if (exact) return exact;
   const dot = indexless.lastIndexOf('.');
-  return dot > 0 ? FIELD_HINTS_PT_BR[`${indexless.slice(0, dot)}.*`] : undefined;
+  return dot > 0 ? table[`${indexless.slice(0, dot)}.*`] : undefined;
+}
+
+/** The hint for a param path, trying the exact path, then its generalized forms; `own` first. */
+export function fieldHint(param: string, own?: FieldHints): string | undefined {
+  return (own && lookup(own, param)) ?? lookup(FIELD_HINTS_PT_BR, param);
 }

@@ -1,5 +1,5 @@
 import { PAYMENT_ATTEMPT_RECORDED, type PaymentAttemptRecorded } from '@orquestra/contracts';
-import { AppError, LockManager, newId, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
+import { AppError, LockManager, newId, outboxEntries, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import type { PaymentLinks } from '../domain/payment-links';
 import { canTransition, type PaymentStatus } from '../domain/payment-status';
@@ -63,7 +63,7 @@ export class PaymentStore {
         { _id: current._id as never },
         withOutbox({ $set: { ...changes, status: to, updated_at: now }, $push: { events: eventRef } }, [event]),
       );
-      return { ...next, events: [...fresh.events, eventRef], outbox: [...fresh.outbox, event] };
+      return { ...next, events: [...fresh.events, eventRef], outbox: [...fresh.outbox, ...outboxEntries([event])] };
     });
     if (updated) void this.outbox.flush(this.collection, current._id);
     return updated;
@@ -106,7 +106,7 @@ export class PaymentStore {
       error_code: errorCode,
       attempts,
       created_at: new Date(),
-      outbox: events,
+      outbox: outboxEntries(events),
       outbox_since: events.length > 0 ? new Date() : null,
     });
     if (events.length > 0) void this.outbox.flush(this.failedCreations, payment._id);
@@ -118,7 +118,7 @@ export class PaymentStore {
     const stored: PaymentDoc = {
       ...doc,
       events: events.map((event) => ({ id: event.id, type: event.type, created: event.created })),
-      outbox: [...events, ...this.attemptEvents(doc, doc.attempts)],
+      outbox: outboxEntries([...events, ...this.attemptEvents(doc, doc.attempts)]),
       outbox_since: new Date(),
     };
     await this.model.collection.insertOne(stored as never);

@@ -1,5 +1,5 @@
 import { PROVIDER_CHARGE_UPDATED, type ProviderChargeUpdated } from '@orquestra/contracts';
-import { isDuplicateKeyError, newId, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
+import { isDuplicateKeyError, newId, outboxEntries, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import type { Logger } from 'pino';
 import { ProviderError } from '../adapters/provider-adapter';
@@ -84,7 +84,7 @@ export class WebhookIntakeService {
         provider: account.provider,
         provider_payment_ids: parsed.providerPaymentIds,
         received_at: new Date(),
-        outbox: events,
+        outbox: outboxEntries(events),
         outbox_since: events.length > 0 ? new Date() : null,
       });
     } catch (error) {

@@ -54,6 +54,8 @@ export interface PlanInput {
   forcedAccountId?: string;
   /** Source of randomness for weighted targets (injected for tests). */
   random: () => number;
+  /** Recent attempts needed before a success rate is judged; MIN_ATTEMPTS_FOR_HEALTH by default. */
+  healthMinAttempts?: number;
 }
 
 export interface Verdict {
@@ -99,9 +101,13 @@ export function ruleMatches(rule: RuleView, input: PlanInput): boolean {
   return true;
 }
 
-function healthOf(health: Map<string, HealthView>, id: string): { rate: number; attempts: number; collapsed: boolean } {
+function healthOf(
+  health: Map<string, HealthView>,
+  id: string,
+  minAttempts = MIN_ATTEMPTS_FOR_HEALTH,
+): { rate: number; attempts: number; collapsed: boolean } {
   const view = health.get(id);
-  if (!view || view.attempts < MIN_ATTEMPTS_FOR_HEALTH) return { rate: -1, attempts: view?.attempts ?? 0, collapsed: false };
+  if (!view || view.attempts < minAttempts) return { rate: -1, attempts: view?.attempts ?? 0, collapsed: false };
   const rate = view.successes / view.attempts;
   return { rate, attempts: view.attempts, collapsed: rate < COLLAPSED_SUCCESS_RATE };
 }
@@ -160,11 +166,11 @@ export function planRoute(accounts: AccountView[], rules: RuleView[], health: Ma
   for (const account of ordered) if (!why.has(account.id)) why.set(account.id, input.forcedAccountId ? 'forced by provider_account_id' : `eligible; priority ${account.priority}`);
 
   // Health-aware order: unhealthy accounts keep their relative order but go last.
-  const unhealthy = (a: AccountView) => a.breakerState === 'open' || healthOf(health, a.id).collapsed;
+  const unhealthy = (a: AccountView) => a.breakerState === 'open' || healthOf(health, a.id, input.healthMinAttempts).collapsed;
   const healthy = ordered.filter((a) => !unhealthy(a));
   const sick = ordered.filter(unhealthy);
   for (const account of sick) {
-    const h = healthOf(health, account.id);
+    const h = healthOf(health, account.id, input.healthMinAttempts);
     why.set(
       account.id,
       `${why.get(account.id)}; ranked last: ${account.breakerState === 'open' ? 'circuit breaker open' : `success rate ${(h.rate * 100).toFixed(0)}% over ${h.attempts} recent attempts`}`,
@@ -173,7 +179,7 @@ export function planRoute(accounts: AccountView[], rules: RuleView[], health: Ma
   const finalOrder = [...healthy, ...sick];
 
   const verdicts: Verdict[] = byPriority.map((account) => {
-    const h = healthOf(health, account.id);
+    const h = healthOf(health, account.id, input.healthMinAttempts);
     const rank = finalOrder.indexOf(account) + 1;
     return {
       accountId: account.id,

@@ -24,6 +24,8 @@ export function routingHandlers(deps: {
   providersClient: RpcClient<typeof providers.ProvidersServiceService>;
   rules: RulesService;
   health: AccountHealth;
+  /** Recent attempts needed before an account's success rate can rank it last. */
+  healthMinAttempts?: number;
 }): Handlers<typeof routing.RoutingServiceService> {
   const { providersClient, rules, health } = deps;
 
@@ -46,6 +48,7 @@ export function routingHandlers(deps: {
       customerHas: customerHas(request.customer),
       ...(request.forced ? { forcedAccountId: request.forced } : {}),
       random: Math.random,
+      ...(deps.healthMinAttempts ? { healthMinAttempts: deps.healthMinAttempts } : {}),
     });
     return { plan: result, fees: new Map(accounts.map((a) => [a.id, a.fees])) };
   };

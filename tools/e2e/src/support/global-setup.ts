@@ -1,11 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { STACK_INFO_FILE } from './stack-info';
+import { STACK_INFO_FILE, SPANS_FILE } from './stack-info';
+import { startTraceReceiver } from './trace-receiver';
 
 declare global {
   // eslint-disable-next-line no-var
   var __ORQUESTRA_E2E_STACK__: ChildProcess | undefined;
+  // eslint-disable-next-line no-var
+  var __ORQUESTRA_E2E_TRACES__: import('node:http').Server | undefined;
 }
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -28,8 +31,17 @@ export default async function globalSetup(): Promise<void> {
   if (!existsSync(script)) throw new Error(`${script} is missing: run tools/build/build-all.sh first`);
   rmSync(path.dirname(STACK_INFO_FILE), { recursive: true, force: true });
   mkdirSync(path.dirname(STACK_INFO_FILE), { recursive: true });
+  // Every service exports its spans here (OTLP/HTTP JSON); the tracing suite reads SPANS_FILE.
+  const traces = await startTraceReceiver(SPANS_FILE);
+  globalThis.__ORQUESTRA_E2E_TRACES__ = traces.server;
   const child = spawn(process.execPath, ['--enable-source-maps', script], {
-    env: { ...process.env, MONGO_URL: mongoUrl, AMQP_URL: amqpUrl, TEST_STACK_INFO_FILE: STACK_INFO_FILE },
+    env: {
+      ...process.env,
+      MONGO_URL: mongoUrl,
+      AMQP_URL: amqpUrl,
+      TEST_STACK_INFO_FILE: STACK_INFO_FILE,
+      TEST_STACK_OTLP_ENDPOINT: traces.endpoint,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   globalThis.__ORQUESTRA_E2E_STACK__ = child;

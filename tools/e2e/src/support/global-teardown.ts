@@ -1,4 +1,5 @@
 export default async function globalTeardown(): Promise<void> {
+  globalThis.__ORQUESTRA_E2E_TRACES__?.close();
   const child = globalThis.__ORQUESTRA_E2E_STACK__;
   if (!child || child.exitCode !== null) return;
   await new Promise<void>((resolve) => {

@@ -4,6 +4,10 @@ import path from 'node:path';
 export interface StackInfo {
   baseUrl: string;
   efiControlUrl: string;
+  /** Control base URL of every provider emulator, by provider code. */
+  controlUrls: Record<'efi' | 'mercadopago' | 'asaas' | 'pagarme' | 'woovi' | 'stripe', string>;
+  /** A merchant of its own for the every-provider suite. */
+  providersMerchant: { testKey: string };
   testKey: string;
   restrictedTestKey: string;
   liveKey: string;
@@ -26,6 +30,9 @@ export const STACK_INFO_FILE = path.resolve(
   process.env.E2E_STATE_DIR ?? path.resolve(__dirname, '../../../../.local/e2e'),
   'stack-info.json',
 );
+
+/** Spans the stack exported during the run, one JSON object per line (see trace-receiver.ts). */
+export const SPANS_FILE = path.join(path.dirname(STACK_INFO_FILE), 'spans.jsonl');
 
 /** What global-setup started, read by every suite. */
 export function stackInfo(): StackInfo {

@@ -1,0 +1,52 @@
+/**
+ * OpenTelemetry for one service process. Import this (through the service's own `telemetry.ts`)
+ * FIRST in main.ts: instrumentations patch http, express, @grpc/grpc-js, mongodb, amqplib and
+ * pino as they are required, so they must be registered before anything else loads them. That is
+ * why this module is a separate entry (`@orquestra/platform/telemetry`) importing nothing of ours.
+ *
+ * The exporter is configured by the standard `OTEL_*` variables (OTLP: OTEL_EXPORTER_OTLP_ENDPOINT,
+ * OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_TRACES_EXPORTER, OTEL_BSP_*), which the SDK reads itself; this
+ * module only looks at whether any is set. Without them spans are still made (trace ids in logs,
+ * context across services) but exported nowhere.
+ */
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { AmqplibInstrumentation } from '@opentelemetry/instrumentation-amqplib';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
+import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+
+const EXPORT_VARIABLES = ['OTEL_TRACES_EXPORTER', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'];
+
+let started: NodeSDK | undefined;
+
+// eslint-disable-next-line no-restricted-syntax -- the OTEL_* variables belong to the SDK, which reads them itself
+export function startTelemetry(serviceName: string, env: Record<string, string | undefined> = process.env): NodeSDK {
+  if (started) return started;
+  const exporting = EXPORT_VARIABLES.some((name) => Boolean(env[name]) && env[name] !== 'none');
+  const sdk = new NodeSDK({
+    serviceName: env['OTEL_SERVICE_NAME'] ?? serviceName,
+    instrumentations: [
+      new HttpInstrumentation({
+        // Probes and scrapes are noise in traces.
+        ignoreIncomingRequestHook: (request) => /^\/(healthz|readyz|metrics)\b/.test(request.url ?? ''),
+      }),
+      new ExpressInstrumentation(),
+      new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
+      new MongoDBInstrumentation({ enhancedDatabaseReporting: false }),
+      new AmqplibInstrumentation(),
+      // Provider API calls (undici) and fetch.
+      new UndiciInstrumentation(),
+      // Adds trace_id / span_id to every pino record logged inside a span.
+      new PinoInstrumentation(),
+    ],
+    ...(exporting ? {} : { spanProcessors: [] }),
+  });
+  sdk.start();
+  started = sdk;
+  const stop = () => void sdk.shutdown().catch(() => undefined);
+  process.once('beforeExit', stop);
+  return sdk;
+}

@@ -1,0 +1,53 @@
+import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import { MESSAGES_PT_BR, type ErrorCode } from '@orquestra/platform';
+import { httpErrorFor } from '../http/error-mapper';
+import { ErrorBodySchema } from '../schemas/error.response.schema';
+import type { z } from '../schemas/zod-openapi';
+
+// Building blocks shared by every part of the OpenAPI document.
+
+export const BEARER = [{ bearerAuth: [] as string[] }];
+export const PUBLIC: Array<Record<string, string[]>> = [];
+
+/**
+ * Error responses for the given codes, grouped by the status the error mapper gives them, each
+ * with one example per code, so the documented statuses are the ones the code answers.
+ */
+export function errorResponses(...codes: ErrorCode[]): Record<number, ResponseConfig> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const { status } = httpErrorFor(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<number, ResponseConfig> = {};
+  for (const [status, group] of byStatus) {
+    responses[status] = {
+      description: `Erro: ${group.join(', ')}.`,
+      content: {
+        'application/json': {
+          schema: ErrorBodySchema,
+          examples: Object.fromEntries(
+            group.map((code) => [
+              code,
+              {
+                value: {
+                  error: { type: httpErrorFor(code).type, message: MESSAGES_PT_BR[code], code, param: null },
+                },
+              },
+            ]),
+          ),
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+export const AUTH_ERRORS: ErrorCode[] = ['unauthenticated', 'service_unavailable', 'internal'];
+
+export function json(schema: z.ZodTypeAny, description: string): ResponseConfig {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+/** The errors of every full-key route: the auth errors plus `restricted_key`. */
+export const FULL_KEY_ERRORS: ErrorCode[] = ['restricted_key', ...AUTH_ERRORS];
