@@ -23,7 +23,10 @@ for p in libs/platform libs/contracts services/accounts services/gateway service
   npx tsc --noEmit -p "$p/tsconfig.json"
 done
 step "lint (module boundaries included)"
-npx eslint libs services tools
+# The boundary rule reads nx's cached project graph and silently skips itself without one
+# (a clean clone has none): compute it first.
+NX_DAEMON=false npx nx show projects >/dev/null
+NX_DAEMON=false npx eslint libs services tools
 step "unit and integration tests"
 npx jest -c jest.config.js --ci
 step "end-to-end tests"

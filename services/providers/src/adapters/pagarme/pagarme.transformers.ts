@@ -1,0 +1,343 @@
+/**
+ * Pagar.me API v5 wire types and pure conversions: our charge input → `POST /orders` body, a charge
+ * → ProviderCharge (exhaustive status map), an error answer → ProviderError (one table), and a
+ * webhook body → the charge ids it names. No I/O here.
+ *
+ * Amounts: Pagar.me v5 takes and answers integer centavos (`amount: 1990` is R$ 19,90), the same
+ * unit as ours, so no conversion happens; amounts are only checked to be safe positive integers.
+ *
+ * Our providerPaymentId is the charge id (`ch_…`), not the order id (`or_…`): the charge is what
+ * is canceled (`DELETE /charges/:id`), read (`GET /charges/:id`, which embeds its order) and paid;
+ * `charge.*` webhooks carry it as `data.id` and `order.*` webhooks as `data.charges[].id`.
+ */
+import { createHash } from 'node:crypto';
+import { ProviderError, type CreateChargeInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
+
+// ---------------------------------------------------------------------------------------------
+// Wire types (pagarme/pagarme-nodejs-sdk models: CreateOrderRequest, GetChargeResponse,
+// GetPixTransactionResponse; docs.pagar.me reference pages)
+// ---------------------------------------------------------------------------------------------
+
+export type PagarmeOrderStatus = 'pending' | 'paid' | 'canceled' | 'failed';
+export type PagarmeChargeStatus = 'pending' | 'paid' | 'canceled' | 'processing' | 'failed' | 'overpaid' | 'underpaid' | 'chargedback';
+
+export interface PagarmePhone {
+  country_code: string;
+  area_code: string;
+  number: string;
+}
+
+export interface PagarmeCreateOrderRequest {
+  code: string;
+  items: { amount: number; description: string; quantity: 1; code: string }[];
+  customer: {
+    name: string;
+    email: string;
+    type: 'individual' | 'company';
+    document: string;
+    document_type: 'CPF' | 'CNPJ';
+    phones: { mobile_phone: PagarmePhone };
+  };
+  payments: { payment_method: 'pix'; pix: { expires_in: number; additional_information?: { name: string; value: string }[] } }[];
+  metadata: Record<string, string>;
+}
+
+export interface PagarmePixTransaction {
+  id?: string;
+  transaction_type?: string;
+  status?: string;
+  amount?: number;
+  success?: boolean;
+  qr_code?: string | null;
+  qr_code_url?: string | null;
+  expires_at?: string | null;
+  end_to_end_id?: string | null;
+  gateway_response?: { code?: string; errors?: { message?: string }[] } | null;
+}
+
+export interface PagarmeCharge {
+  id: string;
+  code?: string;
+  amount: number;
+  paid_amount?: number | null;
+  status: PagarmeChargeStatus;
+  payment_method?: string;
+  paid_at?: string | null;
+  canceled_at?: string | null;
+  order?: { id: string; code?: string; status?: PagarmeOrderStatus; metadata?: Record<string, string> };
+  last_transaction?: PagarmePixTransaction | null;
+  metadata?: Record<string, string>;
+}
+
+export interface PagarmeOrder {
+  id: string;
+  code?: string;
+  amount: number;
+  status: PagarmeOrderStatus;
+  charges?: PagarmeCharge[];
+  metadata?: Record<string, string>;
+}
+
+export interface PagarmeErrorBody {
+  message?: string;
+  errors?: Record<string, string[]>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Order request
+// ---------------------------------------------------------------------------------------------
+
+/** Pagar.me limits `code` of orders and items to 52 characters. */
+const CODE_MAX = 52;
+/** Customer name and email are limited to 64 characters; item descriptions to 256. */
+const NAME_MAX = 64;
+const DESCRIPTION_MAX = 256;
+const DEFAULT_DESCRIPTION = 'Pagamento Pix';
+
+function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, max).join('');
+}
+
+/** Amounts are already centavos; anything but a positive safe integer cannot be charged anywhere. */
+export function checkedCents(amount: number): number {
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError(`amount must be a positive integer of cents, got ${amount}`);
+  return amount;
+}
+
+/**
+ * A Brazilian phone as Pagar.me's `{country_code, area_code, number}`. Accepts what our API accepts
+ * ("+55 11 91234-5678", "(11) 1234-5678", "11912345678"): 10–11 national digits, optionally
+ * prefixed by 55. Foreign numbers cannot be split reliably, so they are refused.
+ */
+export function parsePhone(phone: string | undefined): PagarmePhone {
+  const digits = (phone ?? '').replace(/\D/g, '');
+  const national = digits.length >= 12 && digits.startsWith('55') ? digits.slice(2) : digits;
+  if (!/^\d{10,11}$/.test(national) || national.startsWith('0')) throw new RangeError('customer.phone must be a Brazilian number with area code');
+  return { country_code: '55', area_code: national.slice(0, 2), number: national.slice(2) };
+}
+
+/** Pagar.me requires name, e-mail, CPF/CNPJ and a phone of the customer of an order. */
+export function customerFor(customer: CreateChargeInput['customer']): PagarmeCreateOrderRequest['customer'] {
+  const name = truncate(customer.name.trim(), NAME_MAX);
+  const email = customer.email?.trim() ?? '';
+  const document = (customer.document ?? '').replace(/\D/g, '');
+  if (!name) throw new RangeError('customer.name is required by Pagar.me');
+  if (!email) throw new RangeError('customer.email is required by Pagar.me');
+  if (document.length !== 11 && document.length !== 14) throw new RangeError('customer.document (CPF or CNPJ) is required by Pagar.me');
+  const company = document.length === 14;
+  return {
+    name,
+    email,
+    type: company ? 'company' : 'individual',
+    document,
+    document_type: company ? 'CNPJ' : 'CPF',
+    phones: { mobile_phone: parsePhone(customer.phone) },
+  };
+}
+
+/**
+ * One item of the whole amount and one Pix payment. `code` (ours: the payment id) lets an order be
+ * found by `GET /orders?code=`; metadata is kept by Pagar.me on the order. The description goes to
+ * the payer's bank app as `additional_information`; metadata does not (it is ours, not the payer's).
+ */
+export function buildOrderRequest(input: CreateChargeInput): PagarmeCreateOrderRequest {
+  const description = truncate(input.description?.trim() || DEFAULT_DESCRIPTION, DESCRIPTION_MAX);
+  const code = truncate(input.paymentId, CODE_MAX);
+  return {
+    code,
+    items: [{ amount: checkedCents(input.amount), description, quantity: 1, code }],
+    customer: customerFor(input.customer),
+    payments: [
+      {
+        payment_method: 'pix',
+        pix: {
+          expires_in: input.expiresInSeconds,
+          ...(input.description?.trim() ? { additional_information: [{ name: 'Pedido', value: truncate(input.description.trim(), 200) }] } : {}),
+        },
+      },
+    ],
+    metadata: { ...input.metadata },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Charge response
+// ---------------------------------------------------------------------------------------------
+
+export function assertNever(value: never): never {
+  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
+}
+
+interface StatusMapping {
+  status: ProviderChargeStatus;
+  failureCode?: string;
+  failureReason?: string;
+}
+
+/**
+ * Every charge status of Pagar.me v5; a new one fails to compile here. A Pix charge that was never
+ * paid in time ends `failed` at Pagar.me with its QR code still on the transaction: that is an
+ * expiry (canceled/expired, as our other adapters report it); a `failed` charge without a QR code
+ * was refused when created (e.g. Pix not enabled on the account) and is a failure.
+ */
+export function mapChargeStatus(charge: Pick<PagarmeCharge, 'status' | 'last_transaction'>): StatusMapping {
+  const status = charge.status;
+  switch (status) {
+    case 'pending':
+    case 'processing':
+      return { status: 'pending' };
+    case 'paid':
+    case 'overpaid':
+      // Overpaid: more than the amount arrived; the amount asked for is paid (amountPaid shows the rest).
+      return { status: 'paid' };
+    case 'underpaid':
+      // Less than the amount arrived and Pagar.me will not ask for the rest: not paid, money to return.
+      return { status: 'failed', failureCode: 'underpaid', failureReason: 'Pagamento menor que o valor cobrado' };
+    case 'canceled':
+      return { status: 'canceled' };
+    case 'chargedback':
+      // Only cards are charged back; a charge in this state is not paid any more.
+      return { status: 'canceled', failureCode: 'chargedback', failureReason: 'Estornado por chargeback' };
+    case 'failed':
+      if (charge.last_transaction?.qr_code) return { status: 'canceled', failureCode: 'expired', failureReason: 'Pix expirado sem pagamento' };
+      return { status: 'failed', failureCode: 'provider_declined', failureReason: gatewayReason(charge.last_transaction) ?? 'Cobrança recusada pelo Pagar.me' };
+    default:
+      return assertNever(status);
+  }
+}
+
+function gatewayReason(transaction: PagarmePixTransaction | null | undefined): string | undefined {
+  const message = transaction?.gateway_response?.errors?.find((e) => typeof e.message === 'string')?.message;
+  return message ? truncate(message, 200) : undefined;
+}
+
+function date(text: string | null | undefined): Date | undefined {
+  if (!text) return undefined;
+  const at = Date.parse(text);
+  return Number.isFinite(at) ? new Date(at) : undefined;
+}
+
+export function toProviderCharge(charge: PagarmeCharge): ProviderCharge {
+  const mapping = mapChargeStatus(charge);
+  const transaction = charge.last_transaction ?? undefined;
+  const qrCode = transaction?.qr_code ?? undefined;
+  const expiresAt = date(transaction?.expires_at);
+  const paidAt = date(charge.paid_at);
+  const endToEndId = transaction?.end_to_end_id ?? undefined;
+  const received = charge.status === 'paid' || charge.status === 'overpaid' || charge.status === 'underpaid';
+  return {
+    providerPaymentId: charge.id,
+    status: mapping.status,
+    amount: charge.amount,
+    amountPaid: received ? (charge.paid_amount ?? (charge.status === 'underpaid' ? 0 : charge.amount)) : 0,
+    nextAction: mapping.status === 'pending' && qrCode ? { type: 'pix_qr', qrCode } : { type: 'none' },
+    ...(expiresAt ? { expiresAt } : {}),
+    ...(paidAt && received ? { paidAt } : {}),
+    ...(endToEndId && received ? { endToEndId } : {}),
+    ...(mapping.failureCode ? { failureCode: mapping.failureCode } : {}),
+    ...(mapping.failureReason ? { failureReason: mapping.failureReason } : {}),
+  };
+}
+
+/** The one charge of a Pix order (an order with a single payment has a single charge). */
+export function chargeOfOrder(order: PagarmeOrder): PagarmeCharge | undefined {
+  const charge = order.charges?.[0];
+  return charge ? { ...charge, order: { id: order.id, code: order.code, status: order.status, metadata: order.metadata } } : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors: one table from Pagar.me's answer to our normalized code and the failover decision
+// ---------------------------------------------------------------------------------------------
+
+export interface ErrorRule {
+  kind: ProviderError['kind'];
+  code: ProviderError['normalizedCode'];
+  /** Whether another account may be tried: true when this one certainly did not act. */
+  retryElsewhere: boolean;
+}
+
+const rule = (kind: ErrorRule['kind'], code: ErrorRule['code'], retryElsewhere: boolean): ErrorRule => ({ kind, code, retryElsewhere });
+
+/**
+ * Pagar.me v5 error bodies carry no error code (only `message` and, on 422, `errors` by field), so
+ * the table is keyed by HTTP status (docs.pagar.me/reference/erros-1). 5xx on create is "not
+ * created": every create carries our idempotency key, so if Pagar.me did create the order a repeat
+ * answers that same order, and an order nobody got the QR code of expires unpaid.
+ */
+export const PAGARME_ERROR_TABLE: Readonly<Record<number, ErrorRule>> = {
+  400: rule('rejected', 'provider_rejected', false),
+  401: rule('invalid_credentials', 'invalid_credentials', true),
+  // Blocked account or key without permission: this account cannot charge, another may.
+  403: rule('invalid_credentials', 'invalid_credentials', true),
+  404: rule('not_found', 'not_found', false),
+  409: rule('rejected', 'provider_rejected', false),
+  // Valid request, but not possible on the resource as it is (e.g. canceling a failed charge).
+  412: rule('rejected', 'provider_rejected', false),
+  422: rule('rejected', 'provider_rejected', false),
+  429: rule('not_created', 'provider_rate_limited', true),
+  500: rule('not_created', 'provider_error', true),
+  502: rule('not_created', 'provider_unavailable', true),
+  503: rule('not_created', 'provider_unavailable', true),
+  504: rule('not_created', 'provider_error', true),
+};
+
+export function ruleForHttpError(status: number): ErrorRule {
+  const known = PAGARME_ERROR_TABLE[status];
+  if (known) return known;
+  if (status >= 500) return rule('not_created', 'provider_error', true);
+  return rule('rejected', 'provider_rejected', false);
+}
+
+/** "The request is invalid. order.customer.email: The email field is required." (field names, never values). */
+export function errorMessage(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { message, errors } = body as PagarmeErrorBody;
+  const fields = errors && typeof errors === 'object' ? Object.entries(errors).map(([field, messages]) => `${field}: ${[messages].flat().join(' ')}`) : [];
+  const text = [typeof message === 'string' ? message : undefined, ...fields].filter(Boolean).join(' ');
+  return text ? truncate(text, 500) : undefined;
+}
+
+export function providerErrorFor(status: number, body: unknown, operation: string): ProviderError {
+  const { kind, code } = ruleForHttpError(status);
+  const message = errorMessage(body);
+  return new ProviderError(kind, code, `pagarme ${operation}: HTTP ${status}${message ? `: ${message}` : ''}`, status);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhook body
+// ---------------------------------------------------------------------------------------------
+
+export type ParsedPagarmeWebhook = { kind: 'event'; type: string; chargeIds: string[]; eventKey: string } | { kind: 'malformed' };
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * `{id:"hook_…", account:{id,name}, type, created_at, data}`: `data` is the order for `order.*`
+ * (charges in `data.charges[]`) and the charge for `charge.*`. Other events (customers, recipients…)
+ * name no charge. The hook id stays the same across Pagar.me's retries, so it is the event key;
+ * without one, a digest of the body is.
+ */
+export function parsePagarmeWebhookBody(rawBody: Buffer): ParsedPagarmeWebhook {
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    return { kind: 'malformed' };
+  }
+  if (!isObject(body) || typeof body['type'] !== 'string' || !isObject(body['data'])) return { kind: 'malformed' };
+  const type = body['type'];
+  const data = body['data'];
+  const hookId = typeof body['id'] === 'string' && body['id'].length > 0 ? body['id'] : undefined;
+  const eventKey = `pagarme:${hookId ?? createHash('sha256').update(rawBody).digest('hex').slice(0, 32)}`;
+  let chargeIds: string[] = [];
+  if (type.startsWith('charge.')) {
+    if (typeof data['id'] !== 'string') return { kind: 'malformed' };
+    chargeIds = [data['id']];
+  } else if (type.startsWith('order.')) {
+    const charges = data['charges'];
+    if (charges !== undefined && !Array.isArray(charges)) return { kind: 'malformed' };
+    chargeIds = (charges ?? []).flatMap((c: unknown) => (isObject(c) && typeof c['id'] === 'string' ? [c['id']] : []));
+  }
+  return { kind: 'event', type, chargeIds, eventKey };
+}

@@ -1,0 +1,39 @@
+/**
+ * The API port's application, under `/core/v5` like `https://api.pagar.me/core/v5`: fault injection
+ * first (it must act before any real work), then body parsing, the public QR image, and the
+ * order and charge routes behind the secret-key check.
+ */
+import express, { type Express } from 'express';
+import { identifyCaller, requireSecretKey } from './auth';
+import { chargeRoutes, qrCodeImageRoutes } from './charges.routes';
+import type { EmulatorState } from './emulator-state';
+import { injectFaults } from './fault-injection';
+import type { Logger } from './logger';
+import { orderRoutes, type OrderRoutesOptions } from './orders.routes';
+import { apiErrorHandler, pagarmeErrors } from './pagarme-errors';
+import type { WebhookSender } from './webhook-sender';
+
+export const API_PREFIX = '/core/v5';
+
+export function pagarmeApiApp(state: EmulatorState, sender: WebhookSender, orders: OrderRoutesOptions, logger: Logger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use((req, res, next) => {
+    const started = Date.now();
+    // Method, path and status only: keys, query strings and bodies are never logged.
+    res.on('finish', () =>
+      logger.debug({ method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, account: res.locals['accountId'], ms: Date.now() - started }, 'api request'),
+    );
+    next();
+  });
+  app.use(injectFaults(state.faults, identifyCaller));
+  app.use(express.json({ limit: '1mb' }));
+  app.use(API_PREFIX, qrCodeImageRoutes(state));
+  app.use(API_PREFIX, requireSecretKey(state), orderRoutes(state, orders), chargeRoutes(state, sender, orders.qrCodeUrl));
+  app.use(() => {
+    throw pagarmeErrors.routeNotFound();
+  });
+  app.use(apiErrorHandler((err) => logger.error({ err }, 'unexpected error')));
+  return app;
+}

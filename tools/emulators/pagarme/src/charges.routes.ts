@@ -1,0 +1,49 @@
+/**
+ * `GET /charges/:id` and `DELETE /charges/:id` (cancel a pending charge, refund a paid one), behind
+ * the secret-key check; and `GET /transactions/:id/qrcode`, the public PNG that `qr_code_url`
+ * points to (browsers load it in an <img>, so it takes no key).
+ */
+import { Router } from 'express';
+import { z } from 'zod';
+import { qrCodePng } from './br-code';
+import type { EmulatorState } from './emulator-state';
+import { idempotentReplay } from './idempotency';
+import { chargeJson, type QrCodeUrl } from './order-json';
+import { accountOf } from './orders.routes';
+import { pagarmeErrors } from './pagarme-errors';
+import { publishTransition } from './webhook-events';
+import type { WebhookSender } from './webhook-sender';
+
+const cancelSchema = z.object({ amount: z.number().int().min(1).optional() }).passthrough();
+
+export function chargeRoutes(state: EmulatorState, sender: WebhookSender, qrCodeUrl: QrCodeUrl): Router {
+  const router = Router();
+
+  router.get('/charges/:id', (req, res) => {
+    res.status(200).json(chargeJson(state.getChargeOrder(accountOf(res), req.params['id'] ?? ''), qrCodeUrl));
+  });
+
+  router.delete('/charges/:id', idempotentReplay(state), (req, res) => {
+    const order = state.getChargeOrder(accountOf(res), String(req.params['id'] ?? ''));
+    const body = cancelSchema.safeParse(req.body ?? {});
+    if (!body.success) throw pagarmeErrors.invalid({ 'charge.amount': ['The amount field is invalid.'] }, req.body);
+    if (body.data.amount !== undefined && body.data.amount !== order.charge.amount) {
+      throw pagarmeErrors.invalid({ 'charge.amount': ['The emulator cancels or refunds the whole charge only.'] }, req.body);
+    }
+    const transition = state.cancel(order);
+    publishTransition(sender, order, transition, qrCodeUrl);
+    res.status(200).json(chargeJson(order, qrCodeUrl));
+  });
+
+  return router;
+}
+
+export function qrCodeImageRoutes(state: EmulatorState): Router {
+  const router = Router();
+  router.get('/transactions/:id/qrcode', async (req, res) => {
+    const order = state.findByTransaction(req.params['id'] ?? '');
+    if (!order) throw pagarmeErrors.transactionNotFound();
+    res.status(200).type('image/png').send(await qrCodePng(order.charge.transaction.qrCode));
+  });
+  return router;
+}

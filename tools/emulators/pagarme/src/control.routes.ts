@@ -1,0 +1,126 @@
+/**
+ * The control port (plain HTTP): sandbox set-up and test hooks the real Pagar.me does not have,
+ * including the webhook URL that Pagar.me only lets one set in its dashboard. Answers
+ * `{error, message}` on failure. Accounts are named by secret key or by account id (`acc_…`).
+ */
+import express, { type Express, type Response } from 'express';
+import { z } from 'zod';
+import type { EmulatorState } from './emulator-state';
+import type { Logger } from './logger';
+import type { QrCodeUrl } from './order-json';
+import { accountIdFor } from './pagarme-ids';
+import { DEFAULT_WEBHOOK_EVENTS, publishTransition } from './webhook-events';
+import type { WebhookSender } from './webhook-sender';
+
+const secretKey = z.string().regex(/^sk_[A-Za-z0-9_]{4,200}$/, 'secret_key must look like sk_test_… or sk_…');
+
+const accountSchema = z.object({ secret_key: secretKey, name: z.string().min(1).max(64).optional() }).strict();
+
+const faultSchema = z
+  .object({
+    account: z.string().min(1).optional(),
+    latency_ms: z.number().int().min(0).max(600_000).optional(),
+    error_rate: z.number().min(0).max(1).optional(),
+    rate_limit_rate: z.number().min(0).max(1).optional(),
+    outage: z.boolean().optional(),
+    outage_mode: z.enum(['reset', '503']).optional(),
+    hang: z.boolean().optional(),
+  })
+  .strict();
+
+const webhookSchema = z
+  .object({
+    account: z.string().min(1),
+    url: z.string().url().refine((u) => /^https?:/.test(u), 'url must be http(s)'),
+    events: z.array(z.string().regex(/^[a-z_]+\.[a-z_]+$/)).min(1).optional(),
+  })
+  .strict();
+
+const payBodySchema = z.object({ payer_name: z.string().min(1).max(100).optional() }).passthrough();
+
+function fail(res: Response, status: number, error: string, message: string): void {
+  res.status(status).json({ error, message });
+}
+
+/** A fault target: an account id as is, a secret key as the account it names (registered or not). */
+const faultScope = (account: string | undefined) => (account === undefined ? undefined : account.startsWith('acc_') ? account : accountIdFor(account));
+
+export function controlApp(state: EmulatorState, sender: WebhookSender, qrCodeUrl: QrCodeUrl, logger: Logger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(express.json({ limit: '256kb' }));
+
+  app.get('/__control/health', (_req, res) => {
+    res.status(200).json({ status: 'ok' });
+  });
+
+  app.post('/__control/accounts', (req, res) => {
+    const parsed = accountSchema.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const { account, created } = state.registerAccount(parsed.data);
+    logger.info({ account: account.id, mode: account.mode, created }, 'sandbox account registered');
+    res.status(created ? 201 : 200).json({ account_id: account.id, name: account.name, mode: account.mode });
+  });
+
+  app.post('/__control/webhook', (req, res) => {
+    const parsed = webhookSchema.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const account = state.resolveAccount(parsed.data.account);
+    if (!account) return fail(res, 404, 'account_not_found', 'no sandbox account with this key or id');
+    const events = parsed.data.events ?? DEFAULT_WEBHOOK_EVENTS;
+    state.setWebhook(account.id, { url: parsed.data.url, events });
+    logger.info({ account: account.id, url: new URL(parsed.data.url).pathname, events }, 'webhook configured');
+    res.status(200).json({ account_id: account.id, events });
+  });
+
+  app.post('/__control/charges/:id/pay', (req, res) => {
+    const parsed = payBodySchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const id = req.params['id'] ?? '';
+    const order = state.findAnywhere(id);
+    if (!order) return fail(res, 404, 'charge_not_found', `no charge or order ${id}`);
+    if (order.charge.status !== 'pending') return fail(res, 409, 'charge_not_payable', `charge is ${order.charge.status}`);
+    state.settle(order, parsed.data.payer_name);
+    const webhooks = publishTransition(sender, order, 'paid', qrCodeUrl);
+    logger.info({ account: order.accountId, charge: order.charge.id, webhooks }, 'charge paid');
+    res.status(200).json({ charge_id: order.charge.id, order_id: order.id, status: order.charge.status, webhooks_scheduled: webhooks });
+  });
+
+  app.post('/__control/faults', (req, res) => {
+    const parsed = faultSchema.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const { account, ...faults } = parsed.data;
+    const scope = faultScope(account);
+    state.faults.set(scope, faults);
+    logger.info({ scope: scope ?? 'global', faults }, 'faults set');
+    res.status(200).json({ scope: scope ?? 'global', faults });
+  });
+
+  app.delete('/__control/faults', (req, res) => {
+    const account = typeof req.query['account'] === 'string' ? req.query['account'] : undefined;
+    state.faults.clear(faultScope(account));
+    res.status(204).end();
+  });
+
+  app.get('/__control/stats', (_req, res) => {
+    res.status(200).json(state.stats());
+  });
+
+  app.get('/__control/webhooks/deliveries', (_req, res) => {
+    res.status(200).json({ deliveries: state.listDeliveries() });
+  });
+
+  app.post('/__control/reset', (_req, res) => {
+    state.reset();
+    res.status(204).end();
+  });
+
+  app.use((_req, res) => fail(res, 404, 'not_found', 'unknown control route'));
+  app.use((err: unknown, _req: express.Request, res: Response, _next: express.NextFunction) => {
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) return fail(res, 400, 'invalid_json', 'body is not valid JSON');
+    logger.error({ err }, 'control route failed');
+    fail(res, 500, 'internal', 'unexpected error');
+  });
+  return app;
+}

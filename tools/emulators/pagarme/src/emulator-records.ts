@@ -1,0 +1,90 @@
+/** The records the emulator keeps in memory (EmulatorState holds them; routes render them as JSON). */
+import type { PhoneRequest } from './order-validation';
+
+export interface AccountRegistration {
+  secret_key: string;
+  /** Shown in webhooks as `account.name` and in BR Codes as the merchant name. */
+  name?: string;
+}
+
+export interface Account {
+  id: string;
+  secretKey: string;
+  name: string;
+  /** `sk_test_…` keys are sandbox keys, other `sk_…` keys live ones (the key decides, one base URL). */
+  mode: 'test' | 'live';
+}
+
+export type OrderStatus = 'pending' | 'paid' | 'canceled' | 'failed';
+export type ChargeStatus = 'pending' | 'paid' | 'canceled' | 'processing' | 'failed' | 'overpaid' | 'underpaid' | 'chargedback';
+export type PixTransactionStatus = 'waiting_payment' | 'paid' | 'failed' | 'canceled' | 'refunded';
+
+export interface StoredCustomer {
+  id: string;
+  name: string;
+  email?: string;
+  document?: string;
+  documentType?: string;
+  type?: 'individual' | 'company';
+  phones: { mobile_phone?: PhoneRequest; home_phone?: PhoneRequest };
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface PixTransaction {
+  id: string;
+  status: PixTransactionStatus;
+  qrCode: string;
+  expiresAt: Date;
+  pixProviderTid: string;
+  additionalInformation?: { name: string; value: string }[];
+  endToEndId?: string;
+  payer?: { name: string; document: string; document_type: 'cpf'; bank_account: { bank_name: string; ispb: string } };
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface StoredCharge {
+  id: string;
+  orderId: string;
+  code: string;
+  amount: number;
+  status: ChargeStatus;
+  paidAmount?: number;
+  canceledAmount?: number;
+  paidAt?: Date;
+  canceledAt?: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  transaction: PixTransaction;
+}
+
+export interface StoredOrder {
+  accountId: string;
+  id: string;
+  code: string;
+  amount: number;
+  items: { id: string; amount: number; description: string; quantity: number; code?: string; category?: string }[];
+  customer: StoredCustomer;
+  status: OrderStatus;
+  metadata: Record<string, string>;
+  createdAt: Date;
+  updatedAt: Date;
+  charge: StoredCharge;
+}
+
+export interface WebhookConfig {
+  url: string;
+  events: string[];
+}
+
+export interface WebhookDelivery {
+  id: string;
+  accountId: string;
+  type: string;
+  /** The URL posted to, without its query string (it carries the receiver's secret). */
+  urlWithoutQuery: string;
+  chargeIds: string[];
+  attempts: { at: string; status?: number; error?: string }[];
+  outcome: 'pending' | 'delivered' | 'failed';
+}

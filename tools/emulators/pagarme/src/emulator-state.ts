@@ -1,0 +1,264 @@
+/**
+ * Everything the emulator remembers, in memory: sandbox accounts (by secret key), customers,
+ * orders with their one Pix charge (each account sees only its own), idempotency keys, webhook
+ * URLs, deliveries, stats and (in FaultRegistry) faults. No HTTP here: routes call these methods
+ * and turn thrown PagarmeApiErrors into responses.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { FaultRegistry } from '../../kit';
+import { accountIdFor, newEndToEndId } from './pagarme-ids';
+import { pagarmeErrors } from './pagarme-errors';
+import type { Account, AccountRegistration, StoredCustomer, StoredOrder, WebhookConfig, WebhookDelivery } from './emulator-records';
+
+export type {
+  Account,
+  AccountRegistration,
+  ChargeStatus,
+  OrderStatus,
+  PixTransaction,
+  PixTransactionStatus,
+  StoredCharge,
+  StoredCustomer,
+  StoredOrder,
+  WebhookConfig,
+  WebhookDelivery,
+} from './emulator-records';
+
+/** Pagar.me keeps an idempotency key for 24 h after the first request that carried it. */
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+function sameSecret(a: string, b: string): boolean {
+  // Hash first so differing lengths do not leak through timingSafeEqual's length check.
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+}
+
+const zeroCounters = () => ({ charges_created: 0, by_account: {} as Record<string, number>, webhooks_sent: 0, webhooks_failed: 0, webhook_attempts: 0 });
+
+export class EmulatorState {
+  private readonly accounts = new Map<string, Account>();
+  private readonly customers = new Map<string, StoredCustomer>();
+  /** accountId → orderId → order. */
+  private readonly orders = new Map<string, Map<string, StoredOrder>>();
+  /** chargeId → order, across accounts (charge ids are unique; lookups still check the account). */
+  private readonly byChargeId = new Map<string, StoredOrder>();
+  private readonly idempotency = new Map<string, { at: number; status: number; body: unknown }>();
+  private readonly webhooks = new Map<string, WebhookConfig>();
+  private readonly deliveries: WebhookDelivery[] = [];
+  private counters = zeroCounters();
+  readonly faults = new FaultRegistry();
+  /** Called when a pending charge passes its `expires_at` (the emulator sends webhooks from it). */
+  onExpired: (order: StoredOrder) => void = () => undefined;
+
+  constructor(readonly now: () => Date) {}
+
+  // --- accounts -----------------------------------------------------------------------------
+
+  registerAccount(registration: AccountRegistration): { account: Account; created: boolean } {
+    const id = accountIdFor(registration.secret_key);
+    const existing = this.accounts.get(id);
+    const account: Account = {
+      id,
+      secretKey: registration.secret_key,
+      name: registration.name ?? existing?.name ?? 'Orquestra Sandbox',
+      mode: registration.secret_key.startsWith('sk_test_') ? 'test' : 'live',
+    };
+    this.accounts.set(id, account);
+    return { account, created: !existing };
+  }
+
+  /** The account of a secret key, compared in constant time. */
+  authenticate(secretKey: string): Account | undefined {
+    const account = this.accounts.get(accountIdFor(secretKey));
+    return account && sameSecret(account.secretKey, secretKey) ? account : undefined;
+  }
+
+  /** An account by its id or by its secret key (control routes accept either). */
+  resolveAccount(idOrKey: string): Account | undefined {
+    return idOrKey.startsWith('acc_') ? this.accounts.get(idOrKey) : this.authenticate(idOrKey);
+  }
+
+  // --- customers ----------------------------------------------------------------------------
+
+  saveCustomer(accountId: string, customer: StoredCustomer): StoredCustomer {
+    const key = `${accountId}\u0000${customer.id}`;
+    const existing = this.customers.get(key);
+    const saved = existing ? { ...customer, createdAt: existing.createdAt } : customer;
+    this.customers.set(key, saved);
+    return saved;
+  }
+
+  getCustomer(accountId: string, customerId: string): StoredCustomer | undefined {
+    return this.customers.get(`${accountId}\u0000${customerId}`);
+  }
+
+  // --- idempotency --------------------------------------------------------------------------
+
+  replay(accountId: string, key: string): { status: number; body: unknown } | undefined {
+    const entry = this.idempotency.get(`${accountId}\u0000${key}`);
+    if (!entry || this.now().getTime() - entry.at >= IDEMPOTENCY_TTL_MS) return undefined;
+    return { status: entry.status, body: entry.body };
+  }
+
+  remember(accountId: string, key: string, status: number, body: unknown): void {
+    this.idempotency.set(`${accountId}\u0000${key}`, { at: this.now().getTime(), status, body });
+  }
+
+  // --- orders and charges -------------------------------------------------------------------
+
+  addOrder(order: StoredOrder): StoredOrder {
+    const own = this.orders.get(order.accountId) ?? new Map<string, StoredOrder>();
+    own.set(order.id, order);
+    this.orders.set(order.accountId, own);
+    this.byChargeId.set(order.charge.id, order);
+    this.counters.charges_created += 1;
+    this.counters.by_account[order.accountId] = (this.counters.by_account[order.accountId] ?? 0) + 1;
+    return order;
+  }
+
+  getOrder(accountId: string, orderId: string): StoredOrder {
+    const order = this.orders.get(accountId)?.get(orderId);
+    if (!order) throw pagarmeErrors.orderNotFound();
+    return this.expireIfDue(order);
+  }
+
+  /** The order holding a charge of this account. */
+  getChargeOrder(accountId: string, chargeId: string): StoredOrder {
+    const order = this.byChargeId.get(chargeId);
+    if (!order || order.accountId !== accountId) throw pagarmeErrors.chargeNotFound();
+    return this.expireIfDue(order);
+  }
+
+  /** Newest first, as Pagar.me lists them. */
+  listOrders(accountId: string): StoredOrder[] {
+    return [...(this.orders.get(accountId)?.values() ?? [])].reverse().map((o) => this.expireIfDue(o));
+  }
+
+  /** The order of a charge id or order id of any account (the control API pays by id alone). */
+  findAnywhere(id: string): StoredOrder | undefined {
+    const order = this.byChargeId.get(id) ?? [...this.orders.values()].map((own) => own.get(id)).find(Boolean);
+    return order ? this.expireIfDue(order) : undefined;
+  }
+
+  findByTransaction(transactionId: string): StoredOrder | undefined {
+    return [...this.byChargeId.values()].find((o) => o.charge.transaction.id === transactionId);
+  }
+
+  /** A pending Pix past `expires_at` fails (charge, transaction and order), as an unpaid Pix does. */
+  private expireIfDue(order: StoredOrder): StoredOrder {
+    const { charge } = order;
+    if (charge.status === 'pending' && this.now().getTime() >= charge.transaction.expiresAt.getTime()) {
+      const at = this.now();
+      charge.status = 'failed';
+      charge.updatedAt = at;
+      charge.transaction.status = 'failed';
+      charge.transaction.updatedAt = at;
+      order.status = 'failed';
+      order.updatedAt = at;
+      this.onExpired(order);
+    }
+    return order;
+  }
+
+  /** Expires every due charge (a timer calls this so expiry webhooks go out without a read). */
+  sweepExpired(): void {
+    for (const order of this.byChargeId.values()) this.expireIfDue(order);
+  }
+
+  /** Pays a pending charge in full; the caller checks the status first. */
+  settle(order: StoredOrder, payerName = 'PAGADOR SANDBOX'): void {
+    const at = this.now();
+    const { charge } = order;
+    charge.status = 'paid';
+    charge.paidAmount = charge.amount;
+    charge.paidAt = at;
+    charge.updatedAt = at;
+    charge.transaction.status = 'paid';
+    charge.transaction.endToEndId = newEndToEndId(at);
+    charge.transaction.payer = {
+      name: payerName,
+      document: '***456789**',
+      document_type: 'cpf',
+      bank_account: { bank_name: 'Stone Instituição de Pagamento S.A.', ispb: '16501555' },
+    };
+    charge.transaction.updatedAt = at;
+    order.status = 'paid';
+    order.updatedAt = at;
+  }
+
+  /** `DELETE /charges/:id`: cancels a pending charge, refunds a paid one (Pagar.me does both). */
+  cancel(order: StoredOrder): 'canceled' | 'refunded' {
+    const { charge } = order;
+    const refund = charge.status === 'paid' || charge.status === 'overpaid';
+    if (charge.status !== 'pending' && !refund) throw pagarmeErrors.chargeNotCancelable(charge.status);
+    const at = this.now();
+    charge.status = 'canceled';
+    charge.canceledAmount = charge.amount;
+    charge.canceledAt = at;
+    charge.updatedAt = at;
+    charge.transaction.status = refund ? 'refunded' : 'canceled';
+    charge.transaction.updatedAt = at;
+    order.status = 'canceled';
+    order.updatedAt = at;
+    return refund ? 'refunded' : 'canceled';
+  }
+
+  // --- webhooks -----------------------------------------------------------------------------
+
+  setWebhook(accountId: string, config: WebhookConfig): void {
+    this.webhooks.set(accountId, config);
+  }
+
+  getWebhook(accountId: string): WebhookConfig | undefined {
+    return this.webhooks.get(accountId);
+  }
+
+  accountName(accountId: string): string {
+    return this.accounts.get(accountId)?.name ?? 'Orquestra Sandbox';
+  }
+
+  startDelivery(delivery: Omit<WebhookDelivery, 'attempts' | 'outcome'>): WebhookDelivery {
+    const record: WebhookDelivery = { ...delivery, attempts: [], outcome: 'pending' };
+    this.deliveries.push(record);
+    return record;
+  }
+
+  recordAttempt(delivery: WebhookDelivery, attempt: { status?: number; error?: string }): void {
+    delivery.attempts.push({ at: this.now().toISOString(), ...attempt });
+    this.counters.webhook_attempts += 1;
+  }
+
+  finishDelivery(delivery: WebhookDelivery, outcome: 'delivered' | 'failed'): void {
+    delivery.outcome = outcome;
+    if (outcome === 'delivered') this.counters.webhooks_sent += 1;
+    else this.counters.webhooks_failed += 1;
+  }
+
+  listDeliveries(): readonly WebhookDelivery[] {
+    return this.deliveries;
+  }
+
+  // --- stats and reset ----------------------------------------------------------------------
+
+  stats() {
+    return {
+      ...this.counters,
+      by_account: { ...this.counters.by_account },
+      faults_injected: this.faults.injected,
+      charges_stored: this.byChargeId.size,
+      accounts: this.accounts.size,
+      webhooks_configured: this.webhooks.size,
+      deliveries_pending: this.deliveries.filter((d) => d.outcome === 'pending').length,
+    };
+  }
+
+  /** Clears orders, idempotency keys, stats, faults and deliveries; accounts and webhook URLs stay. */
+  reset(): void {
+    this.orders.clear();
+    this.byChargeId.clear();
+    this.customers.clear();
+    this.idempotency.clear();
+    this.faults.clear();
+    this.deliveries.length = 0;
+    this.counters = zeroCounters();
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * `POST /orders` (a Pix order: one item list, one customer, one Pix payment → one charge with its
+ * QR code), `GET /orders` and `GET /orders/:id`, mounted under `/core/v5` behind the secret-key
+ * check, which leaves the caller's account id in `res.locals.accountId`.
+ */
+import { Router, type Response } from 'express';
+import { dynamicBrCode, merchantFor } from './br-code';
+import type { EmulatorState, StoredCustomer, StoredOrder } from './emulator-state';
+import { idempotentReplay } from './idempotency';
+import { orderJson, type QrCodeUrl } from './order-json';
+import { parseCreateOrder, type CreateOrderRequest } from './order-validation';
+import { customerIdFor, newGatewayId, newId, newLocationToken } from './pagarme-ids';
+import { pagarmeErrors } from './pagarme-errors';
+
+export interface OrderRoutesOptions {
+  /** City written into BR Codes. */
+  merchantCity: string;
+  /** Host and path prefix of payload locations, e.g. `pix.pagarme-emulator.local/pix/v2`. */
+  locationBase: string;
+  qrCodeUrl: QrCodeUrl;
+}
+
+/** Pagar.me's default when neither `expires_in` nor `expires_at` is sent is not documented; one day here. */
+const DEFAULT_PIX_EXPIRES_IN_SECONDS = 86_400;
+
+export function accountOf(res: Response): string {
+  return res.locals['accountId'] as string;
+}
+
+function customerFor(state: EmulatorState, accountId: string, order: CreateOrderRequest): StoredCustomer {
+  const at = state.now();
+  const request = order.customer;
+  if (!request) {
+    const known = state.getCustomer(accountId, order.customer_id ?? '');
+    if (!known) throw pagarmeErrors.customerNotFound();
+    return known;
+  }
+  return state.saveCustomer(accountId, {
+    id: customerIdFor(accountId, request.document ?? `${request.name}|${request.email ?? ''}`),
+    name: request.name,
+    ...(request.email ? { email: request.email } : {}),
+    ...(request.document ? { document: request.document } : {}),
+    documentType: request.document_type ?? (request.document?.length === 14 ? 'CNPJ' : 'CPF'),
+    ...(request.type ? { type: request.type } : {}),
+    phones: request.phones ?? {},
+    createdAt: at,
+    updatedAt: at,
+  });
+}
+
+function createOrder(state: EmulatorState, accountId: string, body: unknown, options: OrderRoutesOptions): StoredOrder {
+  const at = state.now();
+  const request = parseCreateOrder(body, at);
+  const customer = customerFor(state, accountId, request);
+  const pix = request.payments[0]?.pix;
+  const expiresAt = pix?.expires_at
+    ? new Date(Date.parse(pix.expires_at))
+    : new Date(at.getTime() + (pix?.expires_in ?? DEFAULT_PIX_EXPIRES_IN_SECONDS) * 1000);
+  const amount = request.items.reduce((sum, item) => sum + item.amount * item.quantity, 0);
+  const orderId = newId('or');
+  const code = request.code ?? orderId.slice(3, 13).toUpperCase();
+  const location = `${options.locationBase}/${newLocationToken()}`;
+  return state.addOrder({
+    accountId,
+    id: orderId,
+    code,
+    amount,
+    items: request.items.map((item) => ({ ...item, id: newId('oi') })),
+    customer,
+    status: 'pending',
+    metadata: request.metadata ?? {},
+    createdAt: at,
+    updatedAt: at,
+    charge: {
+      id: newId('ch'),
+      orderId,
+      code,
+      amount,
+      status: 'pending',
+      createdAt: at,
+      updatedAt: at,
+      transaction: {
+        id: newId('tran'),
+        status: 'waiting_payment',
+        qrCode: dynamicBrCode(location, merchantFor(state.accountName(accountId), options.merchantCity)),
+        expiresAt,
+        pixProviderTid: newGatewayId(),
+        ...(pix?.additional_information ? { additionalInformation: pix.additional_information } : {}),
+        createdAt: at,
+        updatedAt: at,
+      },
+    },
+  });
+}
+
+function positiveInt(value: unknown, fallback: number, max: number): number {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : fallback;
+  return Math.min(Math.max(n, 1), max);
+}
+
+export function orderRoutes(state: EmulatorState, options: OrderRoutesOptions): Router {
+  const router = Router();
+
+  // Pagar.me answers a created order with 200 (not 201), with its charges.
+  router.post('/orders', idempotentReplay(state), (req, res) => {
+    const order = createOrder(state, accountOf(res), req.body, options);
+    res.status(200).json(orderJson(order, options.qrCodeUrl));
+  });
+
+  router.get('/orders', (req, res) => {
+    const page = positiveInt(req.query['page'], 1, 1_000_000);
+    const size = positiveInt(req.query['size'], 10, 30);
+    const code = typeof req.query['code'] === 'string' ? req.query['code'] : undefined;
+    const all = state.listOrders(accountOf(res)).filter((o) => code === undefined || o.code === code);
+    const data = all.slice((page - 1) * size, page * size).map((o) => orderJson(o, options.qrCodeUrl));
+    res.status(200).json({ data, paging: { total: all.length } });
+  });
+
+  router.get('/orders/:id', (req, res) => {
+    res.status(200).json(orderJson(state.getOrder(accountOf(res), req.params['id'] ?? ''), options.qrCodeUrl));
+  });
+
+  return router;
+}
