@@ -27,6 +27,8 @@ step "lint (module boundaries included)"
 # (a clean clone has none): compute it first.
 NX_DAEMON=false npx nx show projects >/dev/null
 NX_DAEMON=false npx eslint libs services tools
+step "Helm chart (helm lint --strict, helm template, rendered-manifest checks)"
+bash tools/k8s/helm-check.sh
 step "unit and integration tests"
 npx jest -c jest.config.js --ci
 step "end-to-end tests"

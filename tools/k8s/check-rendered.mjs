@@ -1,0 +1,211 @@
+// Checks what `helm template` rendered from k8s/orquestra (run by tools/k8s/helm-check.sh):
+//   node tools/k8s/check-rendered.mjs <default values render> <values-all-options render>
+// helm lint only proves the YAML is well-formed; these checks hold the chart to what
+// docs/deployment.md promises: hardened pods, probes on the right ports, one Deployment, Service,
+// PodDisruptionBudget and NetworkPolicy per service, the documented caller graph, addresses that
+// resolve to the release's Services, and each option of values-all-options.yaml taking effect.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+/** Every document of a multi-document YAML file, as plain objects (empty documents dropped). */
+function loadAll(file) {
+  const text = readFileSync(file, 'utf8');
+  try {
+    const YAML = require('yaml');
+    return YAML.parseAllDocuments(text).map((doc) => doc.toJSON()).filter(Boolean);
+  } catch (error) {
+    if (error.code !== 'MODULE_NOT_FOUND') throw error;
+    return require('js-yaml').loadAll(text).filter(Boolean);
+  }
+}
+
+const SERVICES = ['gateway', 'accounts', 'payments', 'routing', 'providers', 'notifications'];
+const GRPC_PORTS = { accounts: 50051, payments: 50052, routing: 50053, providers: 50054, notifications: 50055 };
+// Who may open each service's API port (docs/deployment.md, "NetworkPolicy graph").
+const CALLERS = {
+  payments: ['gateway'],
+  routing: ['payments'],
+  providers: ['gateway', 'payments', 'routing'],
+  accounts: ['gateway'],
+  notifications: ['gateway'],
+};
+// The service-to-service addresses each service must get (variable → callee).
+const ADDRESSES = {
+  gateway: { ACCOUNTS_GRPC_ADDR: 'accounts', PAYMENTS_GRPC_ADDR: 'payments', PROVIDERS_GRPC_ADDR: 'providers', NOTIFICATIONS_GRPC_ADDR: 'notifications' },
+  payments: { ROUTING_GRPC_ADDR: 'routing', PROVIDERS_GRPC_ADDR: 'providers' },
+  routing: { PROVIDERS_GRPC_ADDR: 'providers' },
+};
+// Variables without a default in the services' config.ts (or whose default is wrong in a cluster).
+const REQUIRED_ENV = {
+  gateway: ['HTTP_PORT', 'PUBLIC_BASE_URL', 'NODE_ENV'],
+  accounts: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'METRICS_PORT'],
+  payments: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'PUBLIC_BASE_URL', 'PAY_BASE_URL'],
+  routing: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS'],
+  providers: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'CREDENTIALS_ENCRYPTION_KEYS', 'PUBLIC_WEBHOOK_BASE_URL'],
+  notifications: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS'],
+};
+
+const problems = [];
+const check = (ok, message) => {
+  if (!ok) problems.push(message);
+};
+
+const component = (object) => object?.metadata?.labels?.['app.kubernetes.io/component'];
+const ofKind = (objects, kind) => objects.filter((o) => o.kind === kind);
+const byComponent = (objects, kind) => new Map(ofKind(objects, kind).map((o) => [component(o), o]));
+
+function checkCommon(label, objects) {
+  const deployments = byComponent(objects, 'Deployment');
+  const services = byComponent(objects, 'Service');
+  const policies = byComponent(objects, 'NetworkPolicy');
+  const serviceAccounts = ofKind(objects, 'ServiceAccount');
+  check(serviceAccounts.length === 1 && serviceAccounts[0].automountServiceAccountToken === false, `${label}: one ServiceAccount with automountServiceAccountToken: false`);
+
+  for (const name of SERVICES) {
+    const where = `${label}/${name}`;
+    const deployment = deployments.get(name);
+    const service = services.get(name);
+    check(deployment, `${where}: no Deployment`);
+    check(service, `${where}: no Service`);
+    check(policies.get(name), `${where}: no NetworkPolicy`);
+    if (!deployment || !service) continue;
+
+    const pod = deployment.spec.template.spec;
+    const [container, ...others] = pod.containers;
+    check(others.length === 0, `${where}: one container per pod`);
+    const psc = pod.securityContext ?? {};
+    check(psc.runAsNonRoot === true && psc.runAsUser === 10001 && psc.fsGroup === 10001, `${where}: pod runs as non-root 10001 with fsGroup`);
+    check(psc.seccompProfile?.type === 'RuntimeDefault', `${where}: pod seccompProfile RuntimeDefault`);
+    check(pod.automountServiceAccountToken === false, `${where}: no service-account token mounted`);
+    const csc = container.securityContext ?? {};
+    check(csc.readOnlyRootFilesystem === true, `${where}: readOnlyRootFilesystem`);
+    check(csc.allowPrivilegeEscalation === false, `${where}: allowPrivilegeEscalation false`);
+    check(csc.capabilities?.drop?.includes('ALL'), `${where}: capabilities drop ALL`);
+    const tmp = container.volumeMounts?.find((m) => m.mountPath === '/tmp');
+    check(tmp && pod.volumes?.find((v) => v.name === tmp.name)?.emptyDir, `${where}: emptyDir at /tmp`);
+    check(deployment.spec.template.metadata.annotations?.['checksum/secret'], `${where}: checksum/secret annotation`);
+
+    const env = new Map((container.env ?? []).map((e) => [e.name, e]));
+    const names = (container.env ?? []).map((e) => e.name);
+    check(new Set(names).size === names.length, `${where}: duplicate env names ${names.filter((n, i) => names.indexOf(n) !== i)}`);
+    for (const variable of REQUIRED_ENV[name]) check(env.has(variable), `${where}: ${variable} not set`);
+    check(env.get('OTEL_SERVICE_NAME')?.value === name, `${where}: OTEL_SERVICE_NAME=${name}`);
+    if (name === 'gateway') {
+      check(!env.has('MONGO_URL') && !env.has('CREDENTIALS_ENCRYPTION_KEYS'), `${where}: the gateway gets no database or key secrets`);
+    } else if (name !== 'providers') {
+      check(!env.has('CREDENTIALS_ENCRYPTION_KEYS'), `${where}: only providers gets CREDENTIALS_ENCRYPTION_KEYS`);
+    }
+    for (const secretVar of ['MONGO_URL', 'AMQP_URL', 'CREDENTIALS_ENCRYPTION_KEYS']) {
+      if (env.has(secretVar)) check(env.get(secretVar).valueFrom?.secretKeyRef, `${where}: ${secretVar} comes from a Secret`);
+    }
+
+    // Probes: gRPC health on the gRPC port, or the gateway's /healthz and /readyz.
+    const port = (portName) => container.ports.find((p) => p.name === portName)?.containerPort;
+    if (name === 'gateway') {
+      check(container.livenessProbe?.httpGet?.path === '/healthz', `${where}: liveness GET /healthz`);
+      check(container.readinessProbe?.httpGet?.path === '/readyz', `${where}: readiness GET /readyz`);
+      check(port('http') === Number(env.get('HTTP_PORT')?.value), `${where}: container port = HTTP_PORT`);
+    } else {
+      check(port('grpc') === GRPC_PORTS[name], `${where}: gRPC container port ${GRPC_PORTS[name]}`);
+      check(env.get('GRPC_ADDRESS')?.value === `0.0.0.0:${GRPC_PORTS[name]}`, `${where}: GRPC_ADDRESS listens on the container port`);
+      for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
+        check(container[probe]?.grpc?.port === GRPC_PORTS[name], `${where}: ${probe} is a native gRPC probe on ${GRPC_PORTS[name]}`);
+      }
+      const metricsPort = Number(env.get('METRICS_PORT')?.value);
+      check(metricsPort === 0 || port('metrics') === metricsPort, `${where}: metrics container port = METRICS_PORT`);
+    }
+
+    // Service-to-service addresses point at this release's Services and their ports.
+    for (const [variable, callee] of Object.entries(ADDRESSES[name] ?? {})) {
+      const target = services.get(callee);
+      const value = env.get(variable)?.value ?? '';
+      const [host, addrPort] = value.split(':');
+      const namespace = target?.metadata.namespace;
+      check(target && host === `${target.metadata.name}.${namespace}.svc.cluster.local`, `${where}: ${variable}=${value} is not ${callee}'s Service`);
+      check(target && Number(addrPort) === target.spec.ports.find((p) => p.name === 'grpc')?.port, `${where}: ${variable} port is not ${callee}'s Service port`);
+    }
+    // The Service selects exactly this Deployment's pods and targets a named container port.
+    const selector = service.spec.selector;
+    const podLabels = deployment.spec.template.metadata.labels;
+    check(Object.entries(selector).every(([k, v]) => podLabels[k] === v), `${where}: Service selector does not match the pods`);
+    for (const p of service.spec.ports) check(container.ports.some((c) => c.name === p.targetPort), `${where}: Service port ${p.name} targets a missing container port`);
+  }
+
+  // NetworkPolicy graph: exactly the documented callers reach each gRPC port.
+  for (const [name, callers] of Object.entries(CALLERS)) {
+    const policy = policies.get(name);
+    if (!policy) continue;
+    const rule = policy.spec.ingress.find((r) => r.ports?.some((p) => p.port === 'grpc'));
+    const allowed = (rule?.from ?? []).map((peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/component']).sort();
+    check(JSON.stringify(allowed) === JSON.stringify([...callers].sort()), `${label}/${name}: gRPC callers are [${allowed}], expected [${callers}]`);
+    check((rule?.from ?? []).every((peer) => peer.podSelector && !peer.namespaceSelector && !peer.ipBlock), `${label}/${name}: gRPC port open beyond the release's pods`);
+  }
+  // Each caller may reach its callees (egress) when egress rules are on.
+  for (const [name, callers] of Object.entries(CALLERS)) {
+    for (const caller of callers) {
+      const policy = policies.get(caller);
+      if (!policy?.spec.policyTypes.includes('Egress')) continue;
+      const reaches = policy.spec.egress.some(
+        (r) => r.ports?.some((p) => p.port === GRPC_PORTS[name]) && r.to?.some((peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/component'] === name),
+      );
+      check(reaches, `${label}/${caller}: egress to ${name}:${GRPC_PORTS[name]} missing`);
+    }
+  }
+  return { deployments, services, policies };
+}
+
+const [defaultFile, allFile] = process.argv.slice(2);
+if (!defaultFile || !allFile) {
+  console.error('usage: node tools/k8s/check-rendered.mjs <default.yaml> <all-options.yaml>');
+  process.exit(2);
+}
+
+// Default values: replicas set, no HPA or Ingress, the chart's own Secret, PDBs everywhere.
+const defaults = loadAll(defaultFile);
+const d = checkCommon('default', defaults);
+check(ofKind(defaults, 'HorizontalPodAutoscaler').length === 0, 'default: no HPA');
+check(ofKind(defaults, 'Ingress').length === 0, 'default: no Ingress');
+check(ofKind(defaults, 'PodDisruptionBudget').length === SERVICES.length, 'default: one PodDisruptionBudget per service');
+const secret = ofKind(defaults, 'Secret')[0];
+check(secret, 'default: the chart creates its Secret');
+for (const deployment of d.deployments.values()) check(typeof deployment.spec.replicas === 'number', `default/${component(deployment)}: replicas set`);
+const gatewayPolicy = d.policies.get('gateway');
+check(gatewayPolicy?.spec.ingress.some((r) => r.ports?.some((p) => p.port === 'http') && !r.from), 'default: gateway HTTP port open to any source');
+
+// Every option on.
+const all = loadAll(allFile);
+const a = checkCommon('all-options', all);
+const hpas = byComponent(all, 'HorizontalPodAutoscaler');
+for (const name of SERVICES) {
+  const hpa = hpas.get(name);
+  check(hpa?.apiVersion === 'autoscaling/v2' && hpa.spec.scaleTargetRef.name === a.deployments.get(name)?.metadata.name, `all-options/${name}: autoscaling/v2 HPA on its Deployment`);
+  check(a.deployments.get(name)?.spec.replicas === undefined, `all-options/${name}: no replicas when the HPA owns them`);
+}
+check(ofKind(all, 'Secret').length === 0, 'all-options: no Secret with existingSecret');
+for (const deployment of a.deployments.values()) {
+  const env = deployment.spec.template.spec.containers[0].env;
+  for (const e of env.filter((x) => x.valueFrom?.secretKeyRef)) {
+    check(e.valueFrom.secretKeyRef.name === 'orquestra-runtime' && e.valueFrom.secretKeyRef.key === e.name, `all-options/${component(deployment)}: ${e.name} from existingSecret`);
+  }
+  check(env.some((e) => e.name === 'OTEL_EXPORTER_OTLP_ENDPOINT'), `all-options/${component(deployment)}: OTEL_* passed through`);
+}
+const ingresses = ofKind(all, 'Ingress');
+check(ingresses.length === 2, 'all-options: API and webhook Ingresses');
+check(ingresses.some((i) => i.spec.rules.some((r) => r.http.paths.some((p) => p.path === '/webhooks/providers'))), 'all-options: webhook Ingress path');
+check(ofKind(all, 'ServiceMonitor').length === SERVICES.length, 'all-options: a ServiceMonitor per service');
+check(ofKind(all, 'PodDisruptionBudget').length === SERVICES.length - 1, 'all-options: routing PDB disabled');
+check(byComponent(all, 'PodDisruptionBudget').get('gateway')?.spec.minAvailable === 2, 'all-options: gateway PDB minAvailable');
+const providers = a.deployments.get('providers')?.spec.template.spec;
+const providersEnv = new Map(providers?.containers[0].env.map((e) => [e.name, e.value]));
+check(providersEnv.get('PROVIDER_EXTRA_CA_FILE') && providers.volumes.some((v) => v.configMap), 'all-options: providers extra CA mounted');
+check(JSON.parse(providersEnv.get('PROVIDER_ENDPOINTS') ?? '{}').efi?.live, 'all-options: PROVIDER_ENDPOINTS rendered as JSON');
+check(JSON.parse(providersEnv.get('PROVIDER_SETTINGS') ?? '{}').woovi?.webhook_public_key?.includes('BEGIN PUBLIC KEY'), 'all-options: PROVIDER_SETTINGS rendered as JSON');
+check(a.deployments.get('payments')?.spec.template.spec.containers[0].image.includes('@sha256:'), 'all-options: image digest');
+
+if (problems.length > 0) {
+  console.error(`[helm-check] ${problems.length} problem(s) in the rendered chart:\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.error(`[helm-check] rendered manifests OK (${defaults.length} objects with default values, ${all.length} with every option)`);
