@@ -2,6 +2,10 @@
 // built directly by the factory (its mTLS options differ).
 
 import { registerAdapter } from './adapter-factory';
+import { MercadoPagoAdapter } from './mercadopago/mercadopago.adapter';
 import { PagarmeAdapter } from './pagarme/pagarme.adapter';
+import { StripeAdapter } from './stripe/stripe.adapter';
 
+registerAdapter('mercadopago', MercadoPagoAdapter);
 registerAdapter('pagarme', PagarmeAdapter);
+registerAdapter('stripe', StripeAdapter);

@@ -134,9 +134,10 @@ export class ProviderAccountService {
         { _id: id },
         { $set: { signing_secret_sealed: doc.signing_secret_sealed, webhook_manual_setup: doc.webhook_manual_setup } },
       );
-      this.adapters.delete(id);
+      // The adapter built above has no signing secret: the next call builds one that has.
+    } else {
+      this.adapters.set(id, adapter);
     }
-    this.adapters.set(id, adapter);
     this.logger.info({ account_id: id, provider: input.provider, mode: input.mode }, 'provider account connected');
     return doc;
   }

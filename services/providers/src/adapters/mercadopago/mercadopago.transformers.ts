@@ -1,0 +1,344 @@
+/**
+ * Mercado Pago Payments API wire types and pure conversions: cents ↔ decimal reais, our charge
+ * input → `POST /v1/payments` (Pix) body text, a payment → ProviderCharge (exhaustive status map),
+ * and an error answer → ProviderError (one table). Webhook checks are in mercadopago.webhook.ts.
+ * No I/O here.
+ */
+import { createHash } from 'node:crypto';
+import { ProviderError, type CreateChargeInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
+
+// ---------------------------------------------------------------------------------------------
+// Wire types (api.mercadopago.com/v1/payments, the fields this adapter reads or writes)
+// ---------------------------------------------------------------------------------------------
+
+/** Every documented `status` of a payment ("Get payment" reference). */
+export type MercadoPagoStatus =
+  | 'pending'
+  | 'approved'
+  | 'authorized'
+  | 'in_process'
+  | 'in_mediation'
+  | 'rejected'
+  | 'cancelled'
+  | 'refunded'
+  | 'charged_back';
+
+/** Amounts arrive as JSON numbers of reais; some documented samples show them as strings. */
+export type MercadoPagoAmount = number | string;
+
+export interface MercadoPagoPayer {
+  email: string;
+  first_name?: string;
+  last_name?: string;
+  identification?: { type: 'CPF' | 'CNPJ'; number: string };
+}
+
+/** The Pix request body, except `transaction_amount` (written as a decimal literal, see serialize). */
+export interface MercadoPagoPixRequest {
+  payment_method_id: 'pix';
+  payer: MercadoPagoPayer;
+  description?: string;
+  date_of_expiration: string;
+  notification_url: string;
+  external_reference: string;
+  metadata: Record<string, string>;
+}
+
+export interface MercadoPagoFeeDetail {
+  type: string;
+  amount: MercadoPagoAmount;
+  fee_payer: 'collector' | 'payer' | string;
+}
+
+export interface MercadoPagoPayment {
+  id: number;
+  status: MercadoPagoStatus;
+  status_detail: string;
+  date_created?: string;
+  date_approved?: string | null;
+  date_of_expiration?: string | null;
+  transaction_amount: MercadoPagoAmount;
+  transaction_details?: { total_paid_amount?: MercadoPagoAmount | null; net_received_amount?: MercadoPagoAmount | null };
+  fee_details?: MercadoPagoFeeDetail[];
+  external_reference?: string | null;
+  point_of_interaction?: {
+    type?: string;
+    transaction_data?: { qr_code?: string | null; qr_code_base64?: string | null; ticket_url?: string | null; e2e_id?: string | null };
+  };
+}
+
+export interface MercadoPagoErrorBody {
+  message?: string;
+  error?: string;
+  status?: number;
+  cause?: { code?: number | string; description?: string }[] | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Money: integer cents ↔ reais, by string arithmetic only
+// ---------------------------------------------------------------------------------------------
+
+/** 199007 → "1990.07": the JSON number literal sent as `transaction_amount`. */
+export function centsToReaisLiteral(cents: number): string {
+  if (!Number.isSafeInteger(cents) || cents <= 0) throw new RangeError(`amount must be a positive integer of cents, got ${cents}`);
+  const digits = String(cents).padStart(3, '0');
+  return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+
+/**
+ * A reais amount → cents, never through float arithmetic. Numbers are read through `String(n)`,
+ * the shortest decimal that parses back to `n`: for any literal of ≤ 15 significant digits (every
+ * amount below R$ 10 trillion with cents) that is the literal Mercado Pago wrote, so "1990.07"
+ * stays 1990.07 and is split into 1990 and 07 as text. Strings ("24.50") are read the same way.
+ */
+export function reaisToCents(amount: MercadoPagoAmount): number {
+  const text = typeof amount === 'number' ? String(amount) : amount.trim();
+  const match = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(text);
+  if (!match?.[1]) throw new RangeError(`not an amount of reais: ${JSON.stringify(amount)}`);
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Charge request
+// ---------------------------------------------------------------------------------------------
+
+/** What Mercado Pago accepts in a header value, kept short of any proxy's header limits. */
+const SAFE_IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,64}$/;
+
+/**
+ * The X-Idempotency-Key for an idempotency key. Mercado Pago asks for "a UUID v4 or random
+ * strings" and documents no length or alphabet, so our key is sent as it is when it is short
+ * printable ASCII; anything else (long, spaces, non-ASCII) becomes a UUID-shaped SHA-256 digest of
+ * it. Either way the same key always sends the same header, so a repeated create answers the
+ * payment the first one made instead of making a second.
+ */
+export function idempotencyHeaderFor(idempotencyKey: string): string {
+  if (SAFE_IDEMPOTENCY_KEY.test(idempotencyKey)) return idempotencyKey;
+  const hex = createHash('sha256').update(`orquestra:mercadopago:payment:${idempotencyKey}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+function checkDigit(digits: number[], firstWeight: number, cycle: boolean): number {
+  let weight = firstWeight;
+  let sum = 0;
+  for (const digit of digits) {
+    sum += digit * weight;
+    weight = weight === 2 && cycle ? 9 : weight - 1;
+  }
+  const rest = sum % 11;
+  return rest < 2 ? 0 : 11 - rest;
+}
+
+/** `payer.identification` only for a valid CPF or CNPJ: a bad document fails the whole payment. */
+export function identificationFor(document: string | undefined): MercadoPagoPayer['identification'] {
+  const digits = (document ?? '').replace(/\D/g, '');
+  const d = [...digits].map(Number);
+  if (/^\d{11}$/.test(digits) && !/^(\d)\1{10}$/.test(digits)) {
+    if (checkDigit(d.slice(0, 9), 10, false) === d[9] && checkDigit(d.slice(0, 10), 11, false) === d[10]) return { type: 'CPF', number: digits };
+  }
+  if (/^\d{14}$/.test(digits) && !/^(\d)\1{13}$/.test(digits)) {
+    if (checkDigit(d.slice(0, 12), 5, true) === d[12] && checkDigit(d.slice(0, 13), 6, true) === d[13]) return { type: 'CNPJ', number: digits };
+  }
+  return undefined;
+}
+
+/** Pix `date_of_expiration` must be 30 minutes to 30 days ahead (Pix integration guide). */
+export const PIX_EXPIRY_MIN_SECONDS = 31 * 60; // one minute of margin for clocks and transit
+export const PIX_EXPIRY_MAX_SECONDS = 30 * 24 * 60 * 60 - 60;
+
+/** `2025-03-10T11:02:11.482-03:00`: ISO 8601 with an explicit offset, as the API writes dates. */
+export function formatMercadoPagoDate(at: Date): string {
+  return `${new Date(at.getTime() - 3 * 60 * 60 * 1000).toISOString().slice(0, -1)}-03:00`;
+}
+
+/**
+ * Our webhook URL as `notification_url`: Mercado Pago appends `data.id` and `type` to it and keeps
+ * our `hmac`. `source_news=webhooks` asks for Webhooks-format notifications only; without it the
+ * URL also receives legacy IPN posts, which carry no verifiable signature.
+ */
+export function notificationUrlFor(webhookUrl: string): string {
+  const url = new URL(webhookUrl);
+  url.searchParams.set('source_news', 'webhooks');
+  return url.toString();
+}
+
+const DESCRIPTION_MAX = 600;
+
+/**
+ * The Pix payment body. Expiry outside Mercado Pago's window is clamped into it (a charge that
+ * lives a little longer beats no charge; `expiresAt` reports the real one). Throws RangeError for
+ * input no Mercado Pago account could accept (no payer e-mail, which Pix requires here).
+ */
+export function buildPixRequest(input: CreateChargeInput, notificationUrl: string, now: Date): MercadoPagoPixRequest {
+  const email = input.customer.email?.trim();
+  if (!email) throw new RangeError('Mercado Pago requires payer.email for Pix');
+  const [first, ...rest] = input.customer.name.trim().split(/\s+/);
+  const identification = identificationFor(input.customer.document);
+  const seconds = Math.min(Math.max(input.expiresInSeconds, PIX_EXPIRY_MIN_SECONDS), PIX_EXPIRY_MAX_SECONDS);
+  const description = input.description?.trim();
+  return {
+    payment_method_id: 'pix',
+    payer: {
+      email,
+      ...(first ? { first_name: first } : {}),
+      ...(rest.length > 0 ? { last_name: rest.join(' ') } : {}),
+      ...(identification ? { identification } : {}),
+    },
+    ...(description ? { description: Array.from(description).slice(0, DESCRIPTION_MAX).join('') } : {}),
+    date_of_expiration: formatMercadoPagoDate(new Date(now.getTime() + seconds * 1000)),
+    notification_url: notificationUrl,
+    external_reference: input.paymentId,
+    metadata: { ...input.metadata },
+  };
+}
+
+/** The body text: `transaction_amount` is written from integer math, never from a float. */
+export function serializePixRequest(request: MercadoPagoPixRequest, amountCents: number): string {
+  const literal = centsToReaisLiteral(amountCents);
+  const rest = JSON.stringify(request);
+  return `{"transaction_amount":${literal},${rest.slice(1)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payment → ProviderCharge
+// ---------------------------------------------------------------------------------------------
+
+export function assertNever(value: never): never {
+  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
+}
+
+interface StatusMapping {
+  status: ProviderChargeStatus;
+  failureCode?: string;
+}
+
+/** Every documented payment status; a new one fails to compile here. */
+export function mapPaymentStatus(status: MercadoPagoStatus, statusDetail: string): StatusMapping {
+  switch (status) {
+    case 'pending': // waiting for the Pix (pending_waiting_transfer)
+    case 'in_process': // under review
+    case 'authorized': // card authorized, not captured: no money yet
+      return { status: 'pending' };
+    case 'approved':
+      return { status: 'paid' };
+    // Disputes, refunds and chargebacks happen after the money arrived: the charge was paid; those
+    // flows track what happened next.
+    case 'in_mediation':
+    case 'refunded':
+    case 'charged_back':
+      return { status: 'paid' };
+    case 'rejected':
+      return { status: 'failed', failureCode: statusDetail || 'rejected' };
+    case 'cancelled':
+      // `expired` (date_of_expiration passed) or by_collector / by_payer / by_admin.
+      return { status: 'canceled', ...(statusDetail === 'expired' ? { failureCode: 'expired' } : {}) };
+    default:
+      return assertNever(status);
+  }
+}
+
+function dateOf(text: string | null | undefined): Date | undefined {
+  const ms = text ? Date.parse(text) : NaN;
+  return Number.isFinite(ms) ? new Date(ms) : undefined;
+}
+
+/** The fee the seller pays (fee_details with fee_payer "collector"), in cents; undefined when none is reported. */
+export function collectorFeeCents(fees: MercadoPagoFeeDetail[] | undefined): number | undefined {
+  const own = (fees ?? []).filter((fee) => fee.fee_payer === 'collector');
+  return own.length === 0 ? undefined : own.reduce((sum, fee) => sum + reaisToCents(fee.amount), 0);
+}
+
+export function toProviderCharge(payment: MercadoPagoPayment): ProviderCharge {
+  const mapping = mapPaymentStatus(payment.status, payment.status_detail);
+  const amount = reaisToCents(payment.transaction_amount);
+  const paidTotal = payment.transaction_details?.total_paid_amount;
+  const data = payment.point_of_interaction?.transaction_data;
+  const expiresAt = dateOf(payment.date_of_expiration);
+  const paidAt = dateOf(payment.date_approved);
+  const fee = collectorFeeCents(payment.fee_details);
+  const paid = mapping.status === 'paid';
+  return {
+    providerPaymentId: String(payment.id),
+    status: mapping.status,
+    amount,
+    amountPaid: paid ? (paidTotal !== undefined && paidTotal !== null ? reaisToCents(paidTotal) : amount) : 0,
+    nextAction:
+      mapping.status === 'pending' && data?.qr_code
+        ? { type: 'pix_qr', qrCode: data.qr_code, ...(data.qr_code_base64 ? { qrCodeBase64: data.qr_code_base64 } : {}), ...(data.ticket_url ? { url: data.ticket_url } : {}) }
+        : { type: 'none' },
+    ...(expiresAt ? { expiresAt } : {}),
+    ...(paid && paidAt ? { paidAt } : {}),
+    ...(paid && data?.e2e_id ? { endToEndId: data.e2e_id } : {}),
+    ...(fee !== undefined ? { providerFee: fee } : {}),
+    ...(mapping.failureCode ? { failureCode: mapping.failureCode, failureReason: `Mercado Pago: ${payment.status}/${payment.status_detail}` } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors: one table from Mercado Pago's answer to our normalized code and the failover decision
+// ---------------------------------------------------------------------------------------------
+
+export interface ErrorRule {
+  kind: ProviderError['kind'];
+  code: ProviderError['normalizedCode'];
+  /** Whether another account may be tried: true when this one certainly did not act. */
+  retryElsewhere: boolean;
+}
+
+const rule = (kind: ErrorRule['kind'], code: ErrorRule['code'], retryElsewhere: boolean): ErrorRule => ({ kind, code, retryElsewhere });
+
+/**
+ * `cause[].code` values (API reference and error tables). Account-level problems (no Pix key,
+ * live token in test, users of different environments) fail over; input no account could accept
+ * (bad amount, e-mail, URL) would fail anywhere, so it does not.
+ */
+export const MERCADOPAGO_CAUSE_TABLE: Readonly<Record<string, ErrorRule>> = {
+  '2000': rule('not_found', 'not_found', false), // Payment not found
+  '3': rule('invalid_credentials', 'invalid_credentials', true), // Token must be for test
+  '4': rule('invalid_credentials', 'invalid_credentials', true), // The caller is not authorized to access this resource
+  '5': rule('invalid_credentials', 'invalid_credentials', true), // Must provide your access_token to proceed
+  '7': rule('invalid_credentials', 'invalid_credentials', true), // Unauthorized use of live credentials
+  '2034': rule('not_created', 'provider_error', true), // Invalid users involved
+  '13253': rule('not_created', 'provider_error', true), // Collector user without key enabled for QR render
+  '2018': rule('rejected', 'provider_rejected', false), // not cancellable in the current status
+  '4037': rule('rejected', 'provider_rejected', false), // Invalid transaction_amount
+  '4050': rule('rejected', 'provider_rejected', false), // payer.email must be a valid email
+  '4020': rule('rejected', 'provider_rejected', false), // notification_url must be a valid url
+  '4292': rule('rejected', 'provider_rejected', false), // X-Idempotency-Key can't be null (our bug)
+};
+
+export function causeCodes(body: unknown): string[] {
+  const cause = (body as MercadoPagoErrorBody | undefined)?.cause;
+  if (!Array.isArray(cause)) return [];
+  return cause.map((c) => String(c?.code ?? '')).filter((code) => code.length > 0);
+}
+
+/**
+ * The rule for an HTTP error answer: a known cause code wins, else the status. 5xx is "not
+ * created": every create carries the X-Idempotency-Key, so if Mercado Pago did create the payment
+ * despite the 5xx, nobody holds its QR code (it expires unpaid) and a repeat with the same key
+ * answers that same payment instead of making a second one. 423 ("idempotency key locked": a
+ * request with this key is still being processed) may yet create the payment: ambiguous.
+ */
+export function ruleForHttpError(status: number, body: unknown): ErrorRule {
+  if (status === 429) return rule('not_created', 'provider_rate_limited', true);
+  for (const code of causeCodes(body)) {
+    const known = MERCADOPAGO_CAUSE_TABLE[code];
+    if (known) return known;
+  }
+  if (status === 401 || status === 403) return rule('invalid_credentials', 'invalid_credentials', true);
+  if (status === 404) return rule('not_found', 'not_found', false);
+  if (status === 423) return rule('ambiguous', 'provider_error', false);
+  if (status === 424) return rule('not_created', 'provider_error', true); // failed dependency, retryable
+  if (status === 503) return rule('not_created', 'provider_unavailable', true);
+  if (status >= 500) return rule('not_created', 'provider_error', true);
+  return rule('rejected', 'provider_rejected', false); // 400, 402, 409, 422 and the rest
+}
+
+export function providerErrorFor(status: number, body: unknown, operation: string): ProviderError {
+  const { kind, code } = ruleForHttpError(status, body);
+  const b = (typeof body === 'object' && body !== null ? body : {}) as MercadoPagoErrorBody;
+  const causes = causeCodes(body);
+  const detail = `${b.error ? ` ${b.error}` : ''}${causes.length ? ` [${causes.join(',')}]` : ''}${b.message ? `: ${b.message}` : ''}`;
+  return new ProviderError(kind, code, `mercadopago ${operation}: HTTP ${status}${detail}`, status);
+}

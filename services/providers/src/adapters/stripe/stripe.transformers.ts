@@ -1,0 +1,339 @@
+/**
+ * Stripe wire types and pure conversions: the form body of a Pix PaymentIntent, the exhaustive
+ * PaymentIntent status map, and the error table. No I/O here (stripe.adapter.ts does HTTP;
+ * stripe.webhook.ts verifies and reads webhook events).
+ *
+ * Money: Stripe takes and answers BRL in integer centavos (`amount=1990` is R$ 19,90), the same
+ * unit as ours, so amounts cross unchanged. They are checked to be safe integers on the way out and
+ * on the way in (JSON integers up to 2^53 parse exactly), never multiplied or divided.
+ */
+import { createHash } from 'node:crypto';
+import { ProviderError, type CreateChargeInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
+import type { FormValue } from './stripe.form-encoding';
+
+// ---------------------------------------------------------------------------------------------
+// Wire types (docs.stripe.com/api/payment_intents/object, API version STRIPE_API_VERSION)
+// ---------------------------------------------------------------------------------------------
+
+/** Pinned so response and event shapes cannot change under us (`latest_charge`, no `charges` list). */
+export const STRIPE_API_VERSION = '2025-03-31.basil';
+
+export type StripeIntentStatus =
+  | 'requires_payment_method'
+  | 'requires_confirmation'
+  | 'requires_action'
+  | 'processing'
+  | 'requires_capture'
+  | 'canceled'
+  | 'succeeded';
+
+export interface StripePixDisplayQrCode {
+  data: string;
+  expires_at: number;
+  hosted_instructions_url: string;
+  image_url_png: string;
+  image_url_svg: string;
+}
+
+export interface StripeLastPaymentError {
+  type: string;
+  code?: string;
+  decline_code?: string;
+  message?: string;
+}
+
+export interface StripeBalanceTransaction {
+  id: string;
+  object: 'balance_transaction';
+  amount: number;
+  fee: number;
+  net: number;
+}
+
+export interface StripeCharge {
+  id: string;
+  object: 'charge';
+  amount: number;
+  created: number;
+  status: 'succeeded' | 'pending' | 'failed';
+  balance_transaction: string | StripeBalanceTransaction | null;
+  payment_method_details?: { type: string; pix?: { bank_transaction_id?: string | null } } | null;
+}
+
+export interface StripePaymentIntent {
+  id: string;
+  object: 'payment_intent';
+  amount: number;
+  amount_received: number;
+  currency: string;
+  status: StripeIntentStatus;
+  created: number;
+  canceled_at: number | null;
+  cancellation_reason: string | null;
+  last_payment_error: StripeLastPaymentError | null;
+  latest_charge: string | StripeCharge | null;
+  metadata: Record<string, string>;
+  next_action: { type: string; pix_display_qr_code?: StripePixDisplayQrCode } | null;
+  payment_method_options?: { pix?: { expires_after_seconds?: number; expires_at?: number | null } } | null;
+}
+
+export interface StripeErrorBody {
+  error: {
+    type: string;
+    code?: string;
+    decline_code?: string;
+    message?: string;
+    param?: string;
+    payment_intent?: StripePaymentIntent;
+  };
+}
+
+export interface StripeWebhookEndpoint {
+  id: string;
+  object: 'webhook_endpoint';
+  url: string;
+  /** Present only in the answer to the create call. */
+  secret?: string;
+}
+
+export interface StripeList<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Charge request
+// ---------------------------------------------------------------------------------------------
+
+/** Stripe's limits (docs.stripe.com/api/payment_intents/create, /metadata). */
+export const PIX_EXPIRY_SECONDS = { min: 10, max: 1_209_600 };
+const METADATA_MAX = { keys: 50, key: 40, value: 500 };
+const DESCRIPTION_MAX = 1_000;
+/** Stripe accepts idempotency keys of at most 255 characters. */
+const IDEMPOTENCY_KEY_MAX = 255;
+
+/** Cuts a string to `max` characters without splitting a surrogate pair. */
+function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, max).join('');
+}
+
+/** The key itself when Stripe can take it, else a stable digest of it (same key → same header). */
+export function stripeIdempotencyKey(key: string): string {
+  return key.length <= IDEMPOTENCY_KEY_MAX ? key : `orquestra-sha256-${createHash('sha256').update(key).digest('hex')}`;
+}
+
+export function checkAmount(cents: number): number {
+  if (!Number.isSafeInteger(cents) || cents <= 0) throw new RangeError(`amount must be a positive integer of cents, got ${cents}`);
+  return cents;
+}
+
+/**
+ * Our metadata plus the payment id, within Stripe's limits: keys sorted (so a repeat sends the same
+ * body, which Stripe's idempotency layer compares), at most 50, keys ≤ 40 and values ≤ 500 chars.
+ */
+export function metadataFor(input: CreateChargeInput): Record<string, string> {
+  // Brackets would change the parameter's structure in the form body, so keys drop them.
+  const entries = Object.entries({ orquestra_payment_id: input.paymentId, ...input.metadata })
+    .map(([key, value]): [string, string] => [key.replace(/[[\]]/g, ''), value])
+    .filter(([key, value]) => key.length > 0 && value !== '')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, METADATA_MAX.keys);
+  return Object.fromEntries(entries.map(([key, value]) => [truncate(key, METADATA_MAX.key), truncate(value, METADATA_MAX.value)]));
+}
+
+/**
+ * `POST /v1/payment_intents` for a Pix confirmed at once: the answer is `requires_action` with
+ * `next_action.pix_display_qr_code`. Pix needs no customer data at Stripe; the name and e-mail
+ * go to the PaymentMethod's billing details when we have them (shown in Stripe's dashboard).
+ */
+export function buildPixIntentParams(input: CreateChargeInput): Record<string, FormValue> {
+  const seconds = Math.min(PIX_EXPIRY_SECONDS.max, Math.max(PIX_EXPIRY_SECONDS.min, Math.trunc(input.expiresInSeconds)));
+  const name = input.customer.name.trim();
+  const email = input.customer.email?.trim();
+  const description = input.description?.trim();
+  return {
+    amount: checkAmount(input.amount),
+    currency: 'brl',
+    payment_method_types: ['pix'],
+    payment_method_data: {
+      type: 'pix',
+      ...(name || email ? { billing_details: { ...(name ? { name } : {}), ...(email ? { email } : {}) } } : {}),
+    },
+    payment_method_options: { pix: { expires_after_seconds: seconds } },
+    confirm: true,
+    ...(description ? { description: truncate(description, DESCRIPTION_MAX) } : {}),
+    metadata: metadataFor(input),
+    expand: ['latest_charge.balance_transaction'],
+  };
+}
+
+/**
+ * A card PaymentIntent confirmed at once with a PaymentMethod from Stripe.js (`pm_…`; in test mode
+ * Stripe's `pm_card_visa`, `pm_card_chargeDeclined`, …): the answer is `succeeded`, or a 402
+ * `card_error` (see declinedCharge). Ready for when CreateChargeInput carries a card token.
+ */
+export function buildCardIntentParams(input: CreateChargeInput, paymentMethodId: string): Record<string, FormValue> {
+  const description = input.description?.trim();
+  return {
+    amount: checkAmount(input.amount),
+    currency: 'brl',
+    payment_method_types: ['card'],
+    payment_method: paymentMethodId,
+    confirm: true,
+    ...(description ? { description: truncate(description, DESCRIPTION_MAX) } : {}),
+    metadata: metadataFor(input),
+    expand: ['latest_charge.balance_transaction'],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Charge response
+// ---------------------------------------------------------------------------------------------
+
+export function assertNever(value: never): never {
+  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
+}
+
+interface StatusMapping {
+  status: ProviderChargeStatus;
+  failureCode?: string;
+  failureReason?: string;
+}
+
+/** Stripe's code when a Pix (or boleto) attempt passes its expiry unpaid. */
+export const ATTEMPT_EXPIRED = 'payment_intent_payment_attempt_expired';
+
+/** Every PaymentIntent status; a new one fails to compile here. */
+export function mapIntentStatus(pi: Pick<StripePaymentIntent, 'status' | 'last_payment_error'>): StatusMapping {
+  switch (pi.status) {
+    case 'succeeded':
+      return { status: 'paid' };
+    case 'canceled':
+      return { status: 'canceled' };
+    case 'requires_payment_method': {
+      // Back here after an attempt: an expired Pix code (nobody declined it), or a card decline.
+      const error = pi.last_payment_error;
+      if (!error) return { status: 'pending' };
+      if (error.code === ATTEMPT_EXPIRED) return { status: 'canceled', failureCode: 'expired', failureReason: error.message ?? 'Pix expirado' };
+      return { status: 'failed', failureCode: error.decline_code ?? error.code ?? error.type, ...(error.message ? { failureReason: error.message } : {}) };
+    }
+    case 'requires_confirmation':
+    case 'requires_action':
+    case 'processing':
+    case 'requires_capture': // only with capture_method=manual, which we never send
+      return { status: 'pending' };
+    default:
+      return assertNever(pi.status);
+  }
+}
+
+function expandedCharge(pi: StripePaymentIntent): StripeCharge | undefined {
+  return typeof pi.latest_charge === 'object' && pi.latest_charge !== null ? pi.latest_charge : undefined;
+}
+
+export function toProviderCharge(pi: StripePaymentIntent): ProviderCharge {
+  const mapping = mapIntentStatus(pi);
+  const qr = pi.next_action?.type === 'pix_display_qr_code' ? pi.next_action.pix_display_qr_code : undefined;
+  const expiresAtSeconds = qr?.expires_at ?? pi.payment_method_options?.pix?.expires_at ?? undefined;
+  const charge = expandedCharge(pi);
+  const fee = typeof charge?.balance_transaction === 'object' && charge.balance_transaction !== null ? charge.balance_transaction.fee : undefined;
+  const endToEndId = charge?.payment_method_details?.pix?.bank_transaction_id ?? undefined;
+  const paid = mapping.status === 'paid';
+  return {
+    providerPaymentId: pi.id,
+    status: mapping.status,
+    amount: checkAmount(pi.amount),
+    amountPaid: paid ? pi.amount_received : 0,
+    // Stripe gives image URLs, not a base64 PNG, so qrCodeBase64 stays empty.
+    nextAction: mapping.status === 'pending' && qr?.data ? { type: 'pix_qr', qrCode: qr.data } : { type: 'none' },
+    ...(typeof expiresAtSeconds === 'number' ? { expiresAt: new Date(expiresAtSeconds * 1000) } : {}),
+    ...(paid && charge ? { paidAt: new Date(charge.created * 1000) } : {}),
+    ...(paid && endToEndId ? { endToEndId } : {}),
+    ...(Number.isSafeInteger(fee) ? { providerFee: fee } : {}),
+    ...(mapping.failureCode ? { failureCode: mapping.failureCode } : {}),
+    ...(mapping.failureReason ? { failureReason: mapping.failureReason } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors: one table from Stripe's answer to our normalized code and the failover decision
+// ---------------------------------------------------------------------------------------------
+
+export interface ErrorRule {
+  kind: ProviderError['kind'];
+  code: ProviderError['normalizedCode'];
+  /** Whether another account may be tried: true when this one certainly did not act. */
+  retryElsewhere: boolean;
+}
+
+const rule = (kind: ErrorRule['kind'], code: ErrorRule['code'], retryElsewhere: boolean): ErrorRule => ({ kind, code, retryElsewhere });
+
+/**
+ * Stripe `error.code` values (docs.stripe.com/error-codes). Account-level refusals (Pix not
+ * activated, expired key) fail over; a request our own input made invalid would fail anywhere.
+ */
+export const STRIPE_ERROR_TABLE: Readonly<Record<string, ErrorRule>> = {
+  api_key_expired: rule('invalid_credentials', 'invalid_credentials', true),
+  secret_key_required: rule('invalid_credentials', 'invalid_credentials', true),
+  payment_method_unactivated: rule('not_created', 'provider_error', true),
+  testmode_charges_only: rule('not_created', 'provider_error', true),
+  account_invalid: rule('invalid_credentials', 'invalid_credentials', true),
+  amount_too_small: rule('rejected', 'provider_rejected', true),
+  amount_too_large: rule('rejected', 'provider_rejected', true),
+  parameter_invalid_integer: rule('rejected', 'provider_rejected', false),
+  parameter_invalid_string: rule('rejected', 'provider_rejected', false),
+  parameter_missing: rule('rejected', 'provider_rejected', false),
+  parameter_unknown: rule('rejected', 'provider_rejected', false),
+  payment_intent_unexpected_state: rule('rejected', 'provider_rejected', false),
+  // Another request with this key is still running: it may yet create the charge.
+  idempotency_key_in_use: rule('ambiguous', 'provider_error', false),
+  // Stripe could not take a lock on the object in time and did nothing.
+  lock_timeout: rule('not_created', 'provider_error', true),
+  rate_limit: rule('not_created', 'provider_rate_limited', true),
+};
+
+/**
+ * The rule for an HTTP error answer. Status first where it is unambiguous (401/403 credentials,
+ * 429 rate limit, 404 unknown object), then the code, then the status class. 5xx is "not
+ * created": every create carries our idempotency key, so repeating it at Stripe cannot make a
+ * second PaymentIntent, and a Pix PaymentIntent that a 5xx might have hidden was never shown to
+ * anyone, so nobody can pay it and it expires unpaid: trying another account is safe.
+ */
+export function ruleForHttpError(status: number, body: unknown): ErrorRule {
+  const error = (body as Partial<StripeErrorBody> | undefined)?.error;
+  if (status === 401 || status === 403) return rule('invalid_credentials', 'invalid_credentials', true);
+  if (status === 429) return rule('not_created', 'provider_rate_limited', true);
+  if (status === 404) return rule('not_found', 'not_found', false);
+  const known = STRIPE_ERROR_TABLE[error?.code ?? ''];
+  if (known) return known;
+  if (error?.type === 'idempotency_error') return rule('rejected', 'provider_rejected', false);
+  if (status === 503) return rule('not_created', 'provider_unavailable', true);
+  if (status >= 500) return rule('not_created', 'provider_error', true);
+  return rule('rejected', 'provider_rejected', false);
+}
+
+export function providerErrorFor(status: number, body: unknown, operation: string): ProviderError {
+  const { kind, code } = ruleForHttpError(status, body);
+  const error = (body as Partial<StripeErrorBody> | undefined)?.error;
+  const detail = [error?.type, error?.code, error?.param ? `param ${error.param}` : undefined].filter(Boolean).join(' ');
+  return new ProviderError(kind, code, `stripe ${operation}: HTTP ${status}${detail ? ` ${detail}` : ''}${error?.message ? `: ${error.message}` : ''}`, status);
+}
+
+/**
+ * A card declined on create answers 402 `card_error` with the PaymentIntent inside (back at
+ * `requires_payment_method`, `last_payment_error` set): a decline is a failed charge, not an
+ * exception. Undefined when the body does not carry one.
+ */
+export function declinedCharge(status: number, body: unknown): ProviderCharge | undefined {
+  const error = (body as Partial<StripeErrorBody> | undefined)?.error;
+  if (status !== 402 || error?.type !== 'card_error' || !error.payment_intent?.id) return undefined;
+  const charge = toProviderCharge(error.payment_intent);
+  return {
+    ...charge,
+    status: 'failed',
+    failureCode: error.decline_code ?? error.code ?? 'card_declined',
+    ...(error.message ? { failureReason: error.message } : {}),
+  };
+}

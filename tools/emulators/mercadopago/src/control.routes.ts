@@ -1,0 +1,129 @@
+/**
+ * The control port (plain HTTP): sandbox set-up and test hooks the real Mercado Pago does not have
+ * (its dashboard and test buyers do these jobs), plus the `ticket_url` page. Answers
+ * `{error, message}` on failure. `account` always means the account's access token.
+ */
+import express, { type Express, type Response } from 'express';
+import { z } from 'zod';
+import type { EmulatorState } from './emulator-state';
+import type { Logger } from './logger';
+import { centsToText } from './mp-format';
+import type { WebhookSender } from './webhook-sender';
+
+const accountSchema = z.object({ access_token: z.string().min(1), webhook_secret: z.string().min(1).optional() }).strict();
+
+const faultSchema = z
+  .object({
+    account: z.string().min(1).optional(),
+    latency_ms: z.number().int().min(0).max(600_000).optional(),
+    error_rate: z.number().min(0).max(1).optional(),
+    rate_limit_rate: z.number().min(0).max(1).optional(),
+    outage: z.boolean().optional(),
+    outage_mode: z.enum(['reset', '503']).optional(),
+    hang: z.boolean().optional(),
+  })
+  .strict();
+
+const webhookSchema = z.object({ account: z.string().min(1), url: z.string().url() }).strict();
+
+function fail(res: Response, status: number, error: string, message: string): void {
+  res.status(status).json({ error, message });
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+export function controlApp(state: EmulatorState, sender: WebhookSender, logger: Logger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(express.json({ limit: '256kb' }));
+
+  app.get('/__control/health', (_req, res) => {
+    res.status(200).json({ status: 'ok' });
+  });
+
+  app.post('/__control/accounts', (req, res) => {
+    const parsed = accountSchema.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const { created, account } = state.registerAccount(parsed.data);
+    logger.info({ user_id: account.userId, created }, 'sandbox account registered');
+    // The secret is echoed only when the emulator generated it (the caller has no other way to learn it).
+    res.status(created ? 201 : 200).json({
+      user_id: account.userId,
+      pix_key: account.pixKey,
+      ...(parsed.data.webhook_secret === undefined ? { webhook_secret: account.webhookSecret } : {}),
+    });
+  });
+
+  app.post('/__control/webhook', (req, res) => {
+    const parsed = webhookSchema.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const account = state.accountForToken(parsed.data.account);
+    if (!account) return fail(res, 404, 'account_not_found', 'unknown access token');
+    account.dashboardWebhookUrl = parsed.data.url;
+    res.status(200).json({ user_id: account.userId, url_configured: true });
+  });
+
+  app.post('/__control/charges/:id/pay', (req, res) => {
+    const raw = req.params['id'] ?? '';
+    const payment = /^\d{1,19}$/.test(raw) ? state.findPayment(Number(raw)) : undefined;
+    if (!payment) return fail(res, 404, 'charge_not_found', `no payment ${raw}`);
+    if (payment.status !== 'pending') return fail(res, 409, 'charge_not_payable', `payment is ${payment.status}/${payment.statusDetail}`);
+    state.approvePayment(payment);
+    const scheduled = sender.notify(payment, 'payment.updated');
+    logger.info({ user_id: payment.userId, payment: payment.id, webhook: scheduled }, 'payment approved');
+    res.status(200).json({ id: payment.id, status: payment.status, status_detail: payment.statusDetail, webhook: scheduled ? 'scheduled' : 'no_url' });
+  });
+
+  app.post('/__control/faults', (req, res) => {
+    const parsed = faultSchema.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const { account, ...faults } = parsed.data;
+    state.faults.set(account, faults);
+    logger.info({ scope: account ? 'account' : 'global', faults }, 'faults set');
+    res.status(200).json({ scope: account ? 'account' : 'global', faults });
+  });
+
+  app.delete('/__control/faults', (req, res) => {
+    const account = typeof req.query['account'] === 'string' ? req.query['account'] : undefined;
+    state.faults.clear(account);
+    res.status(204).end();
+  });
+
+  app.get('/__control/stats', (_req, res) => {
+    res.status(200).json(state.stats());
+  });
+
+  app.get('/__control/webhooks/deliveries', (_req, res) => {
+    res.status(200).json({ deliveries: state.listDeliveries() });
+  });
+
+  app.post('/__control/reset', (_req, res) => {
+    state.reset();
+    res.status(204).end();
+  });
+
+  // Target of `ticket_url`: a bare page with the QR code, like Mercado Pago's Pix ticket page.
+  app.get('/payments/:id/ticket', (req, res) => {
+    const raw = req.params['id'] ?? '';
+    const payment = /^\d{1,19}$/.test(raw) ? state.findPayment(Number(raw)) : undefined;
+    if (!payment) return fail(res, 404, 'charge_not_found', 'unknown payment');
+    res
+      .status(200)
+      .type('html')
+      .send(
+        `<!doctype html><meta charset="utf-8"><title>Pix ${payment.id}</title>` +
+          `<h1>R$ ${centsToText(payment.request.amountCents)}</h1><p>Status: ${payment.status}</p>` +
+          `<img alt="QR Code Pix" src="data:image/png;base64,${payment.qrCodeBase64}"><p><code>${escapeHtml(payment.qrCode)}</code></p>`,
+      );
+  });
+
+  app.use((_req, res) => fail(res, 404, 'not_found', 'unknown control route'));
+  app.use((err: unknown, _req: express.Request, res: Response, _next: express.NextFunction) => {
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) return fail(res, 400, 'invalid_json', 'body is not valid JSON');
+    logger.error({ err }, 'control route failed');
+    fail(res, 500, 'internal', 'unexpected error');
+  });
+  return app;
+}

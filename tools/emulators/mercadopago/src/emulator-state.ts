@@ -1,0 +1,239 @@
+/**
+ * Everything the emulator remembers, in memory: sandbox accounts (access token, webhook secret,
+ * Pix key, dashboard webhook URL), payments (each account sees only its own), idempotency keys,
+ * webhook deliveries, stats and (in FaultRegistry) faults. No HTTP here: routes call these
+ * methods and turn thrown MpApiErrors into responses.
+ */
+import { randomBytes } from 'node:crypto';
+import { FaultRegistry } from '../../kit';
+import { evpKeyFor, idSeed, newEndToEndId, userIdForToken } from './mp-ids';
+import { mpErrors } from './mp-errors';
+import type { PixPaymentRequest } from './payment-request';
+
+export interface AccountRegistration {
+  access_token: string;
+  /** The "assinatura secreta" webhooks are signed with; generated when not given, as the dashboard does. */
+  webhook_secret?: string;
+}
+
+export interface Account {
+  accessToken: string;
+  userId: number;
+  webhookSecret: string;
+  pixKey: string;
+  /** URL configured "in the dashboard" (control route); a payment's notification_url wins over it. */
+  dashboardWebhookUrl?: string;
+}
+
+export type PaymentStatus = 'pending' | 'approved' | 'cancelled';
+export type PaymentStatusDetail = 'pending_waiting_transfer' | 'accredited' | 'by_collector' | 'expired';
+
+export interface StoredPayment {
+  id: number;
+  userId: number;
+  request: PixPaymentRequest;
+  status: PaymentStatus;
+  statusDetail: PaymentStatusDetail;
+  createdAt: Date;
+  updatedAt: Date;
+  approvedAt?: Date;
+  qrCode: string;
+  qrCodeBase64: string;
+  ticketUrl: string;
+  endToEndId?: string;
+  /** Mercado Pago's fee, known once the payment is approved. */
+  feeCents?: number;
+}
+
+export interface DeliveryAttempt {
+  at: string;
+  status?: number;
+  error?: string;
+}
+
+export interface WebhookDelivery {
+  id: number;
+  /** `webhook` (signed, JSON body) or the legacy `ipn` (topic/id query, not verifiable). */
+  kind: 'webhook' | 'ipn';
+  userId: number;
+  paymentId: number;
+  action: string;
+  /** The URL posted to, without its query string (it may carry the integrator's secret). */
+  urlWithoutQuery: string;
+  attempts: DeliveryAttempt[];
+  outcome: 'pending' | 'delivered' | 'failed';
+}
+
+/** Mercado Pago's Pix fee for sellers in Brazil: 0.99 % of the amount, rounded half up to the cent. */
+export function pixFeeCents(amountCents: number): number {
+  return Math.floor((amountCents * 99 + 5_000) / 10_000);
+}
+
+export class EmulatorState {
+  private readonly accounts = new Map<string, Account>();
+  /** userId → payment id → payment. */
+  private readonly payments = new Map<number, Map<number, StoredPayment>>();
+  private readonly byId = new Map<number, StoredPayment>();
+  /** `${userId}\0${X-Idempotency-Key}` → payment id. */
+  private readonly idempotency = new Map<string, number>();
+  private readonly deliveries: WebhookDelivery[] = [];
+  private nextPaymentId = idSeed(1_320_000_000);
+  private nextNotificationId = idSeed(120_000_000_000);
+  private nextDeliveryId = 1;
+  private counters = EmulatorState.zeroCounters();
+  /** Faults on the API port, keyed by access token, or global. */
+  readonly faults = new FaultRegistry();
+
+  constructor(readonly now: () => Date) {}
+
+  private static zeroCounters() {
+    return { charges_created: 0, by_account: {} as Record<string, number>, webhooks_sent: 0, webhooks_failed: 0, webhook_attempts: 0 };
+  }
+
+  // --- accounts -----------------------------------------------------------------------------
+
+  /** Registers or updates sandbox credentials (idempotent; a new secret replaces the old one). */
+  registerAccount(registration: AccountRegistration): { created: boolean; account: Account } {
+    const existing = this.accounts.get(registration.access_token);
+    const userId = userIdForToken(registration.access_token);
+    const account: Account = {
+      accessToken: registration.access_token,
+      userId,
+      webhookSecret: registration.webhook_secret ?? existing?.webhookSecret ?? randomBytes(32).toString('hex'),
+      pixKey: evpKeyFor(userId),
+      ...(existing?.dashboardWebhookUrl ? { dashboardWebhookUrl: existing.dashboardWebhookUrl } : {}),
+    };
+    this.accounts.set(account.accessToken, account);
+    return { created: !existing, account };
+  }
+
+  accountForToken(token: string): Account | undefined {
+    return this.accounts.get(token);
+  }
+
+  accountForUser(userId: number): Account | undefined {
+    for (const account of this.accounts.values()) if (account.userId === userId) return account;
+    return undefined;
+  }
+
+  // --- payments -----------------------------------------------------------------------------
+
+  allocatePaymentId(): number {
+    this.nextPaymentId += 1;
+    return this.nextPaymentId;
+  }
+
+  allocateNotificationId(): number {
+    this.nextNotificationId += 1;
+    return this.nextNotificationId;
+  }
+
+  /** The payment an idempotency key already made for this account, if any. */
+  paymentForKey(userId: number, idempotencyKey: string): StoredPayment | undefined {
+    const id = this.idempotency.get(`${userId}\u0000${idempotencyKey}`);
+    return id === undefined ? undefined : this.getPayment(userId, id);
+  }
+
+  createPayment(payment: StoredPayment, idempotencyKey: string): StoredPayment {
+    const own = this.payments.get(payment.userId) ?? new Map<number, StoredPayment>();
+    own.set(payment.id, payment);
+    this.payments.set(payment.userId, own);
+    this.byId.set(payment.id, payment);
+    this.idempotency.set(`${payment.userId}\u0000${idempotencyKey}`, payment.id);
+    this.counters.charges_created += 1;
+    const key = String(payment.userId);
+    this.counters.by_account[key] = (this.counters.by_account[key] ?? 0) + 1;
+    return payment;
+  }
+
+  /** The payment as it is now (a pending one past its expiry reads cancelled/expired); 404 for others'. */
+  getPayment(userId: number, id: number): StoredPayment {
+    const payment = this.payments.get(userId)?.get(id);
+    if (!payment) throw mpErrors.paymentNotFound();
+    return this.expireIfDue(payment);
+  }
+
+  /** Any account's payment by id (the control API pays by id alone: ids are unique here). */
+  findPayment(id: number): StoredPayment | undefined {
+    const payment = this.byId.get(id);
+    return payment ? this.expireIfDue(payment) : undefined;
+  }
+
+  private expireIfDue(payment: StoredPayment): StoredPayment {
+    if (payment.status === 'pending' && this.now().getTime() >= payment.request.expiresAt.getTime()) {
+      payment.status = 'cancelled';
+      payment.statusDetail = 'expired';
+      payment.updatedAt = payment.request.expiresAt;
+    }
+    return payment;
+  }
+
+  cancelPayment(userId: number, id: number): StoredPayment {
+    const payment = this.getPayment(userId, id);
+    if (payment.status !== 'pending') throw mpErrors.notCancellable();
+    payment.status = 'cancelled';
+    payment.statusDetail = 'by_collector';
+    payment.updatedAt = this.now();
+    return payment;
+  }
+
+  /** Settles a pending payment with one Pix of its full amount; the caller checks the status first. */
+  approvePayment(payment: StoredPayment): StoredPayment {
+    const at = this.now();
+    payment.status = 'approved';
+    payment.statusDetail = 'accredited';
+    payment.approvedAt = at;
+    payment.updatedAt = at;
+    payment.endToEndId = newEndToEndId(at);
+    payment.feeCents = pixFeeCents(payment.request.amountCents);
+    return payment;
+  }
+
+  // --- webhook deliveries -------------------------------------------------------------------
+
+  startDelivery(delivery: Omit<WebhookDelivery, 'id' | 'attempts' | 'outcome'>): WebhookDelivery {
+    const record: WebhookDelivery = { ...delivery, id: this.nextDeliveryId, attempts: [], outcome: 'pending' };
+    this.nextDeliveryId += 1;
+    this.deliveries.push(record);
+    return record;
+  }
+
+  recordAttempt(delivery: WebhookDelivery, attempt: DeliveryAttempt): void {
+    delivery.attempts.push(attempt);
+    this.counters.webhook_attempts += 1;
+  }
+
+  finishDelivery(delivery: WebhookDelivery, outcome: 'delivered' | 'failed'): void {
+    delivery.outcome = outcome;
+    if (outcome === 'delivered') this.counters.webhooks_sent += 1;
+    else this.counters.webhooks_failed += 1;
+  }
+
+  listDeliveries(): readonly WebhookDelivery[] {
+    return this.deliveries;
+  }
+
+  // --- stats and reset ----------------------------------------------------------------------
+
+  stats() {
+    return {
+      ...this.counters,
+      by_account: { ...this.counters.by_account },
+      faults_injected: this.faults.injected,
+      charges_stored: this.byId.size,
+      accounts: this.accounts.size,
+      deliveries_pending: this.deliveries.filter((d) => d.outcome === 'pending').length,
+    };
+  }
+
+  /** Clears payments, idempotency keys, stats, faults and deliveries; accounts and webhook URLs stay. */
+  reset(): void {
+    this.payments.clear();
+    this.byId.clear();
+    this.idempotency.clear();
+    this.faults.clear();
+    this.faults.injected = 0;
+    this.deliveries.length = 0;
+    this.counters = EmulatorState.zeroCounters();
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Error bodies as Mercado Pago writes them: `{message, error, status, cause: [{code, description,
+ * data}]}` (official SDKs parse exactly these fields; see mercadopago/sdk-nodejs src/utils/errors).
+ * Codes marked "documented" come from the API reference / error tables; the others are the
+ * emulator's best guess and say so.
+ */
+import type { ErrorRequestHandler } from 'express';
+
+export interface MpCause {
+  code: number | string;
+  description: string;
+  data: string | null;
+}
+
+export interface MpErrorBody {
+  message: string;
+  error: string;
+  status: number;
+  cause: MpCause[];
+}
+
+export class MpApiError extends Error {
+  constructor(readonly body: MpErrorBody) {
+    super(body.message);
+  }
+
+  get status(): number {
+    return this.body.status;
+  }
+}
+
+function mp(status: number, error: string, message: string, code?: number): MpApiError {
+  return new MpApiError({ message, error, status, cause: code === undefined ? [] : [{ code, description: message, data: null }] });
+}
+
+export const mpErrors = {
+  // Documented (issue reports of the live API): 401 with cause code 5.
+  missingToken: () => mp(401, 'unauthorized', 'Must provide your access_token to proceed', 5),
+  // Unconfirmed wording for a token Mercado Pago does not know.
+  invalidToken: () => mp(401, 'unauthorized', 'invalid access token'),
+  // Documented: GET /v1/payments/{id} → 404, cause 2000.
+  paymentNotFound: () => mp(404, 'not_found', 'Payment not found', 2000),
+  // Documented: error 4292 when the header is missing on POST /v1/payments.
+  idempotencyKeyMissing: () => mp(400, 'bad_request', "Header X-Idempotency-Key can't be null", 4292),
+  // Documented code (4037); wording of the live API may differ.
+  invalidAmount: () => mp(400, 'bad_request', 'Invalid transaction_amount', 4037),
+  // Documented code 4050 "payer.email must be a valid email"; required for Pix.
+  invalidPayerEmail: () => mp(400, 'bad_request', 'payer.email must be a valid email', 4050),
+  // Documented code 4020 (wording "notificaction_url attribute must be url valid" in live answers).
+  invalidNotificationUrl: () => mp(400, 'bad_request', 'notificaction_url attribute must be url valid', 4020),
+  // Documented code 2018: cancellation only from pending, in_process or authorized (wording unconfirmed).
+  notCancellable: () => mp(400, 'bad_request', 'The action requested is not valid for the current payment state', 2018),
+  badRequest: (message: string) => mp(400, 'bad_request', message),
+  // Emulator-only: a route it does not implement.
+  routeNotFound: () => mp(404, 'not_found', 'Resource not found (not implemented by the emulator)'),
+  // Unconfirmed bodies for the injected faults; statuses are the documented ones.
+  internal: () => mp(500, 'internal_error', 'Internal server error'),
+  unavailable: () => mp(503, 'service_unavailable', 'Service unavailable'),
+  tooManyRequests: () => mp(429, 'too_many_requests', 'Too many requests'),
+};
+
+/** Express error handler: MpApiErrors become their bodies; body-parser failures a 400; the rest 500. */
+export function apiErrorHandler(onUnexpected: (err: unknown) => void): ErrorRequestHandler {
+  return (err: unknown, _req, res, _next) => {
+    if (err instanceof MpApiError) {
+      res.status(err.status).json(err.body);
+      return;
+    }
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const bad = mpErrors.badRequest('Invalid JSON body');
+      res.status(400).json(bad.body);
+      return;
+    }
+    onUnexpected(err);
+    res.status(500).json(mpErrors.internal().body);
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * A stored payment as `GET /v1/payments/{id}` answers it: the documented Pix fields (status,
+ * status_detail, transaction_amount in reais, date_of_expiration, point_of_interaction.
+ * transaction_data{qr_code, qr_code_base64, ticket_url}, fee_details, transaction_details), plus
+ * the common envelope fields integrators read. Unused card/marketplace fields are left out.
+ */
+import { centsToReais, mpDate } from './mp-format';
+import type { StoredPayment } from './emulator-state';
+
+export function paymentJson(payment: StoredPayment) {
+  const { request } = payment;
+  const amount = centsToReais(request.amountCents);
+  const approved = payment.status === 'approved';
+  const feeCents = payment.feeCents ?? 0;
+  return {
+    id: payment.id,
+    date_created: mpDate(payment.createdAt),
+    date_approved: payment.approvedAt ? mpDate(payment.approvedAt) : null,
+    date_last_updated: mpDate(payment.updatedAt),
+    date_of_expiration: mpDate(request.expiresAt),
+    money_release_date: payment.approvedAt ? mpDate(payment.approvedAt) : null,
+    operation_type: 'regular_payment',
+    issuer_id: null,
+    payment_method_id: 'pix',
+    payment_type_id: 'bank_transfer',
+    payment_method: { id: 'pix', type: 'bank_transfer', issuer_id: null },
+    status: payment.status,
+    status_detail: payment.statusDetail,
+    currency_id: 'BRL',
+    description: request.description ?? null,
+    live_mode: false,
+    collector_id: payment.userId,
+    payer: {
+      id: null,
+      type: null,
+      email: request.payer.email,
+      first_name: request.payer.first_name ?? null,
+      last_name: request.payer.last_name ?? null,
+      identification: request.payer.identification ?? { type: null, number: null },
+    },
+    metadata: request.metadata,
+    external_reference: request.externalReference ?? null,
+    transaction_amount: amount,
+    transaction_amount_refunded: 0,
+    coupon_amount: 0,
+    installments: 1,
+    transaction_details: {
+      net_received_amount: approved ? centsToReais(request.amountCents - feeCents) : 0,
+      total_paid_amount: amount,
+      overpaid_amount: 0,
+      external_resource_url: null,
+      installment_amount: 0,
+      financial_institution: null,
+      payment_method_reference_id: null,
+    },
+    fee_details: approved ? [{ type: 'mercadopago_fee', amount: centsToReais(feeCents), fee_payer: 'collector' }] : [],
+    captured: true,
+    binary_mode: false,
+    notification_url: request.notificationUrl ?? null,
+    refunds: [],
+    processing_mode: 'aggregator',
+    point_of_interaction: {
+      type: 'PIX',
+      sub_type: null,
+      application_data: { name: null, version: null },
+      transaction_data: {
+        qr_code: payment.qrCode,
+        qr_code_base64: payment.qrCodeBase64,
+        ticket_url: payment.ticketUrl,
+        ...(payment.endToEndId ? { e2e_id: payment.endToEndId } : {}),
+      },
+    },
+  };
+}

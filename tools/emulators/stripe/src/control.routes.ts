@@ -1,0 +1,140 @@
+/**
+ * The control port (plain HTTP): sandbox set-up and test hooks the real Stripe does not have, in
+ * the shape every Orquestra emulator shares, plus the public pages Stripe hosts for a Pix (QR
+ * images and the instructions page). Answers `{error, message}` on failure.
+ */
+import express, { type Express, type Response } from 'express';
+import { z } from 'zod';
+import { qrCodePng, qrCodeSvg } from './br-code';
+import type { EmulatorState } from './emulator-state';
+import type { Logger } from './logger';
+import type { PaymentIntentLifecycle } from './payment-intent-lifecycle';
+import type { StoredPaymentIntent } from './payment-intent-model';
+
+const accountSchema = z.object({ secret_key: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, 'secret_key must look like sk_test_… or sk_live_…') });
+
+const faultSchema = z
+  .object({
+    /** The caller's secret key, or its `acct_…` id; omitted = every caller. */
+    account: z.string().min(1).optional(),
+    latency_ms: z.number().int().min(0).max(600_000).optional(),
+    error_rate: z.number().min(0).max(1).optional(),
+    rate_limit_rate: z.number().min(0).max(1).optional(),
+    outage: z.boolean().optional(),
+    outage_mode: z.enum(['reset', '503']).optional(),
+    hang: z.boolean().optional(),
+  })
+  .strict();
+
+function fail(res: Response, status: number, error: string, message: string): void {
+  res.status(status).json({ error, message });
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+const reais = (centavos: number) => `R$ ${Math.trunc(centavos / 100)},${String(centavos % 100).padStart(2, '0')}`;
+
+export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, logger: Logger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(express.json({ limit: '256kb' }));
+
+  /** The open Pix intent behind a control call, or an answer saying why not. */
+  const payablePix = (res: Response, id: string): StoredPaymentIntent | undefined => {
+    const pi = state.findIntent(id);
+    if (!pi) return void fail(res, 404, 'charge_not_found', `no PaymentIntent ${id}`);
+    lifecycle.refresh(pi);
+    if (pi.status !== 'requires_action' || pi.paymentMethod?.type !== 'pix') return void fail(res, 409, 'charge_not_payable', `PaymentIntent is ${pi.status}`);
+    return pi;
+  };
+
+  app.get('/__control/health', (_req, res) => {
+    res.status(200).json({ status: 'ok' });
+  });
+
+  app.post('/__control/accounts', (req, res) => {
+    const parsed = accountSchema.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const { account, created } = state.registerAccount(parsed.data.secret_key);
+    logger.info({ account: account.id, livemode: account.livemode, created }, 'sandbox account registered');
+    res.status(created ? 201 : 200).json({ id: account.id, livemode: account.livemode });
+  });
+
+  app.post('/__control/charges/:id/pay', (req, res) => {
+    const pi = payablePix(res, req.params['id'] ?? '');
+    if (!pi) return;
+    lifecycle.payPix(pi);
+    const webhooks = state.listDeliveries().filter((d) => d.paymentIntentId === pi.id && d.outcome === 'pending').length;
+    logger.info({ account: pi.accountId, paymentIntent: pi.id, webhooks }, 'pix paid');
+    res.status(200).json({ id: pi.id, status: pi.status, latest_charge: pi.latestCharge?.id, webhooks_scheduled: webhooks });
+  });
+
+  app.post('/__control/charges/:id/expire', (req, res) => {
+    const pi = payablePix(res, req.params['id'] ?? '');
+    if (!pi) return;
+    lifecycle.expire(pi);
+    res.status(200).json({ id: pi.id, status: pi.status });
+  });
+
+  app.post('/__control/faults', (req, res) => {
+    const parsed = faultSchema.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const { account, ...faults } = parsed.data;
+    const scope = account ? state.accountIdFor(account) : undefined;
+    state.faults.set(scope, faults);
+    logger.info({ scope: scope ?? 'global', faults }, 'faults set');
+    res.status(200).json({ scope: scope ?? 'global', faults });
+  });
+
+  app.delete('/__control/faults', (req, res) => {
+    const account = typeof req.query['account'] === 'string' ? req.query['account'] : undefined;
+    state.faults.clear(account ? state.accountIdFor(account) : undefined);
+    res.status(204).end();
+  });
+
+  app.get('/__control/stats', (_req, res) => {
+    res.status(200).json(state.stats());
+  });
+
+  app.get('/__control/webhooks/deliveries', (_req, res) => {
+    res.status(200).json({ deliveries: state.listDeliveries() });
+  });
+
+  app.post('/__control/reset', (_req, res) => {
+    state.reset();
+    res.status(204).end();
+  });
+
+  // Stripe-hosted Pix pages: `image_url_png`, `image_url_svg` and `hosted_instructions_url`.
+  app.get('/qr/pix/:file', async (req, res) => {
+    const match = /^([a-z0-9]+)\.(png|svg)$/.exec(req.params['file'] ?? '');
+    const pi = match?.[1] ? state.findByPixToken(match[1]) : undefined;
+    if (!match || !pi?.pixQrCode) return fail(res, 404, 'not_found', 'no Pix code on show here');
+    if (match[2] === 'png') res.status(200).type('png').send(await qrCodePng(pi.pixQrCode.data));
+    else res.status(200).type('image/svg+xml').send(await qrCodeSvg(pi.pixQrCode.data));
+  });
+
+  app.get('/pix/instructions/:token', (req, res) => {
+    const pi = state.findByPixToken(req.params['token'] ?? '');
+    if (!pi) return fail(res, 404, 'not_found', 'unknown Pix');
+    lifecycle.refresh(pi);
+    const code = pi.pixQrCode;
+    res
+      .status(200)
+      .type('html')
+      .send(
+        `<!doctype html><meta charset="utf-8"><title>Pix</title><h1>${reais(pi.amount)}</h1><p>Status: ${escapeHtml(pi.status)}</p>` +
+          (code ? `<img alt="QR Code Pix" src="${escapeHtml(code.image_url_svg)}"><p><code>${escapeHtml(code.data)}</code></p>` : ''),
+      );
+  });
+
+  app.use((_req, res) => fail(res, 404, 'not_found', 'unknown control route'));
+  app.use((err: unknown, _req: express.Request, res: Response, _next: express.NextFunction) => {
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) return fail(res, 400, 'invalid_json', 'body is not valid JSON');
+    logger.error({ err }, 'control route failed');
+    fail(res, 500, 'internal', 'unexpected error');
+  });
+  return app;
+}

@@ -1,0 +1,232 @@
+/**
+ * Everything the emulator remembers, in memory: accounts (one per secret key), PaymentIntents
+ * (each account sees only its own), idempotency records, webhook endpoints, deliveries, stats and
+ * (in FaultRegistry) faults. No HTTP here; routes and the lifecycle call these methods.
+ */
+import { createHash } from 'node:crypto';
+import { FaultRegistry } from '../../kit';
+import type { StoredPaymentIntent } from './payment-intent-model';
+import { stripeErrors } from './stripe-errors';
+import { accountIdForKey } from './stripe-ids';
+
+export interface Account {
+  id: string;
+  livemode: boolean;
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  accountId: string;
+  url: string;
+  enabledEvents: string[];
+  secret: string;
+  apiVersion: string | null;
+  description: string | null;
+  metadata: Record<string, string>;
+  created: number;
+}
+
+export interface IdempotencyRecord {
+  method: string;
+  path: string;
+  fingerprint: string;
+  createdAtMs: number;
+  requestId: string;
+  /** Absent while the first request is still executing. */
+  response?: { status: number; body: unknown };
+}
+
+export interface DeliveryAttempt {
+  at: string;
+  status?: number;
+  error?: string;
+}
+
+export interface WebhookDelivery {
+  id: number;
+  eventId: string;
+  eventType: string;
+  accountId: string;
+  endpointId: string;
+  /** The URL posted to, without its query string (it may carry the receiver's secret). */
+  urlWithoutQuery: string;
+  paymentIntentId?: string;
+  attempts: DeliveryAttempt[];
+  outcome: 'pending' | 'delivered' | 'failed';
+}
+
+/** Stripe prunes idempotency keys once they are at least 24 hours old. */
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+const keyDigest = (secretKey: string) => createHash('sha256').update(secretKey).digest('hex');
+
+export class EmulatorState {
+  /** sha256(secret key) → account: lookups never compare the key itself. */
+  private readonly accountsByKey = new Map<string, Account>();
+  private readonly intents = new Map<string, StoredPaymentIntent>();
+  private readonly idempotency = new Map<string, IdempotencyRecord>();
+  private readonly endpoints = new Map<string, WebhookEndpoint>();
+  private readonly deliveries: WebhookDelivery[] = [];
+  private nextDeliveryId = 1;
+  private counters = EmulatorState.zeroCounters();
+  readonly faults = new FaultRegistry();
+
+  constructor(readonly now: () => Date) {}
+
+  private static zeroCounters() {
+    return { charges_created: 0, by_account: {} as Record<string, number>, webhooks_sent: 0, webhooks_failed: 0, webhook_attempts: 0 };
+  }
+
+  nowSeconds(): number {
+    return Math.floor(this.now().getTime() / 1000);
+  }
+
+  // --- accounts -------------------------------------------------------------------------------
+
+  /** Registers a secret key as a valid sandbox credential (idempotent). */
+  registerAccount(secretKey: string): { account: Account; created: boolean } {
+    const digest = keyDigest(secretKey);
+    const existing = this.accountsByKey.get(digest);
+    if (existing) return { account: existing, created: false };
+    const account = { id: accountIdForKey(secretKey), livemode: secretKey.includes('_live_') };
+    this.accountsByKey.set(digest, account);
+    return { account, created: true };
+  }
+
+  accountForKey(secretKey: string): Account | undefined {
+    return this.accountsByKey.get(keyDigest(secretKey));
+  }
+
+  /** Fault scopes name an account by its secret key or its `acct_…` id. */
+  accountIdFor(keyOrId: string): string {
+    return this.accountForKey(keyOrId)?.id ?? keyOrId;
+  }
+
+  // --- payment intents ------------------------------------------------------------------------
+
+  addIntent(intent: StoredPaymentIntent): void {
+    this.intents.set(intent.id, intent);
+    this.counters.charges_created += 1;
+    this.counters.by_account[intent.accountId] = (this.counters.by_account[intent.accountId] ?? 0) + 1;
+  }
+
+  /** The account's PaymentIntent; another account's is as missing as an unknown one. */
+  getIntent(accountId: string, id: string): StoredPaymentIntent {
+    const intent = this.intents.get(id);
+    if (!intent || intent.accountId !== accountId) throw stripeErrors.resourceMissing('payment_intent', id, 'intent');
+    return intent;
+  }
+
+  findIntent(id: string): StoredPaymentIntent | undefined {
+    return this.intents.get(id);
+  }
+
+  findByPixToken(token: string): StoredPaymentIntent | undefined {
+    for (const intent of this.intents.values()) if (intent.pixToken === token) return intent;
+    return undefined;
+  }
+
+  /** Newest first, as Stripe lists. */
+  listIntents(accountId: string): StoredPaymentIntent[] {
+    return [...this.intents.values()].filter((i) => i.accountId === accountId).reverse();
+  }
+
+  allIntents(): IterableIterator<StoredPaymentIntent> {
+    return this.intents.values();
+  }
+
+  // --- idempotency ----------------------------------------------------------------------------
+
+  private idempotencyKey(accountId: string, key: string): string {
+    return `${accountId}\u0000${key}`;
+  }
+
+  getIdempotency(accountId: string, key: string): IdempotencyRecord | undefined {
+    const id = this.idempotencyKey(accountId, key);
+    const record = this.idempotency.get(id);
+    if (record && this.now().getTime() - record.createdAtMs >= IDEMPOTENCY_TTL_MS) {
+      this.idempotency.delete(id);
+      return undefined;
+    }
+    return record;
+  }
+
+  setIdempotency(accountId: string, key: string, record: IdempotencyRecord): void {
+    this.idempotency.set(this.idempotencyKey(accountId, key), record);
+  }
+
+  deleteIdempotency(accountId: string, key: string): void {
+    this.idempotency.delete(this.idempotencyKey(accountId, key));
+  }
+
+  // --- webhook endpoints and deliveries -------------------------------------------------------
+
+  addEndpoint(endpoint: WebhookEndpoint): void {
+    this.endpoints.set(endpoint.id, endpoint);
+  }
+
+  getEndpoint(accountId: string, id: string): WebhookEndpoint {
+    const endpoint = this.endpoints.get(id);
+    if (!endpoint || endpoint.accountId !== accountId) throw stripeErrors.resourceMissing('webhook_endpoint', id, 'id');
+    return endpoint;
+  }
+
+  deleteEndpoint(accountId: string, id: string): WebhookEndpoint {
+    const endpoint = this.getEndpoint(accountId, id);
+    this.endpoints.delete(id);
+    return endpoint;
+  }
+
+  listEndpoints(accountId: string): WebhookEndpoint[] {
+    return [...this.endpoints.values()].filter((e) => e.accountId === accountId).reverse();
+  }
+
+  startDelivery(delivery: Omit<WebhookDelivery, 'id' | 'attempts' | 'outcome'>): WebhookDelivery {
+    const record: WebhookDelivery = { ...delivery, id: this.nextDeliveryId, attempts: [], outcome: 'pending' };
+    this.nextDeliveryId += 1;
+    this.deliveries.push(record);
+    return record;
+  }
+
+  recordAttempt(delivery: WebhookDelivery, attempt: DeliveryAttempt): void {
+    delivery.attempts.push(attempt);
+    this.counters.webhook_attempts += 1;
+  }
+
+  finishDelivery(delivery: WebhookDelivery, outcome: 'delivered' | 'failed'): void {
+    delivery.outcome = outcome;
+    if (outcome === 'delivered') this.counters.webhooks_sent += 1;
+    else this.counters.webhooks_failed += 1;
+  }
+
+  listDeliveries(): readonly WebhookDelivery[] {
+    return this.deliveries;
+  }
+
+  // --- stats and reset ------------------------------------------------------------------------
+
+  stats() {
+    return {
+      ...this.counters,
+      by_account: { ...this.counters.by_account },
+      faults_injected: this.faults.injected,
+      charges_stored: this.intents.size,
+      accounts: this.accountsByKey.size,
+      webhook_endpoints: this.endpoints.size,
+      deliveries_pending: this.deliveries.filter((d) => d.outcome === 'pending').length,
+    };
+  }
+
+  /**
+   * Clears PaymentIntents, idempotency records, deliveries, stats and faults. Accounts and webhook
+   * endpoints stay: they are account set-up, which a running stack does once at connect time.
+   */
+  reset(): void {
+    this.intents.clear();
+    this.idempotency.clear();
+    this.deliveries.length = 0;
+    this.faults.clear();
+    this.faults.injected = 0;
+    this.counters = EmulatorState.zeroCounters();
+  }
+}

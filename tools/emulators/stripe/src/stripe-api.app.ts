@@ -1,0 +1,43 @@
+/**
+ * The API port's application: request ids and version headers, fault injection (before any real
+ * work), form-body parsing (bracket notation via qs), then `/v1` behind the API-key check and the
+ * idempotency layer. Unknown URLs answer Stripe's "Unrecognized request URL".
+ */
+import express, { type Express } from 'express';
+import { identifyCaller, requireAccount } from './auth';
+import type { EmulatorState } from './emulator-state';
+import { API_VERSION } from './events';
+import { injectFaults } from './fault-injection';
+import { idempotency } from './idempotency';
+import type { Logger } from './logger';
+import type { PaymentIntentLifecycle } from './payment-intent-lifecycle';
+import { paymentIntentRoutes } from './payment-intents.routes';
+import { apiErrorHandler, stripeErrors } from './stripe-errors';
+import { newId } from './stripe-ids';
+import { webhookEndpointRoutes } from './webhook-endpoints.routes';
+
+export function stripeApiApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, logger: Logger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use((req, res, next) => {
+    const started = Date.now();
+    const requestId = newId('req', 14);
+    res.locals['requestId'] = requestId;
+    res.setHeader('Request-Id', requestId);
+    res.setHeader('Stripe-Version', req.get('stripe-version') ?? API_VERSION);
+    // Path only: query strings, bodies and keys are never logged.
+    res.on('finish', () =>
+      logger.debug({ method: req.method, path: req.path, status: res.statusCode, account: (res.locals['account'] as { id?: string } | undefined)?.id, ms: Date.now() - started }, 'api request'),
+    );
+    next();
+  });
+  app.use(injectFaults(state.faults, (req) => identifyCaller(state, req)));
+  app.use(express.urlencoded({ extended: true, limit: '1mb', parameterLimit: 2_000 }));
+  app.use('/v1', requireAccount(state), idempotency(state), paymentIntentRoutes(state, lifecycle), webhookEndpointRoutes(state));
+  app.use((req) => {
+    throw stripeErrors.unrecognizedUrl(req.method, req.originalUrl.split('?')[0] ?? '');
+  });
+  app.use(apiErrorHandler((err) => logger.error({ err }, 'unexpected error')));
+  return app;
+}
