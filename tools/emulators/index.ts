@@ -1,6 +1,7 @@
 // What tests elsewhere may use from the emulators (contract tests run adapters against them).
 // Production code never imports this: lint allows it only from *.spec.ts files.
 export { createEfiEmulator, type EfiEmulator } from './efi/src/efi-emulator';
+export { createAsaasEmulator, type AsaasEmulator } from './asaas/src/asaas-emulator';
 export { createMercadoPagoEmulator, type MercadoPagoEmulator } from './mercadopago/src/mercadopago-emulator';
 export { createPagarmeEmulator, type PagarmeEmulator } from './pagarme/src/pagarme-emulator';
 export { createStripeEmulator, type StripeEmulator } from './stripe/src/stripe-emulator';

@@ -55,7 +55,8 @@ export function providerEndpoints(ports: StackPorts): Record<string, { test: str
   return {
     efi: { test: `https://localhost:${ports.efiApi}`, live: `https://localhost:${ports.efiApi}`, control: `http://127.0.0.1:${ports.efiControl}` },
     mercadopago: http(ports.mercadopagoApi, ports.mercadopagoControl),
-    asaas: http(ports.asaasApi, ports.asaasControl),
+    // Asaas's API lives under /v3 (https://api.asaas.com/v3).
+    asaas: { ...http(ports.asaasApi, ports.asaasControl), test: `http://127.0.0.1:${ports.asaasApi}/v3`, live: `http://127.0.0.1:${ports.asaasApi}/v3` },
     // Pagar.me's API lives under /core/v5 (https://api.pagar.me/core/v5).
     pagarme: { ...http(ports.pagarmeApi, ports.pagarmeControl), test: `http://127.0.0.1:${ports.pagarmeApi}/core/v5`, live: `http://127.0.0.1:${ports.pagarmeApi}/core/v5` },
     woovi: http(ports.wooviApi, ports.wooviControl),

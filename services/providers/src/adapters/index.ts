@@ -2,10 +2,12 @@
 // built directly by the factory (its mTLS options differ).
 
 import { registerAdapter } from './adapter-factory';
+import { AsaasAdapter } from './asaas/asaas.adapter';
 import { MercadoPagoAdapter } from './mercadopago/mercadopago.adapter';
 import { PagarmeAdapter } from './pagarme/pagarme.adapter';
 import { StripeAdapter } from './stripe/stripe.adapter';
 
+registerAdapter('asaas', AsaasAdapter);
 registerAdapter('mercadopago', MercadoPagoAdapter);
 registerAdapter('pagarme', PagarmeAdapter);
 registerAdapter('stripe', StripeAdapter);

@@ -89,7 +89,7 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
   asaas: {
     code: 'asaas',
     name: 'Asaas',
-    credentialFields: [{ name: 'api_key', label: 'Chave de API', secret: true }],
+    credentialFields: [{ name: 'api_key', label: 'Chave de API ($aact_…)', secret: true }],
     baseUrls: { test: 'https://api-sandbox.asaas.com/v3', live: 'https://api.asaas.com/v3' },
     methods: ['pix'],
     customerRequires: { pix: ['document'] },

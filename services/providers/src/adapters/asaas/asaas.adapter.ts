@@ -1,0 +1,267 @@
+/**
+ * Asaas API v3 adapter: HTTP mechanics only (the `access_token` header, requests, transport
+ * errors). Conversions, the status map and the error table live in asaas.transformers.ts.
+ *
+ * A Pix charge at Asaas takes a customer (found by CPF/CNPJ or created), then `POST /payments`,
+ * then `GET /payments/:id/pixQrCode`. Asaas has no idempotency header and keeps no metadata beyond
+ * `externalReference`, so that field carries our idempotency key and every create first searches
+ * `GET /payments?externalReference=`. That leaves a race: two concurrent creates with one key can
+ * both miss the search and both create. For Pix that is acceptable: at worst two open Pix charges
+ * exist, we show one QR code, and the other expires unpaid (nobody has its code). The platform
+ * also never runs two creates of one payment at once.
+ */
+import { rootCertificates } from 'node:tls';
+import { Agent, request, type Dispatcher } from 'undici';
+import {
+  ProviderError,
+  type AdapterContext,
+  type CreateChargeInput,
+  type ProviderAdapter,
+  type ProviderCharge,
+  type WebhookParseResult,
+  type WebhookRegistration,
+  type WebhookRequest,
+} from '../provider-adapter';
+import { parseJsonExact, stringifyExact } from './asaas.json';
+import {
+  buildCustomerRequest,
+  buildPaymentRequest,
+  mapPaymentStatus,
+  reaisToCents,
+  toProviderCharge,
+  type AsaasCustomer,
+  type AsaasCustomerRequest,
+  type AsaasList,
+  type AsaasPayment,
+  type AsaasPaymentRequest,
+  type AsaasPixQrCode,
+  type AsaasPixTransaction,
+  type ChargeDetails,
+} from './asaas.transformers';
+import { errorCode, providerErrorFor } from './asaas.errors';
+import { AUTH_TOKEN_HEADER, WEBHOOK_EVENTS, newAuthToken, parseAsaasWebhookBody, sameSecret } from './asaas.webhook';
+import { classifyTransportError, type Operation } from './asaas.transport';
+
+/** Asaas requires a User-Agent on every request (accounts created since 2024-06-13). */
+const USER_AGENT = 'Orquestra/1.0 (payment orchestration)';
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+export class AsaasAdapter implements ProviderAdapter {
+  readonly provider = 'asaas';
+  // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
+  readonly #apiKey: string;
+  readonly #webhookSecret: string;
+  readonly #signingSecret: string | undefined;
+  readonly #agent: Agent;
+  private readonly baseUrl: string;
+  private readonly controlUrl: string | undefined;
+  private readonly timeoutMs: number;
+  /** `settings.webhook_email`: where Asaas reports failing webhooks (optional). */
+  private readonly webhookEmail: string | undefined;
+
+  constructor(context: AdapterContext) {
+    this.baseUrl = context.baseUrl.replace(/\/+$/, '');
+    this.controlUrl = context.controlUrl?.replace(/\/+$/, '');
+    this.timeoutMs = context.timeoutMs;
+    this.webhookEmail = context.settings['webhook_email'] || undefined;
+    this.#apiKey = context.credentials['api_key'] ?? '';
+    this.#webhookSecret = context.webhookSecret;
+    this.#signingSecret = context.signingSecret;
+    this.#agent = new Agent({
+      // An extra CA is added to Node's roots, not substituted for them: live Asaas still verifies.
+      connect: { timeout: context.timeoutMs, ...(context.caPem ? { ca: [...rootCertificates, context.caPem] } : {}) },
+      headersTimeout: context.timeoutMs,
+      bodyTimeout: context.timeoutMs,
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  /** Releases the connection pool. */
+  close(): Promise<void> {
+    return this.#agent.close();
+  }
+
+  private async send(url: string, method: Dispatcher.HttpMethod, operation: Operation, body?: unknown, dispatcher: Dispatcher = this.#agent, auth = true): Promise<Answer> {
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
+    if (auth) headers['access_token'] = this.#apiKey;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    try {
+      const response = await request(url, { method, headers, dispatcher, ...(body === undefined ? {} : { body: stringifyExact(body) }) });
+      const text = await response.body.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? parseJsonExact(text) : undefined;
+      } catch {
+        // Not JSON (an HTML page from a proxy): keep the text for the message.
+      }
+      return { status: response.statusCode, body: parsed };
+    } catch (err) {
+      throw classifyTransportError(err, operation);
+    }
+  }
+
+  private api(method: Dispatcher.HttpMethod, path: string, operation: Operation, body?: unknown): Promise<Answer> {
+    return this.send(`${this.baseUrl}${path}`, method, operation, body);
+  }
+
+  async verifyCredentials(): Promise<void> {
+    const answer = await this.api('GET', '/customers?limit=1', 'read');
+    if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'verify credentials');
+  }
+
+  async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
+    if (input.method !== 'pix') throw new ProviderError('rejected', 'provider_rejected', `asaas adapter supports pix only, not ${input.method}`);
+    let paymentRequest: AsaasPaymentRequest;
+    try {
+      paymentRequest = buildPaymentRequest(input, '', new Date());
+    } catch (err) {
+      throw new ProviderError('rejected', 'provider_rejected', `asaas create: ${(err as Error).message}`);
+    }
+    const customerRequest = buildCustomerRequest(input.customer);
+    const existing = await this.findByExternalReference(paymentRequest.externalReference, 'lookup');
+    const payment = existing ?? (await this.postPayment({ ...paymentRequest, customer: await this.customerFor(customerRequest) }));
+    if (reaisToCents(payment.value) !== input.amount) {
+      throw new ProviderError('rejected', 'provider_rejected', `asaas create: key already holds charge ${payment.id} of another amount`);
+    }
+    return toProviderCharge(payment, await this.detailsOf(payment));
+  }
+
+  /** The oldest live payment with this reference (all retries converge on the same one). */
+  private async findByExternalReference(reference: string, operation: Operation): Promise<AsaasPayment | undefined> {
+    const answer = await this.api('GET', `/payments?externalReference=${encodeURIComponent(reference)}&limit=100`, operation);
+    if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'find payment');
+    const matches = (answer.body as AsaasList<AsaasPayment>).data.filter((p) => p.externalReference === reference && !p.deleted);
+    return matches.at(-1);
+  }
+
+  private async customerFor(customer: AsaasCustomerRequest): Promise<string> {
+    const found = await this.api('GET', `/customers?cpfCnpj=${customer.cpfCnpj}&limit=10`, 'lookup');
+    if (found.status !== 200) throw providerErrorFor(found.status, found.body, 'find customer');
+    const existing = (found.body as AsaasList<AsaasCustomer>).data.find((c) => !c.deleted && c.cpfCnpj === customer.cpfCnpj);
+    if (existing) return existing.id;
+    const created = await this.api('POST', '/customers', 'lookup', customer);
+    if (created.status !== 200) throw providerErrorFor(created.status, created.body, 'create customer');
+    return (created.body as AsaasCustomer).id;
+  }
+
+  /**
+   * Asaas documents neither an idempotency key nor that a 5xx creates nothing. A 5xx is a finished
+   * answer, so one read by reference settles it: found → that is our charge; not found → not
+   * created (a create still running inside Asaas at that instant is the race described above). If
+   * the read fails too, the outcome stays ambiguous.
+   */
+  private async postPayment(paymentRequest: AsaasPaymentRequest): Promise<AsaasPayment> {
+    const answer = await this.api('POST', '/payments', 'create', paymentRequest);
+    if (answer.status === 200) return answer.body as AsaasPayment;
+    const error = providerErrorFor(answer.status, answer.body, 'create payment');
+    if (answer.status < 500) throw error;
+    let found: AsaasPayment | undefined;
+    try {
+      found = await this.findByExternalReference(paymentRequest.externalReference, 'read');
+    } catch {
+      throw new ProviderError('ambiguous', error.normalizedCode, `${error.message} (read-back failed)`, answer.status);
+    }
+    if (found) return found;
+    throw error;
+  }
+
+  /** The QR code of a pending charge, the Pix transaction of a paid one; both best effort. */
+  private async detailsOf(payment: AsaasPayment): Promise<ChargeDetails> {
+    if (payment.deleted) return {};
+    const status = mapPaymentStatus(payment.status);
+    try {
+      if (status === 'pending') {
+        const qr = await this.api('GET', `/payments/${encodeURIComponent(payment.id)}/pixQrCode`, 'read');
+        return qr.status === 200 ? { qr: qr.body as AsaasPixQrCode } : {};
+      }
+      if (status === 'paid' && payment.pixTransaction) {
+        const tx = await this.api('GET', `/pix/transactions/${encodeURIComponent(payment.pixTransaction)}`, 'read');
+        return tx.status === 200 ? { pixTransaction: tx.body as AsaasPixTransaction } : {};
+      }
+    } catch {
+      // The charge itself was read; what is missing is a convenience.
+    }
+    return {};
+  }
+
+  private async readPayment(id: string): Promise<AsaasPayment> {
+    const answer = await this.api('GET', `/payments/${encodeURIComponent(id)}`, 'read');
+    if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'get payment');
+    return answer.body as AsaasPayment;
+  }
+
+  async getCharge(providerPaymentId: string): Promise<ProviderCharge> {
+    const payment = await this.readPayment(providerPaymentId);
+    return toProviderCharge(payment, await this.detailsOf(payment));
+  }
+
+  async cancelCharge(providerPaymentId: string): Promise<ProviderCharge> {
+    const answer = await this.api('DELETE', `/payments/${encodeURIComponent(providerPaymentId)}`, 'write');
+    // Not removable (already received): answer the charge as it is, so a caller canceling a charge
+    // that was just paid learns it was paid.
+    const notRemovable = answer.status === 400 && errorCode(answer.body) === 'invalid_action';
+    if (answer.status !== 200 && !notRemovable) throw providerErrorFor(answer.status, answer.body, 'delete payment');
+    return this.getCharge(providerPaymentId);
+  }
+
+  async simulatePaid(providerPaymentId: string): Promise<void> {
+    if (!this.controlUrl) throw new ProviderError('rejected', 'provider_rejected', 'asaas simulatePaid: only the sandbox emulator can simulate payments');
+    const plain = new Agent({ connect: { timeout: this.timeoutMs }, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+    try {
+      // Payment ids are unique across accounts: the API key is not sent to the control port.
+      const url = `${this.controlUrl}/__control/charges/${encodeURIComponent(providerPaymentId)}/pay`;
+      const answer = await this.send(url, 'POST', 'write', {}, plain, false);
+      if (answer.status === 200) return;
+      if (answer.status === 404) throw new ProviderError('not_found', 'not_found', `asaas simulatePaid: no charge ${providerPaymentId}`, 404);
+      throw new ProviderError('rejected', 'provider_rejected', `asaas simulatePaid: HTTP ${answer.status}`, answer.status);
+    } finally {
+      await plain.close();
+    }
+  }
+
+  /**
+   * Creates the account's webhook with a fresh random `authToken`, which Asaas sends back in the
+   * `asaas-access-token` header: returned as the signing secret. Webhooks of ours already at the
+   * same URL are removed first, so re-registering neither duplicates deliveries nor hits the limit
+   * of 10 per account.
+   */
+  async registerWebhook(url: string): Promise<WebhookRegistration> {
+    const authToken = newAuthToken();
+    const sameEndpoint = (other: string) => other.split('?')[0] === url.split('?')[0];
+    const list = await this.api('GET', '/webhooks?limit=100', 'read');
+    if (list.status !== 200) throw providerErrorFor(list.status, list.body, 'list webhooks');
+    for (const old of (list.body as AsaasList<{ id: string; url: string }>).data.filter((w) => sameEndpoint(w.url))) {
+      const removed = await this.api('DELETE', `/webhooks/${encodeURIComponent(old.id)}`, 'write');
+      if (removed.status !== 200 && removed.status !== 404) throw providerErrorFor(removed.status, removed.body, 'delete webhook');
+    }
+    const answer = await this.api('POST', '/webhooks', 'write', {
+      name: 'Orquestra',
+      url,
+      ...(this.webhookEmail ? { email: this.webhookEmail } : {}),
+      sendType: 'SEQUENTIALLY',
+      enabled: true,
+      interrupted: false,
+      authToken,
+      events: WEBHOOK_EVENTS,
+    });
+    if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'create webhook');
+    return { signingSecret: authToken };
+  }
+
+  /**
+   * Authentic when `asaas-access-token` equals the authToken we registered. Accounts whose webhook
+   * was set up without one (no signing secret stored) fall back to our secret in the URL (`?hmac=`).
+   */
+  parseWebhook(webhook: WebhookRequest): WebhookParseResult {
+    const token = Object.entries(webhook.headers).find(([name]) => name.toLowerCase() === AUTH_TOKEN_HEADER)?.[1];
+    const authentic = this.#signingSecret ? sameSecret(token, this.#signingSecret) : sameSecret(webhook.query['hmac'], this.#webhookSecret);
+    if (!authentic) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    const parsed = parseAsaasWebhookBody(webhook.rawBody);
+    if (parsed.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
+    return { ok: true, providerPaymentIds: parsed.paymentIds, eventKey: `asaas:${parsed.eventId}` };
+  }
+}

@@ -1,0 +1,256 @@
+/**
+ * Asaas API v3: pure wire types and conversions (money, the charge request, the exhaustive status
+ * map). Errors: asaas.errors.ts; webhooks: asaas.webhook.ts; HTTP: asaas.adapter.ts.
+ * Numbers in Asaas answers arrive as their JSON text (asaas.json.ts), hence `DecimalText`.
+ */
+import { createHash } from 'node:crypto';
+import { ProviderError, type CreateChargeInput, type CustomerInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
+import { JsonDecimal } from './asaas.json';
+
+/** A JSON number as Asaas wrote it, e.g. `"100.90"` or `"100.9"`. */
+export type DecimalText = string;
+
+/** Every payment status of Asaas's OpenAPI (`PaymentStatus`); a new one fails to compile in mapPaymentStatus. */
+export type AsaasPaymentStatus =
+  | 'PENDING' | 'RECEIVED' | 'CONFIRMED' | 'OVERDUE' | 'REFUNDED' | 'RECEIVED_IN_CASH' | 'REFUND_REQUESTED'
+  | 'REFUND_IN_PROGRESS' | 'CHARGEBACK_REQUESTED' | 'CHARGEBACK_DISPUTE' | 'AWAITING_CHARGEBACK_REVERSAL'
+  | 'DUNNING_REQUESTED' | 'DUNNING_RECEIVED' | 'AWAITING_RISK_ANALYSIS' | 'AUTHORIZED';
+
+export interface AsaasPayment {
+  object: 'payment';
+  id: string;
+  customer: string;
+  value: DecimalText;
+  netValue?: DecimalText | null;
+  status: AsaasPaymentStatus;
+  billingType: string;
+  dueDate: string;
+  deleted: boolean;
+  description?: string | null;
+  externalReference?: string | null;
+  pixTransaction?: string | null;
+  paymentDate?: string | null;
+  clientPaymentDate?: string | null;
+  confirmedDate?: string | null;
+}
+
+export interface AsaasList<T> {
+  object: 'list';
+  hasMore: boolean;
+  totalCount: number;
+  data: T[];
+}
+
+export interface AsaasCustomer {
+  object: 'customer';
+  id: string;
+  cpfCnpj: string | null;
+  deleted: boolean;
+}
+
+export interface AsaasPixQrCode {
+  encodedImage: string;
+  payload: string;
+  /** São Paulo time, `YYYY-MM-DD HH:mm:ss`. */
+  expirationDate: string;
+}
+
+export interface AsaasPixTransaction {
+  id: string;
+  endToEndIdentifier: string | null;
+  effectiveDate: string | null;
+}
+
+export interface AsaasPaymentRequest {
+  customer: string;
+  billingType: 'PIX';
+  value: JsonDecimal;
+  dueDate: string;
+  description?: string;
+  externalReference: string;
+}
+
+export interface AsaasCustomerRequest {
+  name: string;
+  cpfCnpj: string;
+  email?: string;
+  mobilePhone?: string;
+  /** Asaas would otherwise e-mail/SMS our merchants' buyers itself. */
+  notificationDisabled: true;
+}
+
+// --- money: integer cents ↔ decimal reais, by string arithmetic only -----------------------------
+
+/** 1990 → `19.90` as an exact JSON number. */
+export function centsToReais(cents: number): JsonDecimal {
+  if (!Number.isSafeInteger(cents) || cents <= 0) throw new RangeError(`amount must be a positive integer of cents, got ${cents}`);
+  const digits = String(cents).padStart(3, '0');
+  return new JsonDecimal(`${digits.slice(0, -2)}.${digits.slice(-2)}`);
+}
+
+/** `"100.9"`, `"100.90"`, `"100"` → cents. More than two significant decimals or exponents are refused. */
+export function reaisToCents(text: DecimalText): number {
+  const match = /^(0|[1-9]\d{0,12})(?:\.(\d+))?$/.exec(text);
+  const decimals = (match?.[2] ?? '').replace(/0+$/, '');
+  if (!match?.[1] || decimals.length > 2) throw new RangeError(`not an amount in reais: ${JSON.stringify(text)}`);
+  return Number(match[1]) * 100 + Number(decimals.padEnd(2, '0'));
+}
+
+// --- dates: Asaas speaks São Paulo local time (UTC−03:00 all year since 2019) ------------------
+
+const SAO_PAULO_OFFSET_MS = 3 * 60 * 60 * 1000;
+
+export function saoPauloDate(at: Date): string {
+  return new Date(at.getTime() - SAO_PAULO_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/** `YYYY-MM-DD HH:mm:ss` or `YYYY-MM-DD` in São Paulo → the instant. */
+export function parseSaoPauloTime(text: string | null | undefined): Date | undefined {
+  const match = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}:\d{2}))?$/.exec(text ?? '');
+  if (!match) return undefined;
+  const at = new Date(`${match[1]}T${match[2] ?? '00:00:00'}-03:00`);
+  return Number.isNaN(at.getTime()) ? undefined : at;
+}
+
+// --- requests -------------------------------------------------------------------------------------
+
+const EXTERNAL_REFERENCE_MAX = 100;
+const DESCRIPTION_MAX = 500;
+
+/**
+ * The payment's `externalReference` for an idempotency key: the key itself when short enough,
+ * else a SHA-256 of it. Asaas has no idempotency header; the adapter searches by this before creating.
+ */
+export function externalReferenceFor(idempotencyKey: string): string {
+  if (idempotencyKey.length > 0 && idempotencyKey.length <= EXTERNAL_REFERENCE_MAX) return idempotencyKey;
+  return `orq:${createHash('sha256').update(idempotencyKey).digest('hex')}`;
+}
+
+function checkDigit(digits: number[], firstWeight: number, cycle: boolean): number {
+  let weight = firstWeight;
+  let sum = 0;
+  for (const digit of digits) {
+    sum += digit * weight;
+    weight = weight === 2 && cycle ? 9 : weight - 1;
+  }
+  const rest = sum % 11;
+  return rest < 2 ? 0 : 11 - rest;
+}
+
+/** The digits of a valid CPF or CNPJ, else undefined (Asaas refuses the customer otherwise). */
+export function documentDigits(document: string | undefined): string | undefined {
+  const d = (document ?? '').replace(/\D/g, '');
+  const n = [...d].map(Number);
+  if (/^(\d)\1+$/.test(d)) return undefined;
+  if (d.length === 11) return checkDigit(n.slice(0, 9), 10, false) === n[9] && checkDigit(n.slice(0, 10), 11, false) === n[10] ? d : undefined;
+  if (d.length === 14) return checkDigit(n.slice(0, 12), 5, true) === n[12] && checkDigit(n.slice(0, 13), 6, true) === n[13] ? d : undefined;
+  return undefined;
+}
+
+/** A Brazilian phone as Asaas takes it: DDD + number, 10 or 11 digits, without +55. */
+export function brazilianPhone(phone: string | undefined): string | undefined {
+  let digits = (phone ?? '').replace(/\D/g, '');
+  if ((digits.length === 12 || digits.length === 13) && digits.startsWith('55')) digits = digits.slice(2);
+  return digits.length === 10 || digits.length === 11 ? digits : undefined;
+}
+
+/** Throws `rejected` when the customer has no valid CPF/CNPJ: Asaas cannot charge without one. */
+export function buildCustomerRequest(customer: CustomerInput): AsaasCustomerRequest {
+  const cpfCnpj = documentDigits(customer.document);
+  if (!cpfCnpj) throw new ProviderError('rejected', 'provider_rejected', 'asaas: the customer needs a valid CPF or CNPJ');
+  const email = customer.email?.trim();
+  const mobilePhone = brazilianPhone(customer.phone);
+  return {
+    name: customer.name.trim().slice(0, 255) || cpfCnpj,
+    cpfCnpj,
+    ...(email ? { email } : {}),
+    ...(mobilePhone ? { mobilePhone } : {}),
+    notificationDisabled: true,
+  };
+}
+
+/**
+ * The Pix charge. `dueDate` is the São Paulo day the charge should expire on; Asaas has no finer
+ * expiry (the QR code stays payable until 12 months after it), so the platform cancels it on time.
+ */
+export function buildPaymentRequest(input: CreateChargeInput, customerId: string, now: Date): AsaasPaymentRequest {
+  const description = input.description?.trim();
+  return {
+    customer: customerId,
+    billingType: 'PIX',
+    value: centsToReais(input.amount),
+    dueDate: saoPauloDate(new Date(now.getTime() + Math.max(0, input.expiresInSeconds) * 1000)),
+    ...(description ? { description: Array.from(description).slice(0, DESCRIPTION_MAX).join('') } : {}),
+    externalReference: externalReferenceFor(input.idempotencyKey),
+  };
+}
+
+// --- answers ------------------------------------------------------------------------------------
+
+export function assertNever(value: never): never {
+  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
+}
+
+/**
+ * Every Asaas status → ours. Money received stays `paid` whatever happens after (refunds and
+ * chargebacks are their own flows); `OVERDUE` stays `pending` because a Pix charge past its due
+ * date is still payable by its QR code (which lives 12 months longer). Removal is not a status at
+ * Asaas but `deleted: true` (see toProviderCharge).
+ */
+export function mapPaymentStatus(status: AsaasPaymentStatus): ProviderChargeStatus {
+  switch (status) {
+    case 'PENDING':
+    case 'OVERDUE':
+    case 'AWAITING_RISK_ANALYSIS':
+    case 'AUTHORIZED':
+    case 'DUNNING_REQUESTED':
+      return 'pending';
+    case 'RECEIVED':
+    case 'CONFIRMED':
+    case 'RECEIVED_IN_CASH':
+    case 'DUNNING_RECEIVED':
+    case 'REFUND_REQUESTED':
+    case 'REFUND_IN_PROGRESS':
+    case 'REFUNDED':
+    case 'CHARGEBACK_REQUESTED':
+    case 'CHARGEBACK_DISPUTE':
+    case 'AWAITING_CHARGEBACK_REVERSAL':
+      return 'paid';
+    default:
+      return assertNever(status);
+  }
+}
+
+export interface ChargeDetails {
+  qr?: AsaasPixQrCode;
+  pixTransaction?: AsaasPixTransaction;
+}
+
+/** `value - netValue`: Asaas's fee (estimated before payment, charged after), when it reports both. */
+export function feeCents(payment: AsaasPayment): number | undefined {
+  if (payment.netValue === undefined || payment.netValue === null) return undefined;
+  const fee = reaisToCents(payment.value) - reaisToCents(payment.netValue);
+  return fee >= 0 ? fee : undefined;
+}
+
+export function toProviderCharge(payment: AsaasPayment, details: ChargeDetails = {}): ProviderCharge {
+  const status: ProviderChargeStatus = payment.deleted ? 'canceled' : mapPaymentStatus(payment.status);
+  const amount = reaisToCents(payment.value);
+  const fee = feeCents(payment);
+  const { qr, pixTransaction } = details;
+  const expiresAt = parseSaoPauloTime(qr?.expirationDate);
+  const paidAt = parseSaoPauloTime(pixTransaction?.effectiveDate) ?? parseSaoPauloTime(payment.clientPaymentDate ?? payment.paymentDate);
+  return {
+    providerPaymentId: payment.id,
+    status,
+    amount,
+    amountPaid: status === 'paid' ? amount : 0,
+    nextAction:
+      status === 'pending' && qr?.payload ? { type: 'pix_qr', qrCode: qr.payload, ...(qr.encodedImage ? { qrCodeBase64: qr.encodedImage } : {}) } : { type: 'none' },
+    ...(expiresAt && status === 'pending' ? { expiresAt } : {}),
+    ...(status === 'paid' && paidAt ? { paidAt } : {}),
+    ...(status === 'paid' && pixTransaction?.endToEndIdentifier ? { endToEndId: pixTransaction.endToEndIdentifier } : {}),
+    ...(fee !== undefined ? { providerFee: fee } : {}),
+    ...(payment.deleted ? { failureCode: 'canceled', failureReason: 'Cobrança removida no Asaas' } : {}),
+  };
+}

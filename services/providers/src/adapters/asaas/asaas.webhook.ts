@@ -1,0 +1,58 @@
+/**
+ * Asaas webhooks: which events we subscribe to, how a delivery is authenticated and what it names.
+ * Asaas does not sign bodies: it sends back the `authToken` we chose at registration in the
+ * `asaas-access-token` header (docs.asaas.com "Criar novo Webhook pela aplicação web"). It documents
+ * no timestamp and retries for days, so there is no replay window; replays dedupe by event id.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parseJsonExact } from './asaas.json';
+
+export const WEBHOOK_EVENTS = [
+  'PAYMENT_RECEIVED',
+  'PAYMENT_CONFIRMED',
+  'PAYMENT_OVERDUE',
+  'PAYMENT_DELETED',
+  'PAYMENT_RESTORED',
+  'PAYMENT_REFUNDED',
+  'PAYMENT_REFUND_IN_PROGRESS',
+  'PAYMENT_RECEIVED_IN_CASH_UNDONE',
+  'PAYMENT_CHARGEBACK_REQUESTED',
+  'PAYMENT_UPDATED',
+] as const;
+
+export const AUTH_TOKEN_HEADER = 'asaas-access-token';
+
+/** 64 URL-safe characters (Asaas wants 32–255, no spaces). */
+export function newAuthToken(): string {
+  return randomBytes(48).toString('base64url');
+}
+
+/** Constant-time comparison; hashing first keeps differing lengths from leaking. */
+export function sameSecret(candidate: string | undefined, expected: string | undefined): boolean {
+  if (!candidate || !expected) return false;
+  const a = createHash('sha256').update(candidate).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+export type ParsedAsaasWebhook = { kind: 'event'; eventId: string; event: string; paymentIds: string[] } | { kind: 'malformed' };
+
+/**
+ * `{id:"evt_…", event, dateCreated, payment:{id,…}}`. `PAYMENT_*` events must carry the payment's
+ * id; events about other resources (transfers, invoices, …) are accepted and name no charge.
+ */
+export function parseAsaasWebhookBody(rawBody: Buffer): ParsedAsaasWebhook {
+  let body: unknown;
+  try {
+    body = parseJsonExact(rawBody.toString('utf8'));
+  } catch {
+    return { kind: 'malformed' };
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { kind: 'malformed' };
+  const { id, event, payment } = body as { id?: unknown; event?: unknown; payment?: unknown };
+  if (typeof id !== 'string' || id.length === 0 || typeof event !== 'string' || event.length === 0) return { kind: 'malformed' };
+  if (!event.startsWith('PAYMENT_')) return { kind: 'event', eventId: id, event, paymentIds: [] };
+  const paymentId = (payment as { id?: unknown } | null | undefined)?.id;
+  if (typeof paymentId !== 'string' || paymentId.length === 0) return { kind: 'malformed' };
+  return { kind: 'event', eventId: id, event, paymentIds: [paymentId] };
+}

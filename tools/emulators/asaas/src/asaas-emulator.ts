@@ -1,0 +1,108 @@
+/**
+ * An Asaas API v3 emulator (Pix charges, customers, webhooks) over plain HTTP on the API port,
+ * plus a control port for sandbox set-up, payments and fault injection.
+ *
+ * @example
+ * const emulator = createAsaasEmulator({ accounts: [{ api_key: '$aact_hmlg_…' }] });
+ * const { apiPort, controlPort } = await emulator.start();
+ * // … talk to http://127.0.0.1:<apiPort>/v3 with `access_token: $aact_hmlg_…` …
+ * await emulator.stop();
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { asaasApiApp } from './asaas-api.app';
+import type { Merchant } from './br-code';
+import { controlApp } from './control.routes';
+import { EmulatorState, type AccountRegistration } from './emulator-state';
+import { refuseDuringOutage } from './fault-injection';
+import { createEmulatorLogger, type Logger } from './logger';
+import { WebhookSender, type WebhookSenderOptions } from './webhook-sender';
+
+export interface AsaasEmulatorOptions {
+  /** 0 (default) picks a free port. */
+  apiPort?: number;
+  controlPort?: number;
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Sandbox API keys known from the start. */
+  accounts?: AccountRegistration[];
+  /** Receiver name and city written into BR Codes. */
+  merchant?: Merchant;
+  /** Host of the payload locations in BR Codes (Asaas sandbox: `pix-h.asaas.com`). */
+  locationHost?: string;
+  /** Base of `invoiceUrl` (default `https://sandbox.asaas.com`). */
+  invoiceBase?: string;
+  /** Fee on a received Pix, in cents (default 199: R$ 1,99). */
+  pixFeeCents?: number;
+  webhooks?: WebhookSenderOptions;
+  logger?: Logger;
+  /** Clock (tests may move time forward to make charges overdue). */
+  now?: () => Date;
+}
+
+export interface AsaasEmulator {
+  start(): Promise<{ apiPort: number; controlPort: number }>;
+  stop(): Promise<void>;
+  readonly state: EmulatorState;
+  /** Resolves once every background webhook delivery has finished. */
+  webhooksIdle(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    // Hung requests (fault "hang") and keep-alive sockets would hold close() open.
+    server.closeAllConnections();
+  });
+}
+
+export function createAsaasEmulator(options: AsaasEmulatorOptions = {}): AsaasEmulator {
+  const logger = options.logger ?? createEmulatorLogger('silent');
+  const host = options.host ?? '127.0.0.1';
+  const invoiceBase = options.invoiceBase ?? 'https://sandbox.asaas.com';
+  const state = new EmulatorState(options.now ?? (() => new Date()));
+  for (const account of options.accounts ?? []) state.registerAccount(account);
+
+  const sender = new WebhookSender(state, options.webhooks ?? {}, logger);
+  const api = asaasApiApp(
+    state,
+    sender,
+    {
+      merchant: options.merchant ?? { name: 'ORQUESTRA SANDBOX', city: 'SAO PAULO' },
+      locationHost: options.locationHost ?? 'pix-h.asaas.com',
+      invoiceBase,
+      pixFeeCents: options.pixFeeCents ?? 199,
+    },
+    logger,
+  );
+  const apiServer = createServer(api);
+  apiServer.on('connection', refuseDuringOutage(state.faults));
+  const controlServer = createServer(controlApp(state, sender, invoiceBase, logger));
+
+  return {
+    state,
+    async start() {
+      const apiPort = await listen(apiServer, options.apiPort ?? 0, host);
+      const controlPort = await listen(controlServer, options.controlPort ?? 0, host);
+      logger.info({ apiPort, controlPort, host }, 'asaas emulator listening');
+      return { apiPort, controlPort };
+    },
+    async stop() {
+      await sender.close();
+      await Promise.all([close(apiServer), close(controlServer)]);
+      logger.info('asaas emulator stopped');
+    },
+    webhooksIdle: () => sender.idle(),
+  };
+}

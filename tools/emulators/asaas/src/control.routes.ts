@@ -1,0 +1,109 @@
+/**
+ * The control port (plain HTTP): sandbox set-up and test hooks the real Asaas does not have, in
+ * the shape every emulator shares. Accounts are named by their API key in requests and by a hash
+ * of it (`acct_…`) in answers and stats, so the key never leaves in an answer. Answers
+ * `{error, message}` on failure.
+ */
+import express, { type Express, type Response } from 'express';
+import { z } from 'zod';
+import { accountIdFor } from './asaas-ids';
+import { paymentJson } from './asaas-json';
+import type { EmulatorState } from './emulator-state';
+import type { Logger } from './logger';
+import type { WebhookSender } from './webhook-sender';
+
+const accountSchema = z.object({ api_key: z.string().min(1).max(512) }).strict();
+
+const faultSchema = z
+  .object({
+    /** The API key of the account the faults apply to; global without it. */
+    account: z.string().min(1).optional(),
+    /** `create_payment`: only `POST /v3/payments` (the lookups before it still answer). */
+    only: z.literal('create_payment').optional(),
+    latency_ms: z.number().int().min(0).max(600_000).optional(),
+    error_rate: z.number().min(0).max(1).optional(),
+    rate_limit_rate: z.number().min(0).max(1).optional(),
+    outage: z.boolean().optional(),
+    outage_mode: z.enum(['reset', '503']).optional(),
+    hang: z.boolean().optional(),
+  })
+  .strict();
+
+const paySchema = z.object({ account: z.string().optional() }).strict();
+
+function fail(res: Response, status: number, error: string, message: string): void {
+  res.status(status).json({ error, message });
+}
+
+export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceBase: string, logger: Logger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(express.json({ limit: '256kb' }));
+
+  app.get('/__control/health', (_req, res) => {
+    res.status(200).json({ status: 'ok' });
+  });
+
+  app.post('/__control/accounts', (req, res) => {
+    const parsed = accountSchema.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const { account, created } = state.registerAccount(parsed.data);
+    logger.info({ account: account.id, created }, 'sandbox account registered');
+    res.status(created ? 201 : 200).json({ account: account.id, walletId: account.walletId });
+  });
+
+  app.post('/__control/charges/:id/pay', (req, res) => {
+    const parsed = paySchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const id = req.params['id'] ?? '';
+    const payment = state.findPayment(id);
+    const owner = parsed.data.account ? accountIdFor(parsed.data.account) : undefined;
+    if (!payment || (owner && payment.accountId !== owner)) return fail(res, 404, 'charge_not_found', `no charge ${id}`);
+    if (payment.deleted || (payment.status !== 'PENDING' && payment.status !== 'OVERDUE')) {
+      return fail(res, 409, 'charge_not_payable', `charge is ${payment.deleted ? 'deleted' : payment.status}`);
+    }
+    state.settlePayment(payment);
+    const json = (p: typeof payment) => paymentJson(p, invoiceBase);
+    sender.paymentEvent(payment, 'PAYMENT_RECEIVED', json);
+    logger.info({ account: payment.accountId, payment: id }, 'charge paid');
+    res.status(200).json({ id, status: payment.status, pixTransaction: payment.pixTransactionId });
+  });
+
+  app.post('/__control/faults', (req, res) => {
+    const parsed = faultSchema.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const { account, only, ...faults } = parsed.data;
+    const scope = account ? accountIdFor(account) : undefined;
+    (only === 'create_payment' ? state.createFaults : state.faults).set(scope, faults);
+    logger.info({ scope: scope ?? 'global', only: only ?? 'all', faults }, 'faults set');
+    res.status(200).json({ scope: scope ?? 'global', only: only ?? 'all', faults });
+  });
+
+  app.delete('/__control/faults', (_req, res) => {
+    state.faults.clear();
+    state.createFaults.clear();
+    res.status(204).end();
+  });
+
+  app.get('/__control/stats', (_req, res) => {
+    res.status(200).json(state.stats());
+  });
+
+  app.get('/__control/webhooks/deliveries', (_req, res) => {
+    res.status(200).json({ deliveries: state.webhooks.listDeliveries() });
+  });
+
+  app.post('/__control/reset', (_req, res) => {
+    state.reset();
+    res.status(204).end();
+  });
+
+  app.use((_req, res) => fail(res, 404, 'not_found', 'unknown control route'));
+  app.use((err: unknown, _req: express.Request, res: Response, _next: express.NextFunction) => {
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) return fail(res, 400, 'invalid_json', 'body is not valid JSON');
+    logger.error({ err }, 'control route failed');
+    fail(res, 500, 'internal', 'unexpected error');
+  });
+  return app;
+}

@@ -1,0 +1,217 @@
+/**
+ * Everything the emulator remembers, in memory: sandbox accounts (by API key), customers,
+ * payments and their Pix transactions (each account sees only its own), webhook configurations and
+ * deliveries (WebhookStore), stats and faults. No HTTP here: routes call these methods and turn
+ * thrown AsaasApiErrors into answers.
+ */
+import { FaultRegistry } from '../../kit';
+import { asaasErrors } from './asaas-errors';
+import { accountIdFor, newEndToEndId, newUuid } from './asaas-ids';
+import { spDate } from './sao-paulo-time';
+import { WebhookStore } from './webhook-store';
+
+export interface AccountRegistration {
+  api_key: string;
+}
+
+export interface Account {
+  id: string;
+  apiKey: string;
+  walletId: string;
+}
+
+export interface StoredCustomer {
+  id: string;
+  accountId: string;
+  dateCreated: string;
+  name: string;
+  cpfCnpj: string;
+  email?: string;
+  phone?: string;
+  mobilePhone?: string;
+  externalReference?: string;
+}
+
+/** The statuses the emulator's Pix charges go through (Pix skips CONFIRMED: it is RECEIVED at once). */
+export type PaymentStatus = 'PENDING' | 'OVERDUE' | 'RECEIVED';
+
+export interface StoredPayment {
+  id: string;
+  accountId: string;
+  customerId: string;
+  createdAt: Date;
+  valueCents: number;
+  feeCents: number;
+  description?: string;
+  externalReference?: string;
+  dueDate: string;
+  status: PaymentStatus;
+  deleted: boolean;
+  invoiceNumber: string;
+  /** The BR Code of its dynamic QR (`payload` of /pixQrCode). */
+  brCode: string;
+  pixTransactionId?: string;
+  paidAt?: Date;
+}
+
+export interface StoredPixTransaction {
+  id: string;
+  accountId: string;
+  paymentId: string;
+  endToEndIdentifier: string;
+  valueCents: number;
+  feeCents: number;
+  effectiveAt: Date;
+}
+
+export class EmulatorState {
+  private readonly accounts = new Map<string, Account>();
+  private readonly customers = new Map<string, StoredCustomer>();
+  private readonly payments = new Map<string, StoredPayment>();
+  private readonly pixTransactions = new Map<string, StoredPixTransaction>();
+  private counters = EmulatorState.zeroCounters();
+  readonly webhooks = new WebhookStore();
+  /** Faults on every API request, per account or global (the shared control shape). */
+  readonly faults = new FaultRegistry();
+  /** Faults on charge creation (`POST /v3/payments`) only: Asaas's create is one step of several. */
+  readonly createFaults = new FaultRegistry();
+
+  constructor(readonly now: () => Date) {}
+
+  private static zeroCounters() {
+    return { charges_created: 0, by_account: {} as Record<string, number>, customers_created: 0 };
+  }
+
+  // --- accounts -----------------------------------------------------------------------------
+
+  registerAccount(registration: AccountRegistration): { account: Account; created: boolean } {
+    const existing = this.accounts.get(registration.api_key);
+    if (existing) return { account: existing, created: false };
+    const account = { id: accountIdFor(registration.api_key), apiKey: registration.api_key, walletId: newUuid() };
+    this.accounts.set(registration.api_key, account);
+    return { account, created: true };
+  }
+
+  accountByKey(apiKey: string): Account | undefined {
+    return this.accounts.get(apiKey);
+  }
+
+  // --- customers ----------------------------------------------------------------------------
+
+  createCustomer(customer: StoredCustomer): StoredCustomer {
+    this.customers.set(customer.id, customer);
+    this.counters.customers_created += 1;
+    return customer;
+  }
+
+  getCustomer(accountId: string, id: string): StoredCustomer | undefined {
+    const customer = this.customers.get(id);
+    return customer?.accountId === accountId ? customer : undefined;
+  }
+
+  findCustomers(accountId: string, filter: (c: StoredCustomer) => boolean): StoredCustomer[] {
+    return [...this.customers.values()].filter((c) => c.accountId === accountId && filter(c)).reverse();
+  }
+
+  // --- payments -----------------------------------------------------------------------------
+
+  createPayment(payment: StoredPayment): StoredPayment {
+    this.payments.set(payment.id, payment);
+    this.counters.charges_created += 1;
+    this.counters.by_account[payment.accountId] = (this.counters.by_account[payment.accountId] ?? 0) + 1;
+    return payment;
+  }
+
+  /** The payment as it is now: a PENDING one whose due date passed (São Paulo calendar) is OVERDUE. */
+  private refresh(payment: StoredPayment): StoredPayment {
+    if (payment.status === 'PENDING' && spDate(this.now()) > payment.dueDate) payment.status = 'OVERDUE';
+    return payment;
+  }
+
+  /** An account's payment, removed ones included (Asaas answers them with `deleted: true`). */
+  getPayment(accountId: string, id: string): StoredPayment {
+    const payment = this.payments.get(id);
+    if (!payment || payment.accountId !== accountId) throw asaasErrors.notFound('Cobrança');
+    return this.refresh(payment);
+  }
+
+  /** Any account's payment (the control API pays by id alone: ids are unique across accounts). */
+  findPayment(id: string): StoredPayment | undefined {
+    const payment = this.payments.get(id);
+    return payment ? this.refresh(payment) : undefined;
+  }
+
+  /** Newest first, removed ones left out, as Asaas lists. */
+  listPayments(accountId: string, filter: (p: StoredPayment) => boolean): StoredPayment[] {
+    return [...this.payments.values()]
+      .filter((p) => p.accountId === accountId && !p.deleted)
+      .map((p) => this.refresh(p))
+      .filter(filter)
+      .reverse();
+  }
+
+  /** Only charges awaiting payment (PENDING, OVERDUE) can be removed; removing twice is harmless. */
+  deletePayment(accountId: string, id: string): StoredPayment {
+    const payment = this.getPayment(accountId, id);
+    if (payment.status !== 'PENDING' && payment.status !== 'OVERDUE') {
+      throw asaasErrors.invalidAction(`Não é possível remover uma cobrança com status ${payment.status}.`);
+    }
+    payment.deleted = true;
+    return payment;
+  }
+
+  /** Pays an open, not removed charge in full with one Pix; the caller checks payability first. */
+  settlePayment(payment: StoredPayment): StoredPixTransaction {
+    const at = this.now();
+    const transaction: StoredPixTransaction = {
+      id: newUuid(),
+      accountId: payment.accountId,
+      paymentId: payment.id,
+      endToEndIdentifier: newEndToEndId(at),
+      valueCents: payment.valueCents,
+      feeCents: payment.feeCents,
+      effectiveAt: at,
+    };
+    this.pixTransactions.set(transaction.id, transaction);
+    payment.status = 'RECEIVED';
+    payment.paidAt = at;
+    payment.pixTransactionId = transaction.id;
+    return transaction;
+  }
+
+  getPixTransaction(accountId: string, id: string): StoredPixTransaction {
+    const transaction = this.pixTransactions.get(id);
+    if (!transaction || transaction.accountId !== accountId) throw asaasErrors.notFound('Transação');
+    return transaction;
+  }
+
+  // --- stats and reset ----------------------------------------------------------------------
+
+  stats() {
+    return {
+      ...this.counters,
+      by_account: { ...this.counters.by_account },
+      ...this.webhooks.counters,
+      faults_injected: this.faults.injected + this.createFaults.injected,
+      charges_stored: this.payments.size,
+      accounts: this.accounts.size,
+      webhooks_registered: this.webhooks.count(),
+      deliveries_pending: this.webhooks.pendingDeliveries(),
+    };
+  }
+
+  /**
+   * Clears charges, Pix transactions, stats, faults and deliveries. Keeps accounts, customers and
+   * webhook configurations: those are account set-up, done once when an account is connected.
+   */
+  reset(): void {
+    this.payments.clear();
+    this.pixTransactions.clear();
+    this.faults.clear();
+    this.createFaults.clear();
+    this.faults.injected = 0;
+    this.createFaults.injected = 0;
+    this.webhooks.reset();
+    this.counters = EmulatorState.zeroCounters();
+  }
+}
