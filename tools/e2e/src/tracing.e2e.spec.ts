@@ -37,7 +37,8 @@ describe('distributed tracing (OpenTelemetry, OTLP)', () => {
         return services.every((service) => found.some((span) => span.service === service)) ? found : undefined;
       },
       `spans of trace ${traceId} from ${services.join(', ')}`,
-      20_000,
+      // Generous: on a loaded CI machine the event consumers may be catching up with earlier suites.
+      45_000,
     );
     const names = spans.map((span) => `${span.service}:${span.name}`);
     // gRPC server spans of the services the gateway and payments called.

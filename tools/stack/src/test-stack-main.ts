@@ -34,6 +34,8 @@ async function main(): Promise<void> {
             OTEL_EXPORTER_OTLP_ENDPOINT: process.env.TEST_STACK_OTLP_ENDPOINT,
             OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
             OTEL_BSP_SCHEDULE_DELAY: '200',
+            // Never drop a span under load: the tracing suite looks for specific ones.
+            OTEL_BSP_MAX_QUEUE_SIZE: '65536',
           },
         }
       : {}),
