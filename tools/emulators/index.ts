@@ -5,4 +5,5 @@ export { createAsaasEmulator, type AsaasEmulator } from './asaas/src/asaas-emula
 export { createMercadoPagoEmulator, type MercadoPagoEmulator } from './mercadopago/src/mercadopago-emulator';
 export { createPagarmeEmulator, type PagarmeEmulator } from './pagarme/src/pagarme-emulator';
 export { createStripeEmulator, type StripeEmulator } from './stripe/src/stripe-emulator';
+export { createWooviEmulator, type WooviEmulator } from './woovi/src/woovi-emulator';
 export { generateTestCerts, type TestCerts } from './testing/test-certs';

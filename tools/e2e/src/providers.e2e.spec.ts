@@ -49,7 +49,7 @@ async function createPix(accountId: string, amount: number) {
 }
 
 /** The providers wired into the stack (tools/stack/src/start-stack.ts EMULATORS). */
-const PROVIDERS: Code[] = ['mercadopago', 'asaas', 'pagarme', 'stripe'];
+const PROVIDERS: Code[] = ['mercadopago', 'asaas', 'pagarme', 'woovi', 'stripe'];
 
 describe.each<Code>(PROVIDERS)('provider %s through the REST API', (code) => {
   const credentials = CREDENTIALS[code]();

@@ -9,7 +9,7 @@ export const SERVICES = ['accounts', 'providers', 'routing', 'notifications', 'p
 /** Every provider with an emulator (tools/emulators/<code>), each with an API and a control port. */
 export type EmulatorCode = 'efi' | 'mercadopago' | 'asaas' | 'pagarme' | 'woovi' | 'stripe';
 /** The emulators a stack starts. */
-export const EMULATORS: readonly EmulatorCode[] = ['efi', 'mercadopago', 'asaas', 'pagarme', 'stripe'];
+export const EMULATORS: readonly EmulatorCode[] = ['efi', 'mercadopago', 'asaas', 'pagarme', 'woovi', 'stripe'];
 
 export interface StackOptions {
   portOffset?: number;

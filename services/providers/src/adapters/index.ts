@@ -6,8 +6,10 @@ import { AsaasAdapter } from './asaas/asaas.adapter';
 import { MercadoPagoAdapter } from './mercadopago/mercadopago.adapter';
 import { PagarmeAdapter } from './pagarme/pagarme.adapter';
 import { StripeAdapter } from './stripe/stripe.adapter';
+import { WooviAdapter } from './woovi/woovi.adapter';
 
 registerAdapter('asaas', AsaasAdapter);
 registerAdapter('mercadopago', MercadoPagoAdapter);
 registerAdapter('pagarme', PagarmeAdapter);
 registerAdapter('stripe', StripeAdapter);
+registerAdapter('woovi', WooviAdapter);

@@ -1,0 +1,302 @@
+/**
+ * Woovi (OpenPix) wire types and pure conversions: our charge input → `POST /api/v1/charge` body,
+ * a Woovi charge → ProviderCharge (exhaustive status map), and an error answer → ProviderError (one
+ * table). Webhook verification and parsing live in woovi.webhook.ts. No I/O here.
+ *
+ * Money: Woovi's `value` and `fee` are integer cents (developers.woovi.com "Como usar a API para
+ * criar uma cobrança": "O valor em centavos"), our unit too — no conversion, only integer checks.
+ */
+import { createHash } from 'node:crypto';
+import {
+  ProviderError,
+  type CreateChargeInput,
+  type CustomerInput,
+  type ProviderCharge,
+  type ProviderChargeStatus,
+} from '../provider-adapter';
+
+// ---------------------------------------------------------------------------------------------
+// Wire types (developers.woovi.com/api, `charge` tag)
+// ---------------------------------------------------------------------------------------------
+
+export type WooviChargeStatus = 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
+
+export interface WooviTaxId {
+  taxID: string;
+  type: string;
+}
+
+export interface WooviCustomerRequest {
+  name: string;
+  taxID?: string;
+  email?: string;
+  phone?: string;
+}
+
+export interface WooviChargeRequest {
+  correlationID: string;
+  value: number;
+  comment?: string;
+  expiresIn: number;
+  customer?: WooviCustomerRequest;
+  additionalInfo?: { key: string; value: string }[];
+}
+
+export interface WooviCharge {
+  status: WooviChargeStatus;
+  value: number;
+  correlationID: string;
+  transactionID?: string;
+  globalID?: string;
+  brCode?: string;
+  qrCodeImage?: string;
+  paymentLinkUrl?: string;
+  expiresIn?: number;
+  expiresDate?: string;
+  createdAt?: string;
+  updatedAt?: string;
+  paidAt?: string;
+  comment?: string;
+  fee?: number;
+  customer?: { name?: string; taxID?: WooviTaxId; email?: string; phone?: string } | null;
+  additionalInfo?: { key: string; value: string }[];
+}
+
+/** `POST /api/v1/charge` answers `{charge, correlationID, brCode}`; `GET /charge/{id}` `{charge}`. */
+export interface WooviChargeResponse {
+  charge: WooviCharge;
+  correlationID?: string;
+  brCode?: string;
+}
+
+export interface WooviErrorBody {
+  error: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Charge request
+// ---------------------------------------------------------------------------------------------
+
+/** Keys made only of these characters are used verbatim as correlationID (readable in Woovi's dashboard). */
+const VERBATIM_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+
+/**
+ * The correlationID for an idempotency key. Woovi makes it the idempotency key of charge creation
+ * ("garante que uma cobrança … seja criada uma única vez", docs "Correlation ID"), so the same key
+ * always names the same charge. Keys with characters that are awkward in a URL path segment, or
+ * longer than 100, become `h-` + 40 hex of SHA-256 (still deterministic).
+ */
+export function correlationIdFor(idempotencyKey: string): string {
+  if (VERBATIM_CORRELATION_ID.test(idempotencyKey)) return idempotencyKey;
+  return `h-${createHash('sha256').update(`orquestra:woovi:charge:${idempotencyKey}`).digest('hex').slice(0, 40)}`;
+}
+
+function checkDigit(digits: number[], firstWeight: number, cycle: boolean): number {
+  let weight = firstWeight;
+  let sum = 0;
+  for (const digit of digits) {
+    sum += digit * weight;
+    weight = weight === 2 && cycle ? 9 : weight - 1;
+  }
+  const rest = sum % 11;
+  return rest < 2 ? 0 : 11 - rest;
+}
+
+/** True for an 11-digit CPF or 14-digit CNPJ with correct check digits. */
+export function isValidTaxId(digits: string): boolean {
+  const d = [...digits].map(Number);
+  if (/^\d{11}$/.test(digits) && !/^(\d)\1{10}$/.test(digits)) {
+    return checkDigit(d.slice(0, 9), 10, false) === d[9] && checkDigit(d.slice(0, 10), 11, false) === d[10];
+  }
+  if (/^\d{14}$/.test(digits) && !/^(\d)\1{13}$/.test(digits)) {
+    return checkDigit(d.slice(0, 12), 5, true) === d[12] && checkDigit(d.slice(0, 13), 6, true) === d[13];
+  }
+  return false;
+}
+
+/**
+ * Woovi needs no customer for a Pix charge. One is sent only with a name and at least one field
+ * Woovi identifies customers by (taxID, email, phone), each sent only when well-formed: a bad
+ * document would make Woovi refuse the whole charge, and a charge without customer beats no charge.
+ */
+export function customerFor(customer: CustomerInput): WooviCustomerRequest | undefined {
+  const name = customer.name.trim();
+  if (!name) return undefined;
+  const taxID = (customer.document ?? '').replace(/\D/g, '');
+  const email = customer.email?.trim() ?? '';
+  const phoneDigits = (customer.phone ?? '').replace(/\D/g, '');
+  const out: WooviCustomerRequest = { name: truncate(name, 200) };
+  if (isValidTaxId(taxID)) out.taxID = taxID;
+  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) out.email = email;
+  // Brazilian numbers with country code (12–13 digits) or without (10–11): Woovi writes `+55…`.
+  if (/^\d{10,13}$/.test(phoneDigits)) out.phone = `+${phoneDigits.length <= 11 ? `55${phoneDigits}` : phoneDigits}`;
+  return out.taxID || out.email || out.phone ? out : undefined;
+}
+
+/** Woovi's `comment` limit (140, docs and OpenAPI); additionalInfo limits are ours (undocumented). */
+const COMMENT_MAX = 140;
+const ADDITIONAL_INFO_MAX = { items: 50, key: 50, value: 200 };
+
+/** Cuts a string to `max` characters without splitting a surrogate pair. */
+function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, max).join('');
+}
+
+/** Checks an amount Woovi can carry: a positive safe integer of cents. */
+export function checkedValue(cents: number): number {
+  if (!Number.isSafeInteger(cents) || cents <= 0) throw new RangeError(`amount must be a positive integer of cents, got ${cents}`);
+  return cents;
+}
+
+export function buildChargeRequest(input: CreateChargeInput): WooviChargeRequest {
+  const customer = customerFor(input.customer);
+  const comment = input.description?.trim();
+  const additionalInfo = Object.entries(input.metadata)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, ADDITIONAL_INFO_MAX.items)
+    .map(([key, value]) => ({ key: truncate(key, ADDITIONAL_INFO_MAX.key), value: truncate(value, ADDITIONAL_INFO_MAX.value) }));
+  if (!Number.isSafeInteger(input.expiresInSeconds) || input.expiresInSeconds <= 0) {
+    throw new RangeError(`expiresInSeconds must be a positive integer, got ${input.expiresInSeconds}`);
+  }
+  return {
+    correlationID: correlationIdFor(input.idempotencyKey),
+    value: checkedValue(input.amount),
+    ...(comment ? { comment: truncate(comment, COMMENT_MAX) } : {}),
+    expiresIn: input.expiresInSeconds,
+    ...(customer ? { customer } : {}),
+    ...(additionalInfo.length > 0 ? { additionalInfo } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Charge response
+// ---------------------------------------------------------------------------------------------
+
+export function assertNever(value: never): never {
+  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
+}
+
+interface StatusMapping {
+  status: ProviderChargeStatus;
+  failureCode?: string;
+  failureReason?: string;
+}
+
+/** Every Woovi charge status; a new one fails to compile here. */
+export function mapChargeStatus(status: WooviChargeStatus): StatusMapping {
+  switch (status) {
+    case 'ACTIVE':
+      return { status: 'pending' };
+    case 'COMPLETED':
+      return { status: 'paid' };
+    case 'EXPIRED':
+      // No longer payable, and nobody declined it.
+      return { status: 'canceled', failureCode: 'expired', failureReason: 'Cobrança expirada' };
+    default:
+      return assertNever(status);
+  }
+}
+
+const STATUSES: ReadonlySet<string> = new Set<WooviChargeStatus>(['ACTIVE', 'COMPLETED', 'EXPIRED']);
+
+/** The charge of a response body, checked enough to convert safely; undefined when it is not one. */
+export function chargeOf(body: unknown): WooviCharge | undefined {
+  const charge = (body as { charge?: unknown } | undefined)?.charge as Partial<WooviCharge> | undefined;
+  if (typeof charge !== 'object' || charge === null) return undefined;
+  if (typeof charge.status !== 'string' || !STATUSES.has(charge.status)) return undefined;
+  if (!Number.isSafeInteger(charge.value) || typeof charge.correlationID !== 'string') return undefined;
+  if (charge.fee !== undefined && charge.fee !== null && !Number.isSafeInteger(charge.fee)) return undefined;
+  return charge as WooviCharge;
+}
+
+function dateOf(text: string | undefined): Date | undefined {
+  const ms = text ? Date.parse(text) : NaN;
+  return Number.isFinite(ms) ? new Date(ms) : undefined;
+}
+
+/**
+ * providerPaymentId is the correlationID: Woovi's GET/DELETE /charge/{id} take it, it is derived
+ * from our idempotency key (so known even when a create timed out), and every webhook carries it.
+ */
+export function toProviderCharge(charge: WooviCharge): ProviderCharge {
+  const mapping = mapChargeStatus(charge.status);
+  const expiresAt = dateOf(charge.expiresDate);
+  const paidAt = mapping.status === 'paid' ? dateOf(charge.paidAt ?? charge.updatedAt) : undefined;
+  return {
+    providerPaymentId: charge.correlationID,
+    status: mapping.status,
+    amount: charge.value,
+    amountPaid: mapping.status === 'paid' ? charge.value : 0,
+    nextAction:
+      mapping.status === 'pending' && charge.brCode
+        ? { type: 'pix_qr', qrCode: charge.brCode, ...(charge.paymentLinkUrl ? { url: charge.paymentLinkUrl } : {}) }
+        : { type: 'none' },
+    ...(expiresAt ? { expiresAt } : {}),
+    ...(paidAt ? { paidAt } : {}),
+    ...(typeof charge.fee === 'number' ? { providerFee: charge.fee } : {}),
+    ...(mapping.failureCode ? { failureCode: mapping.failureCode } : {}),
+    ...(mapping.failureReason ? { failureReason: mapping.failureReason } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors: one table from Woovi's answer to our normalized code and the failover decision
+// ---------------------------------------------------------------------------------------------
+
+export interface ErrorRule {
+  kind: ProviderError['kind'];
+  code: ProviderError['normalizedCode'];
+  /** Whether another account may be tried: true when this one certainly did not act. */
+  retryElsewhere: boolean;
+}
+
+const rule = (kind: ErrorRule['kind'], code: ErrorRule['code'], retryElsewhere: boolean): ErrorRule => ({ kind, code, retryElsewhere });
+
+/**
+ * Woovi answers every error as `{"error": "<message>"}` (OpenAPI `woovi.json`), mostly with 400 —
+ * an unknown charge included — and has no machine-readable codes, so the table matches messages.
+ * Message patterns are checked before the status.
+ */
+export const WOOVI_MESSAGE_RULES: readonly { pattern: RegExp; rule: ErrorRule; name: string }[] = [
+  { name: 'not_found', pattern: /n[ãa]o encontrad|not found/i, rule: rule('not_found', 'not_found', false) },
+  { name: 'correlation_id_in_use', pattern: /correlationID/i, rule: rule('rejected', 'provider_rejected', false) },
+  { name: 'invalid_app_id', pattern: /appID|app id/i, rule: rule('invalid_credentials', 'invalid_credentials', true) },
+  { name: 'feature_disabled', pattern: /not enabled for your company/i, rule: rule('invalid_credentials', 'invalid_credentials', true) },
+];
+
+/** The message of a Woovi error body. */
+export function errorMessage(body: unknown): string | undefined {
+  const error = (body as Partial<WooviErrorBody> | undefined)?.error;
+  return typeof error === 'string' ? error : undefined;
+}
+
+/** Whether a create was refused because the correlationID already names a charge of this account. */
+export function isCorrelationIdInUse(status: number, body: unknown): boolean {
+  return status === 400 && /correlationID/i.test(errorMessage(body) ?? '') && /j[áa] existe|already|em uso|in use/i.test(errorMessage(body) ?? '');
+}
+
+/**
+ * The rule for an HTTP error answer. 5xx on create is "not created" because we always send the
+ * correlationID, Woovi's idempotency key: if a 5xx hid a created charge, the retry with the same
+ * key finds it instead of making a second one, and nobody has its QR code meanwhile.
+ */
+export function ruleForHttpError(status: number, body: unknown): ErrorRule {
+  if (status === 429) return rule('not_created', 'provider_rate_limited', true);
+  if (status === 401) return rule('invalid_credentials', 'invalid_credentials', true);
+  if (status === 503) return rule('not_created', 'provider_unavailable', true);
+  if (status >= 500) return rule('not_created', 'provider_error', true);
+  const message = errorMessage(body) ?? '';
+  const known = WOOVI_MESSAGE_RULES.find((r) => r.pattern.test(message));
+  if (known) return known.rule;
+  // 403: the AppID lacks the scope or the feature ("This feature is not enabled for your company").
+  if (status === 403) return rule('invalid_credentials', 'invalid_credentials', true);
+  if (status === 404) return rule('not_found', 'not_found', false);
+  return rule('rejected', 'provider_rejected', false);
+}
+
+export function providerErrorFor(status: number, body: unknown, operation: string): ProviderError {
+  const { kind, code } = ruleForHttpError(status, body);
+  const message = errorMessage(body);
+  return new ProviderError(kind, code, `woovi ${operation}: HTTP ${status}${message ? `: ${message}` : ''}`, status);
+}
