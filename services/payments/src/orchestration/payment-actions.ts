@@ -1,10 +1,13 @@
 import { modeFromName, providers as providersContract, type ProviderChargeUpdated } from '@orquestra/contracts';
-import { AppError, type RpcClient } from '@orquestra/platform';
+import { AppError, RpcError, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { PaymentDoc } from '../db/payment.model';
 import type { PaymentStore } from '../db/payment.store';
 
 const { ChargeStatus } = providersContract;
+
+/** Statuses after which the provider's charge can no longer change the payment's outcome. */
+const ENDED = new Set(['canceled', 'failed']);
 
 export interface CallerScope {
   merchantId: string;
@@ -89,7 +92,15 @@ export class PaymentActions {
   /** Re-reads the charge at the provider and applies any change (POST /payments/{id}/sync). */
   async sync(id: string, scope: CallerScope, requestId: string): Promise<PaymentDoc> {
     const payment = await this.store.findForCaller(id, scope);
-    const { charge } = await this.providers.getCharge({ ref: this.ref(payment) }, { requestId });
+    const charge = await this.providers.getCharge({ ref: this.ref(payment) }, { requestId }).then(
+      (answer) => answer.charge,
+      (error: unknown) => {
+        // Some providers forget a charge once it is removed (Woovi answers 404 after DELETE): for a
+        // payment that already ended there is nothing left to learn, and the payment is the answer.
+        if (error instanceof RpcError && error.code === 'not_found' && ENDED.has(payment.status)) return undefined;
+        throw error;
+      },
+    );
     if (charge) await this.applyChargeState(payment, chargeView(charge));
     return this.store.findForCaller(id, scope);
   }
