@@ -1,7 +1,7 @@
 import { baseConfigShape, loadConfig } from '@orquestra/platform';
 import { z } from 'zod';
 
-const { NODE_ENV, LOG_LEVEL, GRPC_DEADLINE_MS, SHUTDOWN_GRACE_MS } = baseConfigShape;
+const { NODE_ENV, LOG_LEVEL, GRPC_DEADLINE_MS, SHUTDOWN_GRACE_MS, METRICS_PORT } = baseConfigShape;
 
 /**
  * The gateway's settings. It owns no database and no broker connection, so it takes only the
@@ -13,6 +13,8 @@ export const gatewayConfigShape = {
   LOG_LEVEL,
   SHUTDOWN_GRACE_MS,
   HTTP_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  /** Prometheus `/metrics` on its own port, never on the public one; 0 turns it off. */
+  METRICS_PORT,
   ACCOUNTS_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50051'),
   PAYMENTS_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50052'),
   ROUTING_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50053'),

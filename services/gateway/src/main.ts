@@ -1,6 +1,6 @@
 import './telemetry';
 import { createServer } from 'node:http';
-import { createLogger } from '@orquestra/platform';
+import { createLogger, ServiceMetrics, startMetricsServer } from '@orquestra/platform';
 import { loadGatewayConfig } from './config';
 import { createDownstreamClients } from './grpc/downstream.clients';
 import { GrpcReadinessProbe } from './health/readiness.probe';
@@ -25,7 +25,16 @@ const readiness = new GrpcReadinessProbe([
   { name: 'payments', address: config.PAYMENTS_GRPC_ADDR },
 ]);
 
+const metrics = new ServiceMetrics(config.SERVICE_NAME);
+if (config.METRICS_PORT > 0) {
+  startMetricsServer({ port: config.METRICS_PORT, metrics, logger }).catch((error: Error) => {
+    logger.fatal({ err: error }, 'metrics server failed to listen');
+    process.exit(1);
+  });
+}
+
 const app = createApp({
+  metrics,
   clients,
   logger,
   readiness,

@@ -14,6 +14,7 @@ export function stackPorts(offset = 0) {
     providers: 50054 + offset,
     notifications: 50055 + offset,
     // Prometheus `/metrics` of the gRPC services (the gateway serves its own on its HTTP port).
+    gatewayMetrics: 9560 + offset,
     accountsMetrics: 9561 + offset,
     paymentsMetrics: 9562 + offset,
     routingMetrics: 9563 + offset,
@@ -111,6 +112,7 @@ export function serviceEnvironment(options: {
     gateway: {
       ...common,
       HTTP_PORT: String(ports.gateway),
+      METRICS_PORT: String(ports.gatewayMetrics),
       ACCOUNTS_GRPC_ADDR: addr(ports.accounts),
       PAYMENTS_GRPC_ADDR: addr(ports.payments),
       ROUTING_GRPC_ADDR: addr(ports.routing),

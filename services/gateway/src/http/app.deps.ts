@@ -1,3 +1,4 @@
+import type { ServiceMetrics } from '@orquestra/platform';
 import type { Logger } from '@orquestra/platform';
 import type { RequestHandler } from 'express';
 import type { DownstreamClients } from '../grpc/downstream.clients';
@@ -19,6 +20,8 @@ export interface GatewayDeps {
   logger: Logger;
   readiness: ReadinessCheck;
   settings: GatewaySettings;
+  /** Where request metrics go (served by main.ts on METRICS_PORT); absent in most unit tests. */
+  metrics?: ServiceMetrics;
 }
 
 /** What route factories receive: the deps plus the shared auth middleware instance. */

@@ -14,6 +14,7 @@ import { accessLogMiddleware } from './access-log.middleware';
 import type { GatewayDeps, RouteContext } from './app.deps';
 import { authMiddleware } from './auth.middleware';
 import { errorHandler, notFoundHandler } from './error.handler';
+import { httpMetricsMiddleware } from './http-metrics.middleware';
 import { requestIdMiddleware } from './request-id.middleware';
 
 /**
@@ -37,6 +38,7 @@ export function createApp(deps: GatewayDeps): Express {
   );
   const context: RouteContext = { ...deps, authenticate: authMiddleware(resolver) };
 
+  if (deps.metrics) app.use(httpMetricsMiddleware(deps.metrics));
   app.use(requestIdMiddleware());
   app.use(accessLogMiddleware(deps.logger));
   app.use(healthRoutes(deps.readiness));
