@@ -60,7 +60,7 @@ describe('EventBus against a real RabbitMQ', () => {
 
     const connection = await amqp.connect(amqpUrl);
     const channel = await connection.createChannel();
-    const parked = await channel.get(`${queue}.dlq`, { noAck: true });
+    const parked = await channel.get(`${bus.queueName(queue)}.dlq`, { noAck: true });
     expect(parked && JSON.parse(parked.content.toString()).id).toBe(sent.id);
     await connection.close();
   });

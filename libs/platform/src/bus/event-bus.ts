@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { EventEnvelope } from './event-envelope';
 
 export interface ConsumerOptions {
-  /** Durable queue name, conventionally `<service>.<purpose>`. */
+  /** Durable queue name, conventionally `<service>.<purpose>` (the broker's is `<exchange>.<queue>`). */
   queue: string;
   /** Routing-key patterns bound to the queue (`payment.*`, `#`). */
   patterns: string[];
@@ -128,11 +128,21 @@ export class EventBus {
     if (this.connection) await this.attach(registered);
   }
 
-  private async attach({ options, handler }: Registered): Promise<void> {
+  /**
+   * The broker-side name of a consumer's queue: `<exchange>.<queue>`. Stacks that share a broker
+   * (development, end-to-end tests, benchmarks, several environments) each have their own exchange;
+   * prefixing keeps one stack's consumers from ever taking another stack's events.
+   */
+  queueName(queue: string): string {
+    return `${this.options.exchange}.${queue}`;
+  }
+
+  private async attach({ options: given, handler }: Registered): Promise<void> {
     const connection = this.connection;
     if (!connection) return;
     const channel = await connection.createChannel();
     channel.on('error', (error: Error) => this.options.logger.warn({ err: error.message }, 'amqp consumer channel error'));
+    const options = { ...given, queue: this.queueName(given.queue) };
     const { queue } = options;
     await channel.assertExchange(this.options.exchange, 'topic', { durable: true });
     await channel.assertQueue(queue, {
