@@ -135,7 +135,7 @@ describe('failover between provider accounts', () => {
     expect(listAfter.body.data[0]?.id).toBe(listBefore.body.data[0]?.id);
   });
 
-  it('opens A’s breaker, skips A without calling it, then half-opens and recovers', async () => {
+  it('opens A’s breaker, skips A without calling it, then recovers by itself after a trial call', async () => {
     await setFaults(fo().clientA, { outage: true });
     // Failures within the window open the breaker (volume threshold 5, 50 %).
     await eventually(
@@ -157,12 +157,17 @@ describe('failover between provider accounts', () => {
     expect(skipped.body.provider_account_id).toBe(fo().accountB);
     expect((await stats()).faultsInjected).toBe(injected);
 
-    // A comes back; after the reset timeout a trial call (forced on A) closes the breaker.
+    // A comes back. At its next half-open the providers service runs a recovery trial itself (no
+    // payment is risked on it), the breaker closes, and payments return to A.
     await clearFaults();
-    await sleep(1_700);
-    const trial = await create({ provider_account_id: fo().accountA });
-    expect(trial.status).toBe(201);
-    expect(trial.body.provider_account_id).toBe(fo().accountA);
-    expect((await verdictOf(fo().accountA)).breaker_state).toBe('closed');
+    await eventually(
+      async () => ((await verdictOf(fo().accountA)).breaker_state === 'closed' ? true : undefined),
+      'A’s breaker to close after its recovery trial',
+      10_000,
+    );
+    const back = await create();
+    expect(back.status).toBe(201);
+    expect(back.body.provider_account_id).toBe(fo().accountA);
+    expect((await detail(back.body.id)).attempts).toHaveLength(1);
   });
 });

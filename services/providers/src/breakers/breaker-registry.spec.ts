@@ -44,4 +44,13 @@ describe('BreakerRegistry', () => {
     await expect(registry.fire('pa_a', async () => 'back')).resolves.toBe('back');
     expect(registry.state('pa_a')).toBe('closed');
   });
+
+  it('asks its owner for a recovery trial when a breaker half-opens', async () => {
+    const trials: string[] = [];
+    registry.onHalfOpen = (accountId) => trials.push(accountId);
+    for (let i = 0; i < 3; i++) await expect(registry.fire('pa_a', unavailable)).rejects.toThrow();
+    expect(trials).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(trials).toEqual(['pa_a']);
+  });
 });

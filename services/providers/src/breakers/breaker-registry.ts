@@ -23,6 +23,12 @@ export interface BreakerSettings {
 export class BreakerRegistry {
   private readonly breakers = new Map<string, CircuitBreaker<[() => Promise<unknown>], unknown>>();
   private readonly providers = new Map<string, string>();
+  /**
+   * Called when an account's breaker half-opens: the owner runs one cheap trial call through the
+   * breaker (closing it when the provider answers), so recovery never waits on payment traffic
+   * that routing sends elsewhere meanwhile.
+   */
+  onHalfOpen: ((accountId: string) => void) | undefined;
   /** Observes every call (provider, account, result, seconds); set for metrics. */
   onCallEnd: ((provider: string, accountId: string, result: string, seconds: number) => void) | undefined;
 
@@ -85,7 +91,10 @@ export class BreakerRegistry {
           error instanceof ProviderError && (error.kind === 'rejected' || error.kind === 'not_found' || error.kind === 'invalid_credentials'),
       });
       breaker.on('open', () => this.logger.warn({ account_id: accountId }, 'circuit breaker opened'));
-      breaker.on('halfOpen', () => this.logger.info({ account_id: accountId }, 'circuit breaker half-open'));
+      breaker.on('halfOpen', () => {
+        this.logger.info({ account_id: accountId }, 'circuit breaker half-open');
+        this.onHalfOpen?.(accountId);
+      });
       breaker.on('close', () => this.logger.info({ account_id: accountId }, 'circuit breaker closed'));
       this.breakers.set(accountId, breaker);
     }

@@ -33,7 +33,24 @@ export class ProviderAccountService {
     private readonly webhookBaseUrl: string,
     private readonly locks: LockManager,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    breakers.onHalfOpen = (accountId) => void this.probe(accountId);
+  }
+
+  /**
+   * The half-open trial: one authenticated read (verifyCredentials) through the account's breaker.
+   * Success closes the breaker; failure opens it again for another reset period.
+   */
+  private async probe(accountId: string): Promise<void> {
+    try {
+      const doc = await this.accounts.findOne({ _id: accountId }).lean<ProviderAccountDoc>();
+      if (!doc || !doc.enabled) return;
+      await this.call(doc, (adapter) => adapter.verifyCredentials());
+      this.logger.info({ account_id: accountId }, 'provider account answered the recovery trial');
+    } catch (error) {
+      this.logger.warn({ account_id: accountId, err: (error as Error).message }, 'recovery trial failed; breaker stays open');
+    }
+  }
 
   /** The intake URL of a stored account (it carries the account's secret). */
   webhookUrlOf(doc: ProviderAccountDoc): string {

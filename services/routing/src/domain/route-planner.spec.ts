@@ -118,6 +118,12 @@ describe('planRoute: rules', () => {
 });
 
 describe('planRoute: health-aware order', () => {
+  it('ranks an account whose breaker is half-open (recovery trial running) last too', () => {
+    const plan = planRoute([account({ id: 'pa_a', priority: 1, breakerState: 'half_open' }), account({ id: 'pa_b', priority: 2 })], [], noHealth, input());
+    expect(plan.candidates.map((c) => c.account.id)).toEqual(['pa_b', 'pa_a']);
+    expect(plan.verdicts.find((v) => v.accountId === 'pa_a')?.reasons[0]).toMatch(/half-open/);
+  });
+
   it('ranks an account with an open breaker last, keeping it as a last resort', () => {
     const plan = planRoute([account({ id: 'pa_a', priority: 1, breakerState: 'open' }), account({ id: 'pa_b', priority: 2 })], [], noHealth, input());
     expect(ids(plan)).toEqual(['pa_b', 'pa_a']);

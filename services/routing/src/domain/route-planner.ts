@@ -6,7 +6,8 @@
  * 2. Rules, by priority: the first enabled rule whose conditions match decides the order of its
  *    target accounts (an ordered list, or weighted percentages); with `fallback`, every other
  *    eligible account follows by priority. No rule matches: every eligible account by priority.
- * 3. Health: accounts whose breaker is open or whose recent success rate collapsed go last.
+ * 3. Health: accounts whose breaker is open or half-open (on trial) or whose recent success rate
+ *    collapsed go last.
  */
 export type CustomerField = 'document' | 'email' | 'phone' | 'address';
 export const CUSTOMER_FIELDS: readonly CustomerField[] = ['document', 'email', 'phone', 'address'];
@@ -166,14 +167,22 @@ export function planRoute(accounts: AccountView[], rules: RuleView[], health: Ma
   for (const account of ordered) if (!why.has(account.id)) why.set(account.id, input.forcedAccountId ? 'forced by provider_account_id' : `eligible; priority ${account.priority}`);
 
   // Health-aware order: unhealthy accounts keep their relative order but go last.
-  const unhealthy = (a: AccountView) => a.breakerState === 'open' || healthOf(health, a.id, input.healthMinAttempts).collapsed;
+  // A half-open breaker is still on trial (providers runs the trial itself): not yet healthy.
+  const unhealthy = (a: AccountView) =>
+    a.breakerState === 'open' || a.breakerState === 'half_open' || healthOf(health, a.id, input.healthMinAttempts).collapsed;
   const healthy = ordered.filter((a) => !unhealthy(a));
   const sick = ordered.filter(unhealthy);
   for (const account of sick) {
     const h = healthOf(health, account.id, input.healthMinAttempts);
     why.set(
       account.id,
-      `${why.get(account.id)}; ranked last: ${account.breakerState === 'open' ? 'circuit breaker open' : `success rate ${(h.rate * 100).toFixed(0)}% over ${h.attempts} recent attempts`}`,
+      `${why.get(account.id)}; ranked last: ${
+        account.breakerState === 'open'
+          ? 'circuit breaker open'
+          : account.breakerState === 'half_open'
+            ? 'circuit breaker half-open (recovery trial running)'
+            : `success rate ${(h.rate * 100).toFixed(0)}% over ${h.attempts} recent attempts`
+      }`,
     );
   }
   const finalOrder = [...healthy, ...sick];
