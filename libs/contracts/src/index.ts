@@ -9,3 +9,4 @@ export * as notifications from './generated/orquestra/notifications/v1/notificat
 export * from './events';
 export * from './mode';
 export * from './public/payment.public';
+export * from './public/refund.public';

@@ -14,6 +14,7 @@ import { PaymentCreator } from './orchestration/create-payment';
 import { IdempotencyGuard } from './orchestration/idempotency.guard';
 import { OrphanCharges } from './orchestration/orphan-charges';
 import { PaymentActions } from './orchestration/payment-actions';
+import { PaymentRefunds } from './orchestration/refund-payment';
 
 void runService({
   config,
@@ -56,13 +57,22 @@ void runService({
       defaultPixExpiresMinutes: config.DEFAULT_PIX_EXPIRES_MINUTES,
       providerCallDeadlineMs: config.PROVIDER_CALL_DEADLINE_MS,
     });
-    const actions = new PaymentActions(store, providersClient, logger);
+    const refunds = new PaymentRefunds({
+      store,
+      // Its own guard: a refund request may wait for the payment's other refunds before its provider call.
+      idempotency: new IdempotencyGuard(idempotencyRecords, locks, config.IDEMPOTENCY_TTL_HOURS * 3_600_000, 180_000),
+      locks,
+      providers: providersClient,
+      logger,
+      providerCallDeadlineMs: config.PROVIDER_CALL_DEADLINE_MS,
+    });
+    const actions = new PaymentActions(store, providersClient, logger, refunds);
     await startProviderChargeConsumer(bus, actions, logger);
 
     const expiry = createPaymentExpiryWorker({ collection: store.collection, locks, actions, logger, pollIntervalMs: config.EXPIRY_POLL_INTERVAL_MS });
     expiry.start();
     onShutdown(() => expiry.stop());
 
-    grpc.addService(payments.PaymentsServiceService, paymentsHandlers({ store, creator, actions, links }), 'orquestra.payments.v1.PaymentsService');
+    grpc.addService(payments.PaymentsServiceService, paymentsHandlers({ store, creator, actions, links, refunds }), 'orquestra.payments.v1.PaymentsService');
   },
 });

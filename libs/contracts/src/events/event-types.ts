@@ -11,6 +11,9 @@ export const PUBLIC_EVENT_TYPES = [
   'payment.canceled',
   'payment.refunded',
   'payment.partially_refunded',
+  'refund.created',
+  'refund.succeeded',
+  'refund.failed',
 ] as const;
 
 export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];

@@ -1,3 +1,4 @@
 export * from './event-types';
 export * from './provider-charge-updated';
 export * from './payment-attempt-recorded';
+export * from './refund-events';

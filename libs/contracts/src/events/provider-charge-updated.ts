@@ -1,5 +1,20 @@
 import { z } from 'zod';
 
+/** One refund as the provider reports it (webhook or sync). */
+export const providerRefundReportSchema = z.object({
+  provider_refund_id: z.string(),
+  /** The key we sent when we asked for it; empty for a refund made in the provider's dashboard. */
+  refund_key: z.string(),
+  amount: z.number().int().positive(),
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  failure_code: z.string().optional(),
+  failure_reason: z.string().optional(),
+  reason: z.string().optional(),
+  created_at: z.string().optional(),
+});
+
+export type ProviderRefundReport = z.infer<typeof providerRefundReportSchema>;
+
 /** data.object of `internal.provider_charge.updated`: the charge as the provider reports it now. */
 export const providerChargeUpdatedSchema = z.object({
   account_id: z.string(),
@@ -10,6 +25,8 @@ export const providerChargeUpdatedSchema = z.object({
   end_to_end_id: z.string().optional(),
   paid_at: z.string().optional(),
   provider_fee: z.number().int().nonnegative().optional(),
+  /** Every refund the provider reports for the charge (ours and those made in its dashboard). */
+  refunds: z.array(providerRefundReportSchema).optional(),
   /** What told us: a webhook or a sync. */
   via: z.enum(['webhook', 'sync']),
 });

@@ -9,6 +9,7 @@ export function grpcStatusFor(code: ErrorCode): GrpcStatus {
     case 'parameter_missing':
     case 'parameter_invalid':
     case 'amount_too_small':
+    case 'refund_amount_exceeds_remaining':
     case 'metadata_invalid':
     case 'missing_document':
     case 'missing_email':
@@ -30,6 +31,8 @@ export function grpcStatusFor(code: ErrorCode): GrpcStatus {
     case 'payment_not_cancelable':
     case 'payment_already_paid':
     case 'payment_not_simulatable':
+    case 'payment_not_refundable':
+    case 'refund_not_supported':
     case 'no_eligible_account':
     case 'method_not_available':
     case 'card_declined':

@@ -9,7 +9,14 @@ export interface DownstreamClients {
   accounts: Pick<RpcClient<accounts.AccountsServiceService>, 'authenticateKey'>;
   payments: Pick<
     RpcClient<payments.PaymentsServiceService>,
-    'createPayment' | 'getPayment' | 'listPayments' | 'cancelPayment' | 'simulatePayment' | 'syncPayment' | 'getPaymentQrCode'
+    | 'createPayment'
+    | 'getPayment'
+    | 'listPayments'
+    | 'cancelPayment'
+    | 'simulatePayment'
+    | 'syncPayment'
+    | 'getPaymentQrCode'
+    | 'refundPayment'
   >;
   providers: Pick<
     RpcClient<providers.ProvidersServiceService>,

@@ -18,7 +18,7 @@ export type ErrorBody = z.infer<typeof ErrorBodySchema>;
  * exhaustive, so adding a code to the platform's closed set fails to compile until it is mapped here.
  *
  * Choices where the spec is silent:
- * - 422 for `no_eligible_account` and `method_not_available`: the request is well formed, but
+ * - 422 for `no_eligible_account`, `method_not_available` and `refund_not_supported`: the request is well formed, but
  *   nothing connected in this mode can serve it (same family as the spec's 422 for payouts).
  * - 409 for state conflicts (`payment_not_cancelable`, …) and idempotency conflicts; the latter
  *   get their own type so a client can tell "retry with the same key later" apart.
@@ -58,7 +58,12 @@ export function httpErrorFor(code: ErrorCode): HttpErrorShape {
     case 'payment_not_cancelable':
     case 'payment_already_paid':
     case 'payment_not_simulatable':
+    case 'payment_not_refundable':
       return { status: 409, type: 'invalid_request_error' };
+    case 'refund_amount_exceeds_remaining':
+      return { status: 400, type: 'invalid_request_error' };
+    case 'refund_not_supported':
+      return { status: 422, type: 'invalid_request_error' };
     case 'card_declined':
       return { status: 402, type: 'card_error' };
     case 'provider_error':

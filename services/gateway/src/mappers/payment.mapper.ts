@@ -3,11 +3,14 @@ import { PAYMENT_METHODS } from '../schemas/create-payment.schema';
 import {
   NEXT_ACTION_TYPES,
   PAYMENT_STATUSES,
+  REFUND_SOURCES,
+  REFUND_STATUSES,
   type CustomerJson,
   type NextActionJson,
   type PaymentDetailJson,
   type PaymentJson,
   type PaymentListJson,
+  type RefundJson,
 } from '../schemas/payment.response.schema';
 import { oneOf } from './narrow';
 import { nullIfEmpty } from './nullable';
@@ -82,6 +85,24 @@ export function toPaymentJson(payment: payments.Payment): PaymentJson {
   };
 }
 
+/** A refund as the public API shows it (§2). */
+export function toRefundJson(refund: payments.Refund): RefundJson {
+  return {
+    id: refund.id,
+    object: 'refund',
+    payment_id: refund.payment_id,
+    amount: refund.amount,
+    status: oneOf(REFUND_STATUSES, refund.status, 'refund.status'),
+    reason: nullIfEmpty(refund.reason),
+    source: oneOf(REFUND_SOURCES, refund.source, 'refund.source'),
+    provider_refund_id: nullIfEmpty(refund.provider_refund_id),
+    failure_code: nullIfEmpty(refund.failure_code),
+    failure_reason: nullIfEmpty(refund.failure_reason),
+    created_at: refund.created_at,
+    updated_at: refund.updated_at,
+  };
+}
+
 /** One payment as GET /v1/payments/{id} shows it: with its attempts, refunds and events. */
 export function toPaymentDetailJson(payment: payments.Payment): PaymentDetailJson {
   return {
@@ -97,8 +118,7 @@ export function toPaymentDetailJson(payment: payments.Payment): PaymentDetailJso
       latency_ms: attempt.latency_ms,
       created_at: attempt.created_at,
     })),
-    // Refunds are not served by the payments service yet; the list is honest about that.
-    refunds: [],
+    refunds: payment.refunds.map(toRefundJson),
     events: payment.events.map((event) => ({ id: event.id, type: event.type, created: event.created })),
   };
 }

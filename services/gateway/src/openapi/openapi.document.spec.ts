@@ -56,6 +56,7 @@ describe('OpenAPI document', () => {
         'GET /v1/payments',
         'GET /v1/payments/{id}',
         'POST /v1/payments/{id}/cancel',
+        'POST /v1/payments/{id}/refund',
         'POST /v1/payments/{id}/simulate',
         'POST /v1/payments/{id}/sync',
         'GET /v1/events',

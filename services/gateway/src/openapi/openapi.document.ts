@@ -10,7 +10,8 @@ import {
   WebhookParamsSchema,
   WebhookSubPathParamsSchema,
 } from '../schemas/path-params.schema';
-import { PaymentDetailSchema, PaymentListSchema, PaymentSchema } from '../schemas/payment.response.schema';
+import { PaymentDetailSchema, PaymentListSchema, PaymentSchema, RefundResultSchema } from '../schemas/payment.response.schema';
+import { RefundIdempotencyHeadersSchema, RefundPaymentSchema } from '../schemas/refund-payment.schema';
 import { z } from '../schemas/zod-openapi';
 import { AUTH_ERRORS, BEARER, errorResponses, json, PUBLIC } from './openapi.helpers';
 import { registerProviderPaths } from './provider.paths';
@@ -112,6 +113,72 @@ export function buildOpenApiDocument(options: { serverUrl: string }): ReturnType
     responses: {
       200: json(PaymentSchema, 'O pagamento cancelado.'),
       ...errorResponses('not_found', 'restricted_key', 'payment_not_cancelable', 'payment_already_paid', 'provider_unavailable', ...AUTH_ERRORS),
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/payments/{id}/refund',
+    operationId: 'refundPayment',
+    tags: ['Payments'],
+    summary: 'Reembolsa um pagamento pago, no todo ou em parte',
+    description:
+      'Sem amount, reembolsa todo o valor que ainda pode ser reembolsado. Reembolsos parciais se somam até o valor pago; ' +
+      'reembolsos em processamento (pending) já contam contra o restante. O reembolso nasce pending e fica succeeded ou failed ' +
+      'quando o provedor confirma (notificação do provedor ou POST /sync); amount_refunded e o status do pagamento ' +
+      '(partially_refunded, refunded) mudam quando um reembolso é concluído. Mesma Idempotency-Key com o mesmo corpo devolve o ' +
+      'mesmo reembolso (201, Idempotent-Replayed: true), nunca um segundo. Só chaves completas.',
+    security: BEARER,
+    request: {
+      params: PaymentIdParamsSchema,
+      headers: RefundIdempotencyHeadersSchema,
+      body: { required: false, content: { 'application/json': { schema: RefundPaymentSchema } } },
+    },
+    responses: {
+      201: {
+        description: 'Reembolso criado (ou repetido pela Idempotency-Key), com o pagamento como ficou.',
+        headers: {
+          'Idempotent-Replayed': { description: 'true quando a resposta repete um pedido anterior.', schema: { type: 'string', enum: ['true'] } },
+        },
+        content: {
+          'application/json': {
+            schema: RefundResultSchema,
+            example: {
+              refund: {
+                id: 're_01j9z0k3x7m2q8r4t6v8w0y2a4',
+                object: 'refund',
+                payment_id: 'pay_01j9z0k3x7m2q8r4t6v8w0y2a4',
+                amount: 500,
+                status: 'pending',
+                reason: 'Produto devolvido',
+                source: 'service',
+                provider_refund_id: 're01j9z0k3x7m2q8r4t6v8w0y2a4',
+                failure_code: null,
+                failure_reason: null,
+                created_at: '2026-10-01T12:10:00.000Z',
+                updated_at: '2026-10-01T12:10:00.000Z',
+              },
+              payment: { id: 'pay_01j9z0k3x7m2q8r4t6v8w0y2a4', object: 'payment', status: 'succeeded', amount: 1990, amount_refunded: 0 },
+            },
+          },
+        },
+      },
+      ...errorResponses(
+        'invalid_json',
+        'parameter_invalid',
+        'amount_too_small',
+        'refund_amount_exceeds_remaining',
+        'not_found',
+        'restricted_key',
+        'payment_not_refundable',
+        'idempotency_conflict',
+        'idempotency_in_progress',
+        'refund_not_supported',
+        'provider_rejected',
+        'provider_unavailable',
+        'provider_timeout',
+        ...AUTH_ERRORS,
+      ),
     },
   });
 

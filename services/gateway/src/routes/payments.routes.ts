@@ -7,10 +7,11 @@ import { jsonBodyMiddleware } from '../http/json-body.middleware';
 import { callerOf, rpcOptions } from '../http/request-context';
 import { requestHash } from '../idempotency/request-hash';
 import { toCreatePaymentRequest } from '../mappers/create-payment-request.mapper';
-import { toPaymentDetailJson, toPaymentJson, toPaymentListJson } from '../mappers/payment.mapper';
+import { toPaymentDetailJson, toPaymentJson, toPaymentListJson, toRefundJson } from '../mappers/payment.mapper';
 import { CreatePaymentSchema, IdempotencyHeadersSchema } from '../schemas/create-payment.schema';
 import { ListPaymentsQuerySchema } from '../schemas/list-payments.schema';
 import { PaymentIdSchema } from '../schemas/path-params.schema';
+import { RefundIdempotencyHeadersSchema, RefundPaymentSchema } from '../schemas/refund-payment.schema';
 import { parseOrThrow } from '../validation/zod-issue.mapper';
 import { assertCreatePaymentAllowed } from './create-payment.guard';
 
@@ -24,7 +25,7 @@ function paymentIdOf(req: Request): string {
 /**
  * /v1/payments (§4). Order of checks on every route: route match (404) → API key (401) →
  * key kind (403) → body parsing (400 invalid_json) → validation (400) → downstream.
- * Restricted keys may use POST/GET /payments and GET /payments/{id} only (not cancel, simulate, sync); the payments service
+ * Restricted keys may use POST/GET /payments and GET /payments/{id} only (not cancel, refund, simulate, sync); the payments service
  * narrows what they see to the payments their key created.
  */
 export function paymentsRoutes(context: RouteContext): Router {
@@ -82,6 +83,28 @@ export function paymentsRoutes(context: RouteContext): Router {
     );
     if (!response.payment) throw new AppError('not_found', { param: 'id' });
     res.json(toPaymentJson(response.payment));
+  });
+
+  // Full keys only (§5.4: a restricted key cannot refund). amount omitted = all that is left.
+  router.post('/payments/:id/refund', authenticate, fullKeyOnly, jsonBodyMiddleware(), async (req, res) => {
+    const paymentId = paymentIdOf(req);
+    const headers = parseOrThrow(RefundIdempotencyHeadersSchema, { 'Idempotency-Key': req.get('idempotency-key') }, 'header');
+    const input = parseOrThrow(RefundPaymentSchema, req.body ?? {}, 'body');
+    const response = await clients.payments.refundPayment(
+      {
+        caller: callerOf(res),
+        payment_id: paymentId,
+        idempotency_key: headers['Idempotency-Key'] ?? '',
+        // The path is part of the request: one key cannot refund two payments.
+        request_hash: requestHash({ payment_id: paymentId, ...input }),
+        ...(input.amount !== undefined ? { amount: input.amount } : {}),
+        reason: input.reason ?? '',
+      },
+      rpcOptions(res, settings.createPaymentDeadlineMs),
+    );
+    if (!response.refund || !response.payment) throw new AppError('internal', { message: 'RefundPayment answered without a refund' });
+    if (response.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(201).json({ refund: toRefundJson(response.refund), payment: toPaymentJson(response.payment) });
   });
 
   // Test mode only; the payments service checks the mode (live → 403 live_mode_forbidden).

@@ -114,15 +114,23 @@ export const PaymentEventRefSchema = z
   .object({ id: z.string(), type: z.string(), created: z.number().int() })
   .openapi('PaymentEventRef');
 
+export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export const REFUND_SOURCES = ['service', 'provider'] as const;
+
 export const RefundSchema = z
   .object({
-    id: z.string(),
+    id: z.string().openapi({ example: 're_01j9z0k3x7m2q8r4t6v8w0y2a4' }),
     object: z.literal('refund'),
     payment_id: z.string(),
-    amount: z.number().int(),
-    status: z.enum(['pending', 'succeeded', 'failed']),
+    amount: z.number().int().openapi({ description: 'Centavos.', example: 500 }),
+    status: z.enum(REFUND_STATUSES).openapi({ description: 'pending até o provedor confirmar a devolução; succeeded ou failed depois.' }),
     reason: z.string().nullable(),
+    source: z.enum(REFUND_SOURCES).openapi({ description: 'service: pedido por esta API; provider: feito no painel do provedor.' }),
+    provider_refund_id: z.string().nullable(),
+    failure_code: z.string().nullable(),
+    failure_reason: z.string().nullable(),
     created_at: z.string(),
+    updated_at: z.string(),
   })
   .openapi('Refund');
 
@@ -133,6 +141,11 @@ export const PaymentDetailSchema = PaymentSchema.extend({
   events: z.array(PaymentEventRefSchema),
 }).openapi('PaymentDetail');
 
+/** POST /v1/payments/{id}/refund answers the refund and the payment as it is after. */
+export const RefundResultSchema = z
+  .object({ refund: RefundSchema, payment: PaymentSchema })
+  .openapi('RefundResult');
+
 export const PaymentListSchema = z
   .object({ object: z.literal('list'), data: z.array(PaymentSchema), has_more: z.boolean() })
   .openapi('PaymentList');
@@ -140,5 +153,7 @@ export const PaymentListSchema = z
 export type PaymentJson = z.infer<typeof PaymentSchema>;
 export type PaymentDetailJson = z.infer<typeof PaymentDetailSchema>;
 export type PaymentListJson = z.infer<typeof PaymentListSchema>;
+export type RefundJson = z.infer<typeof RefundSchema>;
+export type RefundResultJson = z.infer<typeof RefundResultSchema>;
 export type NextActionJson = z.infer<typeof NextActionSchema>;
 export type CustomerJson = z.infer<typeof CustomerOutputSchema>;

@@ -36,6 +36,7 @@ export function fakeClients(): FakeClients {
       simulatePayment: notStubbed('simulatePayment'),
       syncPayment: notStubbed('syncPayment'),
       getPaymentQrCode: notStubbed('getPaymentQrCode'),
+      refundPayment: notStubbed('refundPayment'),
     },
     providers: {
       handleWebhook: notStubbed('handleWebhook'),

@@ -64,7 +64,25 @@ export function protoPayment(overrides: Partial<payments.Payment> = {}): payment
     source_key_id: 'key_01j',
     attempts: [],
     events: [],
+    refunds: [],
     updated_at: '2026-10-01T12:00:01.000Z',
+    ...overrides,
+  };
+}
+
+export function protoRefund(overrides: Partial<payments.Refund> = {}): payments.Refund {
+  return {
+    id: 're_01jref',
+    payment_id: 'pay_01jabc',
+    amount: 500,
+    status: 'pending',
+    reason: '',
+    source: 'service',
+    provider_refund_id: 're01jref',
+    failure_code: '',
+    failure_reason: '',
+    created_at: '2026-10-01T12:10:00.000Z',
+    updated_at: '2026-10-01T12:10:00.000Z',
     ...overrides,
   };
 }

@@ -1,5 +1,27 @@
 import { modeFromName, toPublicPayment, type payments } from '@orquestra/contracts';
-import type { PaymentDoc } from './payment.model';
+import type { PaymentDoc, RefundDoc } from './payment.model';
+
+/** Stored refund → gRPC message. */
+export function toProtoRefund(refund: RefundDoc, paymentId: string): payments.Refund {
+  return {
+    id: refund.id,
+    payment_id: paymentId,
+    amount: refund.amount,
+    status: refund.status,
+    reason: refund.reason,
+    source: refund.source,
+    provider_refund_id: refund.provider_refund_id,
+    failure_code: refund.failure_code,
+    failure_reason: refund.failure_reason,
+    created_at: new Date(refund.created_at).toISOString(),
+    updated_at: new Date(refund.updated_at).toISOString(),
+  };
+}
+
+/** The refunds a reader sees: reservations of in-flight requests are not refunds yet. */
+export function visibleRefunds(doc: PaymentDoc): RefundDoc[] {
+  return (doc.refunds ?? []).filter((refund) => refund.announced);
+}
 
 /** Stored payment → gRPC message. */
 export function toProtoPayment(doc: PaymentDoc): payments.Payment {
@@ -56,6 +78,7 @@ export function toProtoPayment(doc: PaymentDoc): payments.Payment {
       created_at: new Date(attempt.created_at).toISOString(),
     })),
     events: doc.events.map((event) => ({ id: event.id, type: event.type, created: event.created })),
+    refunds: visibleRefunds(doc).map((refund) => toProtoRefund(refund, doc._id)),
   };
 }
 

@@ -1,6 +1,10 @@
 import type { DueWorkFields, OutboxFields } from '@orquestra/platform';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { PaymentStatus } from '../domain/payment-status';
+import type { RefundRecord } from '../domain/refunds';
+
+/** A refund lives inside its payment: its changes, the payment's amounts and their events are one write. */
+export type RefundDoc = RefundRecord;
 
 export interface AttemptDoc {
   id: string;
@@ -68,6 +72,8 @@ export interface PaymentDoc extends OutboxFields, DueWorkFields {
   expires_at: Date | null;
   paid_at: Date | null;
   attempts: AttemptDoc[];
+  /** Absent on payments stored before refunds existed: read as []. */
+  refunds?: RefundDoc[];
   events: EventRefDoc[];
   idempotency_key: string;
   created_at: Date;
@@ -101,6 +107,7 @@ const schema = new Schema<PaymentDoc>(
     expires_at: { type: Date, default: null },
     paid_at: { type: Date, default: null },
     attempts: { type: Schema.Types.Mixed, default: [] },
+    refunds: { type: Schema.Types.Mixed, default: [] },
     events: { type: Schema.Types.Mixed, default: [] },
     idempotency_key: { type: String, default: '' },
     created_at: { type: Date, required: true },
@@ -117,6 +124,8 @@ schema.index({ merchant_id: 1, mode: 1, status: 1, _id: -1 });
 schema.index({ merchant_id: 1, mode: 1, source_key_id: 1, _id: -1 });
 // Provider webhooks find their payment by the provider's charge id.
 schema.index({ provider_account_id: 1, provider_payment_id: 1 });
+// Idempotent refund replays find their payment by the refund id.
+schema.index({ 'refunds.id': 1 });
 schema.index({ due_at: 1 });
 schema.index({ outbox_since: 1 });
 

@@ -1,10 +1,11 @@
-import { PAYMENT_ATTEMPT_RECORDED, type PaymentAttemptRecorded } from '@orquestra/contracts';
+import { PAYMENT_ATTEMPT_RECORDED, toPublicRefund, type PaymentAttemptRecorded } from '@orquestra/contracts';
 import { AppError, LockManager, newId, outboxEntries, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import type { PaymentLinks } from '../domain/payment-links';
 import { canTransition, type PaymentStatus } from '../domain/payment-status';
-import { publicPaymentObject } from './payment.mapper';
-import type { AttemptDoc, PaymentDoc, PaymentModel } from './payment.model';
+import type { RefundPlan } from '../domain/refunds';
+import { publicPaymentObject, toProtoRefund } from './payment.mapper';
+import type { AttemptDoc, PaymentDoc, PaymentModel, RefundDoc } from './payment.model';
 
 /**
  * Every payment state change goes through here: checked against the transition table, made under
@@ -67,6 +68,55 @@ export class PaymentStore {
     });
     if (updated) void this.outbox.flush(this.collection, current._id);
     return updated;
+  }
+
+  /** The event of one refund of `payment` (data.object is the public refund). */
+  refundEvent(type: string, payment: PaymentDoc, refund: RefundDoc): EventEnvelope {
+    return {
+      id: newId('event'),
+      type,
+      created: Math.floor(Date.now() / 1000),
+      merchant_id: payment.merchant_id,
+      mode: payment.mode,
+      source: payment.source_key_id || null,
+      data: { object: toPublicRefund(toProtoRefund(refund, payment._id)) as unknown as Record<string, unknown> },
+    };
+  }
+
+  /**
+   * Changes a payment's refunds under the payment's document lock (the lock transition() takes):
+   * `plan` sees a fresh read and answers the new refunds, amounts, status and events, or null for
+   * "nothing to change". One single-document write carries the change and its events (outbox).
+   * Answers the payment as it is after (unchanged when plan answered null), or null if unknown.
+   */
+  async changeRefunds(paymentId: string, plan: (fresh: PaymentDoc & { refunds: RefundDoc[] }) => RefundPlan | null): Promise<PaymentDoc | null> {
+    let wrote = false;
+    const result = await this.locks.withLock(LockManager.documentLock(this.collection.collectionName, paymentId), async () => {
+      const stored = await this.model.findById(paymentId).lean<PaymentDoc>();
+      if (!stored) return null;
+      const fresh = { ...stored, refunds: stored.refunds ?? [] };
+      const change = plan(fresh);
+      if (!change) return fresh;
+      if (change.status !== fresh.status && !canTransition(fresh.status, change.status)) {
+        throw new Error(`illegal payment transition ${fresh.status} → ${change.status} for ${paymentId}`);
+      }
+      const now = new Date();
+      const next: PaymentDoc = { ...fresh, refunds: change.refunds, amount_refunded: change.amount_refunded, status: change.status, updated_at: now };
+      const events = change.events.map((event) => {
+        const refund = event.refundId ? change.refunds.find((r) => r.id === event.refundId) : undefined;
+        return refund ? this.refundEvent(event.type, next, refund) : this.event(event.type, next);
+      });
+      const eventRefs = events.map((event) => ({ id: event.id, type: event.type, created: event.created }));
+      const set = { refunds: change.refunds, amount_refunded: change.amount_refunded, status: change.status, updated_at: now };
+      await this.collection.updateOne(
+        { _id: paymentId as never },
+        events.length > 0 ? withOutbox({ $set: set, $push: { events: { $each: eventRefs } } }, events) : { $set: set },
+      );
+      wrote = events.length > 0;
+      return { ...next, events: [...fresh.events, ...eventRefs], outbox: [...fresh.outbox, ...outboxEntries(events)] };
+    });
+    if (wrote) void this.outbox.flush(this.collection, paymentId);
+    return result;
   }
 
   /** Internal events telling routing how each provider attempt went (per-account health). */

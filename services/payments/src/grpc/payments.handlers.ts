@@ -1,13 +1,14 @@
 import { modeName, type common, type payments } from '@orquestra/contracts';
 import { AppError, type Handlers } from '@orquestra/platform';
 import type { FilterQuery } from 'mongoose';
-import { toProtoPayment } from '../db/payment.mapper';
+import { toProtoPayment, toProtoRefund } from '../db/payment.mapper';
 import type { PaymentDoc } from '../db/payment.model';
 import type { PaymentStore } from '../db/payment.store';
 import type { PaymentLinks } from '../domain/payment-links';
 import { isPaymentStatus } from '../domain/payment-status';
 import type { PaymentCreator } from '../orchestration/create-payment';
 import type { CallerScope, PaymentActions } from '../orchestration/payment-actions';
+import type { PaymentRefunds } from '../orchestration/refund-payment';
 
 const MAX_LIMIT = 100;
 
@@ -26,8 +27,9 @@ export function paymentsHandlers(deps: {
   creator: PaymentCreator;
   actions: PaymentActions;
   links: PaymentLinks;
+  refunds: PaymentRefunds;
 }): Handlers<typeof payments.PaymentsServiceService> {
-  const { store, creator, actions, links } = deps;
+  const { store, creator, actions, links, refunds } = deps;
   const toProto = (doc: PaymentDoc): payments.Payment => ({ ...toProtoPayment(doc), payment_url: links.paymentUrl(doc._id) });
 
   return {
@@ -67,6 +69,11 @@ export function paymentsHandlers(deps: {
 
     async syncPayment(request, context) {
       return { payment: toProto(await actions.sync(request.payment_id, scopeOf(request.caller), context.requestId)) };
+    },
+
+    async refundPayment(request, context) {
+      const { refund, payment, replayed } = await refunds.refund(request, context.requestId);
+      return { refund: toProtoRefund(refund, payment._id), payment: toProto(payment), replayed };
     },
 
     async getPaymentQrCode({ payment_id }) {

@@ -130,6 +130,7 @@ export class PaymentCreator {
       expires_at: null,
       paid_at: null,
       attempts: [],
+      refunds: [],
       events: [],
       idempotency_key: request.idempotency_key,
       created_at: now,

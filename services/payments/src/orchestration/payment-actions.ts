@@ -3,6 +3,8 @@ import { AppError, RpcError, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { PaymentDoc } from '../db/payment.model';
 import type { PaymentStore } from '../db/payment.store';
+import type { RefundReport } from '../domain/refunds';
+import { reportFromEvent, reportFromProto, type PaymentRefunds } from './refund-payment';
 
 const { ChargeStatus } = providersContract;
 
@@ -15,7 +17,7 @@ export interface CallerScope {
   restrictedKeyId?: string;
 }
 
-type ChargeView = Pick<ProviderChargeUpdated, 'status' | 'end_to_end_id' | 'paid_at'>;
+type ChargeView = Pick<ProviderChargeUpdated, 'status' | 'end_to_end_id' | 'paid_at'> & { refunds?: RefundReport[] };
 
 function chargeView(charge: providersContract.Charge): ChargeView {
   const status =
@@ -26,7 +28,12 @@ function chargeView(charge: providersContract.Charge): ChargeView {
         : charge.status === ChargeStatus.CHARGE_STATUS_FAILED
           ? 'failed'
           : 'pending';
-  return { status, ...(charge.end_to_end_id ? { end_to_end_id: charge.end_to_end_id } : {}), ...(charge.paid_at ? { paid_at: charge.paid_at } : {}) };
+  return {
+    status,
+    ...(charge.end_to_end_id ? { end_to_end_id: charge.end_to_end_id } : {}),
+    ...(charge.paid_at ? { paid_at: charge.paid_at } : {}),
+    refunds: charge.refunds.map(reportFromProto),
+  };
 }
 
 /**
@@ -39,6 +46,7 @@ export class PaymentActions {
     private readonly store: PaymentStore,
     private readonly providers: RpcClient<typeof providersContract.ProvidersServiceService>,
     private readonly logger: Logger,
+    private readonly refunds: PaymentRefunds,
   ) {}
 
   private ref(payment: PaymentDoc): providersContract.ChargeRef {
@@ -102,6 +110,7 @@ export class PaymentActions {
       },
     );
     if (charge) await this.applyChargeState(payment, chargeView(charge));
+    await this.refunds.resume(await this.store.findForCaller(id, scope), requestId);
     return this.store.findForCaller(id, scope);
   }
 
@@ -111,7 +120,8 @@ export class PaymentActions {
       .findOne({ provider_account_id: update.account_id, provider_payment_id: update.provider_payment_id })
       .lean<PaymentDoc>();
     if (!payment) return 'unknown_payment';
-    return (await this.applyChargeState(payment, update)) ? 'applied' : 'unchanged';
+    const view: ChargeView = { ...update, refunds: (update.refunds ?? []).map(reportFromEvent) };
+    return (await this.applyChargeState(payment, view)) ? 'applied' : 'unchanged';
   }
 
   private async applyChargeState(payment: PaymentDoc, charge: ChargeView): Promise<boolean> {
@@ -121,8 +131,11 @@ export class PaymentActions {
         paid_at: charge.paid_at ? new Date(charge.paid_at) : new Date(),
         due_at: null,
       });
-      return updated !== null;
+      // Refunds reported with the payment (a sync that missed both) apply on the paid payment.
+      const refunded = await this.refunds.applyReports(payment._id, charge.refunds ?? []);
+      return updated !== null || refunded;
     }
+    if (charge.status === 'paid') return this.refunds.applyReports(payment._id, charge.refunds ?? []);
     if (charge.status === 'canceled' && payment.status === 'pending') {
       const updated = await this.store.transition(payment, 'canceled', 'payment.canceled', { due_at: null, next_action: null });
       return updated !== null;

@@ -28,6 +28,18 @@ export interface ProviderAdapter {
   /** Sandbox only: asks the provider's sandbox to mark the charge paid (and send its webhook). */
   simulatePaid(providerPaymentId: string): Promise<void>;
   /**
+   * Returns part or all of a paid charge to the payer. Optional: a provider whose API cannot
+   * refund leaves it out, and RefundCharge answers `refund_not_supported`. Idempotent on
+   * `input.refundId`: repeating it never refunds twice (the provider's idempotency key or refund
+   * id is derived from it). A refusal (over the refundable amount, too old) throws ProviderError
+   * `rejected`; an accepted refund is returned `pending` or already final.
+   *
+   * @example
+   * const refund = await adapter.refundCharge?.({ providerPaymentId: txid, refundId: 're_01j…', amount: 500, endToEndId });
+   * if (refund.status === 'pending') await webhookOrSync(); // the final state arrives later
+   */
+  refundCharge?(input: RefundChargeInput): Promise<ProviderRefund>;
+  /**
    * Registers our webhook URL for this account at the provider. Answers what must be kept for
    * verifying later webhooks (e.g. the signing secret Stripe issues for a new endpoint), or that
    * the owner must paste the URL in the provider's dashboard (providers without a webhook API).
@@ -79,6 +91,35 @@ export interface ProviderCharge {
   providerFee?: number;
   failureCode?: string;
   failureReason?: string;
+  /** Every refund the provider reports for this charge (ours and those made in its dashboard). */
+  refunds?: ProviderRefund[];
+}
+
+export interface RefundChargeInput {
+  providerPaymentId: string;
+  /** Our refund id (`re_…`): the source of the provider's idempotency key / refund id. */
+  refundId: string;
+  /** Cents. */
+  amount: number;
+  reason?: string;
+  /** The paid Pix's end-to-end id, when known (Banco Central devoluções hang off it). */
+  endToEndId?: string;
+}
+
+export type ProviderRefundStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface ProviderRefund {
+  /** The provider's id of the refund. */
+  providerRefundId: string;
+  /** The key we gave when we asked for it, when the provider reports it (Efí: the devolução id). */
+  refundKey?: string;
+  /** Cents. */
+  amount: number;
+  status: ProviderRefundStatus;
+  failureCode?: string;
+  failureReason?: string;
+  reason?: string;
+  createdAt?: Date;
 }
 
 export interface WebhookRequest {

@@ -1,8 +1,8 @@
-import { PROVIDER_CHARGE_UPDATED, type ProviderChargeUpdated } from '@orquestra/contracts';
+import { PROVIDER_CHARGE_UPDATED, type ProviderChargeUpdated, type ProviderRefundReport } from '@orquestra/contracts';
 import { isDuplicateKeyError, newId, outboxEntries, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import type { Logger } from 'pino';
-import { ProviderError } from '../adapters/provider-adapter';
+import { ProviderError, type ProviderRefund } from '../adapters/provider-adapter';
 import type { WebhookReceiptModel } from '../db/webhook-receipt.model';
 import type { ProviderAccountService } from './provider-account.service';
 
@@ -17,6 +17,20 @@ export interface WebhookInput {
 export interface WebhookAnswer {
   httpStatus: number;
   body: string;
+}
+
+/** A refund as the internal event carries it. */
+export function toRefundReport(refund: ProviderRefund): ProviderRefundReport {
+  return {
+    provider_refund_id: refund.providerRefundId,
+    refund_key: refund.refundKey ?? '',
+    amount: refund.amount,
+    status: refund.status,
+    ...(refund.failureCode ? { failure_code: refund.failureCode } : {}),
+    ...(refund.failureReason ? { failure_reason: refund.failureReason } : {}),
+    ...(refund.reason ? { reason: refund.reason } : {}),
+    ...(refund.createdAt ? { created_at: refund.createdAt.toISOString() } : {}),
+  };
 }
 
 /**
@@ -63,6 +77,7 @@ export class WebhookIntakeService {
         ...(charge.endToEndId ? { end_to_end_id: charge.endToEndId } : {}),
         ...(charge.paidAt ? { paid_at: charge.paidAt.toISOString() } : {}),
         ...(charge.providerFee !== undefined ? { provider_fee: charge.providerFee } : {}),
+        ...(charge.refunds && charge.refunds.length > 0 ? { refunds: charge.refunds.map(toRefundReport) } : {}),
         via: 'webhook',
       };
       events.push({

@@ -1,8 +1,32 @@
 import { providers } from '@orquestra/contracts';
-import type { ProviderCharge } from '../adapters/provider-adapter';
+import type { ProviderCharge, ProviderRefund, ProviderRefundStatus } from '../adapters/provider-adapter';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
 
-const { ChargeStatus } = providers;
+const { ChargeStatus, RefundStatus } = providers;
+
+function refundStatus(value: ProviderRefundStatus): providers.RefundStatus {
+  switch (value) {
+    case 'pending':
+      return RefundStatus.REFUND_STATUS_PENDING;
+    case 'succeeded':
+      return RefundStatus.REFUND_STATUS_SUCCEEDED;
+    case 'failed':
+      return RefundStatus.REFUND_STATUS_FAILED;
+  }
+}
+
+export function toProtoRefund(refund: ProviderRefund): providers.ProviderRefund {
+  return {
+    provider_refund_id: refund.providerRefundId,
+    refund_key: refund.refundKey ?? '',
+    amount: refund.amount,
+    status: refundStatus(refund.status),
+    failure_code: refund.failureCode ?? '',
+    failure_reason: refund.failureReason ?? '',
+    reason: refund.reason ?? '',
+    created_at: refund.createdAt?.toISOString() ?? '',
+  };
+}
 
 function status(value: ProviderCharge['status']): providers.ChargeStatus {
   switch (value) {
@@ -39,5 +63,6 @@ export function toProtoCharge(account: ProviderAccountDoc, charge: ProviderCharg
     failure_reason: charge.failureReason ?? '',
     provider_fee: charge.providerFee ?? -1,
     paid_at: charge.paidAt?.toISOString() ?? '',
+    refunds: (charge.refunds ?? []).map(toProtoRefund),
   };
 }

@@ -6,7 +6,7 @@ import type { ProviderAccountDoc } from '../db/provider-account.model';
 import type { ProviderAccountService } from '../domain/provider-account.service';
 import type { WebhookIntakeService } from '../domain/webhook-intake.service';
 import { toProtoAccount, toProtoProvider } from './account.mapper';
-import { toProtoCharge } from './charge.mapper';
+import { toProtoCharge, toProtoRefund } from './charge.mapper';
 import { PROVIDER_CATALOG } from '../domain/provider-catalog';
 
 /** ProviderError → the normalized error the caller's failover policy reads. */
@@ -21,6 +21,20 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    throw toAppError(error);
+  }
+}
+
+/** Like guarded, with a refund-specific message when the provider refuses the refund. */
+async function refundGuarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ProviderError && error.kind === 'rejected') {
+      throw new AppError('provider_rejected', {
+        message: 'O provedor recusou o reembolso (por exemplo: valor acima do disponível para devolução ou prazo de devolução encerrado).',
+      });
+    }
     throw toAppError(error);
   }
 }
@@ -122,6 +136,29 @@ export function providersHandlers(deps: {
       await guarded(() => accounts.call(account, (adapter) => adapter.simulatePaid(ref!.provider_payment_id)));
       const charge = await guarded(() => accounts.call(account, (adapter) => adapter.getCharge(ref!.provider_payment_id)));
       return { charge: toProtoCharge(account, charge) };
+    },
+
+    async refundCharge({ ref, refund_key, amount, reason, end_to_end_id }) {
+      if (!ref) throw new AppError('parameter_missing', { param: 'ref' });
+      const account = await resolve(ref);
+      const adapter = accounts.adapterFor(account);
+      if (!adapter.refundCharge) {
+        throw new AppError('refund_not_supported', {
+          message: `A conta ${account._id} (${account.provider}) não permite reembolsos pela API. Faça o reembolso no painel do provedor; ele aparecerá no pagamento após a sincronização.`,
+        });
+      }
+      if (!refund_key) throw new AppError('parameter_missing', { param: 'refund_key' });
+      if (!Number.isSafeInteger(amount) || amount < 1) throw new AppError('amount_too_small', { param: 'amount' });
+      const input = {
+        providerPaymentId: ref.provider_payment_id,
+        refundId: refund_key,
+        amount,
+        ...(reason ? { reason } : {}),
+        ...(end_to_end_id ? { endToEndId: end_to_end_id } : {}),
+      };
+      // The breaker wraps the call of the adapter checked above (the same cached instance).
+      const refund = await refundGuarded(() => accounts.call(account, (a) => (a.refundCharge ? a.refundCharge(input) : Promise.reject(new AppError('refund_not_supported')))));
+      return { refund: toProtoRefund(refund) };
     },
 
     async handleWebhook(request) {

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { qrCodePngDataUrl } from './br-code';
 import type { EmulatorState } from './emulator-state';
 import type { Logger } from './logger';
+import { newDashboardRefundId } from './pix-ids';
+import type { RefundSettler } from './refund-settler';
 import type { WebhookSender } from './webhook-sender';
 
 const clientSchema = z.object({
@@ -27,6 +29,18 @@ const faultSchema = z
   })
   .strict();
 
+const dashboardRefundSchema = z
+  .object({ client_id: z.string().optional(), valor: z.string().regex(/^\d{1,10}\.\d{2}$/), descricao: z.string().max(140).optional() })
+  .strict();
+
+const refundBehaviourSchema = z
+  .object({
+    client_id: z.string().min(1).optional(),
+    outcome: z.enum(['DEVOLVIDO', 'NAO_REALIZADO']),
+    settle_after_ms: z.number().int().min(0).max(600_000).optional(),
+  })
+  .strict();
+
 const payBodySchema = z.object({ client_id: z.string().optional(), infoPagador: z.string().max(140).optional() }).strict();
 
 function fail(res: Response, status: number, error: string, message: string): void {
@@ -36,7 +50,7 @@ function fail(res: Response, status: number, error: string, message: string): vo
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
-export function controlApp(state: EmulatorState, sender: WebhookSender, logger: Logger): Express {
+export function controlApp(state: EmulatorState, sender: WebhookSender, settler: RefundSettler, logger: Logger): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '256kb' }));
@@ -69,6 +83,39 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, logger: 
     res.status(200).json({ txid, status: charge.status, pix: charge.pix, webhook: registration ? 'scheduled' : 'not_registered' });
   });
 
+  // A devolução made in Efí's dashboard (not through the API): same rules, an id Efí chooses.
+  app.post('/__control/pix/:e2eId/devolucao', (req, res) => {
+    const parsed = dashboardRefundSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const e2eId = req.params['e2eId'] ?? '';
+    const found = state.findPixAnyClient(e2eId).filter((f) => !parsed.data.client_id || f.charge.clientId === parsed.data.client_id);
+    const first = found[0];
+    if (!first) return fail(res, 404, 'pix_not_found', `no received Pix ${e2eId}`);
+    const { charge, pix } = first;
+    try {
+      const devolucao = state.createDevolucao(pix, {
+        id: newDashboardRefundId(),
+        valor: parsed.data.valor,
+        natureza: 'ORIGINAL',
+        ...(parsed.data.descricao !== undefined ? { descricao: parsed.data.descricao } : {}),
+      });
+      settler.schedule(charge, pix, devolucao);
+      res.status(201).json(devolucao);
+    } catch (err) {
+      const detail = (err as { body?: { violacoes?: { razao: string }[] } }).body?.violacoes?.[0]?.razao ?? (err as Error).message;
+      fail(res, 409, 'devolucao_invalida', detail);
+    }
+  });
+
+  // How devoluções settle from now on: outcome and delay, per client or global.
+  app.post('/__control/devolucoes/behaviour', (req, res) => {
+    const parsed = refundBehaviourSchema.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const behaviour = { outcome: parsed.data.outcome, settleAfterMs: parsed.data.settle_after_ms ?? 300 };
+    state.setRefundBehaviour(parsed.data.client_id, behaviour);
+    res.status(200).json({ scope: parsed.data.client_id ?? 'global', outcome: behaviour.outcome, settle_after_ms: behaviour.settleAfterMs });
+  });
+
   app.post('/__control/faults', (req, res) => {
     const parsed = faultSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
@@ -93,7 +140,13 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, logger: 
     const clientId = typeof req.query['client_id'] === 'string' ? req.query['client_id'] : '';
     if (!clientId) return fail(res, 400, 'client_id_required', 'send ?client_id=');
     res.status(200).json({
-      charges: state.listCharges(clientId).map((c) => ({ txid: c.txid, status: c.status, valor: c.request.valor.original, criacao: c.criacao.toISOString() })),
+      charges: state.listCharges(clientId).map((c) => ({
+        txid: c.txid,
+        status: c.status,
+        valor: c.request.valor.original,
+        criacao: c.criacao.toISOString(),
+        devolucoes: c.pix.flatMap((p) => (p.devolucoes ?? []).map((d) => ({ id: d.id, valor: d.valor, status: d.status }))),
+      })),
     });
   });
 

@@ -194,3 +194,60 @@ describe('control routes', () => {
     expect((await controlCall('GET', '/__control/health')).body).toEqual({ status: 'ok' });
   });
 });
+
+describe('devoluções (PUT|GET /v2/pix/:e2eId/devolucao/:id)', () => {
+  async function paidPix(txid: string, valor = '10.00'): Promise<string> {
+    expect((await call('PUT', `/v2/cob/${txid}`, cob({ valor: { original: valor } }))).status).toBe(201);
+    const paid = await controlCall('POST', `/__control/charges/${txid}/pay`);
+    return (paid.body?.['pix'] as { endToEndId: string }[])[0]!.endToEndId;
+  }
+
+  it('answers EM_PROCESSAMENTO, then DEVOLVIDO shortly after, shown in the cob’s pix[].devolucoes', async () => {
+    const txid = 'emulatortxid0000000000000000010';
+    const e2e = await paidPix(txid);
+    const created = await call('PUT', `/v2/pix/${e2e}/devolucao/dev1`, { valor: '4.00', descricao: 'Troca' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id: 'dev1', valor: '4.00', natureza: 'ORIGINAL', descricao: 'Troca', status: 'EM_PROCESSAMENTO' });
+    expect(created.body?.['rtrId']).toMatch(/^D[0-9]{8}[0-9]{12}[a-zA-Z0-9]{11}$/);
+    expect((created.body?.['horario'] as Record<string, string>)['solicitacao']).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const read = await call('GET', `/v2/pix/${e2e}/devolucao/dev1`);
+    expect(read.body).toMatchObject({ status: 'DEVOLVIDO', horario: { liquidacao: expect.any(String) } });
+    const charge = await call('GET', `/v2/cob/${txid}`);
+    expect(charge.body).toMatchObject({ pix: [{ devolucoes: [{ id: 'dev1', status: 'DEVOLVIDO' }] }] });
+  });
+
+  it('refuses a sum above the Pix value, a reused id, a bad valor or id, and an unknown e2eid, with the Banco Central errors', async () => {
+    const e2e = await paidPix('emulatortxid0000000000000000011', '10.00');
+    expect((await call('PUT', `/v2/pix/${e2e}/devolucao/a1`, { valor: '6.00' })).status).toBe(201);
+    const over = await call('PUT', `/v2/pix/${e2e}/devolucao/a2`, { valor: '4.01' });
+    expect(over.status).toBe(400);
+    expect(over.body).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/PixDevolucaoInvalida', status: 400, violacoes: [{ propriedade: 'valor' }] });
+    expect(String((over.body?.['violacoes'] as { razao: string }[])[0]?.razao)).toContain('4.00');
+    expect((await call('PUT', `/v2/pix/${e2e}/devolucao/a1`, { valor: '1.00' })).body).toMatchObject({ type: expect.stringMatching(/PixDevolucaoInvalida$/) });
+    expect((await call('PUT', `/v2/pix/${e2e}/devolucao/a3`, { valor: '1' })).body).toMatchObject({ type: expect.stringMatching(/RequisicaoInvalida$/) });
+    expect((await call('PUT', `/v2/pix/${e2e}/devolucao/a3`, { valor: '0.00' })).status).toBe(400);
+    expect((await call('PUT', `/v2/pix/${e2e}/devolucao/id_with_underscore`, { valor: '1.00' })).body).toMatchObject({ type: expect.stringMatching(/RequisicaoInvalida$/) });
+    expect((await call('PUT', `/v2/pix/${e2e}/devolucao/a4`, { valor: '1.00', descricao: 'x'.repeat(141) })).status).toBe(400);
+    expect((await call('PUT', `/v2/pix/E09089356202601011200zzzzzzzzzzz/devolucao/a5`, { valor: '1.00' })).status).toBe(404);
+    expect((await call('GET', `/v2/pix/${e2e}/devolucao/nope`)).status).toBe(404);
+    // Exactly what is left is accepted.
+    expect((await call('PUT', `/v2/pix/${e2e}/devolucao/a6`, { valor: '4.00' })).status).toBe(201);
+  });
+
+  it('settles NAO_REALIZADO when told to (its amount is free again), and takes dashboard devoluções on the control port', async () => {
+    const e2e = await paidPix('emulatortxid0000000000000000012', '10.00');
+    expect((await controlCall('POST', '/__control/devolucoes/behaviour', { client_id: CLIENT.client_id, outcome: 'NAO_REALIZADO', settle_after_ms: 0 })).status).toBe(200);
+    await call('PUT', `/v2/pix/${e2e}/devolucao/b1`, { valor: '10.00' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await call('GET', `/v2/pix/${e2e}/devolucao/b1`)).body).toMatchObject({ status: 'NAO_REALIZADO', motivo: expect.any(String) });
+    await controlCall('POST', '/__control/devolucoes/behaviour', { client_id: CLIENT.client_id, outcome: 'DEVOLVIDO', settle_after_ms: 0 });
+    const dashboard = await controlCall('POST', `/__control/pix/${e2e}/devolucao`, { valor: '10.00' });
+    expect(dashboard.status).toBe(201);
+    expect(dashboard.body).toMatchObject({ id: expect.stringMatching(/^painel/), status: 'EM_PROCESSAMENTO' });
+    expect((await controlCall('POST', `/__control/pix/${e2e}/devolucao`, { valor: '0.01' })).status).toBe(409);
+    const listed = await controlCall('GET', `/__control/charges?client_id=${CLIENT.client_id}`);
+    const charge = (listed.body?.['charges'] as { txid: string; devolucoes: unknown[] }[]).find((c) => c.txid === 'emulatortxid0000000000000000012');
+    expect(charge?.devolucoes).toHaveLength(2);
+  });
+});

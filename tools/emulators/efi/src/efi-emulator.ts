@@ -18,6 +18,7 @@ import { EmulatorState, type ClientRegistration } from './emulator-state';
 import { refuseDuringOutage } from './fault-injection';
 import { createEmulatorLogger, type Logger } from './logger';
 import { pixApiApp } from './pix-api.routes';
+import { RefundSettler } from './refund-settler';
 import { WebhookSender, type WebhookSenderOptions } from './webhook-sender';
 
 export interface EfiEmulatorOptions {
@@ -40,6 +41,8 @@ export interface EfiEmulatorOptions {
   logger?: Logger;
   /** Clock (tests may move time forward to expire charges). */
   now?: () => Date;
+  /** How long a devolução stays EM_PROCESSAMENTO before it settles (default 300 ms). */
+  refundSettleMs?: number;
 }
 
 export interface EfiEmulator {
@@ -72,14 +75,19 @@ function close(server: Server): Promise<void> {
 export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
   const logger = options.logger ?? createEmulatorLogger('silent');
   const host = options.host ?? '127.0.0.1';
-  const state = new EmulatorState(options.now ?? (() => new Date()), options.tokenTtlSeconds ?? 3600);
+  const state = new EmulatorState(options.now ?? (() => new Date()), options.tokenTtlSeconds ?? 3600, {
+    outcome: 'DEVOLVIDO',
+    settleAfterMs: options.refundSettleMs ?? 300,
+  });
   for (const client of options.clients ?? []) state.registerClient(client);
 
   const sender = new WebhookSender(state, options.tls, options.webhooks ?? {}, logger);
+  const settler = new RefundSettler(state, sender, logger);
   let controlBase = '';
   const api = pixApiApp(
     state,
     sender,
+    settler,
     {
       merchant: options.merchant ?? { name: 'ORQUESTRA SANDBOX', city: 'SAO PAULO' },
       locationHost: options.locationHost ?? 'qrcodes-pix.efi-emulator.local',
@@ -94,7 +102,7 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
   );
   apiServer.on('connection', refuseDuringOutage(state.faults));
   apiServer.on('tlsClientError', (err) => logger.debug({ code: (err as { code?: string }).code }, 'TLS client refused'));
-  const controlServer = createHttpServer(controlApp(state, sender, logger));
+  const controlServer = createHttpServer(controlApp(state, sender, settler, logger));
 
   return {
     state,
@@ -106,6 +114,7 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
       return { apiPort, controlPort };
     },
     async stop() {
+      settler.close();
       await sender.close();
       await Promise.all([close(apiServer), close(controlServer)]);
       logger.info('efi emulator stopped');

@@ -32,6 +32,8 @@ const envSchema = z.object({
    * webhook before it stores the account, so the receiver cannot yet answer the test with a 2xx.
    */
   EFI_EMULATOR_VERIFY_WEBHOOKS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** How long a devolução stays EM_PROCESSAMENTO before it settles (and its webhook is sent). */
+  EFI_EMULATOR_REFUND_SETTLE_MS: z.coerce.number().int().min(0).max(600_000).default(300),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -7,7 +7,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { CobRequest } from './cob-validation';
 import { FaultRegistry } from '../../kit';
-import { newAccessToken, newEndToEndId } from './pix-ids';
+import { newAccessToken, newEndToEndId, newReturnId } from './pix-ids';
 import { pixErrors } from './pix-errors';
 
 export interface ClientRegistration {
@@ -19,12 +19,33 @@ export interface ClientRegistration {
 
 export type CobStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
 
+export type DevolucaoStatus = 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
+
+/** A devolução (Banco Central `Devolucao`), as the API, the cob's `pix[]` and webhooks show it. */
+export interface Devolucao {
+  id: string;
+  rtrId: string;
+  valor: string;
+  natureza: 'ORIGINAL' | 'RETIRADA';
+  descricao?: string;
+  horario: { solicitacao: string; liquidacao?: string };
+  status: DevolucaoStatus;
+  motivo?: string;
+}
+
 export interface PixRecebido {
   endToEndId: string;
   txid: string;
   valor: string;
   horario: string;
   infoPagador?: string;
+  devolucoes?: Devolucao[];
+}
+
+/** How the emulator settles devoluções (control port): final status and delay. */
+export interface RefundBehaviour {
+  outcome: 'DEVOLVIDO' | 'NAO_REALIZADO';
+  settleAfterMs: number;
 }
 
 export interface StoredCharge {
@@ -68,6 +89,17 @@ export interface WebhookDelivery {
 const TOKEN_SCOPES =
   'cob.write cob.read pix.write pix.read webhook.write webhook.read payloadlocation.write payloadlocation.read';
 
+/** "12.34" → 1234 (the API already checked the format). */
+function toCents(valor: string): number {
+  const [reais = '0', centavos = '00'] = valor.split('.');
+  return Number(reais) * 100 + Number(centavos);
+}
+
+function fromCents(cents: number): string {
+  const digits = String(Math.max(cents, 0)).padStart(3, '0');
+  return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+
 function sameSecret(a: string, b: string): boolean {
   // Hash first so differing lengths do not leak through timingSafeEqual's length check.
   const ha = createHash('sha256').update(a).digest();
@@ -87,10 +119,12 @@ export class EmulatorState {
   private counters = EmulatorState.zeroCounters();
   /** Faults injected on the API port, per client or global. */
   readonly faults = new FaultRegistry();
+  private readonly refundBehaviours = new Map<string, RefundBehaviour>();
 
   constructor(
     readonly now: () => Date,
     readonly tokenTtlSeconds: number,
+    private readonly defaultRefundBehaviour: RefundBehaviour = { outcome: 'DEVOLVIDO', settleAfterMs: 300 },
   ) {}
 
   private static zeroCounters() {
@@ -101,6 +135,7 @@ export class EmulatorState {
       webhooks_sent: 0,
       webhooks_failed: 0,
       webhook_attempts: 0,
+      devolucoes_created: 0,
     };
   }
 
@@ -234,6 +269,82 @@ export class EmulatorState {
     return undefined;
   }
 
+  // --- devoluções (refunds) -----------------------------------------------------------------
+
+  /** A received Pix of this client by its endToEndId, with its charge. */
+  findPix(clientId: string, endToEndId: string): { charge: StoredCharge; pix: PixRecebido } {
+    for (const charge of this.charges.get(clientId)?.values() ?? []) {
+      const pix = charge.pix.find((p) => p.endToEndId === endToEndId);
+      if (pix) return { charge, pix };
+    }
+    throw pixErrors.pixNaoEncontrado();
+  }
+
+  /** Received Pix with this endToEndId across clients (control port: dashboard devoluções). */
+  findPixAnyClient(endToEndId: string): { charge: StoredCharge; pix: PixRecebido }[] {
+    const found: { charge: StoredCharge; pix: PixRecebido }[] = [];
+    for (const own of this.charges.values()) {
+      for (const charge of own.values()) {
+        const pix = charge.pix.find((p) => p.endToEndId === endToEndId);
+        if (pix) found.push({ charge, pix });
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Records a devolução of `pix`. The Banco Central rules: each id once per Pix, and the sum of
+   * devoluções not NAO_REALIZADO never above the Pix's value; else PixDevolucaoInvalida.
+   */
+  createDevolucao(pix: PixRecebido, request: { id: string; valor: string; natureza: 'ORIGINAL' | 'RETIRADA'; descricao?: string }): Devolucao {
+    const existing = pix.devolucoes ?? [];
+    if (existing.some((d) => d.id === request.id)) throw pixErrors.pixDevolucaoInvalida('O id da devolução informado já foi utilizado.');
+    const returned = existing.filter((d) => d.status !== 'NAO_REALIZADO').reduce((sum, d) => sum + toCents(d.valor), 0);
+    const available = toCents(pix.valor) - returned;
+    if (toCents(request.valor) > available) {
+      throw pixErrors.pixDevolucaoInvalida(
+        `O valor da devolução (${request.valor}) excede o valor disponível para devolução (${fromCents(available)}).`,
+        'valor',
+      );
+    }
+    const at = this.now();
+    const devolucao: Devolucao = {
+      id: request.id,
+      rtrId: newReturnId(at),
+      valor: request.valor,
+      natureza: request.natureza,
+      ...(request.descricao !== undefined ? { descricao: request.descricao } : {}),
+      horario: { solicitacao: at.toISOString() },
+      status: 'EM_PROCESSAMENTO',
+    };
+    pix.devolucoes = [...existing, devolucao];
+    this.counters.devolucoes_created += 1;
+    return devolucao;
+  }
+
+  findDevolucao(pix: PixRecebido, id: string): Devolucao {
+    const devolucao = pix.devolucoes?.find((d) => d.id === id);
+    if (!devolucao) throw pixErrors.devolucaoNaoEncontrada();
+    return devolucao;
+  }
+
+  /** EM_PROCESSAMENTO → the client's configured outcome; false when already final. */
+  settleDevolucao(devolucao: Devolucao, outcome: RefundBehaviour['outcome']): boolean {
+    if (devolucao.status !== 'EM_PROCESSAMENTO') return false;
+    devolucao.status = outcome;
+    if (outcome === 'DEVOLVIDO') devolucao.horario.liquidacao = this.now().toISOString();
+    else devolucao.motivo = 'Devolução recusada pelo participante do pagador';
+    return true;
+  }
+
+  setRefundBehaviour(clientId: string | undefined, behaviour: RefundBehaviour): void {
+    this.refundBehaviours.set(clientId ?? '', behaviour);
+  }
+
+  refundBehaviour(clientId: string): RefundBehaviour {
+    return this.refundBehaviours.get(clientId) ?? this.refundBehaviours.get('') ?? this.defaultRefundBehaviour;
+  }
+
   // --- webhooks -----------------------------------------------------------------------------
 
   setWebhook(registration: WebhookRegistration): void {
@@ -293,6 +404,7 @@ export class EmulatorState {
    */
   reset(): void {
     this.charges.clear();
+    this.refundBehaviours.clear();
     this.faults.clear();
     this.deliveries.length = 0;
     this.counters = EmulatorState.zeroCounters();

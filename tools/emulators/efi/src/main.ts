@@ -20,6 +20,7 @@ async function main(): Promise<void> {
       baseDelayMs: config.EFI_EMULATOR_WEBHOOK_BACKOFF_MS,
       verifyOnRegister: config.EFI_EMULATOR_VERIFY_WEBHOOKS,
     },
+    refundSettleMs: config.EFI_EMULATOR_REFUND_SETTLE_MS,
     logger,
   });
   await emulator.start();

@@ -36,6 +36,15 @@ export interface OAuthErrorBody {
 
 const efi = (status: number, nome: string, mensagem: string) => new EfiApiError(status, { nome, mensagem });
 
+const problem = (status: number, tipo: string, title: string, detail: string, violacoes?: ProblemBody['violacoes']) =>
+  new EfiApiError(status, {
+    type: `https://pix.bcb.gov.br/api/v2/error/${tipo}`,
+    title,
+    status,
+    detail,
+    ...(violacoes ? { violacoes } : {}),
+  });
+
 /** The documented Efí errors the emulator answers, by name. */
 export const pixErrors = {
   txidDuplicado: () => efi(409, 'txid_duplicado', 'Campo txid informado já foi utilizado em outra cobrança'),
@@ -60,6 +69,13 @@ export const pixErrors = {
       status: 503,
       detail: 'Serviço não está disponível no momento. Serviço solicitado pode estar em manutenção ou fora da janela de funcionamento.',
     }),
+  // Devoluções follow the Banco Central API Pix: RFC 7807 bodies (Efí serves them as they are).
+  requisicaoInvalida: (violacoes: { razao: string; propriedade: string; valor?: string }[]) =>
+    problem(400, 'RequisicaoInvalida', 'Requisição inválida.', 'A requisição que busca alterar ou criar uma devolução não respeita o schema ou está semanticamente errada.', violacoes),
+  pixDevolucaoInvalida: (razao: string, propriedade = 'id') =>
+    problem(400, 'PixDevolucaoInvalida', 'Devolução inválida.', 'A devolução solicitada não pode ser realizada.', [{ razao, propriedade }]),
+  pixNaoEncontrado: () => problem(404, 'NaoEncontrado', 'Não Encontrado', 'Pix não encontrado para o e2eid informado.'),
+  devolucaoNaoEncontrada: () => problem(404, 'NaoEncontrado', 'Não Encontrado', 'Devolução não encontrada para o e2eid e id informados.'),
   invalidClient: () =>
     new EfiApiError(401, { error: 'invalid_client', error_description: 'Invalid or inactive credentials' }),
   unsupportedGrantType: () =>

@@ -18,6 +18,11 @@ export function newEndToEndId(at: Date): string {
   return `E${EFI_ISPB}${stamp}${tail}`;
 }
 
+/** `D` + ISPB (8) + `yyyyMMddHHmm` + 11 alphanumerics: the rtrId of a devolução (32 characters). */
+export function newReturnId(at: Date): string {
+  return `D${newEndToEndId(at).slice(1)}`;
+}
+
 /** The opaque path segment of a payload location URL (Efí uses 32 hex characters). */
 export function newLocationToken(): string {
   return randomBytes(16).toString('hex');
@@ -25,4 +30,9 @@ export function newLocationToken(): string {
 
 export function newAccessToken(): string {
   return randomBytes(24).toString('base64url');
+}
+
+/** The id Efí's dashboard gives a devolução made there (not one of ours: no `re` prefix). */
+export function newDashboardRefundId(): string {
+  return `painel${randomBytes(12).toString('hex')}`;
 }

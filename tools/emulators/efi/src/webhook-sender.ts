@@ -135,10 +135,13 @@ export class WebhookSender {
     if (accepted) throw pixErrors.webhookInvalido('A autenticação de TLS mútuo não está configurada na URL informada');
   }
 
-  /** Sends the notification of a settled Pix in the background, retrying; recorded as a delivery. */
+  /**
+   * Sends the notification of a settled Pix (and again, with `devolucoes[]`, when a devolução
+   * of it settles) in the background, retrying; recorded as a delivery. */
   notifyPix(charge: StoredCharge, registration: WebhookRegistration, pix: PixRecebido): void {
     const url = `${registration.webhookUrl}/pix`;
-    const body = { pix: [{ ...pix, chave: charge.request.chave }] };
+    // A snapshot: the Pix as it is now (a devolução settling later sends its own notification).
+    const body = { pix: [{ ...structuredClone(pix), chave: charge.request.chave }] };
     const delivery = this.state.startDelivery({ kind: 'pix', clientId: charge.clientId, urlWithoutQuery: withoutQuery(url), txids: [charge.txid] });
     const run = (async () => {
       for (let attempt = 0; attempt <= this.retries; attempt += 1) {

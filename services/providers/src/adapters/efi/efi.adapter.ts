@@ -14,20 +14,26 @@ import {
   type CreateChargeInput,
   type ProviderAdapter,
   type ProviderCharge,
+  type ProviderRefund,
+  type RefundChargeInput,
   type WebhookParseResult,
   type WebhookRegistration,
   type WebhookRequest,
 } from '../provider-adapter';
 import {
   buildCobRequest,
+  buildDevolucaoRequest,
+  devolucaoIdFor,
   errorName,
   parseEfiWebhookBody,
   providerErrorFor,
   toProviderCharge,
+  toProviderRefund,
   txidForIdempotencyKey,
   valorToCents,
   type EfiCob,
   type EfiCobRequest,
+  type EfiDevolucao,
   type EfiQrCode,
   type EfiTokenResponse,
 } from './efi.transformers';
@@ -262,6 +268,42 @@ export class EfiAdapter implements ProviderAdapter {
     // canceling a charge that was just paid learns it was paid.
     if (errorName(answer.body) === 'status_cobranca_invalido') return this.getCharge(providerPaymentId);
     throw providerErrorFor(answer.status, answer.body, 'cancel cob');
+  }
+
+  /**
+   * `PUT /v2/pix/:e2eId/devolucao/:id` with the devolução id derived from our refund id. Banco
+   * Central accepts each id once; when the PUT is refused and a devolução with this id already
+   * exists for the same amount, it is our own earlier attempt (a retry after a lost answer), and
+   * that devolução is the answer.
+   */
+  async refundCharge(input: RefundChargeInput): Promise<ProviderRefund> {
+    let id: string;
+    let body;
+    try {
+      id = devolucaoIdFor(input.refundId);
+      body = buildDevolucaoRequest(input.amount, input.reason);
+    } catch (err) {
+      throw new ProviderError('rejected', 'provider_rejected', `efi refund: ${(err as Error).message}`);
+    }
+    const endToEndId = input.endToEndId || (await this.endToEndIdOf(input.providerPaymentId));
+    const path = `/v2/pix/${encodeURIComponent(endToEndId)}/devolucao/${id}`;
+    const answer = await this.api('PUT', path, 'write', body);
+    if (answer.status === 201 || answer.status === 200) return toProviderRefund(answer.body as EfiDevolucao);
+    const error = providerErrorFor(answer.status, answer.body, 'refund');
+    if (error.kind === 'rejected') {
+      const existing = await this.api('GET', path, 'read').catch(() => undefined);
+      const devolucao = existing?.status === 200 ? (existing.body as EfiDevolucao) : undefined;
+      if (devolucao && devolucao.valor === body.valor) return toProviderRefund(devolucao);
+    }
+    throw error;
+  }
+
+  /** The end-to-end id of the Pix that paid a charge (a refund of an unpaid charge is refused). */
+  private async endToEndIdOf(txid: string): Promise<string> {
+    const cob = await this.readCob(txid);
+    const paid = cob.pix?.[0]?.endToEndId;
+    if (!paid) throw new ProviderError('rejected', 'provider_rejected', `efi refund: charge ${txid} has no received Pix`);
+    return paid;
   }
 
   async simulatePaid(providerPaymentId: string): Promise<void> {

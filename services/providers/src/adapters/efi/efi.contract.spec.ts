@@ -420,3 +420,72 @@ describe('failure classification', () => {
     await expect(adapter.createCharge(chargeInput())).resolves.toMatchObject({ status: 'pending' });
   });
 });
+
+describe('refunds (devoluções)', () => {
+  async function paidCharge(adapter: EfiAdapter, amount: number) {
+    const charge = await adapter.createCharge(chargeInput({ amount }));
+    await adapter.simulatePaid(charge.providerPaymentId);
+    return adapter.getCharge(charge.providerPaymentId);
+  }
+
+  it('refunds part of a paid Pix: pending, then succeeded, reported with the charge and by a webhook with devolucoes', async () => {
+    const adapter = adapterWith();
+    await adapter.registerWebhook(receiverUrl);
+    const paid = await paidCharge(adapter, 5_000);
+    received.length = 0;
+    const refund = await adapter.refundCharge({ providerPaymentId: paid.providerPaymentId, refundId: 're_01jcontract0000000000000001', amount: 1_250, reason: 'Produto devolvido', endToEndId: paid.endToEndId! });
+    expect(refund).toMatchObject({ providerRefundId: 're01jcontract0000000000000001', refundKey: 're01jcontract0000000000000001', amount: 1_250, status: 'pending', reason: 'Produto devolvido' });
+
+    const hook = await waitFor(() => received.find((r) => r.rawBody.toString().includes('devolucoes')));
+    const body = JSON.parse(hook.rawBody.toString()) as { pix: { txid: string; devolucoes: { id: string; valor: string; status: string; rtrId: string; horario: { liquidacao?: string } }[] }[] };
+    expect(body.pix[0]?.txid).toBe(paid.providerPaymentId);
+    expect(body.pix[0]?.devolucoes[0]).toMatchObject({ id: 're01jcontract0000000000000001', valor: '12.50', status: 'DEVOLVIDO' });
+    expect(body.pix[0]?.devolucoes[0]?.rtrId).toMatch(/^D[0-9]{8}[0-9]{12}[a-zA-Z0-9]{11}$/);
+    expect(body.pix[0]?.devolucoes[0]?.horario.liquidacao).toBeDefined();
+    // A refund notification is a new event (not deduplicated with the payment's).
+    expect(adapter.parseWebhook(asWebhookRequest(hook))).toMatchObject({ ok: true, providerPaymentIds: [paid.providerPaymentId] });
+
+    const after = await adapter.getCharge(paid.providerPaymentId);
+    expect(after.status).toBe('paid');
+    expect(after.refunds).toEqual([expect.objectContaining({ providerRefundId: 're01jcontract0000000000000001', amount: 1_250, status: 'succeeded' })]);
+  });
+
+  it('repeating a refund answers the same devolução, never a second one; the end-to-end id is looked up when not given', async () => {
+    const adapter = adapterWith();
+    const paid = await paidCharge(adapter, 1_000);
+    const input = { providerPaymentId: paid.providerPaymentId, refundId: 're_01jcontract0000000000000002', amount: 400 };
+    const first = await adapter.refundCharge(input);
+    const again = await adapter.refundCharge(input);
+    expect(again.providerRefundId).toBe(first.providerRefundId);
+    const charge = await adapter.getCharge(paid.providerPaymentId);
+    expect(charge.refunds).toHaveLength(1);
+  });
+
+  it('refuses more than the Pix value left with the API error → rejected/provider_rejected, creating nothing', async () => {
+    const adapter = adapterWith();
+    const paid = await paidCharge(adapter, 1_000);
+    await adapter.refundCharge({ providerPaymentId: paid.providerPaymentId, refundId: 're_01jcontract0000000000000003', amount: 700, endToEndId: paid.endToEndId! });
+    await expectProviderError(
+      adapter.refundCharge({ providerPaymentId: paid.providerPaymentId, refundId: 're_01jcontract0000000000000004', amount: 301, endToEndId: paid.endToEndId! }),
+      'rejected',
+      'provider_rejected',
+    );
+    const charge = await adapter.getCharge(paid.providerPaymentId);
+    expect(charge.refunds?.map((r) => r.amount)).toEqual([700]);
+    // Exactly what is left is accepted.
+    await expect(
+      adapter.refundCharge({ providerPaymentId: paid.providerPaymentId, refundId: 're_01jcontract0000000000000005', amount: 300, endToEndId: paid.endToEndId! }),
+    ).resolves.toMatchObject({ amount: 300 });
+  });
+
+  it('refuses to refund a charge nobody paid, and an unknown end-to-end id', async () => {
+    const adapter = adapterWith();
+    const charge = await adapter.createCharge(chargeInput({ amount: 1_000 }));
+    await expectProviderError(adapter.refundCharge({ providerPaymentId: charge.providerPaymentId, refundId: 're_01jcontract0000000000000006', amount: 100 }), 'rejected', 'provider_rejected');
+    await expectProviderError(
+      adapter.refundCharge({ providerPaymentId: charge.providerPaymentId, refundId: 're_01jcontract0000000000000007', amount: 100, endToEndId: 'E09089356202601011200abcdefghijk' }),
+      'not_found',
+      'not_found',
+    );
+  });
+});

@@ -4,7 +4,11 @@ import type { CreateChargeInput } from '../provider-adapter';
 import {
   EFI_ERROR_TABLE,
   buildCobRequest,
+  buildDevolucaoRequest,
   centsToValor,
+  devolucaoIdFor,
+  mapDevolucaoStatus,
+  toProviderRefund,
   devedorFor,
   errorName,
   mapCobStatus,
@@ -16,6 +20,9 @@ import {
   valorToCents,
   type EfiCob,
   type EfiCobStatus,
+  type EfiDevolucao,
+  type EfiDevolucaoStatus,
+  type EfiPix,
   type EfiQrCode,
 } from './efi.transformers';
 
@@ -230,4 +237,52 @@ describe('parseEfiWebhookBody', () => {
       expect(parseEfiWebhookBody(Buffer.from(body))).toEqual({ kind: 'malformed' });
     },
   );
+});
+
+describe('devoluções', () => {
+  it('derives the devolução id from our refund id inside [a-zA-Z0-9]{1,35}', () => {
+    expect(devolucaoIdFor('re_01jabcdefghjkmnpqrstvwxyz0')).toBe('re01jabcdefghjkmnpqrstvwxyz0');
+    expect(() => devolucaoIdFor('re_' + 'x'.repeat(40))).toThrow(RangeError);
+    expect(() => devolucaoIdFor('___')).toThrow(RangeError);
+  });
+
+  it('builds the body: valor in reais, natureza ORIGINAL, descricao cut to 140', () => {
+    expect(buildDevolucaoRequest(1_250, undefined)).toEqual({ valor: '12.50', natureza: 'ORIGINAL' });
+    expect(buildDevolucaoRequest(5, `  ${'a'.repeat(200)} `).descricao).toHaveLength(140);
+    expect(() => buildDevolucaoRequest(0, undefined)).toThrow(RangeError);
+  });
+
+  it.each<[EfiDevolucaoStatus, string]>([
+    ['EM_PROCESSAMENTO', 'pending'],
+    ['DEVOLVIDO', 'succeeded'],
+    ['NAO_REALIZADO', 'failed'],
+  ])('maps %s to %s', (status, expected) => {
+    expect(mapDevolucaoStatus(status)).toBe(expected);
+  });
+
+  it('reads the devoluções of the webhook fixture, and a failed one with its motivo', () => {
+    const pix = fixture<{ pix: EfiPix[] }>('webhook-devolucao.json').pix[0]!;
+    const devolucao = pix.devolucoes![0]!;
+    expect(toProviderRefund(devolucao)).toEqual({
+      providerRefundId: 'dev4411a',
+      refundKey: 'dev4411a',
+      amount: 199_007,
+      status: 'succeeded',
+      createdAt: new Date('2025-03-11T10:10:02.000Z'),
+    });
+    const failed: EfiDevolucao = { ...devolucao, status: 'NAO_REALIZADO', motivo: 'Conta do pagador encerrada' };
+    expect(toProviderRefund(failed)).toMatchObject({ status: 'failed', failureCode: 'refund_not_completed', failureReason: 'Conta do pagador encerrada' });
+  });
+
+  it('reports a cob’s devoluções as the charge’s refunds', () => {
+    const cob = fixture<EfiCob>('cob-concluida.json');
+    const withRefund: EfiCob = { ...cob, pix: [{ ...cob.pix![0]!, devolucoes: fixture<{ pix: EfiPix[] }>('webhook-devolucao.json').pix[0]!.devolucoes! }] };
+    expect(toProviderCharge(withRefund).refunds).toEqual([expect.objectContaining({ providerRefundId: 'dev4411a', status: 'succeeded' })]);
+    expect(toProviderCharge(cob).refunds).toBeUndefined();
+  });
+
+  it('treats PixDevolucaoInvalida as a refusal that no other account would change', () => {
+    const error = providerErrorFor(400, { type: 'https://pix.bcb.gov.br/api/v2/error/PixDevolucaoInvalida', title: 'Devolução inválida.', status: 400, detail: 'x' }, 'refund');
+    expect({ kind: error.kind, code: error.normalizedCode }).toEqual({ kind: 'rejected', code: 'provider_rejected' });
+  });
 });

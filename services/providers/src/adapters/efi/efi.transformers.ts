@@ -9,6 +9,8 @@ import {
   type CreateChargeInput,
   type ProviderCharge,
   type ProviderChargeStatus,
+  type ProviderRefund,
+  type ProviderRefundStatus,
 } from '../provider-adapter';
 
 // ---------------------------------------------------------------------------------------------
@@ -39,7 +41,29 @@ export interface EfiPix {
   horario: string;
   infoPagador?: string;
   chave?: string;
-  devolucoes?: { id: string; rtrId?: string; valor: string; status: string }[];
+  devolucoes?: EfiDevolucao[];
+}
+
+export type EfiDevolucaoStatus = 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
+
+/** `PUT /v2/pix/:e2eId/devolucao/:id` body (Banco Central `DevolucaoSolicitada`). */
+export interface EfiDevolucaoRequest {
+  valor: string;
+  /** ORIGINAL: return of a received Pix (MD06); RETIRADA: of a Pix Saque/Troco (SL02). */
+  natureza?: 'ORIGINAL' | 'RETIRADA';
+  descricao?: string;
+}
+
+/** A devolução as the API answers it, and as webhooks and `pix[].devolucoes[]` carry it. */
+export interface EfiDevolucao {
+  id: string;
+  rtrId?: string;
+  valor: string;
+  natureza?: string;
+  descricao?: string;
+  horario?: { solicitacao?: string; liquidacao?: string };
+  status: EfiDevolucaoStatus;
+  motivo?: string;
 }
 
 export interface EfiCob {
@@ -212,6 +236,62 @@ export function pngBase64(imagemQrcode: string | undefined): string | undefined 
   return match?.[1];
 }
 
+// ---------------------------------------------------------------------------------------------
+// Refunds (devoluções)
+// ---------------------------------------------------------------------------------------------
+
+const DEVOLUCAO_ID_PATTERN = /^[a-zA-Z0-9]{1,35}$/;
+const DESCRICAO_MAX = 140;
+
+/**
+ * The devolução id for our refund id: Banco Central ids are `[a-zA-Z0-9]{1,35}`, so `re_01j…`
+ * becomes `re01j…` (28 characters). The same refund always names the same devolução, which is
+ * what makes a repeated refund request safe.
+ */
+export function devolucaoIdFor(refundId: string): string {
+  const id = refundId.replace(/[^a-zA-Z0-9]/g, '');
+  if (!DEVOLUCAO_ID_PATTERN.test(id)) throw new RangeError(`cannot make a devolução id of ${JSON.stringify(refundId)}`);
+  return id;
+}
+
+export function buildDevolucaoRequest(amount: number, reason: string | undefined): EfiDevolucaoRequest {
+  const descricao = reason?.trim();
+  return {
+    valor: centsToValor(amount),
+    natureza: 'ORIGINAL',
+    ...(descricao ? { descricao: truncate(descricao, DESCRICAO_MAX) } : {}),
+  };
+}
+
+/** Every Banco Central devolução status; a new one fails to compile here. */
+export function mapDevolucaoStatus(status: EfiDevolucaoStatus): ProviderRefundStatus {
+  switch (status) {
+    case 'EM_PROCESSAMENTO':
+      return 'pending';
+    case 'DEVOLVIDO':
+      return 'succeeded';
+    case 'NAO_REALIZADO':
+      return 'failed';
+    default:
+      return assertNever(status);
+  }
+}
+
+export function toProviderRefund(devolucao: EfiDevolucao): ProviderRefund {
+  const status = mapDevolucaoStatus(devolucao.status);
+  const requestedAt = Date.parse(devolucao.horario?.solicitacao ?? '');
+  return {
+    providerRefundId: devolucao.id,
+    // The devolução id is chosen by whoever asked for it: for ours it is our key.
+    refundKey: devolucao.id,
+    amount: valorToCents(devolucao.valor),
+    status,
+    ...(status === 'failed' ? { failureCode: 'refund_not_completed', failureReason: devolucao.motivo ?? 'Devolução não realizada' } : {}),
+    ...(devolucao.descricao ? { reason: devolucao.descricao } : {}),
+    ...(Number.isFinite(requestedAt) ? { createdAt: new Date(requestedAt) } : {}),
+  };
+}
+
 export function toProviderCharge(cob: EfiCob, qr?: EfiQrCode): ProviderCharge {
   const mapping = mapCobStatus(cob.status);
   const pix = cob.pix ?? [];
@@ -233,6 +313,7 @@ export function toProviderCharge(cob: EfiCob, qr?: EfiQrCode): ProviderCharge {
     ...(firstPaid && mapping.status === 'paid' ? { paidAt: new Date(firstPaid.horario), endToEndId: firstPaid.endToEndId } : {}),
     ...(mapping.failureCode ? { failureCode: mapping.failureCode } : {}),
     ...(mapping.failureReason ? { failureReason: mapping.failureReason } : {}),
+    ...(pix.some((p) => (p.devolucoes ?? []).length > 0) ? { refunds: pix.flatMap((p) => (p.devolucoes ?? []).map(toProviderRefund)) } : {}),
   };
 }
 
@@ -272,6 +353,8 @@ export const EFI_ERROR_TABLE: Readonly<Record<string, ErrorRule>> = {
   invalid_token: rule('invalid_credentials', 'invalid_credentials', true),
   // Banco Central RFC 7807 types
   CobOperacaoInvalida: rule('rejected', 'provider_rejected', false),
+  // Over the refundable amount, past the 90-day window, or an id already used.
+  PixDevolucaoInvalida: rule('rejected', 'provider_rejected', false),
   RequisicaoInvalida: rule('rejected', 'provider_rejected', false),
   AcessoNegado: rule('invalid_credentials', 'invalid_credentials', true),
   NaoEncontrado: rule('not_found', 'not_found', false),

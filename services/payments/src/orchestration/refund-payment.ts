@@ -1,0 +1,275 @@
+import { modeFromName, modeName, providers as providersContract, type ProviderRefundReport, type payments } from '@orquestra/contracts';
+import { AppError, LockManager, newId, type ErrorCode, type RpcClient } from '@orquestra/platform';
+import type { Logger } from 'pino';
+import type { PaymentDoc, RefundDoc } from '../db/payment.model';
+import type { PaymentStore } from '../db/payment.store';
+import { checkRefundRequest, formatBrl, planReports, withTotals, type RefundReport, type RefundStatus } from '../domain/refunds';
+import { IdempotencyGuard } from './idempotency.guard';
+import type { CallerScope } from './payment-actions';
+
+const { RefundStatus: ProtoRefundStatus } = providersContract;
+
+/**
+ * Errors after which the provider certainly did not refund: the reservation is removed and the
+ * error answered. Any other failure (timeout, lost answer) leaves the refund pending: it may exist
+ * at the provider, the provider's webhook or a sync settles it, and a retry never refunds twice.
+ */
+const NOT_REFUNDED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'provider_rejected',
+  'refund_not_supported',
+  'provider_unavailable',
+  'provider_rate_limited',
+  'invalid_credentials',
+  'not_found',
+  'parameter_missing',
+  'parameter_invalid',
+  'amount_too_small',
+]);
+
+/**
+ * How long a refund request may wait for the other refunds of its payment in flight; with the
+ * provider call it stays inside the gateway's deadline for this route (30 s).
+ */
+const REFUND_LOCK_WAIT_MS = 15_000;
+
+export interface PaymentRefundsDeps {
+  store: PaymentStore;
+  /** A guard of its own: its lease outlasts the refund lock wait plus the provider call. */
+  idempotency: IdempotencyGuard;
+  locks: LockManager;
+  providers: RpcClient<typeof providersContract.ProvidersServiceService>;
+  logger: Logger;
+  providerCallDeadlineMs: number;
+}
+
+export interface RefundResult {
+  refund: RefundDoc;
+  payment: PaymentDoc;
+  replayed: boolean;
+}
+
+export function reportFromProto(refund: providersContract.ProviderRefund): RefundReport {
+  const status: RefundStatus =
+    refund.status === ProtoRefundStatus.REFUND_STATUS_SUCCEEDED ? 'succeeded' : refund.status === ProtoRefundStatus.REFUND_STATUS_FAILED ? 'failed' : 'pending';
+  return {
+    provider_refund_id: refund.provider_refund_id,
+    refund_key: refund.refund_key,
+    amount: refund.amount,
+    status,
+    ...(refund.failure_code ? { failure_code: refund.failure_code } : {}),
+    ...(refund.failure_reason ? { failure_reason: refund.failure_reason } : {}),
+    ...(refund.reason ? { reason: refund.reason } : {}),
+  };
+}
+
+export function reportFromEvent(refund: ProviderRefundReport): RefundReport {
+  return { ...refund };
+}
+
+/**
+ * Refunds of a payment. One request at a time per payment: a lock named for the payment's refunds
+ * (not the payment document lock, which every write takes briefly) is held across "check what is
+ * left → reserve a pending refund → ask the provider → record its answer", so concurrent partial
+ * refunds can never add up to more than was paid. The provider call happens outside the document
+ * lock; webhooks and syncs keep updating the payment meanwhile.
+ */
+export class PaymentRefunds {
+  constructor(private readonly deps: PaymentRefundsDeps) {}
+
+  static refundsLock(paymentId: string): string {
+    return `${LockManager.documentLock('payments', paymentId)}:refunds`;
+  }
+
+  async refund(request: payments.RefundPaymentRequest, requestId: string): Promise<RefundResult> {
+    const caller = request.caller;
+    if (!caller || !caller.merchant_id) throw new AppError('unauthenticated');
+    if (caller.restricted) throw new AppError('restricted_key', { message: 'Chaves restritas não podem fazer reembolsos. Use uma chave completa.' });
+    const scope: CallerScope = { merchantId: caller.merchant_id, mode: modeName(caller.mode) };
+    const refundId = newId('refund');
+    const key = request.idempotency_key;
+    // Refund keys live beside payment-creation keys, in their own namespace.
+    const recordId = key ? IdempotencyGuard.recordId(caller.merchant_id, scope.mode, `refund:${key}`) : '';
+    if (key) {
+      const claim = await this.deps.idempotency.claim(recordId, request.request_hash, refundId, Date.now() + 60_000);
+      if (claim.kind === 'replay') {
+        const payment = await this.deps.store.findForCaller(request.payment_id, scope);
+        const refund = (payment.refunds ?? []).find((r) => r.id === claim.paymentId);
+        if (!refund) throw new AppError('internal', { message: `refund ${claim.paymentId} of a replayed key is missing` });
+        return { refund, payment, replayed: true };
+      }
+    }
+    try {
+      const lock = await this.deps.locks
+        .acquire(PaymentRefunds.refundsLock(request.payment_id), { waitMs: REFUND_LOCK_WAIT_MS, leaseMs: this.deps.providerCallDeadlineMs * 2 + 10_000 })
+        .catch((error: Error) => {
+          throw new AppError('service_unavailable', {
+            message: 'Outros reembolsos deste pagamento estão em processamento. Tente novamente em instantes com a mesma Idempotency-Key.',
+            cause: error,
+          });
+        });
+      let result: RefundResult;
+      try {
+        result = await this.refundLocked(request, scope, refundId, requestId);
+      } finally {
+        await this.deps.locks.release(lock).catch(() => undefined);
+      }
+      if (key) await this.deps.idempotency.complete(recordId, refundId);
+      return result;
+    } catch (error) {
+      const appError = error instanceof AppError ? error : new AppError('internal', { cause: error });
+      if (key) await this.deps.idempotency.fail(recordId, refundId, appError).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async refundLocked(request: payments.RefundPaymentRequest, scope: CallerScope, refundId: string, requestId: string): Promise<RefundResult> {
+    const payment = await this.deps.store.findForCaller(request.payment_id, scope);
+    const check = checkRefundRequest({ ...payment, refunds: payment.refunds ?? [] }, request.amount);
+    if (!check.ok) throw refusal(check.reason, payment, check.remaining);
+
+    // 1. Reserve: a pending refund counts against what is left from now on (no event yet).
+    const now = new Date();
+    const reservation: RefundDoc = {
+      id: refundId,
+      amount: check.amount,
+      status: 'pending',
+      reason: request.reason,
+      source: 'service',
+      provider_refund_id: '',
+      failure_code: '',
+      failure_reason: '',
+      announced: false,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.deps.store.changeRefunds(payment._id, (fresh) => ({
+      refunds: [...fresh.refunds, reservation],
+      amount_refunded: fresh.amount_refunded,
+      status: fresh.status,
+      events: [],
+    }));
+
+    // 2. Ask the provider (outside the document lock; the refunds lock is still held).
+    let report: RefundReport;
+    try {
+      const { refund } = await this.deps.providers.refundCharge(
+        {
+          ref: { merchant_id: payment.merchant_id, mode: modeFromName(payment.mode), account_id: payment.provider_account_id, provider_payment_id: payment.provider_payment_id },
+          refund_key: refundId,
+          amount: check.amount,
+          reason: request.reason,
+          end_to_end_id: payment.end_to_end_id,
+        },
+        { requestId, deadlineMs: this.deps.providerCallDeadlineMs },
+      );
+      if (!refund) throw new AppError('provider_error');
+      report = reportFromProto(refund);
+    } catch (error) {
+      if (error instanceof AppError && NOT_REFUNDED.has(error.code)) {
+        // Nothing was refunded: the reservation goes, as if the request had never come.
+        await this.deps.store.changeRefunds(payment._id, (fresh) => {
+          const mine = fresh.refunds.find((r) => r.id === refundId);
+          if (!mine || mine.announced) return null;
+          return { refunds: fresh.refunds.filter((r) => r.id !== refundId), amount_refunded: fresh.amount_refunded, status: fresh.status, events: [] };
+        });
+        throw error;
+      }
+      // Outcome unknown: keep the refund pending (still reserved) and say so.
+      this.deps.logger.warn({ payment_id: payment._id, refund_id: refundId, err: (error as Error).message }, 'refund outcome unknown; left pending');
+      const after = await this.deps.store.changeRefunds(payment._id, (fresh) => announce(fresh, refundId));
+      return this.result(after, refundId);
+    }
+
+    // 3. Record what the provider answered (a webhook may have done it already: no-op then).
+    const after = await this.deps.store.changeRefunds(payment._id, (fresh) => planReports(fresh, [{ ...report, refund_key: refundId }], new Date(), () => newId('refund')));
+    return this.result(after, refundId);
+  }
+
+  private result(payment: PaymentDoc | null, refundId: string): RefundResult {
+    const refund = payment?.refunds?.find((r) => r.id === refundId);
+    if (!payment || !refund) throw new AppError('internal', { message: `refund ${refundId} vanished` });
+    return { refund, payment, replayed: false };
+  }
+
+  /** Applies what a provider reports about a payment's refunds (webhook or sync). Idempotent. */
+  async applyReports(paymentId: string, reports: RefundReport[]): Promise<boolean> {
+    if (reports.length === 0) return false;
+    let changed = false;
+    await this.deps.store.changeRefunds(paymentId, (fresh) => {
+      const plan = planReports(fresh, reports, new Date(), () => newId('refund'));
+      changed = plan !== null;
+      return plan;
+    });
+    return changed;
+  }
+
+  /**
+   * Sync: a refund left pending without the provider's answer (a lost answer, a crash mid-request)
+   * is asked for again with the same key, which the provider answers with the existing refund or
+   * makes now, never twice. Skipped while a refund request of the payment is in flight.
+   */
+  async resume(payment: PaymentDoc, requestId: string): Promise<void> {
+    const stuck = (payment.refunds ?? []).filter((r) => r.source === 'service' && r.status === 'pending' && !r.provider_refund_id);
+    if (stuck.length === 0) return;
+    const lock = await this.deps.locks.tryAcquire(PaymentRefunds.refundsLock(payment._id), this.deps.providerCallDeadlineMs * 2 + 10_000);
+    if (!lock) return;
+    try {
+      for (const refund of stuck) {
+        try {
+          const answer = await this.deps.providers.refundCharge(
+            {
+              ref: { merchant_id: payment.merchant_id, mode: modeFromName(payment.mode), account_id: payment.provider_account_id, provider_payment_id: payment.provider_payment_id },
+              refund_key: refund.id,
+              amount: refund.amount,
+              reason: refund.reason,
+              end_to_end_id: payment.end_to_end_id,
+            },
+            { requestId, deadlineMs: this.deps.providerCallDeadlineMs },
+          );
+          if (answer.refund) await this.applyReports(payment._id, [{ ...reportFromProto(answer.refund), refund_key: refund.id }]);
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'provider_rejected') {
+            // The provider refuses it (and has no devolução with this id): it failed, its amount is free.
+            await this.applyReports(payment._id, [
+              { provider_refund_id: '', refund_key: refund.id, amount: refund.amount, status: 'failed', failure_code: 'provider_rejected', failure_reason: error.message },
+            ]);
+          } else {
+            this.deps.logger.warn({ payment_id: payment._id, refund_id: refund.id, err: (error as Error).message }, 'pending refund still unresolved');
+          }
+        }
+      }
+    } finally {
+      await this.deps.locks.release(lock);
+    }
+  }
+}
+
+/** The reservation becomes a refund whose outcome is not known yet (`refund.created`). */
+function announce(fresh: PaymentDoc & { refunds: RefundDoc[] }, refundId: string) {
+  const mine = fresh.refunds.find((r) => r.id === refundId);
+  if (!mine || mine.announced) return null;
+  const refunds = fresh.refunds.map((r) => (r.id === refundId ? { ...r, announced: true, updated_at: new Date() } : r));
+  return withTotals(fresh, refunds, [{ type: 'refund.created', refundId }]);
+}
+
+function refusal(reason: 'not_refundable' | 'too_small' | 'exceeds_remaining', payment: PaymentDoc, remaining: number): AppError {
+  switch (reason) {
+    case 'not_refundable':
+      return new AppError('payment_not_refundable', {
+        message:
+          payment.status === 'refunded'
+            ? 'Este pagamento já foi totalmente reembolsado.'
+            : `Este pagamento está ${payment.status} e não pode ser reembolsado. Só pagamentos pagos (succeeded ou partially_refunded) podem ser reembolsados.`,
+      });
+    case 'too_small':
+      return new AppError('amount_too_small', { param: 'amount', message: 'O valor do reembolso (amount) deve ser um número inteiro de centavos maior ou igual a 1.' });
+    case 'exceeds_remaining':
+      return new AppError('refund_amount_exceeds_remaining', {
+        param: 'amount',
+        message:
+          remaining > 0
+            ? `O valor do reembolso é maior que o valor que ainda pode ser reembolsado neste pagamento: ${formatBrl(remaining)} (${remaining} centavos). Informe até ${remaining} ou omita amount para reembolsar todo o restante.`
+            : 'Não há mais valor a reembolsar neste pagamento: o valor restante é R$ 0,00 (0 centavos), contando os reembolsos em processamento.',
+      });
+  }
+}

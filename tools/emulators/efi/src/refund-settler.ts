@@ -1,0 +1,39 @@
+/**
+ * Devoluções settle after a short while, as at a real PSP: EM_PROCESSAMENTO when asked for, then
+ * the configured outcome (DEVOLVIDO by default) and the Pix webhook carrying `devolucoes[]`.
+ */
+import type { Devolucao, EmulatorState, PixRecebido, RefundBehaviour, StoredCharge } from './emulator-state';
+import type { Logger } from './logger';
+import type { WebhookSender } from './webhook-sender';
+
+export class RefundSettler {
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly state: EmulatorState,
+    private readonly sender: WebhookSender,
+    private readonly logger: Logger,
+  ) {}
+
+  schedule(charge: StoredCharge, pix: PixRecebido, devolucao: Devolucao): void {
+    const behaviour = this.state.refundBehaviour(charge.clientId);
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.settle(charge, pix, devolucao, behaviour.outcome);
+    }, behaviour.settleAfterMs);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private settle(charge: StoredCharge, pix: PixRecebido, devolucao: Devolucao, outcome: RefundBehaviour['outcome']): void {
+    if (!this.state.settleDevolucao(devolucao, outcome)) return;
+    const registration = this.state.getWebhook(charge.clientId, charge.request.chave);
+    if (registration) this.sender.notifyPix(charge, registration, pix);
+    this.logger.info({ client: charge.clientId, txid: charge.txid, devolucao: devolucao.id, status: outcome, webhook: Boolean(registration) }, 'devolução settled');
+  }
+
+  close(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+}
