@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `npm run bench [-- options]`: throughput, latency and memory of the platform on this machine.
+# Provisions like `npm start` (dependencies, store + broker, certificates, build), bundles the
+# benchmark and runs it: it starts a stack of its own (ports +3000, databases bench_<rand>_*),
+# loads POST /v1/payments through the gateway with both Efí accounts up, then again with account A
+# down, prints the figures and writes them to .local/bench/<timestamp>.{json,md}. Never run in CI.
+# See docs/performance.md.
+#
+# Options go to the benchmark (node dist/tools/bench/main.js --help), except these two, for
+# repeated runs on a prepared checkout:
+#   --skip-deps    do not run tools/setup/ensure-deps.sh   (env BENCH_SKIP_DEPS=1)
+#   --skip-build   do not run tools/build/build-all.sh     (env BENCH_SKIP_BUILD=1)
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT"
+
+skip_deps="${BENCH_SKIP_DEPS:-0}"
+skip_build="${BENCH_SKIP_BUILD:-0}"
+args=()
+for arg in "$@"; do
+  case "$arg" in
+    --skip-deps) skip_deps=1 ;;
+    --skip-build) skip_build=1 ;;
+    *) args+=("$arg") ;;
+  esac
+done
+
+[[ "$skip_deps" == 1 ]] || bash tools/setup/ensure-deps.sh
+bash tools/infra/infra.sh up
+eval "$(bash tools/infra/infra.sh env)"
+export MONGO_URL AMQP_URL
+bash tools/infra/certs.sh >/dev/null
+[[ "$skip_build" == 1 ]] || bash tools/build/build-all.sh
+node tools/build/build-tool.mjs tools/bench/src/main.ts dist/tools/bench/main.js
+exec node --enable-source-maps dist/tools/bench/main.js "${args[@]}"

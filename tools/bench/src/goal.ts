@@ -1,0 +1,37 @@
+/**
+ * The failover goal: while account A fails completely, clients see no error and the p99 latency
+ * stays within 1.5× the healthy run's. Client-visible errors are responses other than 201 plus
+ * requests that got no response at all (resets, client timeouts).
+ */
+import type { LoadResult } from './load';
+
+export const FAILOVER_P99_LIMIT = 1.5;
+
+export interface FailoverGoal {
+  ok: boolean;
+  healthyErrors: number;
+  failoverErrors: number;
+  healthyP99Ms: number;
+  failoverP99Ms: number;
+  /** failover p99 / healthy p99. */
+  p99Ratio: number;
+  limit: number;
+}
+
+export const clientErrors = (load: LoadResult): number => load.failedResponses + load.transportErrorCount;
+
+export function failoverGoal(healthy: LoadResult, failover: LoadResult): FailoverGoal {
+  const healthyP99Ms = healthy.latency.p99;
+  const failoverP99Ms = failover.latency.p99;
+  const p99Ratio = healthyP99Ms > 0 ? failoverP99Ms / healthyP99Ms : Number.POSITIVE_INFINITY;
+  const failoverErrors = clientErrors(failover);
+  return {
+    ok: failoverErrors === 0 && p99Ratio <= FAILOVER_P99_LIMIT && failover.responses > 0,
+    healthyErrors: clientErrors(healthy),
+    failoverErrors,
+    healthyP99Ms,
+    failoverP99Ms,
+    p99Ratio,
+    limit: FAILOVER_P99_LIMIT,
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * One closed-loop load run with autocannon: `connections` keep-alive connections, each sending its
+ * next request as soon as the previous one answered, for `durationS`. Both phases use this, so
+ * their latencies are measured the same way (autocannon's per-response time: request written →
+ * response complete, on the load generator's clock).
+ */
+import autocannon from 'autocannon';
+import { LatencyRecorder, type LatencySummary } from './latency';
+
+export interface LoadTarget {
+  /** Origin plus the path of the first request, e.g. http://127.0.0.1:10080/v1/payments. */
+  url: string;
+  method: 'POST' | 'PUT';
+  headers: Record<string, string>;
+  body: string;
+  /** The status that counts as a success. */
+  successStatus: number;
+  /** Path and headers of the next request (unique ids, idempotency keys: unique across runs of one target). */
+  next(): { path: string; headers?: Record<string, string> };
+  tlsOptions?: { cert: Buffer; key: Buffer; ca: Buffer };
+}
+
+export interface LoadShape {
+  connections: number;
+  durationS: number;
+  timeoutS: number;
+}
+
+export interface LoadResult {
+  connections: number;
+  durationS: number;
+  /** Responses received (any status). Requests still in flight when the time is up are not counted. */
+  responses: number;
+  successes: number;
+  successesPerS: number;
+  responsesPerS: number;
+  /** Responses by HTTP status. */
+  statusCounts: Record<string, number>;
+  /** Responses whose status was not the success status. */
+  failedResponses: number;
+  /** Transport errors and client timeouts (no response at all), by error code. */
+  transportErrors: Record<string, number>;
+  transportErrorCount: number;
+  /** Every response's latency (ms). */
+  latency: LatencySummary;
+  /** Latency of the successful responses only (ms). */
+  successLatency: LatencySummary;
+  /** autocannon's own summary of the same responses (HdrHistogram, whole ms), for cross-checking. */
+  autocannon: { p50: number; p99: number; max: number; mean: number };
+}
+
+export async function runLoad(target: LoadTarget, shape: LoadShape): Promise<LoadResult> {
+  const all = new LatencyRecorder();
+  const ok = new LatencyRecorder();
+  const transportErrors: Record<string, number> = {};
+
+  const instance = autocannon({
+    url: target.url,
+    connections: shape.connections,
+    duration: shape.durationS,
+    timeout: shape.timeoutS,
+    method: target.method,
+    headers: target.headers,
+    body: target.body,
+    tlsOptions: target.tlsOptions,
+    // A top-level setupRequest is ignored by autocannon 8: only one inside `requests` runs (before every request).
+    requests: [
+      {
+        setupRequest: (request) => {
+          const next = target.next();
+          request.path = next.path;
+          request.headers = { ...request.headers, ...next.headers };
+          return request;
+        },
+      },
+    ],
+  });
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    all.record(ms);
+    if (status === target.successStatus) ok.record(ms);
+  });
+  instance.on('reqError', (error: NodeJS.ErrnoException) => {
+    const code = error.code ?? error.message;
+    transportErrors[code] = (transportErrors[code] ?? 0) + 1;
+  });
+
+  const result = await instance;
+  const statusCounts: Record<string, number> = {};
+  for (const [status, { count }] of Object.entries(result.statusCodeStats)) statusCounts[status] = count;
+  const successes = statusCounts[String(target.successStatus)] ?? 0;
+  const durationS = result.duration;
+  return {
+    connections: shape.connections,
+    durationS,
+    responses: all.count,
+    successes,
+    successesPerS: successes / durationS,
+    responsesPerS: all.count / durationS,
+    statusCounts,
+    failedResponses: all.count - successes,
+    transportErrors,
+    transportErrorCount: result.errors,
+    latency: all.summary(),
+    successLatency: ok.summary(),
+    autocannon: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, mean: result.latency.mean },
+  };
+}

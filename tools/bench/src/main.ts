@@ -1,0 +1,122 @@
+/**
+ * `npm run bench`: starts a stack of its own, loads the gateway's `POST /v1/payments` while both
+ * Efí accounts are up and again while account A is down, samples memory and CPU of every process,
+ * prints the figures and writes them to `.local/bench/<timestamp>.{json,md}`. The stack is stopped
+ * and its databases dropped at the end, on failure and on Ctrl-C. tools/bench/bench.sh provisions,
+ * builds and bundles first. See docs/performance.md.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { dropBenchData, startBenchStack } from './bench-stack';
+import { machineInfo } from './machine';
+import { HelpRequested, parseOptions, UsageError } from './options';
+import { log } from './phases';
+import { findFerretDb, findRabbitMq } from './proc-stats';
+import { formatReport, overhead, writeReport, type BenchReport } from './report';
+import type { WatchedProcess } from './resource-sampler';
+import { runAll } from './runs';
+import { REPO_ROOT, type RunningStack } from './stack-api';
+
+let running: RunningStack | undefined;
+let interrupted = false;
+let cleanup: (() => Promise<void>) | undefined;
+
+async function stopStack(): Promise<void> {
+  const stack = running;
+  running = undefined;
+  if (stack) {
+    log('stopping the bench stack (SIGTERM)…');
+    await stack.stop();
+  }
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  if (interrupted) return;
+  interrupted = true;
+  log(`${signal}: stopping`);
+  // Before the stack has started there is nothing to stop yet: startBenchStack's callback sees the flag.
+  if (running) void (cleanup ?? stopStack)().finally(() => process.exit(130));
+}
+
+function watchedProcesses(stack: RunningStack, mongoUrl: string, amqpUrl: string) {
+  const infra = { ferretdb: findFerretDb(mongoUrl), rabbitmq: findRabbitMq(amqpUrl) };
+  const numbered = (name: string, pids: number[]) => pids.map((pid, i): WatchedProcess => ({ name: pids.length > 1 ? `${name}#${i + 1}` : name, pid, group: 'infra' }));
+  const watched: WatchedProcess[] = [
+    ...stack.processes.processes.map((p): WatchedProcess => ({ name: p.name, pid: p.child.pid ?? -1, group: 'stack' })),
+    ...numbered('ferretdb', infra.ferretdb),
+    ...numbered('rabbitmq (beam.smp)', infra.rabbitmq),
+    { name: 'bench (autocannon)', pid: process.pid, group: 'bench' },
+  ];
+  return { infra, watched };
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2), process.env);
+  const mongoUrl = process.env.MONGO_URL;
+  const amqpUrl = process.env.AMQP_URL;
+  if (!mongoUrl || !amqpUrl) throw new UsageError('MONGO_URL and AMQP_URL are required (run through tools/bench/bench.sh)');
+  const runId = randomBytes(3).toString('hex');
+  const startedAt = new Date().toISOString();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const dbPrefix = `bench_${runId}_`;
+  let cleaning: Promise<void> | undefined;
+  // Once, whoever asks first (the end of the run, a failure or a signal); later callers wait for the same work.
+  cleanup = () =>
+    (cleaning ??= (async () => {
+      await stopStack();
+      if (options.keepData) return log(`kept the databases ${dbPrefix}* and the exchange ${dbPrefix}events`);
+      try {
+        const dropped = await dropBenchData({ dbPrefix, mongoUrl, amqpUrl });
+        log(`dropped ${dropped.join(', ')}`);
+      } catch (error) {
+        log(`could not drop the bench data (prefix ${dbPrefix}): ${(error as Error).message}`);
+      }
+    })());
+  try {
+    log(`run ${runId}: starting the bench stack (port offset ${options.portOffset}, databases ${dbPrefix}*)…`);
+    const bench = await startBenchStack({
+      runId,
+      dbPrefix,
+      portOffset: options.portOffset,
+      mongoUrl,
+      amqpUrl,
+      onStarted: (stack) => {
+        running = stack;
+        if (interrupted) void cleanup?.().finally(() => process.exit(130));
+      },
+    });
+    const { stack, seed } = bench;
+    const { infra, watched } = watchedProcesses(stack, mongoUrl, amqpUrl);
+    log(`watching ${watched.map((w) => `${w.name}=${w.pid}`).join(' ')}`);
+    const accountNames: Record<string, string> = {
+      [seed.emulatorClient.clientId]: 'A',
+      [seed.testProviderAccountId]: 'A',
+      [seed.secondEmulatorClientId]: 'B',
+      [seed.secondTestProviderAccountId ?? 'B']: 'B',
+    };
+    const { ports } = stack;
+    const metricsPorts = [ports.accountsMetrics, ports.paymentsMetrics, ports.routingMetrics, ports.providersMetrics, ports.notificationsMetrics];
+    const context = { options, watched, efiControlUrl: stack.efiControlUrl, metricsPorts, accountNames };
+    const { phases, checks, goal } = await runAll(bench, context, runId);
+
+    const report: BenchReport = { runId, startedAt, options, machine: machineInfo(infra), phases, goal, overheadMs: overhead(phases), checks };
+    const files = writeReport(report, path.join(REPO_ROOT, '.local', 'bench'));
+    console.log(formatReport(report));
+    console.log(`\nWritten to ${path.relative(REPO_ROOT, files.json)} and ${path.relative(REPO_ROOT, files.markdown)}`);
+    // A missed goal is a finding, not a crash, but scripts should see it.
+    return checks.some((c) => !c.ok) || goal?.ok === false ? 1 : 0;
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (error: Error) => {
+    console.error(error instanceof UsageError ? error.message : `bench failed: ${error.stack ?? error.message}`);
+    await (cleanup ?? stopStack)().catch(() => undefined);
+    process.exit(error instanceof HelpRequested ? 0 : error instanceof UsageError ? 2 : 1);
+  },
+);

@@ -1,0 +1,60 @@
+/**
+ * The sequence of a benchmark: the healthy run (after a warm-up), the failover run (account A in
+ * outage at the emulator from its first request, so it measures the breaker opening too, not only
+ * the steady state), and optionally the emulator alone. Collects the checks of each.
+ */
+import type { BenchStack } from './bench-stack';
+import { distributionCheck, chargesCheck, latestPaymentCheck, type Check } from './checks';
+import { clearFaults, startOutage } from './emulator-control';
+import { failoverGoal } from './goal';
+import { log, measurePhase, settle, type PhaseContext } from './phases';
+import type { PhaseReport } from './report';
+import { emulatorTarget, emulatorToken, gatewayTarget } from './targets';
+
+export interface RunsResult {
+  phases: PhaseReport[];
+  checks: Check[];
+  goal: ReturnType<typeof failoverGoal> | undefined;
+}
+
+function phaseChecks(report: PhaseReport, expectedAccount: string): Check[] {
+  const charges = Object.values(report.chargesByAccount).reduce((sum, n) => sum + n, 0);
+  return [chargesCheck(report.label, charges, report.load.successes), distributionCheck(report.label, report.chargesByAccount, expectedAccount)];
+}
+
+export async function runAll(bench: BenchStack, context: PhaseContext, runId: string): Promise<RunsResult> {
+  const { stack, seed } = bench;
+  const { options } = context;
+  const phases: PhaseReport[] = [];
+  const checks: Check[] = [];
+  const gateway = gatewayTarget({ port: stack.ports.gateway, testKey: seed.testKey, runId });
+  await settle(context.watched);
+
+  const healthy = await measurePhase('healthy', 'healthy (A and B up)', gateway, context, options.warmupS);
+  phases.push(healthy);
+  checks.push(...phaseChecks(healthy, 'A'), await latestPaymentCheck({ port: stack.ports.gateway, testKey: seed.testKey, runId }));
+
+  let goal: RunsResult['goal'];
+  if (!options.skipFailover) {
+    log(`failover: outage of account A (emulator client ${seed.emulatorClient.clientId})`);
+    await startOutage(stack.efiControlUrl, seed.emulatorClient.clientId);
+    try {
+      const failover = await measurePhase('failover', 'failover (A down)', gateway, context, 0);
+      phases.push(failover);
+      checks.push(...phaseChecks(failover, 'B'));
+      goal = failoverGoal(healthy.load, failover.load);
+    } finally {
+      await clearFaults(stack.efiControlUrl);
+    }
+  }
+
+  if (options.emulatorBaseline) {
+    const client = seed.emulatorClient;
+    const token = await emulatorToken({ port: stack.ports.efiApi, certDir: bench.certDir, client });
+    const target = emulatorTarget({ port: stack.ports.efiApi, certDir: bench.certDir, token, pixKey: client.pixKey, runId });
+    const emulator = await measurePhase('emulator', 'emulator alone (PUT /v2/cob, mTLS)', target, context, options.warmupS);
+    phases.push(emulator);
+    checks.push(chargesCheck(emulator.label, Object.values(emulator.chargesByAccount).reduce((sum, n) => sum + n, 0), emulator.load.successes));
+  }
+  return { phases, checks, goal };
+}
