@@ -34,8 +34,8 @@ export interface BenchReport {
   phases: PhaseReport[];
   /** Healthy vs failover; absent with --skip-failover. */
   goal: FailoverGoal | undefined;
-  /** healthy − emulator alone, successful responses, ms; only with --emulator-baseline. */
-  overheadMs: { p50: number; p90: number; p99: number } | undefined;
+  /** healthy − emulator alone, successful responses, ms; absent with --skip-emulator-baseline. */
+  overheadMs: { p50: number; p90: number; p95: number; p99: number } | undefined;
   checks: Check[];
 }
 
@@ -43,7 +43,7 @@ export function overhead(phases: PhaseReport[]): BenchReport['overheadMs'] {
   const platform = phases.find((p) => p.phase === 'healthy')?.load.successLatency;
   const emulator = phases.find((p) => p.phase === 'emulator')?.load.successLatency;
   if (!platform?.count || !emulator?.count) return undefined;
-  return { p50: platform.p50 - emulator.p50, p90: platform.p90 - emulator.p90, p99: platform.p99 - emulator.p99 };
+  return { p50: platform.p50 - emulator.p50, p90: platform.p90 - emulator.p90, p95: platform.p95 - emulator.p95, p99: platform.p99 - emulator.p99 };
 }
 
 function text({ header, rows }: Table): string {
