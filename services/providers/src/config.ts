@@ -49,6 +49,8 @@ export const config = loadConfig({
   BREAKER_RESET_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** The window over which a breaker counts failures (10 buckets). */
   BREAKER_ROLLING_WINDOW_MS: z.coerce.number().int().min(1_000).default(10_000),
+  /** Consecutive provider failures that open a breaker at once (0: only the percentage counts). */
+  BREAKER_CONSECUTIVE_FAILURES: z.coerce.number().int().min(0).default(5),
 });
 
 export type ProvidersConfig = typeof config;

@@ -27,6 +27,7 @@ void runService({
         volumeThreshold: config.BREAKER_VOLUME_THRESHOLD,
         resetTimeout: config.BREAKER_RESET_TIMEOUT_MS,
         rollingWindowMs: config.BREAKER_ROLLING_WINDOW_MS,
+        consecutiveFailures: config.BREAKER_CONSECUTIVE_FAILURES,
       },
       logger,
     );

@@ -45,6 +45,23 @@ describe('BreakerRegistry', () => {
     expect(registry.state('pa_a')).toBe('closed');
   });
 
+  it('opens at once after consecutive failures even when the window is mostly successes', async () => {
+    const streaky = new BreakerRegistry({ ...settings, volumeThreshold: 1, resetTimeout: 60_000, consecutiveFailures: 3 }, pino({ level: 'silent' }));
+    try {
+      for (let i = 0; i < 20; i++) await streaky.fire('pa_a', async () => 'ok');
+      for (let i = 0; i < 2; i++) await expect(streaky.fire('pa_a', unavailable)).rejects.toThrow('500');
+      expect(streaky.state('pa_a')).toBe('closed'); // 2 of 22 failed: far below 50 %
+      await expect(streaky.fire('pa_a', unavailable)).rejects.toThrow('500');
+      expect(streaky.state('pa_a')).toBe('open');
+      // A rejected request (bad data) is not the provider's failure and never counts.
+      const rejected = () => Promise.reject(new ProviderError('rejected', 'provider_rejected', '400'));
+      for (let i = 0; i < 5; i++) await expect(streaky.fire('pa_b', rejected)).rejects.toThrow('400');
+      expect(streaky.state('pa_b')).toBe('closed');
+    } finally {
+      streaky.shutdown();
+    }
+  });
+
   it('asks its owner for a recovery trial when a breaker half-opens', async () => {
     const trials: string[] = [];
     registry.onHalfOpen = (accountId) => trials.push(accountId);

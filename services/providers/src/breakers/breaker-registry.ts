@@ -10,6 +10,12 @@ export interface BreakerSettings {
   resetTimeout: number;
   /** The window over which failures are counted; 10 s when not given. */
   rollingWindowMs?: number;
+  /**
+   * Consecutive provider failures that open the breaker at once, whatever the percentage over
+   * the window (a sudden outage after a healthy period would otherwise wait until the failures
+   * outweigh the window's earlier successes). 0 turns it off.
+   */
+  consecutiveFailures?: number;
 }
 
 /**
@@ -23,6 +29,7 @@ export interface BreakerSettings {
 export class BreakerRegistry {
   private readonly breakers = new Map<string, CircuitBreaker<[() => Promise<unknown>], unknown>>();
   private readonly providers = new Map<string, string>();
+  private readonly failureStreaks = new Map<string, number>();
   /**
    * Called when an account's breaker half-opens: the owner runs one cheap trial call through the
    * breaker (closing it when the provider answers), so recovery never waits on payment traffic
@@ -41,8 +48,10 @@ export class BreakerRegistry {
     this.providers.set(accountId, provider);
     const started = process.hrtime.bigint();
     const observe = (result: string) => this.onCallEnd?.(provider, accountId, result, Number(process.hrtime.bigint() - started) / 1e9);
+    const breaker = this.breaker(accountId);
     try {
-      const result = (await this.breaker(accountId).fire(call)) as T;
+      const result = (await breaker.fire(call)) as T;
+      this.failureStreaks.delete(accountId);
       observe('ok');
       return result;
     } catch (error) {
@@ -51,7 +60,19 @@ export class BreakerRegistry {
         throw new ProviderError('not_created', 'provider_unavailable', `circuit open for ${accountId}`);
       }
       observe(error instanceof ProviderError ? error.kind : 'error');
+      if (countsAgainstProvider(error)) this.recordFailure(accountId, breaker);
       throw error;
+    }
+  }
+
+  private recordFailure(accountId: string, breaker: CircuitBreaker<[() => Promise<unknown>], unknown>): void {
+    const limit = this.settings.consecutiveFailures ?? 0;
+    const streak = (this.failureStreaks.get(accountId) ?? 0) + 1;
+    this.failureStreaks.set(accountId, streak);
+    if (limit > 0 && streak >= limit && !breaker.opened) {
+      this.logger.warn({ account_id: accountId, consecutive_failures: streak }, 'opening the breaker after consecutive failures');
+      this.failureStreaks.delete(accountId);
+      breaker.open();
     }
   }
 
@@ -87,8 +108,7 @@ export class BreakerRegistry {
         resetTimeout: this.settings.resetTimeout,
         rollingCountTimeout: this.settings.rollingWindowMs ?? 10_000,
         rollingCountBuckets: 10,
-        errorFilter: (error: unknown) =>
-          error instanceof ProviderError && (error.kind === 'rejected' || error.kind === 'not_found' || error.kind === 'invalid_credentials'),
+        errorFilter: (error: unknown) => !countsAgainstProvider(error),
       });
       breaker.on('open', () => this.logger.warn({ account_id: accountId }, 'circuit breaker opened'));
       breaker.on('halfOpen', () => {
@@ -100,4 +120,9 @@ export class BreakerRegistry {
     }
     return breaker;
   }
+}
+
+/** Whether a failed call says the provider is unhealthy (not a caller problem such as bad data). */
+function countsAgainstProvider(error: unknown): boolean {
+  return !(error instanceof ProviderError && (error.kind === 'rejected' || error.kind === 'not_found' || error.kind === 'invalid_credentials'));
 }
