@@ -22,7 +22,9 @@ export default [
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:tool'] },
             { sourceTag: 'type:emulator', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:emulator'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:tool'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:tool', 'type:sdk'] },
+            // The SDK ships to merchants on its own: it depends on no other project.
+            { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
           ],
         },
@@ -40,7 +42,7 @@ export default [
   },
   {
     // The config loader is the one place allowed to read process.env; tools and tests set it up.
-    files: ['libs/platform/src/config/**', 'libs/platform/src/testing/**', 'tools/**', '**/*.spec.ts', 'e2e/**'],
+    files: ['libs/platform/src/config/**', 'libs/platform/src/testing/**', 'tools/**', '**/*.spec.ts', 'e2e/**', 'libs/sdk/examples/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

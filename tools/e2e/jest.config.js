@@ -2,6 +2,9 @@
 // on offset ports with its own databases, and drives the public REST API.
 module.exports = require('../../jest.preset.js')(__dirname, {
   testMatch: ['<rootDir>/src/**/*.e2e.spec.ts'],
+  // The nothing-lost suite stops RabbitMQ: it runs alone against a private node
+  // (tools/e2e/run-nothing-lost.sh, which sets E2E_NOTHING_LOST=1), never inside the shared run.
+  testPathIgnorePatterns: process.env.E2E_NOTHING_LOST === '1' ? ['/node_modules/'] : ['/node_modules/', 'nothing-lost'],
   globalSetup: '<rootDir>/src/support/global-setup.ts',
   globalTeardown: '<rootDir>/src/support/global-teardown.ts',
   testTimeout: 60_000,

@@ -7,3 +7,4 @@ export { createPagarmeEmulator, type PagarmeEmulator } from './pagarme/src/pagar
 export { createStripeEmulator, type StripeEmulator } from './stripe/src/stripe-emulator';
 export { createWooviEmulator, type WooviEmulator } from './woovi/src/woovi-emulator';
 export { generateTestCerts, type TestCerts } from './testing/test-certs';
+export { isValidDigitableLine, newBoleto } from './kit/boleto-line';

@@ -39,12 +39,12 @@ const ADDRESSES = {
 };
 // Variables without a default in the services' config.ts (or whose default is wrong in a cluster).
 const REQUIRED_ENV = {
-  gateway: ['HTTP_PORT', 'PUBLIC_BASE_URL', 'NODE_ENV'],
+  gateway: ['HTTP_PORT', 'PUBLIC_BASE_URL', 'PAY_BASE_URL', 'NODE_ENV'],
   accounts: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'METRICS_PORT'],
   payments: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'PUBLIC_BASE_URL', 'PAY_BASE_URL'],
   routing: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS'],
   providers: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'CREDENTIALS_ENCRYPTION_KEYS', 'PUBLIC_WEBHOOK_BASE_URL'],
-  notifications: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS'],
+  notifications: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'WEBHOOK_SECRETS_ENCRYPTION_KEYS'],
 };
 
 const problems = [];
@@ -97,7 +97,7 @@ function checkCommon(label, objects) {
     } else if (name !== 'providers') {
       check(!env.has('CREDENTIALS_ENCRYPTION_KEYS'), `${where}: only providers gets CREDENTIALS_ENCRYPTION_KEYS`);
     }
-    for (const secretVar of ['MONGO_URL', 'AMQP_URL', 'CREDENTIALS_ENCRYPTION_KEYS']) {
+    for (const secretVar of ['MONGO_URL', 'AMQP_URL', 'CREDENTIALS_ENCRYPTION_KEYS', 'WEBHOOK_SECRETS_ENCRYPTION_KEYS']) {
       if (env.has(secretVar)) check(env.get(secretVar).valueFrom?.secretKeyRef, `${where}: ${secretVar} comes from a Secret`);
     }
 

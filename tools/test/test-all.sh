@@ -19,7 +19,7 @@ bash tools/infra/certs.sh >/dev/null
 step "build"
 bash tools/build/build-all.sh
 step "type-check"
-for p in libs/platform libs/contracts services/accounts services/gateway services/payments services/providers services/routing services/notifications tools/emulators tools/e2e tools/stack tools/bench; do
+for p in libs/platform libs/contracts libs/sdk services/accounts services/gateway services/payments services/providers services/routing services/notifications tools/emulators tools/e2e tools/stack tools/bench; do
   npx tsc --noEmit -p "$p/tsconfig.json"
 done
 step "lint (module boundaries included)"
@@ -33,4 +33,8 @@ step "unit and integration tests"
 npx jest -c jest.config.js --ci
 step "end-to-end tests"
 npx jest -c tools/e2e/jest.config.js --ci
+step "nothing lost: RabbitMQ stopped and notifications SIGKILLed while paying (private broker node)"
+bash tools/e2e/run-nothing-lost.sh --ci
+step "fuzzing the running stack's OpenAPI (Schemathesis: no 5xx, responses match the document)"
+bash tools/fuzz/fuzz.sh
 step "all tests passed"

@@ -3,10 +3,15 @@
 export * as common from './generated/orquestra/common/v1/common';
 export * as accounts from './generated/orquestra/accounts/v1/accounts';
 export * as payments from './generated/orquestra/payments/v1/payments';
+export * as disputes from './generated/orquestra/payments/v1/disputes';
+export * as customers from './generated/orquestra/payments/v1/customers';
+export * as paymentPage from './generated/orquestra/payments/v1/payment_page';
 export * as routing from './generated/orquestra/routing/v1/routing';
 export * as providers from './generated/orquestra/providers/v1/providers';
 export * as notifications from './generated/orquestra/notifications/v1/notifications';
+export * as webhooks from './generated/orquestra/notifications/v1/webhooks';
 export * from './events';
 export * from './mode';
 export * from './public/payment.public';
 export * from './public/refund.public';
+export * from './public/dispute.public';

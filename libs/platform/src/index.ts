@@ -12,3 +12,4 @@ export * from './runtime';
 export * from './crypto';
 export * from './locks';
 export * from './metrics';
+export * from './webhooks';

@@ -39,6 +39,11 @@ export const gatewayConfigShape = {
     ),
   /** Public base address, used as the OpenAPI server URL. */
   PUBLIC_BASE_URL: z.string().url().default('http://localhost:8080'),
+  /**
+   * Base of the buyer's payment page, the same value the payments service builds payment_url from:
+   * the page is served at its path (`/pay` here; `/` when it is a host of its own, pay.<domain>).
+   */
+  PAY_BASE_URL: z.string().url().default('http://localhost:8080/pay'),
 };
 
 export type GatewayConfig = Readonly<z.infer<z.ZodObject<typeof gatewayConfigShape>>>;

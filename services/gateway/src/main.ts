@@ -5,6 +5,7 @@ import { loadGatewayConfig } from './config';
 import { createDownstreamClients } from './grpc/downstream.clients';
 import { GrpcReadinessProbe } from './health/readiness.probe';
 import { createApp } from './http/app';
+import { answerMalformedRequests } from './http/client-error.handler';
 
 // Bootstrap only: config, logger, clients, HTTP server, graceful shutdown.
 const config = loadGatewayConfig();
@@ -44,10 +45,12 @@ const app = createApp({
     keyCacheMaxEntries: config.KEY_CACHE_MAX_ENTRIES,
     trustProxy: config.TRUST_PROXY,
     publicBaseUrl: config.PUBLIC_BASE_URL,
+    payBaseUrl: config.PAY_BASE_URL,
   },
 });
 
 const server = createServer(app);
+answerMalformedRequests(server);
 server.on('error', (error) => {
   logger.fatal({ err: error }, 'gateway failed to listen');
   process.exit(1);

@@ -1,22 +1,69 @@
 import './telemetry';
-import { notifications } from '@orquestra/contracts';
-import { ensureIndexes, runService } from '@orquestra/platform';
+import { notifications, webhooks } from '@orquestra/contracts';
+import { DueWorker, ensureIndexes, runService, SecretBox } from '@orquestra/platform';
 import { config } from './config';
 import { registerEventModel } from './db/event.model';
+import { registerWebhookDeliveryModel } from './db/webhook-delivery.model';
+import { WebhookDeliveryStore } from './db/webhook-delivery.store';
+import { registerWebhookEndpointModel } from './db/webhook-endpoint.model';
+import { WebhookEndpointStore } from './db/webhook-endpoint.store';
+import { createWebhookDeliveryWorker } from './delivery/webhook-delivery.worker';
+import { WebhookSender } from './delivery/webhook-sender';
 import { startEventLogConsumer } from './events/event-log.consumer';
+import { fanOutEvent } from './events/webhook-fanout';
 import { notificationsHandlers } from './grpc/notifications.handlers';
+import { webhooksHandlers } from './grpc/webhooks.handlers';
 
 void runService({
   config,
   grpcAddress: config.GRPC_ADDRESS,
-  setup: async ({ db, grpc, bus, logger }) => {
+  setup: async ({ db, grpc, bus, logger, locks, outbox, onShutdown }) => {
     const events = registerEventModel(db);
+    const endpoints = new WebhookEndpointStore(
+      registerWebhookEndpointModel(db),
+      SecretBox.fromConfig(config.WEBHOOK_SECRETS_ENCRYPTION_KEYS),
+      locks,
+      outbox,
+      config.WEBHOOK_SECRET_OVERLAP_MS,
+    );
+    const deliveries = new WebhookDeliveryStore(registerWebhookDeliveryModel(db), locks);
     await ensureIndexes(db);
-    await startEventLogConsumer(bus, events, logger);
+    await DueWorker.ensureIndex(deliveries.collection);
+    await outbox.watch(endpoints.collection);
+
+    const sender = new WebhookSender(config.WEBHOOK_TIMEOUT_MS);
+    const worker = createWebhookDeliveryWorker({
+      events,
+      endpoints,
+      deliveries,
+      sender,
+      locks,
+      logger,
+      policy: { baseMs: config.WEBHOOK_RETRY_BASE_MS, maxDelayMs: config.WEBHOOK_RETRY_MAX_DELAY_MS, windowMs: config.WEBHOOK_RETRY_WINDOW_MS },
+      disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
+      pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+      concurrency: config.WEBHOOK_CONCURRENCY,
+      leaseMs: config.WEBHOOK_TIMEOUT_MS + 5_000,
+    });
+    // New deliveries go out at once instead of waiting for the next poll.
+    const kick = () => worker.kick();
+
+    await startEventLogConsumer(bus, events, logger, async (event) => {
+      if ((await fanOutEvent(event, endpoints, deliveries)) > 0) kick();
+    });
+    worker.start();
+    onShutdown(() => sender.close());
+    onShutdown(() => worker.stop());
+
     grpc.addService(
       notifications.NotificationsServiceService,
       notificationsHandlers(events),
       'orquestra.notifications.v1.NotificationsService',
+    );
+    grpc.addService(
+      webhooks.WebhooksServiceService,
+      webhooksHandlers(endpoints, deliveries, kick),
+      'orquestra.notifications.v1.WebhooksService',
     );
   },
 });

@@ -13,6 +13,8 @@ export const config = loadConfig({
   PAY_BASE_URL: z.string().url().default('http://localhost:8080/pay'),
   /** Pix validity when expires_in_minutes is omitted. */
   DEFAULT_PIX_EXPIRES_MINUTES: z.coerce.number().int().positive().default(60),
+  /** Time the buyer has to choose on the payment page when `method` and expires_in_minutes are omitted. */
+  DEFAULT_METHOD_CHOICE_MINUTES: z.coerce.number().int().positive().default(60),
   /** How long an Idempotency-Key is remembered. */
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().positive().default(24),
   /** Deadline of one provider call made through the providers service. */

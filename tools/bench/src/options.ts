@@ -25,7 +25,7 @@ export interface BenchOptions {
 }
 
 /** healthy: both accounts up; failover: account A in outage; emulator: the emulator alone. */
-export type PhaseName = 'healthy' | 'failover' | 'emulator';
+export type PhaseName = 'healthy' | 'failover' | 'healthy_after' | 'emulator';
 
 const USAGE = `usage: npm run bench -- [options]            (env in brackets; flags win)
   --duration <s>       measured seconds per run                   [BENCH_DURATION, 30]

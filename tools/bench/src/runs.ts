@@ -22,6 +22,18 @@ function phaseChecks(report: PhaseReport, expectedAccount: string): Check[] {
   return [chargesCheck(report.label, charges, report.load.successes), distributionCheck(report.label, report.chargesByAccount, expectedAccount)];
 }
 
+/** Waits (up to 40 s) until no breaker is open or half-open in the providers service's /metrics. */
+async function waitForBreakerClosed(metricsPort: number): Promise<void> {
+  const deadline = Date.now() + 40_000;
+  while (Date.now() < deadline) {
+    const text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text(), () => '');
+    const stuck = text.split('\n').some((line) => /^orquestra_provider_breaker_state\{.*state="(open|half_open)".*\} 1$/.test(line));
+    if (text && !stuck) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  log('warning: a breaker was still not closed after 40 s');
+}
+
 export async function runAll(bench: BenchStack, context: PhaseContext, runId: string): Promise<RunsResult> {
   const { stack, seed } = bench;
   const { options } = context;
@@ -46,6 +58,14 @@ export async function runAll(bench: BenchStack, context: PhaseContext, runId: st
     } finally {
       await clearFaults(stack.efiControlUrl);
     }
+    // A is back: its breaker closes after the providers service's own recovery trial. A second
+    // healthy run brackets the failover run (same store size), and shows payments return to A.
+    await waitForBreakerClosed(stack.ports.providersMetrics);
+    const after = await measurePhase('healthy_after', 'healthy again (A back)', gateway, context, 0);
+    phases.push(after);
+    checks.push(...phaseChecks(after, 'A'));
+    const failoverPhase = phases.find((p) => p.phase === 'failover');
+    if (failoverPhase) goal = failoverGoal(healthy.load, failoverPhase.load, after.load);
   }
 
   if (options.emulatorBaseline) {

@@ -84,7 +84,7 @@ export function goalLine(report: BenchReport): string | undefined {
   const goal = report.goal;
   if (!goal) return undefined;
   return (
-    `Failover goal (0 client errors, p99 ≤ ${goal.limit}× healthy): ${goal.ok ? 'HOLDS' : 'MISSED'} — ` +
+    `Failover goal (0 client errors, p99 ≤ ${goal.limit}× healthy; reference = mean of the healthy runs before and after): ${goal.ok ? 'HOLDS' : 'MISSED'} — ` +
     `${goal.failoverErrors} client errors (healthy ${goal.healthyErrors}), p99 ${ms(goal.failoverP99Ms)} ms vs ${ms(goal.healthyP99Ms)} ms = ${goal.p99Ratio.toFixed(2)}×`
   );
 }

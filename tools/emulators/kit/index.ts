@@ -1,4 +1,5 @@
-// Shared parts of the provider emulators: fault registry and injection, logger.
+// Shared parts of the provider emulators: fault registry and injection, logger, boleto lines.
 export * from './fault-registry';
 export * from './fault-injection';
 export * from './logger';
+export * from './boleto-line';

@@ -100,7 +100,13 @@ export function serviceEnvironment(options: {
       PROVIDER_EXTRA_CA_FILE: path.join(options.certDir, 'ca.pem'),
     },
     routing: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.routing}`, METRICS_PORT: String(ports.routingMetrics), PROVIDERS_GRPC_ADDR: addr(ports.providers) },
-    notifications: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.notifications}`, METRICS_PORT: String(ports.notificationsMetrics) },
+    notifications: {
+      ...common,
+      GRPC_ADDRESS: `127.0.0.1:${ports.notifications}`,
+      METRICS_PORT: String(ports.notificationsMetrics),
+      // A local stack seals webhook secrets with its one local key; production gives each its own.
+      WEBHOOK_SECRETS_ENCRYPTION_KEYS: options.encryptionKeys,
+    },
     payments: {
       ...common,
       GRPC_ADDRESS: `127.0.0.1:${ports.payments}`, METRICS_PORT: String(ports.paymentsMetrics),
@@ -118,6 +124,8 @@ export function serviceEnvironment(options: {
       ROUTING_GRPC_ADDR: addr(ports.routing),
       PROVIDERS_GRPC_ADDR: addr(ports.providers),
       NOTIFICATIONS_GRPC_ADDR: addr(ports.notifications),
+      // The payment page is served by the gateway at the path of the payments' PAY_BASE_URL.
+      PAY_BASE_URL: `${publicBase}/pay`,
     },
   };
   for (const [service, extra] of Object.entries(options.overrides ?? {})) env[service] = { ...env[service], ...extra };

@@ -120,6 +120,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         previous.child.kill('SIGTERM');
         await new Promise((resolve) => previous.child.once('exit', resolve));
       }
+      // Forget the stopped (or killed) process, or the start-up wait below would see it as a crash.
+      for (let i = group.processes.length - 1; i >= 0; i--) {
+        const old = group.processes[i];
+        if (old && old.name === name && (old.child.exitCode !== null || old.child.signalCode !== null)) group.processes.splice(i, 1);
+      }
       group.start(name, script(name), env[name] ?? {});
       const restartDeadline = Date.now() + 30_000;
       if (name === 'gateway') await waitFor(name, () => httpOk(`http://127.0.0.1:${ports.gateway}/readyz`), restartDeadline, group);

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { seedStack } from './seed';
 import { REPO_ROOT } from './stack-layout';
 import { startStack } from './start-stack';
+import { startStackControl } from './stack-control';
 
 /**
  * A throw-away stack for the end-to-end suite: offset ports and databases of its own, so it runs
@@ -46,9 +47,14 @@ async function main(): Promise<void> {
       // The failover suite fails account A on purpose many times; its breaker (not its 5-minute
       // success rate, covered by unit tests) is what those tests exercise.
       routing: { HEALTH_MIN_ATTEMPTS: '1000' },
+      // Webhook retries in seconds instead of minutes, so retry tests finish (schedule in docs/events.md).
+      notifications: { WEBHOOK_RETRY_BASE_MS: '1000', WEBHOOK_RETRY_MAX_DELAY_MS: '4000', WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_POLL_INTERVAL_MS: '250' },
     },
   });
+  // Lets resilience suites kill and restart services of this stack (tools/e2e nothing-lost).
+  const control = await startStackControl(stack);
   const stop = async () => {
+    control.server.close();
     await stack.stop();
     process.exit(0);
   };
@@ -77,14 +83,25 @@ async function main(): Promise<void> {
     stateFile: path.join(stateDir, 'seed-providers.json'),
     email: `e2e-providers-${Date.now()}@orquestra.dev`,
   });
+  // A fourth merchant for the boleto-and-card suite: it connects its own Stripe accounts, and the
+  // fault it injects (a hanging account) must never reach another suite's routing.
+  const cards = await seedStack({
+    ports: stack.ports,
+    certDir,
+    stateFile: path.join(stateDir, 'seed-cards.json'),
+    email: `e2e-cards-${Date.now()}@orquestra.dev`,
+  });
   writeFileSync(
     infoFile,
     JSON.stringify(
       {
         baseUrl: stack.baseUrl,
+        stackControlUrl: control.url,
+        amqpUrl,
         efiControlUrl: stack.efiControlUrl,
         controlUrls: stack.controlUrls,
         providersMerchant: { testKey: providers.testKey },
+        cardsMerchant: { testKey: cards.testKey },
         testKey: seed.testKey,
         restrictedTestKey: seed.restrictedTestKey,
         liveKey: seed.liveKey,

@@ -14,6 +14,29 @@ export const PUBLIC_EVENT_TYPES = [
   'refund.created',
   'refund.succeeded',
   'refund.failed',
+  'dispute.created',
+  'dispute.updated',
+  'dispute.closed',
+  // Reserved for the capabilities being built (subscriptions, subaccounts, payouts, saved cards):
+  // listed now so that endpoints can subscribe to them and docs/events.md is complete.
+  'subscription.created',
+  'subscription.activated',
+  'subscription.updated',
+  'subscription.canceled',
+  'subscription.refused',
+  'subscription.expired',
+  'subaccount.created',
+  'subaccount.updated',
+  'payout.created',
+  'payout.updated',
+  'payout.paid',
+  'payout.failed',
+  'payout.canceled',
+  'card.created',
+  'card.updated',
+  'card.deleted',
+  // Emitted by notifications itself when it disables a failing endpoint.
+  'webhook_endpoint.disabled',
 ] as const;
 
 export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];

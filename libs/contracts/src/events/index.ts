@@ -2,3 +2,4 @@ export * from './event-types';
 export * from './provider-charge-updated';
 export * from './payment-attempt-recorded';
 export * from './refund-events';
+export * from './event-catalogue';

@@ -38,6 +38,7 @@ export function toPublicPayment(payment: Payment, options: { withHistory: boolea
     description: orNull(payment.description),
     customer: customer
       ? {
+          id: orNull(payment.customer_id),
           name: customer.name,
           email: orNull(customer.email),
           document: orNull(customer.document),

@@ -20,7 +20,14 @@ export const MESSAGES_PT_BR: Record<ErrorCode, string> = {
   idempotency_in_progress: 'Uma requisição com esta Idempotency-Key ainda está em processamento. Aguarde alguns segundos e reenvie a mesma requisição.',
   payment_not_cancelable: 'Este pagamento não pode ser cancelado no status atual. Só pagamentos pendentes (não pagos) podem ser cancelados.',
   payment_already_paid: 'Este pagamento já foi pago e não pode ser cancelado. Para devolver o dinheiro, faça um reembolso.',
+  payment_not_awaiting_method:
+    'Este pagamento não aguarda a escolha da forma de pagamento: ela já foi feita ou o pagamento foi encerrado. Recarregue a página para ver a situação atual.',
   payment_not_simulatable: 'Só é possível simular o pagamento de um pagamento pendente no modo de teste.',
+  payment_not_disputable:
+    'Só é possível simular uma disputa em um pagamento Pix ou cartão pago (succeeded ou partially_refunded), com valor ainda não reembolsado e sem outra disputa em andamento.',
+  dispute_not_open: 'Esta disputa não aguarda resposta: evidências só podem ser enviadas enquanto o status é open.',
+  dispute_evidence_not_supported:
+    'O provedor desta disputa não recebe evidências pela API. Responda a disputa no painel do provedor.',
   payment_not_refundable: 'Este pagamento não pode ser reembolsado no status atual. Só pagamentos pagos (succeeded ou partially_refunded) podem ser reembolsados.',
   refund_amount_exceeds_remaining: 'O valor do reembolso (amount) é maior que o valor que ainda pode ser reembolsado neste pagamento. Informe um valor menor ou omita amount para reembolsar todo o restante.',
   refund_not_supported: 'A conta do provedor deste pagamento não permite reembolsos pela API. Faça o reembolso no painel do provedor; ele aparecerá no pagamento após a sincronização.',

@@ -31,7 +31,11 @@ export function grpcStatusFor(code: ErrorCode): GrpcStatus {
     case 'payment_not_cancelable':
     case 'payment_already_paid':
     case 'payment_not_simulatable':
+    case 'payment_not_awaiting_method':
     case 'payment_not_refundable':
+    case 'payment_not_disputable':
+    case 'dispute_not_open':
+    case 'dispute_evidence_not_supported':
     case 'refund_not_supported':
     case 'no_eligible_account':
     case 'method_not_available':

@@ -18,6 +18,7 @@ export const ID_PREFIXES = {
   attempt: 'att',
   request: 'req',
   webhookEndpoint: 'we',
+  webhookDelivery: 'whd',
   routingRule: 'rr',
 } as const;
 

@@ -72,4 +72,33 @@ describe('DueWorker against the real store', () => {
     await worker.tick();
     expect(calls).toBe(2);
   });
+
+  it('runs another pass right after the current one when kicked during it (no wait for the poll)', async () => {
+    const handled: string[] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const worker = new DueWorker({
+      name: 'kick',
+      collection,
+      locks,
+      filter: { kick: true },
+      logger,
+      pollIntervalMs: 3_600_000,
+      handle: async (doc) => {
+        handled.push(String(doc._id));
+        if (doc._id === 'kick_1') await gate;
+        await collection.updateOne({ _id: doc._id }, { $set: { due_at: null } });
+      },
+    });
+    await collection.insertOne({ _id: 'kick_1' as never, kick: true, due_at: new Date(Date.now() - 1) });
+    const first = worker.tick();
+    while (handled.length === 0) await new Promise((r) => setTimeout(r, 10));
+    // Work that became due while the first pass runs, then a kick: handled without any poll.
+    await collection.insertOne({ _id: 'kick_2' as never, kick: true, due_at: new Date(Date.now() - 1) });
+    worker.kick();
+    release();
+    await first;
+    for (let i = 0; i < 200 && !handled.includes('kick_2'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(handled).toEqual(['kick_1', 'kick_2']);
+  });
 });

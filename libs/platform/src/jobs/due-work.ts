@@ -49,6 +49,8 @@ export class DueWorker<T extends Document> {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private stopped = false;
+  /** A kick arrived during a pass: run another one right after it. */
+  private rerun = false;
   private readonly leaseMs: number;
   private readonly pollIntervalMs: number;
   private readonly concurrency: number;
@@ -77,6 +79,19 @@ export class DueWorker<T extends Document> {
     while (this.running) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
+  /**
+   * Asks for a pass now, for work that just became due (e.g. a webhook delivery queued a moment
+   * ago), instead of waiting for the next poll. During a pass, another one follows right after it.
+   */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.rerun = true;
+      return;
+    }
+    void this.tick();
+  }
+
   /** One pass over what is due now. Returns how many documents this worker handled. */
   async tick(): Promise<number> {
     if (this.running) return 0;
@@ -100,6 +115,10 @@ export class DueWorker<T extends Document> {
       this.options.logger.warn({ worker: this.options.name, err: (error as Error).message }, 'due-work pass failed');
     } finally {
       this.running = false;
+      if (this.rerun && !this.stopped) {
+        this.rerun = false;
+        setImmediate(() => void this.tick());
+      }
     }
     return handled;
   }

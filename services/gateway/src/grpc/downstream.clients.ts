@@ -1,4 +1,4 @@
-import { accounts, notifications, payments, providers, routing } from '@orquestra/contracts';
+import { accounts, customers, disputes, notifications, payments, providers, routing, webhooks } from '@orquestra/contracts';
 import { createRpcClient, type RpcClient } from '@orquestra/platform';
 
 /**
@@ -16,6 +16,8 @@ export interface DownstreamClients {
     | 'simulatePayment'
     | 'syncPayment'
     | 'getPaymentQrCode'
+    | 'getPaymentPage'
+    | 'choosePaymentMethod'
     | 'refundPayment'
   >;
   providers: Pick<
@@ -26,7 +28,24 @@ export interface DownstreamClients {
     RpcClient<routing.RoutingServiceService>,
     'simulate' | 'listRules' | 'getRule' | 'createRule' | 'updateRule' | 'deleteRule' | 'reorderRules'
   >;
-  notifications: Pick<RpcClient<notifications.NotificationsServiceService>, 'listEvents'>;
+  notifications: Pick<RpcClient<notifications.NotificationsServiceService>, 'listEvents' | 'getEvent'>;
+  /** Webhook endpoints and deliveries live in the notifications service (same address). */
+  webhooks: Pick<
+    RpcClient<webhooks.WebhooksServiceService>,
+    | 'createWebhookEndpoint'
+    | 'listWebhookEndpoints'
+    | 'getWebhookEndpoint'
+    | 'updateWebhookEndpoint'
+    | 'deleteWebhookEndpoint'
+    | 'rotateWebhookSecret'
+    | 'listWebhookDeliveries'
+    | 'getWebhookDelivery'
+    | 'resendWebhookDelivery'
+  >;
+  /** Disputes live in the payments service (same address). */
+  disputes: Pick<RpcClient<disputes.DisputesServiceService>, 'simulateDispute' | 'listDisputes' | 'getDispute' | 'submitEvidence'>;
+  /** Customer records live in the payments service (same address). */
+  customers: Pick<RpcClient<customers.CustomersServiceService>, 'listCustomers' | 'getCustomer'>;
 }
 
 export interface DownstreamAddresses {
@@ -48,6 +67,9 @@ export function createDownstreamClients(
     providers: createRpcClient(providers.ProvidersServiceService, addresses.providers, { deadlineMs }),
     routing: createRpcClient(routing.RoutingServiceService, addresses.routing, { deadlineMs }),
     notifications: createRpcClient(notifications.NotificationsServiceService, addresses.notifications, { deadlineMs }),
+    webhooks: createRpcClient(webhooks.WebhooksServiceService, addresses.notifications, { deadlineMs }),
+    disputes: createRpcClient(disputes.DisputesServiceService, addresses.payments, { deadlineMs }),
+    customers: createRpcClient(customers.CustomersServiceService, addresses.payments, { deadlineMs }),
   };
   return {
     ...clients,

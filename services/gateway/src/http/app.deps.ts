@@ -12,6 +12,8 @@ export interface GatewaySettings {
   /** Express `trust proxy` value: addresses/subnets, a hop count, or true/false (config TRUST_PROXY). */
   trustProxy: boolean | number | string;
   publicBaseUrl: string;
+  /** Base of the buyer's payment page (`payment_url` = `<base>/<id>`); default `<publicBaseUrl>/pay`. */
+  payBaseUrl?: string;
 }
 
 /** Everything `createApp` needs; pass fakes or clients of real services. */

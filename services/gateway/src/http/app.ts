@@ -1,8 +1,12 @@
 import express, { type Express } from 'express';
 import { ApiKeyResolver } from '../auth/api-key.resolver';
+import { customersRoutes } from '../routes/customers.routes';
+import { disputesRoutes } from '../routes/disputes.routes';
 import { eventsRoutes } from '../routes/events.routes';
 import { healthRoutes } from '../routes/health.routes';
 import { openApiRoutes } from '../routes/openapi.routes';
+import { docsRoutes } from '../routes/docs.routes';
+import { paymentPageRoutes } from '../routes/payment-page.routes';
 import { paymentsRoutes } from '../routes/payments.routes';
 import { providerAccountsRoutes } from '../routes/provider-accounts.routes';
 import { providerWebhookRoutes } from '../routes/provider-webhooks.routes';
@@ -10,6 +14,7 @@ import { providersRoutes } from '../routes/providers.routes';
 import { qrCodeRoutes } from '../routes/qr-code.routes';
 import { routingRulesRoutes } from '../routes/routing-rules.routes';
 import { routingRoutes } from '../routes/routing.routes';
+import { webhookEndpointsRoutes } from '../routes/webhook-endpoints.routes';
 import { accessLogMiddleware } from './access-log.middleware';
 import type { GatewayDeps, RouteContext } from './app.deps';
 import { authMiddleware } from './auth.middleware';
@@ -21,7 +26,7 @@ import { requestIdMiddleware } from './request-id.middleware';
  * The REST edge as an express app, with every dependency injected: unit tests pass fakes,
  * end-to-end tests pass clients of the real services, `main.ts` passes production ones.
  *
- * Public routes (no key): /healthz, /readyz, /v1/openapi.json, /qr/{id}.png, /webhooks/providers/….
+ * Public routes (no key): /healthz, /readyz, /v1/openapi.json, /docs, /qr/{id}.png, /webhooks/providers/….
  * Everything else under /v1 authenticates per route (so an unknown route is 404 with or without
  * a key), then checks the key kind, then parses the body.
  */
@@ -43,10 +48,17 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(accessLogMiddleware(deps.logger));
   app.use(healthRoutes(deps.readiness));
   app.use(openApiRoutes({ serverUrl: deps.settings.publicBaseUrl }));
+  app.use(docsRoutes({ serverUrl: deps.settings.publicBaseUrl }));
   app.use(qrCodeRoutes(context));
+  // The buyer's payment page (public), at the path of PAY_BASE_URL (`/pay`, or `/` on pay.<domain>).
+  const payPath = new URL(deps.settings.payBaseUrl ?? `${deps.settings.publicBaseUrl}/pay`).pathname.replace(/\/+$/, '');
+  app.use(payPath || '/', paymentPageRoutes(context, { mountedAtRoot: !payPath }));
   app.use(providerWebhookRoutes(context));
   app.use('/v1', paymentsRoutes(context));
   app.use('/v1', eventsRoutes(context));
+  app.use('/v1', webhookEndpointsRoutes(context));
+  app.use('/v1', disputesRoutes(context));
+  app.use('/v1', customersRoutes(context));
   app.use('/v1', providersRoutes(context));
   app.use('/v1', providerAccountsRoutes(context));
   app.use('/v1', routingRulesRoutes(context));

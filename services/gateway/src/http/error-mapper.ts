@@ -58,8 +58,13 @@ export function httpErrorFor(code: ErrorCode): HttpErrorShape {
     case 'payment_not_cancelable':
     case 'payment_already_paid':
     case 'payment_not_simulatable':
+    case 'payment_not_awaiting_method':
     case 'payment_not_refundable':
+    case 'payment_not_disputable':
+    case 'dispute_not_open':
       return { status: 409, type: 'invalid_request_error' };
+    case 'dispute_evidence_not_supported':
+      return { status: 422, type: 'invalid_request_error' };
     case 'refund_amount_exceeds_remaining':
       return { status: 400, type: 'invalid_request_error' };
     case 'refund_not_supported':

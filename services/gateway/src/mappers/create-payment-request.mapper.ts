@@ -44,5 +44,8 @@ export function toCreatePaymentRequest(
       Object.entries(input.tracking ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
     ),
     provider_account_id: input.provider_account_id ?? '',
+    ...(input.card
+      ? { card: { token: input.card.token ?? '', id: input.card.id ?? '', installments: input.card.installments ?? 1, brand: input.card.brand ?? '' } }
+      : {}),
   };
 }

@@ -36,7 +36,7 @@ describe('payment mapper', () => {
       payment_url: 'http://pay.localhost/pay_01jabc',
       expires_at: '2026-10-01T12:30:00.000Z',
       tracking: { utm_source: 'facebook' },
-      customer: { name: 'Maria da Silva', email: 'maria@exemplo.com.br', document: null, phone: null, address: null },
+      customer: { id: null, name: 'Maria da Silva', email: 'maria@exemplo.com.br', document: null, phone: null, address: null },
       description: null,
       created_at: '2026-10-01T12:00:00.000Z',
       updated_at: '2026-10-01T12:00:01.000Z',
@@ -103,9 +103,11 @@ describe('payment mapper', () => {
           ip: '',
           address: { street: 'Av. Paulista', number: '1', neighborhood: 'Centro', city: 'SP', state: 'SP', zip: '01310100', complement: '' },
         },
+        customer_id: 'cus_01jcustomer',
       }),
     );
     expect(json.customer).toEqual({
+      id: 'cus_01jcustomer',
       name: 'Maria',
       email: null,
       document: '12345678909',

@@ -27,11 +27,12 @@ function toNextAction(action: common.NextAction | undefined): NextActionJson | n
   };
 }
 
-function toCustomer(customer: common.Customer | undefined): CustomerJson | null {
+function toCustomer(customer: common.Customer | undefined, customerId: string): CustomerJson | null {
   if (!customer) return null;
   const address = customer.address;
   const hasAddress = address !== undefined && Object.values(address).some((value) => value !== '');
   return {
+    id: nullIfEmpty(customerId),
     name: nullIfEmpty(customer.name),
     email: nullIfEmpty(customer.email),
     document: nullIfEmpty(customer.document),
@@ -78,7 +79,7 @@ export function toPaymentJson(payment: payments.Payment): PaymentJson {
     payment_url: nullIfEmpty(payment.payment_url),
     expires_at: nullIfEmpty(payment.expires_at),
     tracking: { ...payment.tracking },
-    customer: toCustomer(payment.customer),
+    customer: toCustomer(payment.customer, payment.customer_id),
     description: nullIfEmpty(payment.description),
     created_at: payment.created_at,
     updated_at: nullIfEmpty(payment.updated_at),

@@ -60,6 +60,17 @@ describe('OpenAPI document', () => {
         'POST /v1/payments/{id}/simulate',
         'POST /v1/payments/{id}/sync',
         'GET /v1/events',
+        'GET /v1/events/{id}',
+        'POST /v1/webhook-endpoints',
+        'GET /v1/webhook-endpoints',
+        'GET /v1/webhook-endpoints/{id}',
+        'PATCH /v1/webhook-endpoints/{id}',
+        'POST /v1/webhook-endpoints/{id}',
+        'DELETE /v1/webhook-endpoints/{id}',
+        'POST /v1/webhook-endpoints/{id}/rotate-secret',
+        'GET /v1/webhook-endpoints/{id}/deliveries',
+        'GET /v1/webhook-deliveries/{id}',
+        'POST /v1/webhook-deliveries/{id}/resend',
         'GET /v1/providers',
         'GET /v1/provider-accounts',
         'POST /v1/provider-accounts',
@@ -74,12 +85,22 @@ describe('OpenAPI document', () => {
         'POST /v1/routing-rules/{id}',
         'DELETE /v1/routing-rules/{id}',
         'POST /v1/routing/simulate',
+        'POST /v1/payments/{id}/simulate-dispute',
+        'GET /v1/disputes',
+        'GET /v1/disputes/{id}',
+        'POST /v1/disputes/{id}/evidence',
+        'GET /v1/customers',
+        'GET /v1/customers/{id}',
         'GET /v1/openapi.json',
         'GET /qr/{paymentId}.png',
+        'GET /pay/{paymentId}',
+        'POST /pay/{paymentId}',
+        'GET /pay/{paymentId}/status',
         'POST /webhooks/providers/{accountId}',
         'POST /webhooks/providers/{accountId}/{subPath}',
         'GET /healthz',
         'GET /readyz',
+        'GET /docs',
       ].sort(),
     );
   });
@@ -140,7 +161,7 @@ describe('OpenAPI document', () => {
     );
     const list = doc['paths']['/v1/payments']['get']['parameters'] as Json[];
     expect(list.find((p) => p['name'] === 'limit')).toMatchObject({ in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } });
-    expect(list.map((p) => p['name']).sort()).toEqual(['limit', 'method', 'provider', 'starting_after', 'status']);
+    expect(list.map((p) => p['name']).sort()).toEqual(['limit', 'method', 'provider', 'q', 'starting_after', 'status']);
   });
 
   it('documents the spec error body with the closed code set, and responses that use it', () => {

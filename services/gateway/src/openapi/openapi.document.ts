@@ -14,8 +14,13 @@ import { PaymentDetailSchema, PaymentListSchema, PaymentSchema, RefundResultSche
 import { RefundIdempotencyHeadersSchema, RefundPaymentSchema } from '../schemas/refund-payment.schema';
 import { z } from '../schemas/zod-openapi';
 import { AUTH_ERRORS, BEARER, errorResponses, json, PUBLIC } from './openapi.helpers';
+import { registerCustomerPaths } from './customers.paths';
+import { registerDisputePaths } from './disputes.paths';
+import { registerDocsPath } from './docs.paths';
+import { registerPaymentPagePaths } from './payment-page.paths';
 import { registerProviderPaths } from './provider.paths';
 import { registerRoutingPaths } from './routing.paths';
+import { registerWebhookPaths } from './webhooks.paths';
 
 /** The interface version string (§9). */
 export const API_VERSION = '2026-10-01';
@@ -217,17 +222,24 @@ export function buildOpenApiDocument(options: { serverUrl: string }): ReturnType
     operationId: 'listEvents',
     tags: ['Events'],
     summary: 'Lista eventos (mais novos primeiro)',
-    description: 'Use o id do evento para não processar o mesmo evento duas vezes.',
+    description:
+      'Use o id do evento para não processar o mesmo evento duas vezes. Filtros: type (um tipo, um prefixo como payment.* ou *), ' +
+      'created[gte] e created[lte] (Unix, segundos), payment_id, resource_id. Chaves restritas só veem eventos do que elas criaram.',
     security: BEARER,
     request: { query: ListEventsQuerySchema },
     responses: {
       200: json(EventListSchema, 'Uma página de eventos.'),
-      ...errorResponses('parameter_invalid', 'restricted_key', ...AUTH_ERRORS),
+      ...errorResponses('parameter_invalid', ...AUTH_ERRORS),
     },
   });
 
   registerProviderPaths(registry);
   registerRoutingPaths(registry);
+  registerWebhookPaths(registry);
+  registerDisputePaths(registry);
+  registerCustomerPaths(registry);
+  registerDocsPath(registry);
+  registerPaymentPagePaths(registry);
 
   registry.registerPath({
     method: 'get',

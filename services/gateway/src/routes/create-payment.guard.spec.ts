@@ -29,6 +29,11 @@ describe('create-payment guard', () => {
     expect(codeOf(() => assertCreatePaymentAllowed(body(splits), full))).toEqual({ code: 'parameter_invalid', param: 'splits' });
   });
 
+  it('asks for the card of a card payment, naming the field', () => {
+    expect(codeOf(() => assertCreatePaymentAllowed(body({ method: 'card' }), full))).toEqual({ code: 'parameter_missing', param: 'card' });
+    expect(codeOf(() => assertCreatePaymentAllowed(body({ method: 'card', card: { token: 'pm_card_visa', installments: 3 } }), full))).toBeUndefined();
+  });
+
   it('refuses card data on a non-card payment and a saved card for restricted keys', () => {
     expect(codeOf(() => assertCreatePaymentAllowed(body({ method: 'pix', card: { token: 't' } }), full))).toEqual({
       code: 'parameter_invalid',

@@ -64,6 +64,7 @@ export function paymentsRoutes(context: RouteContext): Router {
         provider: query.provider ?? '',
         limit: query.limit,
         starting_after: query.starting_after ?? '',
+        q: query.q ?? '',
       },
       rpcOptions(res),
     );

@@ -229,7 +229,8 @@ describe('list queries', () => {
     [{ limit: '101' }, 'limit', 'menor ou igual a 100'],
     [{ limit: 'ten' }, 'limit', 'deve ser um número (recebido: um valor não numérico)'],
     [{ status: 'paid' }, 'status', 'requires_method, pending'],
-    [{ q: 'maria' }, 'q', 'O parâmetro q não existe.'],
+    [{ search: 'maria' }, 'search', 'O parâmetro search não existe.'],
+    [{ q: 'x'.repeat(201) }, 'q', 'no máximo 200'],
     [{ status: ['pending', 'failed'] }, 'status', 'deve ser um destes valores: requires_method, pending, processing'],
   ])('GET /v1/payments %p → parameter_invalid', (query, param, message) => {
     expect(failure(query, ListPaymentsQuerySchema, 'query')).toMatchObject({

@@ -42,6 +42,7 @@ export const SplitInputSchema = z
 
 export const CreatePaymentSchema = z
   .object({
+    // Omitted: status requires_method, and the buyer chooses among the available methods at payment_url.
     method: PaymentMethodSchema.optional(),
     amount: z.number().int().min(1).max(MAX_AMOUNT).openapi({ description: 'Valor em centavos.', example: 1990 }),
     currency: z.literal('BRL').optional(),
@@ -54,7 +55,10 @@ export const CreatePaymentSchema = z
       .min(1)
       .max(43_200)
       .optional()
-      .openapi({ description: 'Validade do Pix em minutos (até 30 dias).', example: 30 }),
+      .openapi({
+        description: 'Validade do Pix em minutos (até 30 dias; padrão 60). Sem method: o tempo que o comprador tem para escolher a forma de pagamento (padrão 60).',
+        example: 30,
+      }),
     metadata: MetadataSchema.optional(),
     tracking: TrackingSchema.optional(),
     provider_account_id: z.string().min(1).max(100).optional().openapi({ description: 'Força uma conta (pa_…).' }),

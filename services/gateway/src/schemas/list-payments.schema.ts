@@ -9,6 +9,10 @@ export const ListPaymentsQuerySchema = z
     status: PaymentStatusSchema.optional(),
     method: PaymentMethodSchema.optional(),
     provider: z.string().min(1).max(50).optional().openapi({ example: 'efi' }),
+    q: z.string().trim().min(1).max(200).optional().openapi({
+      description: 'Busca por id do pagamento, ou e-mail, nome (parte dele) ou documento (CPF/CNPJ, com ou sem pontuação) do cliente.',
+      example: 'maria@example.com',
+    }),
     ...paginationShape,
   })
   .strict();

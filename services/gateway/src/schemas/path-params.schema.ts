@@ -32,3 +32,29 @@ export const RoutingRuleIdPathSchema = z
   .openapi({ description: 'Id da regra de roteamento.', example: 'rr_01j9z0k3x7m2q8r4t6v8w0y2a4' });
 
 export const RoutingRuleIdParamsSchema = z.object({ id: RoutingRuleIdPathSchema });
+
+export const DisputeIdPathSchema = z
+  .string()
+  .regex(ID_SHAPE)
+  .openapi({ description: 'Id da disputa.', example: 'dp_01j9z0k3x7m2q8r4t6v8w0y2a4' });
+
+export const DisputeIdParamsSchema = z.object({ id: DisputeIdPathSchema });
+
+export const WebhookEndpointIdParamsSchema = z.object({
+  id: z.string().regex(ID_SHAPE).openapi({ description: 'Id do endpoint de webhook.', example: 'we_01j9z0k3x7m2q8r4t6v8w0y2a4' }),
+});
+
+export const WebhookDeliveryIdParamsSchema = z.object({
+  id: z.string().regex(ID_SHAPE).openapi({ description: 'Id da entrega de webhook.', example: 'whd_01j9z0k3x7m2q8r4t6v8w0y2a4' }),
+});
+
+export const EventIdParamsSchema = z.object({
+  id: z.string().regex(ID_SHAPE).openapi({ description: 'Id do evento.', example: 'evt_01j9z0k3x7m2q8r4t6v8w0y2a4' }),
+});
+
+export const CustomerIdPathSchema = z
+  .string()
+  .regex(ID_SHAPE)
+  .openapi({ description: 'Id do cliente.', example: 'cus_01j9z0k3x7m2q8r4t6v8w0y2a4' });
+
+export const CustomerIdParamsSchema = z.object({ id: CustomerIdPathSchema });

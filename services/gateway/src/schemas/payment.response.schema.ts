@@ -54,6 +54,7 @@ export const AddressOutputSchema = z
 
 export const CustomerOutputSchema = z
   .object({
+    id: z.string().nullable().openapi({ description: 'O registro do cliente (cus_…), quando o documento foi informado.', example: 'cus_01j9z0k3x7m2q8r4t6v8w0y2a4' }),
     name: z.string().nullable(),
     email: z.string().nullable(),
     document: z.string().nullable(),

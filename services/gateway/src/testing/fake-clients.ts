@@ -28,6 +28,16 @@ export function fakeClients(): FakeClients {
         throw new AppError('unauthenticated');
       },
     },
+    customers: {
+      listCustomers: notStubbed('listCustomers'),
+      getCustomer: notStubbed('getCustomer'),
+    },
+    disputes: {
+      simulateDispute: notStubbed('simulateDispute'),
+      listDisputes: notStubbed('listDisputes'),
+      getDispute: notStubbed('getDispute'),
+      submitEvidence: notStubbed('submitEvidence'),
+    },
     payments: {
       createPayment: notStubbed('createPayment'),
       getPayment: notStubbed('getPayment'),
@@ -36,6 +46,8 @@ export function fakeClients(): FakeClients {
       simulatePayment: notStubbed('simulatePayment'),
       syncPayment: notStubbed('syncPayment'),
       getPaymentQrCode: notStubbed('getPaymentQrCode'),
+      getPaymentPage: notStubbed('getPaymentPage'),
+      choosePaymentMethod: notStubbed('choosePaymentMethod'),
       refundPayment: notStubbed('refundPayment'),
     },
     providers: {
@@ -55,6 +67,17 @@ export function fakeClients(): FakeClients {
       deleteRule: notStubbed('deleteRule'),
       reorderRules: notStubbed('reorderRules'),
     },
-    notifications: { listEvents: notStubbed('listEvents') },
+    notifications: { listEvents: notStubbed('listEvents'), getEvent: notStubbed('getEvent') },
+    webhooks: {
+      createWebhookEndpoint: notStubbed('createWebhookEndpoint'),
+      listWebhookEndpoints: notStubbed('listWebhookEndpoints'),
+      getWebhookEndpoint: notStubbed('getWebhookEndpoint'),
+      updateWebhookEndpoint: notStubbed('updateWebhookEndpoint'),
+      deleteWebhookEndpoint: notStubbed('deleteWebhookEndpoint'),
+      rotateWebhookSecret: notStubbed('rotateWebhookSecret'),
+      listWebhookDeliveries: notStubbed('listWebhookDeliveries'),
+      getWebhookDelivery: notStubbed('getWebhookDelivery'),
+      resendWebhookDelivery: notStubbed('resendWebhookDelivery'),
+    },
   };
 }

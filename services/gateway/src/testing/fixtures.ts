@@ -62,6 +62,7 @@ export function protoPayment(overrides: Partial<payments.Payment> = {}): payment
       ip: '10.0.0.1',
     },
     source_key_id: 'key_01j',
+    customer_id: '',
     attempts: [],
     events: [],
     refunds: [],

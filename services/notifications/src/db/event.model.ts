@@ -9,6 +9,8 @@ export interface EventDoc {
   mode: 'test' | 'live';
   source: string | null;
   resource_id: string;
+  /** The payment the event concerns (its own, or that of its refund or dispute); '' when none. */
+  payment_id?: string;
   data: { object: Record<string, unknown> };
   received_at: Date;
 }
@@ -22,6 +24,7 @@ const schema = new Schema<EventDoc>(
     mode: { type: String, enum: ['test', 'live'], required: true },
     source: { type: String, default: null },
     resource_id: { type: String, default: '' },
+    payment_id: { type: String, default: '' },
     data: { type: Schema.Types.Mixed, required: true },
     received_at: { type: Date, required: true },
   },
@@ -29,6 +32,8 @@ const schema = new Schema<EventDoc>(
 );
 schema.index({ merchant_id: 1, mode: 1, _id: -1 });
 schema.index({ merchant_id: 1, mode: 1, resource_id: 1, _id: -1 });
+schema.index({ merchant_id: 1, mode: 1, payment_id: 1, _id: -1 });
+schema.index({ merchant_id: 1, mode: 1, source: 1, _id: -1 });
 
 export type EventModel = Model<EventDoc>;
 

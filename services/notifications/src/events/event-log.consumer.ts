@@ -4,13 +4,35 @@ import type { Logger } from 'pino';
 import type { EventModel } from '../db/event.model';
 
 /** Routing-key patterns of every public resource; internal events (`internal.*`) are not logged. */
-export const EVENT_LOG_PATTERNS = ['payment.*', 'refund.*', 'dispute.*', 'subscription.*', 'subaccount.*', 'payout.*', 'card.*'];
+export const EVENT_LOG_PATTERNS = [
+  'payment.*',
+  'refund.*',
+  'dispute.*',
+  'subscription.*',
+  'subaccount.*',
+  'payout.*',
+  'card.*',
+  'webhook_endpoint.*',
+];
+
+/** The payment an event concerns: the payment itself, or the one its refund or dispute belongs to. */
+export function paymentIdOf(object: Record<string, unknown>): string {
+  if (object.object === 'payment' && typeof object.id === 'string') return object.id;
+  return typeof object.payment_id === 'string' ? object.payment_id : '';
+}
 
 /**
- * Records every public event in the unified log. Idempotent by event id: a redelivered event hits
- * the unique `_id` and is acknowledged without a second copy.
+ * Records every public event in the unified log, then hands it to `afterStore` (the webhook
+ * fan-out). Idempotent by event id: a redelivered event hits the unique `_id`, is not stored twice,
+ * and `afterStore` runs again (it is idempotent too), so a crash between the two steps loses
+ * nothing. The message is acknowledged only after both.
  */
-export async function startEventLogConsumer(bus: EventBus, events: EventModel, logger: Logger): Promise<void> {
+export async function startEventLogConsumer(
+  bus: EventBus,
+  events: EventModel,
+  logger: Logger,
+  afterStore: (event: EventEnvelope) => Promise<void> = async () => undefined,
+): Promise<void> {
   await bus.consume({ queue: 'notifications.event-log', patterns: EVENT_LOG_PATTERNS }, async (event: EventEnvelope) => {
     if (!isPublicEventType(event.type)) {
       logger.warn({ type: event.type, event_id: event.id }, 'unknown public event type recorded');
@@ -25,11 +47,13 @@ export async function startEventLogConsumer(bus: EventBus, events: EventModel, l
         mode: event.mode,
         source: event.source ?? null,
         resource_id: typeof object.id === 'string' ? object.id : '',
+        payment_id: paymentIdOf(object),
         data: { object },
         received_at: new Date(),
       });
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
     }
+    await afterStore(event);
   });
 }

@@ -17,6 +17,12 @@ export interface IdempotencyRecordDoc {
   created_at: Date;
   /** An in-progress claim older than this is considered abandoned (its owner crashed). */
   lease_until: Date;
+  /**
+   * Set once a creation under this key ended uncertain (provider_timeout): a charge may exist under
+   * `payment_id`, so every later owner keeps that id (and the provider idempotency keys made from
+   * it) for good, never charging under a new one.
+   */
+  uncertain?: boolean;
 }
 
 const schema = new Schema<IdempotencyRecordDoc>(
@@ -30,6 +36,7 @@ const schema = new Schema<IdempotencyRecordDoc>(
     error_param: { type: String, default: '' },
     created_at: { type: Date, required: true },
     lease_until: { type: Date, required: true },
+    uncertain: { type: Boolean },
   },
   { versionKey: false },
 );

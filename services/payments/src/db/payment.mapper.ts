@@ -67,6 +67,7 @@ export function toProtoPayment(doc: PaymentDoc): payments.Payment {
       },
     },
     source_key_id: doc.source_key_id,
+    customer_id: doc.customer_id ?? '',
     attempts: doc.attempts.map((attempt) => ({
       id: attempt.id,
       provider_account_id: attempt.provider_account_id,

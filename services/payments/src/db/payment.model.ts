@@ -51,6 +51,8 @@ export interface PaymentDoc extends OutboxFields, DueWorkFields {
   merchant_id: string;
   mode: 'test' | 'live';
   source_key_id: string;
+  /** The customer record (cus_…) when the buyer's document was given. */
+  customer_id?: string;
   method: string;
   status: PaymentStatus;
   amount: number;
@@ -76,6 +78,17 @@ export interface PaymentDoc extends OutboxFields, DueWorkFields {
   refunds?: RefundDoc[];
   events: EventRefDoc[];
   idempotency_key: string;
+  /**
+   * Set only on payments created without a method (requires_method): the provider_account_id the
+   * merchant forced ('' for none), kept for the charge walk run when the buyer chooses.
+   */
+  requested_account_id?: string;
+  /**
+   * Card payments: the account's card token, installments and brand as given (a token is not card
+   * data: it works only at the account that minted it). Kept so a resolution or a retry sends the
+   * provider the same request under the same idempotency key.
+   */
+  card?: { token: string; installments: number; brand: string };
   created_at: Date;
   updated_at: Date;
 }
@@ -86,6 +99,7 @@ const schema = new Schema<PaymentDoc>(
     merchant_id: { type: String, required: true },
     mode: { type: String, required: true },
     source_key_id: { type: String, default: '' },
+    customer_id: { type: String },
     method: { type: String, default: '' },
     status: { type: String, required: true },
     amount: { type: Number, required: true },
@@ -110,6 +124,8 @@ const schema = new Schema<PaymentDoc>(
     refunds: { type: Schema.Types.Mixed, default: [] },
     events: { type: Schema.Types.Mixed, default: [] },
     idempotency_key: { type: String, default: '' },
+    requested_account_id: { type: String },
+    card: { type: Schema.Types.Mixed },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     outbox: { type: Schema.Types.Mixed, default: [] },

@@ -2,9 +2,11 @@ import { PAYMENT_ATTEMPT_RECORDED, toPublicRefund, type PaymentAttemptRecorded }
 import { AppError, LockManager, newId, outboxEntries, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import type { PaymentLinks } from '../domain/payment-links';
+import { searchableDocument } from '../domain/payment-search';
 import { canTransition, type PaymentStatus } from '../domain/payment-status';
 import type { RefundPlan } from '../domain/refunds';
 import { publicPaymentObject, toProtoRefund } from './payment.mapper';
+import type { CustomerStore } from './customer.store';
 import type { AttemptDoc, PaymentDoc, PaymentModel, RefundDoc } from './payment.model';
 
 /**
@@ -14,6 +16,9 @@ import type { AttemptDoc, PaymentDoc, PaymentModel, RefundDoc } from './payment.
  * in the outbox.
  */
 export class PaymentStore {
+  /** Links new payments to customer records (set by main.ts; absent in tests that do not need it). */
+  customers: CustomerStore | undefined;
+
   constructor(
     readonly model: PaymentModel,
     /** Creations that failed at every account: kept for their attempts (health, audit). */
@@ -49,6 +54,8 @@ export class PaymentStore {
     to: PaymentStatus,
     eventType: string,
     changes: Partial<PaymentDoc> = {},
+    /** Further events written with the change (e.g. internal attempt events of a charge walk). */
+    extraEvents: EventEnvelope[] = [],
   ): Promise<PaymentDoc | null> {
     if (!canTransition(current.status, to)) {
       throw new Error(`illegal payment transition ${current.status} → ${to} for ${current._id}`);
@@ -62,9 +69,9 @@ export class PaymentStore {
       const eventRef = { id: event.id, type: event.type, created: event.created };
       await this.collection.updateOne(
         { _id: current._id as never },
-        withOutbox({ $set: { ...changes, status: to, updated_at: now }, $push: { events: eventRef } }, [event]),
+        withOutbox({ $set: { ...changes, status: to, updated_at: now }, $push: { events: eventRef } }, [event, ...extraEvents]),
       );
-      return { ...next, events: [...fresh.events, eventRef], outbox: [...fresh.outbox, ...outboxEntries([event])] };
+      return { ...next, events: [...fresh.events, eventRef], outbox: [...fresh.outbox, ...outboxEntries([event, ...extraEvents])] };
     });
     if (updated) void this.outbox.flush(this.collection, current._id);
     return updated;
@@ -143,6 +150,24 @@ export class PaymentStore {
     });
   }
 
+  /**
+   * Adds the attempts of a charge walk that charged nowhere to a payment that stays as it is (a
+   * buyer's choice on the payment page that failed at every account), with their internal events.
+   */
+  async recordAttempts(paymentId: string, attempts: AttemptDoc[]): Promise<void> {
+    if (attempts.length === 0) return;
+    await this.locks.withLock(LockManager.documentLock(this.collection.collectionName, paymentId), async () => {
+      const fresh = await this.model.findById(paymentId).lean<PaymentDoc>();
+      if (!fresh) return;
+      const events = this.attemptEvents(fresh, attempts);
+      await this.collection.updateOne(
+        { _id: paymentId as never },
+        withOutbox({ $set: { attempts: [...fresh.attempts, ...attempts], updated_at: new Date() } }, events),
+      );
+    });
+    void this.outbox.flush(this.collection, paymentId);
+  }
+
   /** Keeps a creation that failed everywhere (nothing was charged) with its attempts' events. */
   async recordFailedCreation(payment: PaymentDoc, attempts: AttemptDoc[], errorCode: string): Promise<void> {
     const events = this.attemptEvents(payment, attempts);
@@ -165,8 +190,12 @@ export class PaymentStore {
   /** Stores a new payment together with its first events (one insert: nothing to lock). */
   async insertWithEvents(doc: PaymentDoc, eventTypes: string[]): Promise<PaymentDoc> {
     const events = eventTypes.map((type) => this.event(type, doc));
-    const stored: PaymentDoc = {
+    const customerId = this.customers ? await this.customers.link(doc) : undefined;
+    const stored: PaymentDoc & { search: { document: string } } = {
       ...doc,
+      ...(customerId ? { customer_id: customerId } : {}),
+      // Normalized search keys for GET /v1/payments?q= (the document as digits only).
+      search: { document: searchableDocument(doc.customer.document) },
       events: events.map((event) => ({ id: event.id, type: event.type, created: event.created })),
       outbox: outboxEntries([...events, ...this.attemptEvents(doc, doc.attempts)]),
       outbox_since: new Date(),

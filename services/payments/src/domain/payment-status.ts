@@ -1,6 +1,8 @@
 /**
- * The payment state machine: one table, every transition checked against it. A payment is stored
- * only once its first charge exists, so it starts in `pending` (or `failed` on a decline).
+ * The payment state machine: one table, every transition checked against it (drawn in
+ * docs/payment-states.md, kept in step by a test). A payment created with a method is stored once
+ * its first charge exists, so it starts in `pending` (or `failed` on a decline); one created
+ * without a method starts in `requires_method`, with no charge, until the buyer chooses.
  */
 export const PAYMENT_STATUSES = [
   'requires_method',

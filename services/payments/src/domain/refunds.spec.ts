@@ -99,6 +99,18 @@ describe('provider reports', () => {
     expect(plan?.events.map((e) => e.type)).toEqual(['refund.created', 'refund.succeeded', 'payment.partially_refunded']);
   });
 
+  it('defers a refund reported without a key while one of ours awaits the provider id (never counted twice)', () => {
+    const waiting = paid([refund({ id: 're_a', amount: 300, announced: false })]);
+    const keyless = { provider_refund_id: '1984215760', refund_key: '', amount: 300, status: 'pending' as const };
+    expect(planReports(waiting, [keyless], at, newId)).toBeNull();
+    // Once our refund carries the provider's id, the same report finds it instead of adding one.
+    const named = paid([refund({ id: 're_a', amount: 300, provider_refund_id: '1984215760' })]);
+    const plan = planReports(named, [{ ...keyless, status: 'succeeded' }], at, newId);
+    expect(plan?.refunds).toEqual([expect.objectContaining({ id: 're_a', source: 'service', status: 'succeeded' })]);
+    // A keyless dashboard refund with no request of ours in flight is added as before.
+    expect(planReports(paid(), [{ ...keyless, provider_refund_id: 'asaas_rf_1' }], at, newId)?.refunds).toEqual([expect.objectContaining({ source: 'provider' })]);
+  });
+
   it('is a no-op for a replayed report, and never reopens a final refund', () => {
     const done = paid([refund({ id: 're_a', amount: 300, status: 'succeeded', provider_refund_id: 'rea' })], { status: 'partially_refunded' });
     expect(planReports(done, [{ provider_refund_id: 'rea', refund_key: 'rea', amount: 300, status: 'succeeded' }], at, newId)).toBeNull();

@@ -111,6 +111,9 @@ export function findReported(refunds: RefundRecord[], report: Pick<RefundReport,
   );
 }
 
+/** Our refund asked for and not yet named by the provider (its answer is pending or was lost). */
+const awaitingProviderId = (r: RefundRecord) => r.source === 'service' && r.status === 'pending' && !r.provider_refund_id;
+
 /**
  * Applies provider reports to a payment's refunds: ours move forward (reservation → announced,
  * pending → final), refunds we never asked for are added with source `provider`; amounts and the
@@ -121,6 +124,10 @@ export function planReports(payment: RefundablePayment, reports: RefundReport[],
   const events: RefundPlan['events'] = [];
   for (const report of reports) {
     const known = findReported(refunds, report);
+    // A refund reported without our key (Mercado Pago, Asaas: their reads do not echo it) while one
+    // of ours still waits for the provider's id may be that very refund, seen before its answer was
+    // recorded: it is left for the next webhook or sync rather than counted twice.
+    if (!known && !alnum(report.refund_key) && refunds.some(awaitingProviderId)) continue;
     if (!known) {
       const added: RefundRecord = {
         id: newRefundId(),

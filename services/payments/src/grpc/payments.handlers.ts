@@ -5,14 +5,17 @@ import { toProtoPayment, toProtoRefund } from '../db/payment.mapper';
 import type { PaymentDoc } from '../db/payment.model';
 import type { PaymentStore } from '../db/payment.store';
 import type { PaymentLinks } from '../domain/payment-links';
+import { searchFilter } from '../domain/payment-search';
 import { isPaymentStatus } from '../domain/payment-status';
+import { toPaymentPage } from '../db/payment-page.mapper';
+import type { AwaitingMethodPayments } from '../orchestration/awaiting-method';
 import type { PaymentCreator } from '../orchestration/create-payment';
 import type { CallerScope, PaymentActions } from '../orchestration/payment-actions';
 import type { PaymentRefunds } from '../orchestration/refund-payment';
 
 const MAX_LIMIT = 100;
 
-function scopeOf(caller: common.Caller | undefined): CallerScope {
+export function scopeOf(caller: common.Caller | undefined): CallerScope {
   if (!caller || !caller.merchant_id) throw new AppError('unauthenticated');
   return {
     merchantId: caller.merchant_id,
@@ -28,8 +31,21 @@ export function paymentsHandlers(deps: {
   actions: PaymentActions;
   links: PaymentLinks;
   refunds: PaymentRefunds;
+  awaitingMethod: AwaitingMethodPayments;
 }): Handlers<typeof payments.PaymentsServiceService> {
-  const { store, creator, actions, links, refunds } = deps;
+  const { store, creator, actions, links, refunds, awaitingMethod } = deps;
+  /** Public (no caller): the payment page's view, with the methods offered while the buyer has not chosen. */
+  const pageOf = async (paymentId: string, requestId: string) => {
+    let doc = await store.model.findById(paymentId).lean<PaymentDoc>();
+    if (!doc) throw new AppError('not_found', { param: 'id' });
+    if (doc.status === 'requires_method' && awaitingMethod.isPastExpiry(doc)) {
+      // Due work may lag by a poll interval: the page never offers a choice that ran out.
+      await awaitingMethod.expire(doc);
+      doc = (await store.model.findById(paymentId).lean<PaymentDoc>()) ?? doc;
+    }
+    const methods = doc.status === 'requires_method' ? (await creator.methods.offer(doc, requestId)).methods : [];
+    return toPaymentPage(doc, methods);
+  };
   const toProto = (doc: PaymentDoc): payments.Payment => ({ ...toProtoPayment(doc), payment_url: links.paymentUrl(doc._id) });
 
   return {
@@ -55,7 +71,9 @@ export function paymentsHandlers(deps: {
       if (request.provider) filter.provider = request.provider;
       // Ids sort by creation time (ULID), so a cursor stays correct while payments are created.
       if (request.starting_after) filter._id = { $lt: request.starting_after };
-      const docs = await store.model.find(filter).sort({ _id: -1 }).limit(limit + 1).lean<PaymentDoc[]>();
+      // Search (q) narrows the same page: ids sort by creation, so the cursor stays correct.
+      const query = request.q ? ({ $and: [filter, searchFilter(request.q)] } as FilterQuery<PaymentDoc>) : filter;
+      const docs = await store.model.find(query).sort({ _id: -1 }).limit(limit + 1).lean<PaymentDoc[]>();
       return { data: docs.slice(0, limit).map(toProto), has_more: docs.length > limit };
     },
 
@@ -74,6 +92,15 @@ export function paymentsHandlers(deps: {
     async refundPayment(request, context) {
       const { refund, payment, replayed } = await refunds.refund(request, context.requestId);
       return { refund: toProtoRefund(refund, payment._id), payment: toProto(payment), replayed };
+    },
+
+    async getPaymentPage({ payment_id }, context) {
+      return { page: await pageOf(payment_id, context.requestId) };
+    },
+
+    async choosePaymentMethod({ payment_id, method }, context) {
+      await awaitingMethod.choose(payment_id, method, context.requestId);
+      return { page: await pageOf(payment_id, context.requestId) };
     },
 
     async getPaymentQrCode({ payment_id }) {

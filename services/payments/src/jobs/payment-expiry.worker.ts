@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { PaymentDoc } from '../db/payment.model';
 import type { PaymentActions } from '../orchestration/payment-actions';
 
-/** Cancels pending Pix payments whose `expires_at` passed (due work, safe with many replicas). */
+/** Cancels pending Pix payments and payments awaiting a method whose `expires_at` passed (due work, safe with many replicas). */
 export function createPaymentExpiryWorker(options: {
   collection: Collection<Document>;
   locks: LockManager;
@@ -16,7 +16,8 @@ export function createPaymentExpiryWorker(options: {
     name: 'payment-expiry',
     collection: options.collection,
     locks: options.locks,
-    filter: { status: 'pending' },
+    // Pending Pix past its validity, and payments whose buyer did not choose a method in time.
+    filter: { status: { $in: ['pending', 'requires_method'] } },
     logger: options.logger,
     pollIntervalMs: options.pollIntervalMs,
     handle: (payment) => options.actions.expire(payment),

@@ -6,6 +6,9 @@ import type { PaymentStore } from '../db/payment.store';
 import { failoverDecision } from '../domain/failover-policy';
 import { computeFee } from '../domain/fees';
 import type { PaymentLinks } from '../domain/payment-links';
+import { AvailableMethods, DEFAULT_METHOD_CHOICE_MINUTES } from './available-methods';
+import { assertMethodInput } from './method-input';
+import { customerOf } from './payment-customer';
 import { errorFromRecord, IdempotencyGuard } from './idempotency.guard';
 import type { OrphanCharges } from './orphan-charges';
 
@@ -21,7 +24,14 @@ export interface CreatePaymentDeps {
   logger: Logger;
   defaultPixExpiresMinutes: number;
   providerCallDeadlineMs: number;
+  /** Time the buyer has to choose when `method` is omitted and expires_in_minutes too (payment page). */
+  defaultMethodChoiceMinutes?: number;
 }
+
+/** How a failover walk ended: the account that took the charge, or every attempt of a walk that charged nowhere. */
+export type WalkResult =
+  | { charged: { candidate: routing.Candidate; charge: providersContract.Charge }; attempts: AttemptDoc[] }
+  | { charged: null; attempts: AttemptDoc[]; errorCode: 'provider_timeout' | 'all_providers_failed'; inputError?: AppError };
 
 type Candidate = routing.Candidate;
 type Charge = providersContract.Charge;
@@ -33,26 +43,21 @@ type Charge = providersContract.Charge;
  * nothing is stored and the key is released for a later retry (nothing was charged).
  */
 export class PaymentCreator {
-  constructor(private readonly deps: CreatePaymentDeps) {}
+  /** Which methods routing can take now for a payment (requires_method creation and the payment page). */
+  readonly methods: AvailableMethods;
+
+  constructor(private readonly deps: CreatePaymentDeps) {
+    this.methods = new AvailableMethods(deps.routing);
+  }
 
   async create(request: payments.CreatePaymentRequest, requestId: string): Promise<{ payment: PaymentDoc; replayed: boolean }> {
     const caller = request.caller;
     if (!caller) throw new AppError('unauthenticated');
     const mode = modeName(caller.mode);
-    if (!request.method) {
-      throw new AppError('parameter_missing', {
-        param: 'method',
-        message: 'Informe o método de pagamento (method): pix. A escolha do método pelo comprador na página de pagamento ainda não está disponível.',
-      });
-    }
-    if (request.method !== 'pix') {
-      throw new AppError('method_not_available', {
-        param: 'method',
-        message: `O método ${request.method} ainda não está disponível nesta versão. Use method: "pix".`,
-      });
-    }
+    // No method: the buyer chooses on payment_url (status requires_method, see awaiting-method.ts).
+    assertMethodInput(request);
 
-    const paymentId = newId('payment');
+    let paymentId = newId('payment');
     const key = request.idempotency_key;
     const recordId = key ? IdempotencyGuard.recordId(caller.merchant_id, mode, key) : '';
     if (key) {
@@ -62,10 +67,13 @@ export class PaymentCreator {
         if (!payment) throw new AppError('internal');
         return { payment, replayed: true };
       }
+      paymentId = claim.paymentId;
     }
 
     try {
-      const payment = await this.createOwned(request, caller, mode, paymentId, requestId);
+      const payment = request.method
+        ? await this.createOwned(request, caller, mode, paymentId, requestId)
+        : await this.createAwaitingMethod(request, caller, mode, paymentId, requestId);
       if (key) await this.deps.idempotency.complete(recordId, paymentId);
       return { payment, replayed: false };
     } catch (error) {
@@ -93,7 +101,44 @@ export class PaymentCreator {
       },
       { requestId },
     );
+    const draft = this.draftOf(request, caller, mode, paymentId);
 
+    // Provider calls first, outside persistence; the payment is stored once, complete, with its
+    // attempts and first event, so a failure anywhere leaves nothing half-created.
+    const expiresInMinutes = request.expires_in_minutes || this.deps.defaultPixExpiresMinutes;
+    const walked = await this.walk(draft, candidates, expiresInMinutes, requestId);
+    if (walked.charged) return this.finish({ ...draft, attempts: walked.attempts }, walked.charged.candidate, walked.charged.charge);
+    await this.deps.store.recordFailedCreation(draft, walked.attempts, walked.errorCode).catch((error: Error) =>
+      this.deps.logger.error({ payment_id: paymentId, err: error.message }, 'could not record the failed creation'),
+    );
+    throw walked.inputError ?? new AppError(walked.errorCode);
+  }
+
+  /**
+   * `method` omitted: the payment is stored at once in `requires_method`, with no provider charge,
+   * until the buyer picks a method on payment_url (or `expires_at` passes: due work cancels it).
+   * Refused when no method at all could be charged now, with routing's own error (bot rule 5).
+   */
+  private async createAwaitingMethod(
+    request: payments.CreatePaymentRequest,
+    caller: common.Caller,
+    mode: 'test' | 'live',
+    paymentId: string,
+    requestId: string,
+  ): Promise<PaymentDoc> {
+    const draft = this.draftOf(request, caller, mode, paymentId);
+    const offer = await this.methods.offer(draft, requestId);
+    if (offer.methods.length === 0) throw offer.firstError ?? new AppError('no_eligible_account', { param: 'method' });
+    const minutes = request.expires_in_minutes || this.deps.defaultMethodChoiceMinutes || DEFAULT_METHOD_CHOICE_MINUTES;
+    const expiresAt = new Date(draft.created_at.getTime() + minutes * 60_000);
+    return this.deps.store.insertWithEvents(
+      { ...draft, method: '', status: 'requires_method', expires_at: expiresAt, due_at: expiresAt, requested_account_id: request.provider_account_id },
+      ['payment.created'],
+    );
+  }
+
+  /** The payment as it is before any charge: everything the merchant gave, nothing from a provider. */
+  private draftOf(request: payments.CreatePaymentRequest, caller: common.Caller, mode: 'test' | 'live', paymentId: string): PaymentDoc {
     const now = new Date();
     const customer = request.customer;
     const address = customer?.address;
@@ -133,34 +178,46 @@ export class PaymentCreator {
       refunds: [],
       events: [],
       idempotency_key: request.idempotency_key,
+      ...(request.card?.token
+        ? { card: { token: request.card.token, installments: request.card.installments || 1, brand: request.card.brand } }
+        : {}),
       created_at: now,
       updated_at: now,
       outbox: [],
       outbox_since: null,
       due_at: null,
     };
+    return draft;
+  }
 
-    // Provider calls first, outside persistence; the payment is stored once, complete, with its
-    // attempts and first event, so a failure anywhere leaves nothing half-created.
+  /** Routing's ordered candidates for `draft` (its method, amount, metadata, customer, forced account). */
+  async candidatesFor(draft: PaymentDoc, requestId: string): Promise<Candidate[]> {
+    const caller: common.Caller = { merchant_id: draft.merchant_id, mode: modeFromName(draft.mode), key_id: draft.source_key_id, restricted: false, request_id: requestId };
+    const { candidates } = await this.deps.routing.route(
+      { caller, method: draft.method, amount: draft.amount, metadata: draft.metadata, customer: customerOf(draft), forced_account_id: draft.requested_account_id ?? '' },
+      { requestId },
+    );
+    return candidates;
+  }
+
+  /**
+   * The failover walk (ARCHITECTURE.md "Failover"): tries the candidates in order until one account
+   * creates the charge. Used by creation and by the buyer's choice on the payment page alike.
+   */
+  async walk(draft: PaymentDoc, candidates: Candidate[], expiresInMinutes: number, requestId: string): Promise<WalkResult> {
     const attempts: AttemptDoc[] = [];
-    const expiresInMinutes = request.expires_in_minutes || this.deps.defaultPixExpiresMinutes;
     for (const candidate of candidates) {
       const outcome = await this.tryCandidate(draft, candidate, expiresInMinutes, requestId);
       attempts.push(outcome.attempt);
-      if (outcome.charge) return this.finish({ ...draft, attempts }, candidate, outcome.charge);
-      if (outcome.stop && outcome.attempt.outcome === 'uncertain') {
-        // Not "nothing was charged": the charge may exist and is being resolved in the background.
-        await this.deps.store.recordFailedCreation(draft, attempts, 'provider_timeout').catch(() => undefined);
-        throw new AppError('provider_timeout');
-      }
+      if (outcome.charge) return { charged: { candidate, charge: outcome.charge }, attempts };
+      // Not "nothing was charged": the charge may exist and is being resolved in the background.
+      if (outcome.stop && outcome.attempt.outcome === 'uncertain') return { charged: null, attempts, errorCode: 'provider_timeout' };
+      // The account refused one field of the payment (e.g. a card token it did not mint): say which.
+      if (outcome.inputError) return { charged: null, attempts, errorCode: 'all_providers_failed', inputError: outcome.inputError };
       if (outcome.stop) break;
     }
-
-    this.deps.logger.warn({ payment_id: paymentId, attempts: attempts.map((a) => `${a.provider_account_id}:${a.failure_code}`) }, 'every provider account failed');
-    await this.deps.store.recordFailedCreation(draft, attempts, 'all_providers_failed').catch((error: Error) =>
-      this.deps.logger.error({ payment_id: paymentId, err: error.message }, 'could not record the failed creation'),
-    );
-    throw new AppError('all_providers_failed');
+    this.deps.logger.warn({ payment_id: draft._id, attempts: attempts.map((a) => `${a.provider_account_id}:${a.failure_code}`) }, 'every provider account failed');
+    return { charged: null, attempts, errorCode: 'all_providers_failed' };
   }
 
   private async tryCandidate(
@@ -168,7 +225,7 @@ export class PaymentCreator {
     candidate: Candidate,
     expiresInMinutes: number,
     requestId: string,
-  ): Promise<{ attempt: AttemptDoc; charge?: Charge; stop?: boolean }> {
+  ): Promise<{ attempt: AttemptDoc; charge?: Charge; stop?: boolean; inputError?: AppError }> {
     const started = Date.now();
     const attempt = (fields: Partial<AttemptDoc>): AttemptDoc => ({
       id: newId('attempt'),
@@ -183,7 +240,9 @@ export class PaymentCreator {
       ...fields,
     });
     // Stable per (payment, account): a repeated create at the same account never charges twice.
-    const idempotencyKey = `${draft._id}:${candidate.account_id}`;
+    // A method chosen on the payment page keys by method too: a Pix that failed at an account and a
+    // boleto chosen next at the same account are different charges.
+    const idempotencyKey = draft.requested_account_id !== undefined ? `${draft._id}:${draft.method}:${candidate.account_id}` : `${draft._id}:${candidate.account_id}`;
     try {
       const { charge } = await this.deps.providers.createCharge(
         this.chargeRequest(draft, candidate, idempotencyKey, expiresInMinutes),
@@ -218,6 +277,7 @@ export class PaymentCreator {
       return {
         attempt: attempt({ outcome: 'failed', failure_code: error.code, failure_reason: error.message }),
         stop: decision === 'stop',
+        ...(error.code === 'parameter_invalid' && error.param ? { inputError: error } : {}),
       };
     }
   }
@@ -235,11 +295,12 @@ export class PaymentCreator {
       payment_id: draft._id,
       method: draft.method,
       amount: draft.amount,
-      customer: { ...draft.customer, address: undefined },
+      customer: customerOf(draft),
       expires_in_seconds: expiresInMinutes * 60,
       description: draft.description,
       metadata: draft.metadata,
       idempotency_key: idempotencyKey,
+      ...(draft.card ? { card: { token: draft.card.token, id: '', installments: draft.card.installments, brand: draft.card.brand } } : {}),
     };
   }
 
@@ -254,13 +315,24 @@ export class PaymentCreator {
   }
 
   private async finish(draft: PaymentDoc, candidate: Candidate, charge: Charge): Promise<PaymentDoc> {
+    const payment = this.chargedPayment(draft, candidate, charge);
+    const events =
+      payment.status === 'failed' ? ['payment.created', 'payment.failed'] : payment.status === 'succeeded' ? ['payment.created', 'payment.succeeded'] : ['payment.created'];
+    return this.deps.store.insertWithEvents(payment, events);
+  }
+
+  /** `draft` once `candidate` created `charge`: pending (or failed on a decline), with its next action and expiry. */
+  chargedPayment(draft: PaymentDoc, candidate: Candidate, charge: Charge): PaymentDoc {
     const declined = charge.status === ChargeStatus.CHARGE_STATUS_FAILED;
+    // A card approved in the create call itself is paid at once (no webhook needed to learn it).
+    const paid = charge.status === ChargeStatus.CHARGE_STATUS_PAID;
     const { fee, net } = computeFee(draft.amount, draft.method, candidate.fees, charge.provider_fee >= 0 ? charge.provider_fee : undefined);
     const expiresAt = charge.expires_at ? new Date(charge.expires_at) : null;
     const action = charge.next_action;
     const payment: PaymentDoc = {
       ...draft,
-      status: declined ? 'failed' : 'pending',
+      status: declined ? 'failed' : paid ? 'succeeded' : 'pending',
+      paid_at: paid ? (charge.paid_at ? new Date(charge.paid_at) : new Date()) : null,
       provider: candidate.provider,
       provider_account_id: candidate.account_id,
       provider_payment_id: charge.provider_payment_id,
@@ -268,7 +340,7 @@ export class PaymentCreator {
       net,
       expires_at: expiresAt,
       next_action:
-        action && !declined
+        action && !declined && !paid
           ? {
               type: action.type,
               qr_code: action.qr_code,
@@ -280,10 +352,11 @@ export class PaymentCreator {
           : null,
       failure_code: declined ? charge.failure_code || 'card_declined' : '',
       failure_reason: declined ? charge.failure_reason : '',
-      // Pix expiry is due work on the payment itself.
-      due_at: declined ? null : expiresAt,
+      // Pix expiry is due work on the payment itself. A boleto is left to the provider's status
+      // (a boleto paid on its due date is compensated days later: docs/decisions.md "Boleto and card").
+      due_at: declined || paid || draft.method === 'boleto' ? null : expiresAt,
     };
-    return this.deps.store.insertWithEvents(payment, declined ? ['payment.created', 'payment.failed'] : ['payment.created']);
+    return payment;
   }
 }
 

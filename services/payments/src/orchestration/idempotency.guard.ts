@@ -1,7 +1,13 @@
 import { AppError, isDuplicateKeyError, isErrorCode, LockManager } from '@orquestra/platform';
 import type { IdempotencyRecordDoc, IdempotencyRecordModel } from '../db/idempotency-record.model';
 
-export type ClaimResult = { kind: 'owner' } | { kind: 'replay'; paymentId: string };
+/**
+ * `owner`: this request creates the payment, under `paymentId` — the id it brought, or, once a
+ * create under this key ended uncertain (provider_timeout), the earlier id again: the charge of
+ * that attempt may exist, and only the same payment id (hence the same provider idempotency key)
+ * finds it instead of charging a second time.
+ */
+export type ClaimResult = { kind: 'owner'; paymentId: string } | { kind: 'replay'; paymentId: string };
 
 const POLL_MS = 50;
 
@@ -40,7 +46,7 @@ export class IdempotencyGuard {
           created_at: now,
           lease_until: new Date(now.getTime() + this.leaseMs),
         });
-        return { kind: 'owner' };
+        return { kind: 'owner', paymentId };
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
       }
@@ -61,12 +67,13 @@ export class IdempotencyGuard {
           try {
             const again = await this.records.findById(recordId).lean<IdempotencyRecordDoc>();
             if (again && again.state === existing.state && again.payment_id === existing.payment_id) {
+              const ownerId = !expired && existing.uncertain ? existing.payment_id : paymentId;
               await this.records.updateOne(
                 { _id: recordId },
                 {
                   $set: {
                     request_hash: requestHash,
-                    payment_id: paymentId,
+                    payment_id: ownerId,
                     state: 'in_progress',
                     error_code: '',
                     error_message: '',
@@ -76,7 +83,7 @@ export class IdempotencyGuard {
                   },
                 },
               );
-              return { kind: 'owner' };
+              return { kind: 'owner', paymentId: ownerId };
             }
           } finally {
             await this.locks.release(lock);
@@ -97,7 +104,7 @@ export class IdempotencyGuard {
   async fail(recordId: string, paymentId: string, error: AppError): Promise<void> {
     await this.records.updateOne(
       { _id: recordId, payment_id: paymentId },
-      { $set: { state: 'failed', error_code: error.code, error_message: error.message, error_param: error.param ?? '' } },
+      { $set: { state: 'failed', error_code: error.code, error_message: error.message, error_param: error.param ?? '', ...(error.code === 'provider_timeout' ? { uncertain: true } : {}) } },
     );
   }
 

@@ -38,6 +38,13 @@ export class OrphanCharges {
     locks: LockManager,
     private readonly providers: RpcClient<typeof providersContract.ProvidersServiceService>,
     private readonly logger: Logger,
+    /**
+     * Whether the payment now exists ON THIS ACCOUNT: a client retry under the same
+     * Idempotency-Key after an uncertain create reuses the payment id, so the "orphan" may have
+     * become that payment's own charge and must be left alone (idempotency.guard.ts). A payment
+     * that succeeded on another account does not adopt it: that charge is still removed.
+     */
+    private readonly adoptedBy: (paymentId: string, accountId: string) => Promise<boolean> = async () => false,
   ) {
     this.worker = new DueWorker<OrphanChargeDoc>({
       name: 'orphan-charges',
@@ -68,6 +75,11 @@ export class OrphanCharges {
   private async resolve(orphan: OrphanChargeDoc): Promise<void> {
     const request = providersContract.CreateChargeRequest.fromJSON(orphan.request);
     try {
+      if (await this.adoptedBy(orphan.payment_id, orphan.account_id)) {
+        await this.collection.deleteOne({ _id: orphan._id as never });
+        this.logger.info({ payment_id: orphan.payment_id, account_id: orphan.account_id }, 'orphan charge adopted by its retried payment');
+        return;
+      }
       const { charge } = await this.providers.createCharge(request);
       if (charge && charge.status === ChargeStatus.CHARGE_STATUS_PENDING) {
         await this.providers.cancelCharge({

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { PaymentDoc } from '../db/payment.model';
 import type { PaymentStore } from '../db/payment.store';
 import type { RefundReport } from '../domain/refunds';
+import type { AwaitingMethodPayments } from './awaiting-method';
 import { reportFromEvent, reportFromProto, type PaymentRefunds } from './refund-payment';
 
 const { ChargeStatus } = providersContract;
@@ -42,6 +43,9 @@ function chargeView(charge: providersContract.Charge): ChargeView {
  * conditional write, so a race with a webhook resolves to exactly one outcome.
  */
 export class PaymentActions {
+  /** Cancel and expiry of payments awaiting the buyer's method (set by main.ts; absent in tests that do not need it). */
+  awaitingMethod: AwaitingMethodPayments | undefined;
+
   constructor(
     private readonly store: PaymentStore,
     private readonly providers: RpcClient<typeof providersContract.ProvidersServiceService>,
@@ -59,7 +63,14 @@ export class PaymentActions {
   }
 
   async cancel(id: string, scope: CallerScope, requestId: string): Promise<PaymentDoc> {
-    const payment = await this.store.findForCaller(id, scope);
+    let payment = await this.store.findForCaller(id, scope);
+    if (payment.status === 'requires_method' && this.awaitingMethod) {
+      // No provider charge yet: waits for a choice being charged, then cancels (or, if the choice
+      // won, cancels the new pending charge below like any other).
+      const canceled = await this.awaitingMethod.cancel(id);
+      if (canceled) return canceled;
+      payment = await this.store.findForCaller(id, scope);
+    }
     if (payment.status === 'succeeded' || payment.status === 'partially_refunded' || payment.status === 'refunded') {
       throw new AppError('payment_already_paid');
     }
@@ -100,6 +111,8 @@ export class PaymentActions {
   /** Re-reads the charge at the provider and applies any change (POST /payments/{id}/sync). */
   async sync(id: string, scope: CallerScope, requestId: string): Promise<PaymentDoc> {
     const payment = await this.store.findForCaller(id, scope);
+    // No charge at any provider yet (or ever): nothing to re-read.
+    if (!payment.provider_payment_id) return payment;
     const charge = await this.providers.getCharge({ ref: this.ref(payment) }, { requestId }).then(
       (answer) => answer.charge,
       (error: unknown) => {
@@ -148,6 +161,10 @@ export class PaymentActions {
    * (if it was paid meanwhile, the payment succeeds instead), then the payment is canceled.
    */
   async expire(payment: PaymentDoc): Promise<void> {
+    if (payment.status === 'requires_method') {
+      await this.awaitingMethod?.expire(payment);
+      return;
+    }
     // The worker only picks pending payments; anything else changed since and has nothing to expire.
     if (payment.status !== 'pending') return;
     const { charge } = await this.providers.cancelCharge({ ref: this.ref(payment) }, {});

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { PaymentDoc, RefundDoc } from '../db/payment.model';
 import type { PaymentStore } from '../db/payment.store';
 import { checkRefundRequest, formatBrl, planReports, withTotals, type RefundReport, type RefundStatus } from '../domain/refunds';
+import type { RefundFollowUps } from '../jobs/refund-follow-ups';
 import { IdempotencyGuard } from './idempotency.guard';
 import type { CallerScope } from './payment-actions';
 
@@ -74,6 +75,9 @@ export function reportFromEvent(refund: ProviderRefundReport): RefundReport {
  * lock; webhooks and syncs keep updating the payment meanwhile.
  */
 export class PaymentRefunds {
+  /** Where refunds left pending are followed up until final (set by main.ts). */
+  followUps: Pick<RefundFollowUps, 'record'> | undefined;
+
   constructor(private readonly deps: PaymentRefundsDeps) {}
 
   static refundsLock(paymentId: string): string {
@@ -113,6 +117,7 @@ export class PaymentRefunds {
       } finally {
         await this.deps.locks.release(lock).catch(() => undefined);
       }
+      if (result.refund.status === 'pending') await this.followUps?.record(result.refund.id, result.payment);
       if (key) await this.deps.idempotency.complete(recordId, refundId);
       return result;
     } catch (error) {

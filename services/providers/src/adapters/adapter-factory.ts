@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ProvidersConfig } from '../config';
 import { providerDefinition } from '../domain/provider-catalog';
 import { EfiAdapter } from './efi/efi.adapter';
+import { assertUsableEfiCertificate } from './efi/efi-certificate.check';
 import type { AdapterContext, ProviderAdapter } from './provider-adapter';
 
 export interface AdapterAccount {
@@ -46,6 +47,7 @@ export function createAdapterFactory(config: ProvidersConfig): (account: Adapter
     const controlUrl = account.mode === 'test' ? override.control : undefined;
     if (account.provider === 'efi') {
       const { certificatePem, privateKeyPem } = splitPemBundle(account.credentials.certificate ?? '');
+      assertUsableEfiCertificate(certificatePem, privateKeyPem);
       return new EfiAdapter({
         baseUrl,
         clientId: account.credentials.client_id ?? '',

@@ -57,6 +57,31 @@ export interface CustomerInput {
   email?: string;
   document?: string;
   phone?: string;
+  /** Required for boleto (the bank prints it); CEP as 8 digits, state as the 2-letter UF. */
+  address?: AddressInput;
+  /** The buyer's IP (defaults to the API caller's): sent to providers that score card fraud by it. */
+  ip?: string;
+}
+
+export interface AddressInput {
+  street: string;
+  number: string;
+  complement?: string;
+  neighborhood: string;
+  city: string;
+  state: string;
+  zip: string;
+}
+
+/**
+ * A card payment's card: the token the account's own card form minted (Stripe `pm_…`, Pagar.me
+ * `token_…`); it exists only inside that account, so a card charge goes to exactly one account.
+ */
+export interface CardChargeInput {
+  token: string;
+  /** 1..12. */
+  installments: number;
+  brand?: string;
 }
 
 export interface CreateChargeInput {
@@ -68,6 +93,8 @@ export interface CreateChargeInput {
   description?: string;
   metadata: Record<string, string>;
   idempotencyKey: string;
+  /** Present for method card. */
+  card?: CardChargeInput;
 }
 
 export interface ProviderNextAction {
@@ -178,6 +205,11 @@ export class ProviderError extends Error {
       | 'not_found',
     message: string,
     readonly httpStatus?: number,
+    /**
+     * Set when the refusal is about one field of the payment (e.g. `card.token` unknown at this
+     * account): the caller answers `parameter_invalid` with this param and `publicMessage` (pt-BR).
+     */
+    readonly param?: { name: string; publicMessage: string },
   ) {
     super(message);
     this.name = 'ProviderError';

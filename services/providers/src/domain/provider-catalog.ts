@@ -111,8 +111,9 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
     name: 'Pagar.me',
     credentialFields: [{ name: 'secret_key', label: 'Chave secreta (sk_test_… ou sk_…)', secret: true }],
     baseUrls: { test: 'https://api.pagar.me/core/v5', live: 'https://api.pagar.me/core/v5' },
-    methods: ['pix'],
-    customerRequires: { pix: ['document', 'email', 'phone'] },
+    methods: ['pix', 'boleto'],
+    // Every order needs the full customer; a boleto also the address the bank prints.
+    customerRequires: { pix: ['document', 'email', 'phone'], boleto: ['document', 'email', 'phone', 'address'] },
     amountUnit: 'cents',
     capabilities: {
       partialRefunds: true,
@@ -151,8 +152,10 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
     name: 'Stripe',
     credentialFields: [{ name: 'secret_key', label: 'Chave secreta (sk_test_… ou sk_live_…)', secret: true }],
     baseUrls: { test: 'https://api.stripe.com', live: 'https://api.stripe.com' },
-    methods: ['pix'],
-    customerRequires: { pix: [] },
+    methods: ['pix', 'boleto', 'card'],
+    // Boleto: Stripe requires the payer's CPF/CNPJ (tax_id), name, e-mail and address. Card: the
+    // spec asks for the document on every card payment.
+    customerRequires: { pix: [], boleto: ['document', 'address', 'email'], card: ['document'] },
     amountUnit: 'cents',
     capabilities: {
       partialRefunds: true,

@@ -1,6 +1,6 @@
 import { modeName, providers, type common } from '@orquestra/contracts';
 import { AppError, type Handlers } from '@orquestra/platform';
-import { ProviderError, type ChargeMethod } from '../adapters/provider-adapter';
+import { ProviderError, type AddressInput, type ChargeMethod } from '../adapters/provider-adapter';
 import type { BreakerRegistry } from '../breakers/breaker-registry';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
 import type { ProviderAccountService } from '../domain/provider-account.service';
@@ -14,7 +14,20 @@ function toAppError(error: unknown): unknown {
   if (!(error instanceof ProviderError)) return error;
   if (error.kind === 'not_found') return new AppError('not_found', { param: 'provider_payment_id' });
   if (error.kind === 'invalid_credentials') return new AppError('invalid_credentials');
+  if (error.param) return new AppError('parameter_invalid', { param: error.param.name, message: error.param.publicMessage });
   return new AppError(error.normalizedCode === 'not_found' ? 'provider_error' : error.normalizedCode);
+}
+
+function addressInput(address: common.Address): AddressInput {
+  return {
+    street: address.street,
+    number: address.number,
+    ...(address.complement ? { complement: address.complement } : {}),
+    neighborhood: address.neighborhood,
+    city: address.city,
+    state: address.state,
+    zip: address.zip,
+  };
 }
 
 async function guarded<T>(work: () => Promise<T>): Promise<T> {
@@ -107,7 +120,10 @@ export function providersHandlers(deps: {
               ...(customer?.email ? { email: customer.email } : {}),
               ...(customer?.document ? { document: customer.document } : {}),
               ...(customer?.phone ? { phone: customer.phone } : {}),
+              ...(customer?.address?.street ? { address: addressInput(customer.address) } : {}),
+              ...(customer?.ip ? { ip: customer.ip } : {}),
             },
+            ...(request.card?.token ? { card: { token: request.card.token, installments: request.card.installments || 1, ...(request.card.brand ? { brand: request.card.brand } : {}) } } : {}),
             expiresInSeconds: request.expires_in_seconds,
             ...(request.description ? { description: request.description } : {}),
             metadata: request.metadata,

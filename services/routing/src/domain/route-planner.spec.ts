@@ -63,6 +63,17 @@ describe('planRoute: eligibility', () => {
     expect(ids(planRoute([needsDoc], [], noHealth, input({ customerHas: { ...nothing, document: true } })))).toEqual(['pa_doc']);
   });
 
+  it('excludes a boleto account when the customer has no address, and says missing_address (not no_eligible_account)', () => {
+    const boleto = account({ id: 'pa_boleto', provider: 'stripe', methods: ['pix', 'boleto'], requires: ['boleto:document', 'boleto:address'] });
+    const withDocument = { ...nothing, document: true };
+    const plan = planRoute([boleto], [], noHealth, input({ method: 'boleto', customerHas: withDocument }));
+    expect(plan.error).toEqual({ code: 'missing_address', param: 'customer.address' });
+    expect(plan.verdicts[0]).toMatchObject({ verdict: 'excluded', reasons: ['requires customer.address for boleto'] });
+    // The address is required for boleto only: the same account still takes a Pix without it.
+    expect(ids(planRoute([boleto], [], noHealth, input({ method: 'pix', customerHas: nothing })))).toEqual(['pa_boleto']);
+    expect(ids(planRoute([boleto], [], noHealth, input({ method: 'boleto', customerHas: { ...withDocument, address: true } })))).toEqual(['pa_boleto']);
+  });
+
   it('honours a forced account, and refuses a forced account that cannot take the payment', () => {
     const accounts = [account({ id: 'pa_a' }), account({ id: 'pa_b', priority: 1 })];
     expect(ids(planRoute(accounts, [], noHealth, input({ forcedAccountId: 'pa_a' })))).toEqual(['pa_a']);

@@ -3,11 +3,17 @@ import path from 'node:path';
 
 export interface StackInfo {
   baseUrl: string;
+  /** The stack's control channel (tools/stack/src/stack-control.ts): kill and restart services. */
+  stackControlUrl: string;
+  /** The broker the stack uses (the nothing-lost suite stops it when it is the local one). */
+  amqpUrl: string;
   efiControlUrl: string;
   /** Control base URL of every provider emulator, by provider code. */
   controlUrls: Record<'efi' | 'mercadopago' | 'asaas' | 'pagarme' | 'woovi' | 'stripe', string>;
   /** A merchant of its own for the every-provider suite. */
   providersMerchant: { testKey: string };
+  /** A merchant of its own for the boleto-and-card suite (it connects its own Stripe accounts). */
+  cardsMerchant: { testKey: string };
   testKey: string;
   restrictedTestKey: string;
   liveKey: string;

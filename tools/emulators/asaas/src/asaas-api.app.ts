@@ -14,11 +14,14 @@ import { jsonBody } from './json-body';
 import type { Logger } from './logger';
 import { paymentRoutes, type PaymentRoutesOptions } from './payments.routes';
 import { webhookConfigRoutes } from './webhook-config.routes';
+import { paymentJson } from './asaas-json';
+import type { RefundSettler } from './refunds';
+import { refundRoutes } from './refunds.routes';
 import type { WebhookSender } from './webhook-sender';
 
 const isCreatePayment = (req: Request) => req.method === 'POST' && /^\/v3\/payments\/?$/.test(req.path);
 
-export function asaasApiApp(state: EmulatorState, sender: WebhookSender, payments: PaymentRoutesOptions, logger: Logger): Express {
+export function asaasApiApp(state: EmulatorState, sender: WebhookSender, payments: PaymentRoutesOptions, logger: Logger, settler: RefundSettler): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -33,7 +36,7 @@ export function asaasApiApp(state: EmulatorState, sender: WebhookSender, payment
   const createFaults = injectFaults(state.createFaults, identifyCaller);
   app.use((req, res, next) => (isCreatePayment(req) ? createFaults(req, res, next) : next()));
   app.use(jsonBody());
-  app.use('/v3', requireAccessToken(state), customerRoutes(state), paymentRoutes(state, sender, payments), webhookConfigRoutes(state));
+  app.use('/v3', requireAccessToken(state), customerRoutes(state), paymentRoutes(state, sender, payments), refundRoutes(state, settler, (p) => paymentJson(p, payments.invoiceBase)), webhookConfigRoutes(state));
   app.use(() => {
     throw asaasErrors.routeNotFound();
   });

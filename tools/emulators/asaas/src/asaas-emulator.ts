@@ -16,6 +16,7 @@ import { controlApp } from './control.routes';
 import { EmulatorState, type AccountRegistration } from './emulator-state';
 import { refuseDuringOutage } from './fault-injection';
 import { createEmulatorLogger, type Logger } from './logger';
+import { RefundSettler } from './refunds';
 import { WebhookSender, type WebhookSenderOptions } from './webhook-sender';
 
 export interface AsaasEmulatorOptions {
@@ -38,6 +39,8 @@ export interface AsaasEmulatorOptions {
   logger?: Logger;
   /** Clock (tests may move time forward to make charges overdue). */
   now?: () => Date;
+  /** How long a refund stays PENDING before it is DONE (default 300 ms). */
+  refundSettleMs?: number;
 }
 
 export interface AsaasEmulator {
@@ -75,6 +78,7 @@ export function createAsaasEmulator(options: AsaasEmulatorOptions = {}): AsaasEm
   for (const account of options.accounts ?? []) state.registerAccount(account);
 
   const sender = new WebhookSender(state, options.webhooks ?? {}, logger);
+  const settler = new RefundSettler(state, sender, logger, options.refundSettleMs ?? 300);
   const api = asaasApiApp(
     state,
     sender,
@@ -85,10 +89,11 @@ export function createAsaasEmulator(options: AsaasEmulatorOptions = {}): AsaasEm
       pixFeeCents: options.pixFeeCents ?? 199,
     },
     logger,
+    settler,
   );
   const apiServer = createServer(api);
   apiServer.on('connection', refuseDuringOutage(state.faults));
-  const controlServer = createServer(controlApp(state, sender, invoiceBase, logger));
+  const controlServer = createServer(controlApp(state, sender, invoiceBase, logger, settler));
 
   return {
     state,
@@ -99,6 +104,7 @@ export function createAsaasEmulator(options: AsaasEmulatorOptions = {}): AsaasEm
       return { apiPort, controlPort };
     },
     async stop() {
+      settler.close();
       await sender.close();
       await Promise.all([close(apiServer), close(controlServer)]);
       logger.info('asaas emulator stopped');

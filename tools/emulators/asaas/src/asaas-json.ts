@@ -3,6 +3,7 @@
  * the `payment` of webhook events), customer, Pix transaction, webhook configuration and the list
  * envelope. Amounts are Reais (exact decimal numbers); dates are São Paulo calendar dates.
  */
+import { refundJson } from './refunds';
 import { Reais } from './money-json';
 import type { StoredCustomer, StoredPayment, StoredPixTransaction } from './emulator-state';
 import { spDate, spDateTime } from './sao-paulo-time';
@@ -70,7 +71,7 @@ export function paymentJson(p: StoredPayment, invoiceBase: string) {
     interest: { value: new Reais(0), type: 'PERCENTAGE' },
     postalService: false,
     custody: null,
-    refunds: null,
+    refunds: p.refunds && p.refunds.length > 0 ? p.refunds.map(refundJson) : null,
   };
 }
 

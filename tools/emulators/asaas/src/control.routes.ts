@@ -10,6 +10,7 @@ import { accountIdFor } from './asaas-ids';
 import { paymentJson } from './asaas-json';
 import type { EmulatorState } from './emulator-state';
 import type { Logger } from './logger';
+import { createRefund, type RefundSettler } from './refunds';
 import type { WebhookSender } from './webhook-sender';
 
 const accountSchema = z.object({ api_key: z.string().min(1).max(512) }).strict();
@@ -35,7 +36,9 @@ function fail(res: Response, status: number, error: string, message: string): vo
   res.status(status).json({ error, message });
 }
 
-export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceBase: string, logger: Logger): Express {
+const dashboardRefundSchema = z.object({ value_cents: z.number().int().min(1).optional(), description: z.string().max(500).optional() }).strict();
+
+export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceBase: string, logger: Logger, settler: RefundSettler): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '256kb' }));
@@ -50,6 +53,21 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
     const { account, created } = state.registerAccount(parsed.data);
     logger.info({ account: account.id, created }, 'sandbox account registered');
     res.status(created ? 201 : 200).json({ account: account.id, walletId: account.walletId });
+  });
+
+  // An estorno made in Asaas's dashboard (not through our API): settles and notifies like any other.
+  app.post('/__control/charges/:id/refund', (req, res) => {
+    const parsed = dashboardRefundSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const payment = state.findPayment(req.params['id'] ?? '');
+    if (!payment) return fail(res, 404, 'charge_not_found', `no charge ${req.params['id'] ?? ''}`);
+    try {
+      const refund = createRefund(payment, parsed.data.value_cents, parsed.data.description, state.now());
+      settler.schedule(payment, refund, (p) => paymentJson(p, invoiceBase));
+      res.status(200).json({ id: payment.id, status: payment.status, value_cents: refund.valueCents });
+    } catch (err) {
+      fail(res, 409, 'refund_refused', (err as Error).message);
+    }
   });
 
   app.post('/__control/charges/:id/pay', (req, res) => {

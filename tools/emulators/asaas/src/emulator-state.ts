@@ -4,6 +4,7 @@
  * deliveries (WebhookStore), stats and faults. No HTTP here: routes call these methods and turn
  * thrown AsaasApiErrors into answers.
  */
+import type { StoredRefund } from './refunds';
 import { FaultRegistry } from '../../kit';
 import { asaasErrors } from './asaas-errors';
 import { accountIdFor, newEndToEndId, newUuid } from './asaas-ids';
@@ -33,7 +34,7 @@ export interface StoredCustomer {
 }
 
 /** The statuses the emulator's Pix charges go through (Pix skips CONFIRMED: it is RECEIVED at once). */
-export type PaymentStatus = 'PENDING' | 'OVERDUE' | 'RECEIVED';
+export type PaymentStatus = 'PENDING' | 'OVERDUE' | 'RECEIVED' | 'REFUNDED';
 
 export interface StoredPayment {
   id: string;
@@ -52,6 +53,8 @@ export interface StoredPayment {
   brCode: string;
   pixTransactionId?: string;
   paidAt?: Date;
+  /** Estornos, oldest first (refunds.ts). */
+  refunds?: StoredRefund[];
 }
 
 export interface StoredPixTransaction {

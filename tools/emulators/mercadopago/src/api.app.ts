@@ -9,9 +9,11 @@ import { injectFaults } from './fault-injection';
 import type { Logger } from './logger';
 import { apiErrorHandler, mpErrors } from './mp-errors';
 import { paymentRoutes, type PaymentRoutesOptions } from './payments.routes';
+import type { RefundSettler } from './refunds';
+import { refundRoutes } from './refunds.routes';
 import type { WebhookSender } from './webhook-sender';
 
-export function apiApp(state: EmulatorState, sender: WebhookSender, options: PaymentRoutesOptions, logger: Logger): Express {
+export function apiApp(state: EmulatorState, sender: WebhookSender, options: PaymentRoutesOptions, logger: Logger, settler: RefundSettler): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -24,7 +26,7 @@ export function apiApp(state: EmulatorState, sender: WebhookSender, options: Pay
   // Faults are keyed by the caller's access token, the credential that identifies the account.
   app.use(injectFaults(state.faults, (req) => bearerToken(req)));
   app.use(express.json({ limit: '1mb' }));
-  app.use(requireAccessToken(state), paymentRoutes(state, sender, options));
+  app.use(requireAccessToken(state), paymentRoutes(state, sender, options), refundRoutes(state, settler));
   app.use(() => {
     throw mpErrors.routeNotFound();
   });

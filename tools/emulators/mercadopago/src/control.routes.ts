@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { EmulatorState } from './emulator-state';
 import type { Logger } from './logger';
 import { centsToText } from './mp-format';
+import { createRefund, type RefundSettler } from './refunds';
 import type { WebhookSender } from './webhook-sender';
 
 const accountSchema = z.object({ access_token: z.string().min(1), webhook_secret: z.string().min(1).optional() }).strict();
@@ -33,7 +34,9 @@ function fail(res: Response, status: number, error: string, message: string): vo
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
-export function controlApp(state: EmulatorState, sender: WebhookSender, logger: Logger): Express {
+const dashboardRefundSchema = z.object({ amount_cents: z.number().int().min(1).optional() }).strict();
+
+export function controlApp(state: EmulatorState, sender: WebhookSender, logger: Logger, settler: RefundSettler): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '256kb' }));
@@ -104,6 +107,22 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, logger: 
   });
 
   // Target of `ticket_url`: a bare page with the QR code, like Mercado Pago's Pix ticket page.
+  // A refund made "in the dashboard" (not through our API): settles and notifies like any other.
+  app.post('/__control/charges/:id/refund', (req, res) => {
+    const parsed = dashboardRefundSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const raw = req.params['id'];
+    const payment = /^\d{1,19}$/.test(raw) ? state.findPayment(Number(raw)) : undefined;
+    if (!payment) return fail(res, 404, 'charge_not_found', `no payment ${raw}`);
+    try {
+      const { refund } = createRefund(payment, parsed.data.amount_cents, `dashboard-${Date.now()}-${Math.random()}`, 'admin', state.now());
+      settler.schedule(payment, refund);
+      res.status(200).json({ id: refund.id, payment_id: payment.id, status: refund.status, amount_cents: refund.amountCents });
+    } catch (err) {
+      fail(res, 409, 'refund_refused', (err as Error).message);
+    }
+  });
+
   app.get('/payments/:id/ticket', (req, res) => {
     const raw = req.params['id'] ?? '';
     const payment = /^\d{1,19}$/.test(raw) ? state.findPayment(Number(raw)) : undefined;

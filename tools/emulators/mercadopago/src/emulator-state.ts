@@ -9,6 +9,7 @@ import { FaultRegistry } from '../../kit';
 import { evpKeyFor, idSeed, newEndToEndId, userIdForToken } from './mp-ids';
 import { mpErrors } from './mp-errors';
 import type { PixPaymentRequest } from './payment-request';
+import type { StoredRefund } from './refunds';
 
 export interface AccountRegistration {
   access_token: string;
@@ -25,8 +26,8 @@ export interface Account {
   dashboardWebhookUrl?: string;
 }
 
-export type PaymentStatus = 'pending' | 'approved' | 'cancelled';
-export type PaymentStatusDetail = 'pending_waiting_transfer' | 'accredited' | 'by_collector' | 'expired';
+export type PaymentStatus = 'pending' | 'approved' | 'cancelled' | 'refunded';
+export type PaymentStatusDetail = 'pending_waiting_transfer' | 'accredited' | 'by_collector' | 'expired' | 'partially_refunded' | 'refunded';
 
 export interface StoredPayment {
   id: number;
@@ -43,6 +44,8 @@ export interface StoredPayment {
   endToEndId?: string;
   /** Mercado Pago's fee, known once the payment is approved. */
   feeCents?: number;
+  /** Refunds of this payment, oldest first (see refunds.ts). */
+  refunds?: StoredRefund[];
 }
 
 export interface DeliveryAttempt {

@@ -17,6 +17,7 @@ import { controlApp } from './control.routes';
 import { EmulatorState, type AccountRegistration } from './emulator-state';
 import { refuseDuringOutage } from './fault-injection';
 import { createEmulatorLogger, type Logger } from './logger';
+import { RefundSettler } from './refunds';
 import { WebhookSender, type WebhookSenderOptions } from './webhook-sender';
 
 export interface MercadoPagoEmulatorOptions {
@@ -31,6 +32,8 @@ export interface MercadoPagoEmulatorOptions {
   merchant?: Merchant;
   webhooks?: WebhookSenderOptions;
   logger?: Logger;
+  /** How long a Pix refund stays `in_process` before it is approved (default 300 ms). */
+  refundSettleMs?: number;
   /** Clock (tests may move time forward to expire payments). */
   now?: () => Date;
 }
@@ -69,12 +72,13 @@ export function createMercadoPagoEmulator(options: MercadoPagoEmulatorOptions = 
   for (const account of options.accounts ?? []) state.registerAccount(account);
 
   const sender = new WebhookSender(state, options.webhooks ?? {}, logger);
+  const settler = new RefundSettler(state, sender, logger, options.refundSettleMs ?? 300);
   let controlBase = '';
   const apiServer = createServer(
-    apiApp(state, sender, { merchant: options.merchant ?? { name: 'ORQUESTRA SANDBOX', city: 'SAO PAULO' }, ticketBase: () => controlBase }, logger),
+    apiApp(state, sender, { merchant: options.merchant ?? { name: 'ORQUESTRA SANDBOX', city: 'SAO PAULO' }, ticketBase: () => controlBase }, logger, settler),
   );
   apiServer.on('connection', refuseDuringOutage(state.faults));
-  const controlServer = createServer(controlApp(state, sender, logger));
+  const controlServer = createServer(controlApp(state, sender, logger, settler));
 
   return {
     state,
@@ -86,6 +90,7 @@ export function createMercadoPagoEmulator(options: MercadoPagoEmulatorOptions = 
       return { apiPort, controlPort };
     },
     async stop() {
+      settler.close();
       await sender.close();
       await Promise.all([close(apiServer), close(controlServer)]);
       logger.info('mercadopago emulator stopped');

@@ -51,6 +51,13 @@ export const mpErrors = {
   // Documented code 2018: cancellation only from pending, in_process or authorized (wording unconfirmed).
   notCancellable: () => mp(400, 'bad_request', 'The action requested is not valid for the current payment state', 2018),
   badRequest: (message: string) => mp(400, 'bad_request', message),
+  // Documented refund codes (Create refund reference): 2063 state, 4040 / 4041 amount, 2032 not found.
+  refundInvalidState: () => mp(400, 'bad_request', 'The action requested is not valid for the current payment state', 2063),
+  refundAmountNotPositive: () => mp(400, 'bad_request', 'amount attribute must be positive', 4040),
+  refundAmountNotNumeric: () => mp(400, 'bad_request', 'amount attribute must be numeric', 4041),
+  refundNotFound: () => mp(404, 'not_found', 'Refund not found', 2032),
+  // Unconfirmed wording: more than what is left to refund (the live API answers a 400).
+  refundAmountExceeded: () => mp(400, 'bad_request', 'Invalid refund amount: it exceeds the amount available to refund'),
   // Emulator-only: a route it does not implement.
   routeNotFound: () => mp(404, 'not_found', 'Resource not found (not implemented by the emulator)'),
   // Unconfirmed bodies for the injected faults; statuses are the documented ones.

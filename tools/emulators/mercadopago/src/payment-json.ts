@@ -6,11 +6,14 @@
  */
 import { centsToReais, mpDate } from './mp-format';
 import type { StoredPayment } from './emulator-state';
+import { refundJson } from './refunds';
 
 export function paymentJson(payment: StoredPayment) {
   const { request } = payment;
   const amount = centsToReais(request.amountCents);
-  const approved = payment.status === 'approved';
+  // A refunded payment was approved first: its fee and net amount stay reported.
+  const approved = payment.status === 'approved' || payment.status === 'refunded';
+  const refundedCents = (payment.refunds ?? []).filter((r) => r.status === 'approved').reduce((sum, r) => sum + r.amountCents, 0);
   const feeCents = payment.feeCents ?? 0;
   return {
     id: payment.id,
@@ -41,7 +44,7 @@ export function paymentJson(payment: StoredPayment) {
     metadata: request.metadata,
     external_reference: request.externalReference ?? null,
     transaction_amount: amount,
-    transaction_amount_refunded: 0,
+    transaction_amount_refunded: centsToReais(refundedCents),
     coupon_amount: 0,
     installments: 1,
     transaction_details: {
@@ -57,7 +60,7 @@ export function paymentJson(payment: StoredPayment) {
     captured: true,
     binary_mode: false,
     notification_url: request.notificationUrl ?? null,
-    refunds: [],
+    refunds: (payment.refunds ?? []).map(refundJson),
     processing_mode: 'aggregator',
     point_of_interaction: {
       type: 'PIX',

@@ -30,6 +30,12 @@ export function pagarmeApiApp(state: EmulatorState, sender: WebhookSender, order
   app.use(injectFaults(state.faults, identifyCaller));
   app.use(express.json({ limit: '1mb' }));
   app.use(API_PREFIX, qrCodeImageRoutes(state));
+  // The boleto voucher Pagar.me hosts (`url`, and `pdf` as text): public, like the QR image.
+  app.get('/boletos/:transactionId{/:format}', (req, res) => {
+    const boleto = state.findByTransaction(req.params['transactionId'] ?? '')?.charge.transaction.boleto;
+    if (!boleto) throw pagarmeErrors.routeNotFound();
+    res.status(200).type(req.params['format'] === 'pdf' ? 'text/plain' : 'html').send(`Boleto ${boleto.line}`);
+  });
   app.use(API_PREFIX, requireSecretKey(state), orderRoutes(state, orders), chargeRoutes(state, sender, orders.qrCodeUrl));
   app.use(() => {
     throw pagarmeErrors.routeNotFound();

@@ -17,7 +17,7 @@ export interface Account {
 
 export type OrderStatus = 'pending' | 'paid' | 'canceled' | 'failed';
 export type ChargeStatus = 'pending' | 'paid' | 'canceled' | 'processing' | 'failed' | 'overpaid' | 'underpaid' | 'chargedback';
-export type PixTransactionStatus = 'waiting_payment' | 'paid' | 'failed' | 'canceled' | 'refunded';
+export type PixTransactionStatus = 'waiting_payment' | 'generated' | 'paid' | 'failed' | 'canceled' | 'refunded';
 
 export interface StoredCustomer {
   id: string;
@@ -31,8 +31,20 @@ export interface StoredCustomer {
   updatedAt: Date;
 }
 
+/** A boleto transaction's printable parts (Pagar.me GetBoletoTransactionResponse). */
+export interface BoletoDetails {
+  line: string;
+  barcode: string;
+  url: string;
+  pdf: string;
+  dueAt: Date;
+  instructions?: string;
+}
+
 export interface PixTransaction {
   id: string;
+  /** Set on boleto charges (then `qrCode` is empty and the charge never expires by itself). */
+  boleto?: BoletoDetails;
   status: PixTransactionStatus;
   qrCode: string;
   expiresAt: Date;

@@ -146,7 +146,8 @@ export class EmulatorState {
   /** A pending Pix past `expires_at` fails (charge, transaction and order), as an unpaid Pix does. */
   private expireIfDue(order: StoredOrder): StoredOrder {
     const { charge } = order;
-    if (charge.status === 'pending' && this.now().getTime() >= charge.transaction.expiresAt.getTime()) {
+    // A boleto past due stays payable at Pagar.me until the bank's limit: it does not expire here.
+    if (charge.status === 'pending' && !charge.transaction.boleto && this.now().getTime() >= charge.transaction.expiresAt.getTime()) {
       const at = this.now();
       charge.status = 'failed';
       charge.updatedAt = at;
@@ -173,8 +174,8 @@ export class EmulatorState {
     charge.paidAt = at;
     charge.updatedAt = at;
     charge.transaction.status = 'paid';
-    charge.transaction.endToEndId = newEndToEndId(at);
-    charge.transaction.payer = {
+    if (!charge.transaction.boleto) charge.transaction.endToEndId = newEndToEndId(at);
+    if (!charge.transaction.boleto) charge.transaction.payer = {
       name: payerName,
       document: '***456789**',
       document_type: 'cpf',

@@ -25,7 +25,32 @@ export function customerJson(customer: StoredCustomer) {
   };
 }
 
+/** A boleto transaction (GetBoletoTransactionResponse): line, barcode, url, pdf, due_at. */
+function boletoTransactionJson(transaction: PixTransaction, boleto: NonNullable<PixTransaction['boleto']>, amount: number) {
+  return {
+    id: transaction.id,
+    transaction_type: 'boleto',
+    gateway_id: transaction.pixProviderTid,
+    amount,
+    status: transaction.status,
+    success: transaction.status !== 'failed',
+    url: boleto.url,
+    pdf: boleto.pdf,
+    line: boleto.line,
+    barcode: boleto.barcode,
+    bank: '237',
+    due_at: iso(boleto.dueAt),
+    ...(boleto.instructions ? { instructions: boleto.instructions } : {}),
+    created_at: iso(transaction.createdAt),
+    updated_at: iso(transaction.updatedAt),
+    gateway_response: {},
+    antifraud_response: {},
+    metadata: {},
+  };
+}
+
 export function transactionJson(transaction: PixTransaction, amount: number, qrCodeUrl: QrCodeUrl) {
+  if (transaction.boleto) return boletoTransactionJson(transaction, transaction.boleto, amount);
   return {
     id: transaction.id,
     transaction_type: 'pix',
@@ -60,7 +85,7 @@ export function chargeJson(order: StoredOrder, qrCodeUrl: QrCodeUrl, withOrder =
     ...(charge.canceledAmount !== undefined ? { canceled_amount: charge.canceledAmount } : {}),
     status: charge.status,
     currency: 'BRL',
-    payment_method: 'pix',
+    payment_method: charge.transaction.boleto ? 'boleto' : 'pix',
     ...(charge.paidAt ? { paid_at: iso(charge.paidAt) } : {}),
     ...(charge.canceledAt ? { canceled_at: iso(charge.canceledAt) } : {}),
     created_at: iso(charge.createdAt),

@@ -1,7 +1,7 @@
 /**
  * `POST /orders` body checks, answered the way Pagar.me v5 does: 422 with `errors` keyed by the
- * field path (`order.customer.name`) and the request echoed. Only Pix orders with one payment are
- * emulated. Messages follow the documented "The name field is required." pattern; the others are
+ * field path (`order.customer.name`) and the request echoed. Only Pix and boleto orders with one
+ * payment are emulated. Messages follow the documented "The name field is required." pattern; the others are
  * the emulator's wording (Pagar.me's exact texts are not documented).
  */
 import { z } from 'zod';
@@ -19,7 +19,25 @@ const customerSchema = z.object({
   type: z.enum(['individual', 'company']).optional(),
   code: z.string().max(52).optional(),
   phones: z.object({ mobile_phone: phoneSchema.optional(), home_phone: phoneSchema.optional() }).optional(),
+  address: z
+    .object({
+      line_1: z.string().trim().min(1).max(256),
+      line_2: z.string().max(128).optional(),
+      zip_code: digits(8, 8),
+      city: z.string().trim().min(1).max(64),
+      state: z.string().regex(/^[A-Z]{2}$/),
+      country: z.literal('BR'),
+    })
+    .optional(),
   metadata: z.record(z.string()).optional(),
+});
+
+/** `payments[].boleto` (docs.pagar.me "Boleto"): due date and printed instructions. */
+const boletoSchema = z.object({
+  due_at: z.string().datetime({ offset: true }).optional(),
+  instructions: z.string().max(256).optional(),
+  document_number: z.string().max(16).optional(),
+  type: z.enum(['DM', 'BDP']).optional(),
 });
 
 const pixSchema = z.object({
@@ -46,9 +64,10 @@ export const createOrderSchema = z.object({
   payments: z
     .array(
       z.object({
-        payment_method: z.literal('pix'),
+        payment_method: z.enum(['pix', 'boleto']),
         amount: z.number().int().min(1).optional(),
         pix: pixSchema.optional(),
+        boleto: boletoSchema.optional(),
       }),
     )
     .length(1),
@@ -70,7 +89,7 @@ function fieldPath(path: (string | number)[]): string {
 function messageFor(issue: z.ZodIssue): string {
   const field = String(issue.path[issue.path.length - 1] ?? 'order');
   if (issue.code === 'invalid_type' && issue.received === 'undefined') return `The ${field} field is required.`;
-  if (issue.code === 'invalid_literal' && field === 'payment_method') return 'The payment_method is not supported by the emulator (pix only).';
+  if (issue.code === 'invalid_enum_value' && field === 'payment_method') return 'The payment_method is not supported by the emulator (pix and boleto only).';
   if (issue.code === 'too_small' && issue.type === 'array') return `The ${field} field must have at least ${String(issue.minimum)} item(s).`;
   if (issue.code === 'too_big' && field === 'payments') return 'The emulator supports orders with exactly one payment.';
   return `The ${field} field is invalid.`;
@@ -120,6 +139,10 @@ export function parseCreateOrder(body: unknown, now: Date): CreateOrderRequest {
   if (total <= 0) add(errors, 'order.items', 'The order amount must be greater than zero.');
   const payment = order.payments[0];
   if (payment?.amount !== undefined && payment.amount !== total) add(errors, 'order.payments[0].amount', 'The payment amount must match the order amount.');
+  // A boleto is printed with the payer's address: Pagar.me refuses boleto orders without it.
+  if (payment?.payment_method === 'boleto' && customer && !customer.address) add(errors, 'order.customer.address', 'The address field is required.');
+  const dueAt = payment?.boleto?.due_at;
+  if (dueAt && Date.parse(dueAt) <= now.getTime()) add(errors, 'order.payments[0].boleto.due_at', 'The due_at field must be in the future.');
   const expiresAt = payment?.pix?.expires_at;
   if (expiresAt && Date.parse(expiresAt) <= now.getTime()) add(errors, 'order.payments[0].pix.expires_at', 'The expires_at field must be in the future.');
   if (Object.keys(errors).length > 0) throw pagarmeErrors.invalid(errors, body);

@@ -1,6 +1,6 @@
 /**
- * `POST /orders` (a Pix order: one item list, one customer, one Pix payment → one charge with its
- * QR code), `GET /orders` and `GET /orders/:id`, mounted under `/core/v5` behind the secret-key
+ * `POST /orders` (a Pix or boleto order: one item list, one customer, one payment → one charge
+ * with its QR code or its boleto line), `GET /orders` and `GET /orders/:id`, mounted under `/core/v5` behind the secret-key
  * check, which leaves the caller's account id in `res.locals.accountId`.
  */
 import { Router, type Response } from 'express';
@@ -11,6 +11,8 @@ import { orderJson, type QrCodeUrl } from './order-json';
 import { parseCreateOrder, type CreateOrderRequest } from './order-validation';
 import { customerIdFor, newGatewayId, newId, newLocationToken } from './pagarme-ids';
 import { pagarmeErrors } from './pagarme-errors';
+import type { BoletoDetails } from './emulator-records';
+import { newBoleto } from '../../kit';
 
 export interface OrderRoutesOptions {
   /** City written into BR Codes. */
@@ -18,6 +20,8 @@ export interface OrderRoutesOptions {
   /** Host and path prefix of payload locations, e.g. `pix.pagarme-emulator.local/pix/v2`. */
   locationBase: string;
   qrCodeUrl: QrCodeUrl;
+  /** Where a boleto transaction's voucher is served (`url`; `pdf` is `url` + `/pdf`). */
+  boletoUrl: (transactionId: string) => string;
 }
 
 /** Pagar.me's default when neither `expires_in` nor `expires_at` is sent is not documented; one day here. */
@@ -48,15 +52,39 @@ function customerFor(state: EmulatorState, accountId: string, order: CreateOrder
   });
 }
 
+/**
+ * A boleto of `amount` due at `due_at` (three days ahead, end of day at UTC−03:00, when absent),
+ * with a linha digitável whose check digits hold; its voucher is served at `boletoUrl`.
+ */
+function boletoOf(
+  request: { due_at?: string; instructions?: string } | undefined,
+  amount: number,
+  at: Date,
+  transactionId: string,
+  options: OrderRoutesOptions,
+): BoletoDetails {
+  const localToday = new Date(at.getTime() - 3 * 3_600_000);
+  localToday.setUTCDate(localToday.getUTCDate() + 3);
+  const dueAt = request?.due_at ? new Date(Date.parse(request.due_at)) : new Date(Date.parse(`${localToday.toISOString().slice(0, 10)}T23:59:59-03:00`));
+  const dueDate = new Date(dueAt.getTime() - 3 * 3_600_000).toISOString().slice(0, 10);
+  const { barcode, digitableLine } = newBoleto(amount, dueDate, '237');
+  const url = options.boletoUrl(transactionId);
+  return { line: digitableLine, barcode, url, pdf: `${url}/pdf`, dueAt, ...(request?.instructions ? { instructions: request.instructions } : {}) };
+}
+
 function createOrder(state: EmulatorState, accountId: string, body: unknown, options: OrderRoutesOptions): StoredOrder {
   const at = state.now();
   const request = parseCreateOrder(body, at);
   const customer = customerFor(state, accountId, request);
   const pix = request.payments[0]?.pix;
-  const expiresAt = pix?.expires_at
+  const amount = request.items.reduce((sum, item) => sum + item.amount * item.quantity, 0);
+  const transactionId = newId('tran');
+  const boleto = request.payments[0]?.payment_method === 'boleto' ? boletoOf(request.payments[0]?.boleto, amount, at, transactionId, options) : undefined;
+  const expiresAt = boleto
+    ? boleto.dueAt
+    : pix?.expires_at
     ? new Date(Date.parse(pix.expires_at))
     : new Date(at.getTime() + (pix?.expires_in ?? DEFAULT_PIX_EXPIRES_IN_SECONDS) * 1000);
-  const amount = request.items.reduce((sum, item) => sum + item.amount * item.quantity, 0);
   const orderId = newId('or');
   const code = request.code ?? orderId.slice(3, 13).toUpperCase();
   const location = `${options.locationBase}/${newLocationToken()}`;
@@ -80,9 +108,10 @@ function createOrder(state: EmulatorState, accountId: string, body: unknown, opt
       createdAt: at,
       updatedAt: at,
       transaction: {
-        id: newId('tran'),
-        status: 'waiting_payment',
-        qrCode: dynamicBrCode(location, merchantFor(state.accountName(accountId), options.merchantCity)),
+        id: transactionId,
+        status: boleto ? 'generated' : 'waiting_payment',
+        qrCode: boleto ? '' : dynamicBrCode(location, merchantFor(state.accountName(accountId), options.merchantCity)),
+        ...(boleto ? { boleto } : {}),
         expiresAt,
         pixProviderTid: newGatewayId(),
         ...(pix?.additional_information ? { additionalInformation: pix.additional_information } : {}),

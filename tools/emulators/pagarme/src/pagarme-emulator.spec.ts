@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hasError, isDynamicPix, parsePix } from 'pix-utils';
+import { isValidDigitableLine } from '../../kit';
 import { createPagarmeEmulator, type PagarmeEmulator } from './pagarme-emulator';
 
 jest.setTimeout(20_000);
@@ -147,6 +148,33 @@ describe('orders', () => {
     expect(await call('GET', `/charges/${created.body.charges[0].id}`, undefined, {}, OTHER_KEY)).toEqual({ status: 404, body: { message: 'Charge not found.' } });
     expect(await call('GET', `/orders/${created.body.id}`, undefined, {}, OTHER_KEY)).toEqual({ status: 404, body: { message: 'Order not found.' } });
     expect((await call('GET', `/orders/${created.body.id}`)).body.charges[0].id).toBe(created.body.charges[0].id);
+  });
+});
+
+describe('boleto orders', () => {
+  const address = { line_1: '1578, Avenida Paulista, Bela Vista', zip_code: '01310200', city: 'São Paulo', state: 'SP', country: 'BR' };
+  const boleto = (extra: Record<string, unknown> = {}) =>
+    order({ code: 'pay_boleto_1', customer: { ...order().customer, address }, payments: [{ payment_method: 'boleto', boleto: { due_at: '2099-01-10T02:59:59Z', instructions: 'Não receber após o vencimento' } }], ...extra });
+
+  it('answers the line, barcode, voucher url/pdf and due date; paid by the control route', async () => {
+    const created = await call('POST', '/orders', boleto());
+    expect(created.status).toBe(200);
+    const charge = created.body.charges[0];
+    expect(charge).toMatchObject({ payment_method: 'boleto', status: 'pending', last_transaction: { transaction_type: 'boleto', status: 'generated', due_at: '2099-01-10T02:59:59.000Z' } });
+    expect(isValidDigitableLine(charge.last_transaction.line)).toBe(true);
+    expect(charge.last_transaction.line.slice(-10)).toBe('0000001990');
+    expect(charge.last_transaction.barcode).toHaveLength(44);
+    expect(await (await fetch(charge.last_transaction.url)).text()).toContain(charge.last_transaction.line);
+    expect((await controlCall('POST', `/__control/charges/${charge.id}/pay`, {})).status).toBe(200);
+    expect((await call('GET', `/charges/${charge.id}`)).body).toMatchObject({ status: 'paid', last_transaction: { status: 'paid' } });
+  });
+
+  it('refuses a boleto without the customer address or with a past due date', async () => {
+    const noAddress = await call('POST', '/orders', boleto({ customer: order().customer }));
+    expect(noAddress.status).toBe(422);
+    expect(noAddress.body.errors).toEqual({ 'order.customer.address': ['The address field is required.'] });
+    const past = await call('POST', '/orders', boleto({ payments: [{ payment_method: 'boleto', boleto: { due_at: '2001-01-01T00:00:00Z' } }] }));
+    expect(past.body.errors).toEqual({ 'order.payments[0].boleto.due_at': ['The due_at field must be in the future.'] });
   });
 });
 

@@ -88,6 +88,7 @@ export function createPagarmeEmulator(options: PagarmeEmulatorOptions = {}): Pag
       merchantCity: options.merchantCity ?? 'SAO PAULO',
       locationBase: options.locationBase ?? 'pix.pagarme-emulator.local/pix/v2',
       qrCodeUrl,
+      boletoUrl: (transactionId: string) => `${publicBase}/boletos/${transactionId}`,
     },
     logger,
   );

@@ -45,7 +45,8 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
     const pi = state.findIntent(id);
     if (!pi) return void fail(res, 404, 'charge_not_found', `no PaymentIntent ${id}`);
     lifecycle.refresh(pi);
-    if (pi.status !== 'requires_action' || pi.paymentMethod?.type !== 'pix') return void fail(res, 409, 'charge_not_payable', `PaymentIntent is ${pi.status}`);
+    const type = pi.paymentMethod?.type;
+    if (pi.status !== 'requires_action' || (type !== 'pix' && type !== 'boleto')) return void fail(res, 409, 'charge_not_payable', `PaymentIntent is ${pi.status}`);
     return pi;
   };
 
@@ -66,7 +67,7 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
     if (!pi) return;
     lifecycle.payPix(pi);
     const webhooks = state.listDeliveries().filter((d) => d.paymentIntentId === pi.id && d.outcome === 'pending').length;
-    logger.info({ account: pi.accountId, paymentIntent: pi.id, webhooks }, 'pix paid');
+    logger.info({ account: pi.accountId, paymentIntent: pi.id, webhooks }, `${pi.paymentMethod?.type ?? 'charge'} paid`);
     res.status(200).json({ id: pi.id, status: pi.status, latest_charge: pi.latestCharge?.id, webhooks_scheduled: webhooks });
   });
 
@@ -127,6 +128,20 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
         `<!doctype html><meta charset="utf-8"><title>Pix</title><h1>${reais(pi.amount)}</h1><p>Status: ${escapeHtml(pi.status)}</p>` +
           (code ? `<img alt="QR Code Pix" src="${escapeHtml(code.image_url_svg)}"><p><code>${escapeHtml(code.data)}</code></p>` : ''),
       );
+  });
+
+  // Stripe-hosted boleto voucher (`hosted_voucher_url`) and its PDF link.
+  app.get('/boleto/voucher/:token{/:format}', (req, res) => {
+    const pi = state.findByBoletoToken(req.params['token'] ?? '');
+    if (!pi) return fail(res, 404, 'not_found', 'unknown boleto');
+    lifecycle.refresh(pi);
+    const line = pi.boletoDetails?.number ?? '';
+    const html =
+      `<!doctype html><meta charset="utf-8"><title>Boleto</title><h1>${reais(pi.amount)}</h1><p>Status: ${escapeHtml(pi.status)}</p>` +
+      (line ? `<p>Linha digitável: <code>${escapeHtml(line)}</code></p>` : '');
+    // The "PDF" is the same voucher as text: enough for a link to open in tests and by hand.
+    if (req.params['format'] === 'pdf') res.status(200).type('text/plain').send(`Boleto ${reais(pi.amount)} ${line}`);
+    else res.status(200).type('html').send(html);
   });
 
   app.use((_req, res) => fail(res, 404, 'not_found', 'unknown control route'));

@@ -121,6 +121,11 @@ export class EmulatorState {
     return this.intents.get(id);
   }
 
+  findByBoletoToken(token: string): StoredPaymentIntent | undefined {
+    for (const intent of this.intents.values()) if (intent.boletoToken === token) return intent;
+    return undefined;
+  }
+
   findByPixToken(token: string): StoredPaymentIntent | undefined {
     for (const intent of this.intents.values()) if (intent.pixToken === token) return intent;
     return undefined;

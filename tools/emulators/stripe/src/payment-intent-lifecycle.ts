@@ -4,6 +4,9 @@
  *   paid (sandbox control) `succeeded` (+ Charge, balance transaction with the fee), or past
  *   `expires_at` back to `requires_payment_method` with `last_payment_error.code =
  *   payment_intent_payment_attempt_expired` (unconfirmed reading of Stripe's behaviour, see README).
+ * - Boleto, confirmed: `requires_action` with `next_action.boleto_display_details` (a 47-digit
+ *   linha digitável with valid check digits) → paid (sandbox control) `succeeded`, or past the end
+ *   of its due day back to `requires_payment_method` like an expired Pix.
  * - Card, confirmed with a test PaymentMethod: `succeeded`, or a decline: the intent returns to
  *   `requires_payment_method` with `last_payment_error` and the request answers 402 `card_error`.
  * - Not confirmed: `requires_payment_method`/`requires_confirmation`; any open status → `canceled`.
@@ -15,6 +18,8 @@ import { chargeJson, paymentIntentJson, paymentMethodJson, type StoredCharge, ty
 import { stripeErrors } from './stripe-errors';
 import { newClientSecret, newEndToEndId, newId, newPixToken } from './stripe-ids';
 import { testCard } from './test-payment-methods';
+import type { BoletoBilling } from './boleto-params';
+import { newBoleto } from '../../kit';
 
 export interface Fees {
   /** Pix fee in basis points of the amount (emulator default 119 = 1.19 %). */
@@ -41,8 +46,10 @@ export interface CreateIntentInput {
   metadata: Record<string, string>;
   confirm: boolean;
   pixExpiresAfterSeconds: number;
+  boletoExpiresAfterDays: number;
+  installments: number | null;
   /** `payment_method_data[type]` with its billing details, or `payment_method=pm_…`. */
-  paymentMethodData?: { type: 'pix'; name: string | null; email: string | null };
+  paymentMethodData?: { type: 'pix'; name: string | null; email: string | null } | { type: 'boleto'; name: string; email: string; boleto: BoletoBilling };
   paymentMethodId?: string;
 }
 
@@ -76,6 +83,9 @@ export class PaymentIntentLifecycle {
       metadata: input.metadata,
       paymentMethodTypes: input.paymentMethodTypes,
       pixExpiresAfterSeconds: input.pixExpiresAfterSeconds,
+      boletoExpiresAfterDays: input.boletoExpiresAfterDays,
+      boletoDetails: null,
+      installments: input.installments,
       status: paymentMethod ? 'requires_confirmation' : 'requires_payment_method',
       paymentMethod,
       pixQrCode: null,
@@ -93,6 +103,10 @@ export class PaymentIntentLifecycle {
 
   private paymentMethodFor(account: Account, input: CreateIntentInput): StoredPaymentMethod | null {
     const created = this.state.nowSeconds();
+    if (input.paymentMethodData?.type === 'boleto') {
+      const { name, email, boleto } = input.paymentMethodData;
+      return { id: newId('pm'), type: 'boleto', created, billingDetails: { name, email, address: boleto.address }, taxId: boleto.taxId };
+    }
     if (input.paymentMethodData) {
       const { type, name, email } = input.paymentMethodData;
       return { id: newId('pm'), type, created, billingDetails: { name, email } };
@@ -121,6 +135,11 @@ export class PaymentIntentLifecycle {
         image_url_png: `${base}/qr/pix/${token}.png`,
         image_url_svg: `${base}/qr/pix/${token}.svg`,
       };
+      this.event(pi, 'payment_intent.requires_action', cause);
+      return;
+    }
+    if (pm.type === 'boleto') {
+      this.showBoleto(pi);
       this.event(pi, 'payment_intent.requires_action', cause);
       return;
     }
@@ -161,12 +180,33 @@ export class PaymentIntentLifecycle {
     pi.latestCharge = charge;
     pi.status = 'succeeded';
     pi.pixQrCode = null;
+    pi.boletoDetails = null;
     pi.amountReceived = pi.amount;
     this.event(pi, 'charge.succeeded', cause, chargeJson(pi, charge, false));
     this.event(pi, 'payment_intent.succeeded', cause);
   }
 
-  /** The sandbox payer pays the Pix code on show. The caller checked `requires_action`. */
+  /**
+   * A voucher due `expires_after_days` after today (São Paulo, UTC−03:00 all year), expiring at
+   * the end of that day there, with a linha digitável whose check digits are right.
+   */
+  private showBoleto(pi: StoredPaymentIntent): void {
+    const local = new Date(this.state.now().getTime() - 3 * 3_600_000);
+    local.setUTCDate(local.getUTCDate() + pi.boletoExpiresAfterDays);
+    const dueDate = local.toISOString().slice(0, 10);
+    const token = newPixToken();
+    const base = this.options.publicBase();
+    pi.status = 'requires_action';
+    pi.boletoToken = token;
+    pi.boletoDetails = {
+      number: newBoleto(pi.amount, dueDate).digitableLine,
+      hosted_voucher_url: `${base}/boleto/voucher/${token}`,
+      pdf: `${base}/boleto/voucher/${token}/pdf`,
+      expires_at: Math.floor(Date.parse(`${dueDate}T23:59:59-03:00`) / 1000),
+    };
+  }
+
+  /** The sandbox payer pays the Pix code or boleto on show. The caller checked `requires_action`. */
   payPix(pi: StoredPaymentIntent): void {
     if (!pi.paymentMethod) throw new Error(`paying ${pi.id} without a payment method`);
     this.succeed(pi, pi.paymentMethod, {});
@@ -175,12 +215,14 @@ export class PaymentIntentLifecycle {
   /** A Pix code past `expires_at` can no longer be paid (lazily applied on every read). */
   refresh(pi: StoredPaymentIntent): StoredPaymentIntent {
     if (pi.status === 'requires_action' && pi.pixQrCode && this.state.nowSeconds() >= pi.pixQrCode.expires_at) this.expire(pi);
+    if (pi.status === 'requires_action' && pi.boletoDetails && this.state.nowSeconds() >= pi.boletoDetails.expires_at) this.expire(pi);
     return pi;
   }
 
   expire(pi: StoredPaymentIntent): void {
     pi.status = 'requires_payment_method';
     pi.pixQrCode = null;
+    pi.boletoDetails = null;
     pi.lastPaymentError = {
       type: 'invalid_request_error',
       code: 'payment_intent_payment_attempt_expired',
@@ -204,6 +246,7 @@ export class PaymentIntentLifecycle {
     }
     pi.status = 'canceled';
     pi.pixQrCode = null;
+    pi.boletoDetails = null;
     pi.canceledAt = this.state.nowSeconds();
     pi.cancellationReason = reason;
     this.event(pi, 'payment_intent.canceled', cause);

@@ -4,6 +4,7 @@
  * objects of API version 2025-03-31.basil (`latest_charge`, no `charges` list), with `expand[]`
  * support for `latest_charge`, `latest_charge.balance_transaction` and `payment_method`.
  */
+import type { BoletoBilling } from './boleto-params';
 import { stripeErrors } from './stripe-errors';
 
 export type PaymentIntentStatus =
@@ -17,9 +18,11 @@ export type PaymentIntentStatus =
 
 export interface StoredPaymentMethod {
   id: string;
-  type: 'pix' | 'card';
+  type: 'pix' | 'card' | 'boleto';
   created: number;
-  billingDetails: { name: string | null; email: string | null };
+  billingDetails: { name: string | null; email: string | null; address?: BoletoBilling['address'] };
+  /** Boleto: the payer's CPF/CNPJ. */
+  taxId?: string;
   card?: { brand: string; last4: string; country: string; funding: string; exp_month: number; exp_year: number };
 }
 
@@ -51,6 +54,14 @@ export interface PixDisplayQrCode {
   image_url_svg: string;
 }
 
+/** `next_action.boleto_display_details` while a boleto awaits payment. */
+export interface BoletoDisplayDetails {
+  number: string;
+  hosted_voucher_url: string;
+  pdf: string;
+  expires_at: number;
+}
+
 export interface LastPaymentError {
   type: 'card_error' | 'invalid_request_error';
   code: string;
@@ -78,6 +89,13 @@ export interface StoredPaymentIntent {
   pixQrCode: PixDisplayQrCode | null;
   /** Opaque token of the Pix payload URL, QR images and instructions page (kept after payment). */
   pixToken?: string;
+  /** `payment_method_options[boleto][expires_after_days]` (default 3). */
+  boletoExpiresAfterDays: number;
+  /** The boleto on show while `requires_action`, and the token of its voucher pages. */
+  boletoDetails: BoletoDisplayDetails | null;
+  boletoToken?: string;
+  /** Card installments plan count, when one was asked for. */
+  installments: number | null;
   lastPaymentError: LastPaymentError | null;
   latestCharge: StoredCharge | null;
   amountReceived: number;
@@ -98,13 +116,13 @@ export function paymentMethodJson(pm: StoredPaymentMethod, livemode: boolean) {
     id: pm.id,
     object: 'payment_method',
     allow_redisplay: 'unspecified',
-    billing_details: { address: null, email: pm.billingDetails.email, name: pm.billingDetails.name, phone: null },
+    billing_details: { address: pm.billingDetails.address ?? null, email: pm.billingDetails.email, name: pm.billingDetails.name, phone: null },
     created: pm.created,
     customer: null,
     livemode,
     metadata: {},
     type: pm.type,
-    ...(pm.type === 'pix' ? { pix: {} } : { card: { ...pm.card, checks: { cvc_check: 'pass' }, wallet: null } }),
+    ...(pm.type === 'pix' ? { pix: {} } : pm.type === 'boleto' ? { boleto: { tax_id: pm.taxId } } : { card: { ...pm.card, checks: { cvc_check: 'pass' }, wallet: null } }),
   };
 }
 
@@ -156,14 +174,18 @@ export function chargeJson(pi: StoredPaymentIntent, charge: StoredCharge, expand
     payment_method_details:
       charge.paymentMethod.type === 'pix'
         ? { type: 'pix', pix: { bank_transaction_id: charge.bankTransactionId ?? null } }
-        : { type: 'card', card: { brand: charge.paymentMethod.card?.brand, last4: charge.paymentMethod.card?.last4, country: charge.paymentMethod.card?.country, funding: charge.paymentMethod.card?.funding, network: charge.paymentMethod.card?.brand } },
+        : charge.paymentMethod.type === 'boleto'
+          ? { type: 'boleto', boleto: { tax_id: charge.paymentMethod.taxId } }
+          : { type: 'card', card: { brand: charge.paymentMethod.card?.brand, last4: charge.paymentMethod.card?.last4, country: charge.paymentMethod.card?.country, funding: charge.paymentMethod.card?.funding, network: charge.paymentMethod.card?.brand } },
     refunded: false,
     status: charge.status,
   };
 }
 
 function nextActionJson(pi: StoredPaymentIntent) {
-  if (pi.status !== 'requires_action' || !pi.pixQrCode) return null;
+  if (pi.status !== 'requires_action') return null;
+  if (pi.boletoDetails) return { type: 'boleto_display_details', boleto_display_details: { ...pi.boletoDetails } };
+  if (!pi.pixQrCode) return null;
   return { type: 'pix_display_qr_code', pix_display_qr_code: { ...pi.pixQrCode } };
 }
 
@@ -188,8 +210,16 @@ export function paymentIntentJson(pi: StoredPaymentIntent, expand: readonly stri
     ? { pix: { expires_after_seconds: pi.pixExpiresAfterSeconds, ...(pi.pixQrCode ? { expires_at: pi.pixQrCode.expires_at } : {}) } }
     : {};
   const cardOptions = pi.paymentMethodTypes.includes('card')
-    ? { card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' } }
+    ? {
+        card: {
+          installments: pi.installments ? { enabled: true, plan: { count: pi.installments, interval: 'month', type: 'fixed_count' } } : null,
+          mandate_options: null,
+          network: null,
+          request_three_d_secure: 'automatic',
+        },
+      }
     : {};
+  const boletoOptions = pi.paymentMethodTypes.includes('boleto') ? { boleto: { expires_after_days: pi.boletoExpiresAfterDays } } : {};
   return {
     id: pi.id,
     object: 'payment_intent',
@@ -217,7 +247,7 @@ export function paymentIntentJson(pi: StoredPaymentIntent, expand: readonly stri
     on_behalf_of: null,
     payment_method: pi.paymentMethod ? (expand.includes('payment_method') ? paymentMethodJson(pi.paymentMethod, pi.livemode) : pi.paymentMethod.id) : null,
     payment_method_configuration_details: null,
-    payment_method_options: { ...pixOptions, ...cardOptions },
+    payment_method_options: { ...pixOptions, ...cardOptions, ...boletoOptions },
     payment_method_types: [...pi.paymentMethodTypes],
     processing: null,
     receipt_email: null,

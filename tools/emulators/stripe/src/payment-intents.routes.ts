@@ -23,12 +23,13 @@ import {
 import type { CreateIntentInput, PaymentIntentLifecycle } from './payment-intent-lifecycle';
 import { checkExpand, paymentIntentJson } from './payment-intent-model';
 import { stripeErrors } from './stripe-errors';
+import { boletoBilling, boletoExpiryDays, cardInstallments } from './boleto-params';
 
 const CREATE_PARAMS = [
   'amount', 'currency', 'confirm', 'description', 'expand', 'metadata', 'payment_method', 'payment_method_data',
   'payment_method_options', 'payment_method_types', 'receipt_email', 'statement_descriptor', 'statement_descriptor_suffix',
 ] as const;
-const SUPPORTED_TYPES = ['pix', 'card'];
+const SUPPORTED_TYPES = ['pix', 'card', 'boleto'];
 const PIX_EXPIRY = { min: 10, max: 1_209_600, default: 86_400 };
 /** Stripe's minimum charge in BRL is R$ 0.50; amounts have at most eight digits. */
 const BRL_MINIMUM = 50;
@@ -54,7 +55,7 @@ function paymentMethodTypes(body: Params): string[] {
 
 function pixExpiry(body: Params): number {
   const options = objectParam(body['payment_method_options'], 'payment_method_options');
-  rejectUnknown(options, ['pix', 'card'], 'payment_method_options');
+  rejectUnknown(options, ['pix', 'card', 'boleto'], 'payment_method_options');
   const pix = objectParam(options['pix'], 'payment_method_options[pix]');
   rejectUnknown(pix, ['expires_after_seconds', 'setup_future_usage'], 'payment_method_options[pix]');
   const path = 'payment_method_options[pix][expires_after_seconds]';
@@ -68,11 +69,15 @@ function pixExpiry(body: Params): number {
 function paymentMethodData(body: Params, types: string[]): CreateIntentInput['paymentMethodData'] {
   if (body['payment_method_data'] === undefined) return undefined;
   const data = objectParam(body['payment_method_data'], 'payment_method_data');
-  rejectUnknown(data, ['type', 'billing_details', 'pix', 'metadata'], 'payment_method_data');
+  rejectUnknown(data, ['type', 'billing_details', 'pix', 'boleto', 'metadata'], 'payment_method_data');
   const type = requiredString(data['type'], 'payment_method_data[type]');
-  if (type !== 'pix') throw stripeErrors.invalidValue('payment_method_data[type]', `The emulator accepts payment_method_data only for pix, not ${type}; pass payment_method=pm_card_… for cards.`);
+  if (type !== 'pix' && type !== 'boleto') throw stripeErrors.invalidValue('payment_method_data[type]', `The emulator accepts payment_method_data only for pix and boleto, not ${type}; pass payment_method=pm_card_… for cards.`);
   if (!types.includes(type)) {
     throw stripeErrors.invalidValue('payment_method_data[type]', `The payment method type provided (${type}) is not in this PaymentIntent's payment_method_types (${types.join(', ')}).`);
+  }
+  if (type === 'boleto') {
+    const boleto = boletoBilling(data);
+    return { type, name: boleto.name, email: boleto.email, boleto };
   }
   const billing = objectParam(data['billing_details'], 'payment_method_data[billing_details]');
   rejectUnknown(billing, ['name', 'email', 'phone', 'address', 'tax_id'], 'payment_method_data[billing_details]');
@@ -115,6 +120,8 @@ export function parseCreate(body: Params): CreateIntentInput {
     metadata: metadataParam(body['metadata']),
     confirm,
     pixExpiresAfterSeconds: pixExpiry(body),
+    boletoExpiresAfterDays: boletoExpiryDays(objectParam(body['payment_method_options'], 'payment_method_options')),
+    installments: cardInstallments(objectParam(body['payment_method_options'], 'payment_method_options')),
     ...(pmData ? { paymentMethodData: pmData } : {}),
     ...(paymentMethodId ? { paymentMethodId } : {}),
   };

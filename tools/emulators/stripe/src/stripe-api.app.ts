@@ -1,6 +1,6 @@
 /**
- * The API port's application: request ids and version headers, fault injection (before any real
- * work), form-body parsing (bracket notation via qs), then `/v1` behind the API-key check and the
+ * The API port's application: request ids and version headers, form-body parsing (bracket
+ * notation via qs), fault injection (before any real work), then `/v1` behind the API-key check and the
  * idempotency layer. Unknown URLs answer Stripe's "Unrecognized request URL".
  */
 import express, { type Express } from 'express';
@@ -32,8 +32,10 @@ export function stripeApiApp(state: EmulatorState, lifecycle: PaymentIntentLifec
     );
     next();
   });
-  app.use(injectFaults(state.faults, (req) => identifyCaller(state, req)));
+  // The body is read before any injected latency: a request whose client gave up during the
+  // delay still executes, as at Stripe (a timeout on our side never undoes a PaymentIntent).
   app.use(express.urlencoded({ extended: true, limit: '1mb', parameterLimit: 2_000 }));
+  app.use(injectFaults(state.faults, (req) => identifyCaller(state, req)));
   app.use('/v1', requireAccount(state), idempotency(state), paymentIntentRoutes(state, lifecycle), webhookEndpointRoutes(state));
   app.use((req) => {
     throw stripeErrors.unrecognizedUrl(req.method, req.originalUrl.split('?')[0] ?? '');

@@ -7,6 +7,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hasError, parsePix } from 'pix-utils';
+import { isValidDigitableLine } from '../../kit';
 import { createStripeEmulator, type StripeEmulator } from './stripe-emulator';
 
 jest.setTimeout(30_000);
@@ -158,6 +159,53 @@ describe('test cards', () => {
     const declined = await call('POST', '/v1/payment_intents', 'amount=5000&currency=brl&payment_method_types[]=card&payment_method=pm_card_chargeDeclined&confirm=true');
     expect(declined.status).toBe(402);
     expect(errorOf(declined.body)).toMatchObject({ type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', payment_intent: { status: 'requires_payment_method' } });
+  });
+});
+
+const BOLETO =
+  'amount=4990&currency=brl&payment_method_types[]=boleto&payment_method_data[type]=boleto&payment_method_data[boleto][tax_id]=529.982.247-25' +
+  '&payment_method_data[billing_details][name]=Maria&payment_method_data[billing_details][email]=maria%40example.com' +
+  '&payment_method_data[billing_details][address][line1]=Av%20Paulista%2C%201578&payment_method_data[billing_details][address][city]=S%C3%A3o%20Paulo' +
+  '&payment_method_data[billing_details][address][state]=SP&payment_method_data[billing_details][address][postal_code]=01310-200' +
+  '&payment_method_data[billing_details][address][country]=BR&confirm=true';
+
+describe('boleto PaymentIntents', () => {
+  it('confirms into requires_action with a valid 47-digit line, voucher links and end-of-day expiry; paid by the control route', async () => {
+    const created = await call('POST', '/v1/payment_intents', `${BOLETO}&payment_method_options[boleto][expires_after_days]=2`);
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ status: 'requires_action', payment_method_options: { boleto: { expires_after_days: 2 } } });
+    const details = (created.body['next_action'] as Json)['boleto_display_details'] as { number: string; hosted_voucher_url: string; pdf: string; expires_at: number };
+    expect(isValidDigitableLine(details.number)).toBe(true);
+    expect(details.number.slice(-10)).toBe('0000004990');
+    expect(new Date(details.expires_at * 1000).toISOString()).toMatch(/T02:59:59\.000Z$/);
+    expect((await fetch(details.hosted_voucher_url)).status).toBe(200);
+    expect(await (await fetch(details.pdf)).text()).toContain(details.number);
+    const paid = await controlCall('POST', `/__control/charges/${String(created.body['id'])}/pay`);
+    expect(paid.status).toBe(200);
+    expect((await call('GET', `/v1/payment_intents/${String(created.body['id'])}`)).body).toMatchObject({ status: 'succeeded', next_action: null, amount_received: 4990 });
+  });
+
+  it('refuses a boleto without tax_id, with a bad tax_id, a foreign address or a bad CEP', async () => {
+    const cases: Array<[string, string]> = [
+      [BOLETO.replace('&payment_method_data[boleto][tax_id]=529.982.247-25', ''), 'payment_method_data[boleto][tax_id]'],
+      [BOLETO.replace('529.982.247-25', '123'), 'payment_method_data[boleto][tax_id]'],
+      [BOLETO.replace('[country]=BR', '[country]=US'), 'payment_method_data[billing_details][address][country]'],
+      [BOLETO.replace('01310-200', '0131'), 'payment_method_data[billing_details][address][postal_code]'],
+      [`${BOLETO}&payment_method_options[boleto][expires_after_days]=61`, 'payment_method_options[boleto][expires_after_days]'],
+    ];
+    for (const [form, param] of cases) {
+      const answer = await call('POST', '/v1/payment_intents', form);
+      expect({ status: answer.status, param: errorOf(answer.body)['param'] }).toEqual({ status: 400, param });
+    }
+  });
+
+  it('keeps a card installments plan and refuses plans out of 2..12', async () => {
+    const card = 'amount=12000&currency=brl&payment_method_types[]=card&payment_method=pm_card_visa&confirm=true';
+    const plan = (count: number) => `&payment_method_options[card][installments][plan][count]=${count}&payment_method_options[card][installments][plan][interval]=month&payment_method_options[card][installments][plan][type]=fixed_count`;
+    const ok = await call('POST', '/v1/payment_intents', `${card}${plan(6)}`);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ status: 'succeeded', payment_method_options: { card: { installments: { plan: { count: 6 } } } } });
+    expect((await call('POST', '/v1/payment_intents', `${card}${plan(13)}`)).status).toBe(400);
   });
 });
 

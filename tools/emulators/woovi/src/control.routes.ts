@@ -3,12 +3,14 @@
  * Answers `{error, message}` on failure. Accounts are named by their AppID in requests and by a
  * non-secret digest (`account_id`) in answers, stats and logs.
  */
+import { randomUUID } from 'node:crypto';
 import express, { type Express, type Response } from 'express';
 import { z } from 'zod';
 import type { ExpiryScheduler } from './charge-expiry';
 import type { EmulatorState } from './emulator-state';
 import type { Logger } from './logger';
 import type { SigningKeys } from './signing-keys';
+import { createRefund, type RefundSettler } from './refunds';
 import type { WebhookSender } from './webhook-sender';
 import { accountIdFor } from './woovi-ids';
 
@@ -38,9 +40,12 @@ export interface ControlDependencies {
   expiry: ExpiryScheduler;
   keys: SigningKeys;
   logger: Logger;
+  refunds: RefundSettler;
 }
 
-export function controlApp({ state, sender, expiry, keys, logger }: ControlDependencies): Express {
+const dashboardRefundSchema = z.object({ value: z.number().int().min(1).optional(), comment: z.string().max(140).optional() }).strict();
+
+export function controlApp({ state, sender, expiry, keys, logger, refunds }: ControlDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '256kb' }));
@@ -76,6 +81,22 @@ export function controlApp({ state, sender, expiry, keys, logger }: ControlDepen
     const webhooks = sender.notify('OPENPIX:CHARGE_COMPLETED', charge) + sender.notify('OPENPIX:TRANSACTION_RECEIVED', charge);
     logger.info({ account: charge.accountId, webhooks }, 'charge paid');
     res.status(200).json({ correlationID: charge.correlationID, status: charge.status, endToEndId: charge.pix?.endToEndId, webhooks });
+  });
+
+  // A refund made in Woovi's dashboard (not through our API): settles and notifies like any other.
+  app.post('/__control/charges/:id/refund', (req, res) => {
+    const parsed = dashboardRefundSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const [charge, ...others] = state.findChargesById(req.params['id'] ?? '');
+    if (!charge) return fail(res, 404, 'charge_not_found', `no charge ${req.params['id'] ?? ''}`);
+    if (others.length > 0) return fail(res, 409, 'ambiguous_id', 'several accounts have this charge id');
+    try {
+      const { refund } = createRefund(state, charge, { correlationID: `painel-${randomUUID()}`, ...parsed.data });
+      refunds.schedule(charge, refund);
+      res.status(200).json({ correlationID: refund.correlationID, status: refund.status, value: refund.value });
+    } catch (err) {
+      fail(res, 409, 'refund_refused', (err as Error).message);
+    }
   });
 
   app.post('/__control/faults', (req, res) => {

@@ -60,6 +60,16 @@ export class WebhookSender {
     return registrations.length;
   }
 
+  /** Sends a prepared payload (a refund's) for `event`, with the company and account added as Woovi does. */
+  notifyWith(event: string, charge: StoredCharge, payload: Record<string, unknown>): number {
+    const registrations = this.state.webhooksFor(charge.accountId, event);
+    if (registrations.length === 0) return 0;
+    const body = Buffer.from(JSON.stringify({ ...payload, company: this.company, account: {} }));
+    const signature = this.keys.signature(body);
+    for (const registration of registrations) this.deliver(registration, event, charge.correlationID, body, signature);
+    return registrations.length;
+  }
+
   /**
    * The test notification Woovi posts once when a webhook is created: `{data_criacao, event}`
    * (docs "Validando o webhook de teste"). Its outcome does not affect the registration here.

@@ -12,6 +12,8 @@ import type { Logger } from './logger';
 import { publicRoutes } from './public.routes';
 import type { SigningKeys } from './signing-keys';
 import { webhookConfigRoutes } from './webhook-config.routes';
+import type { RefundSettler } from './refunds';
+import { refundRoutes } from './refunds.routes';
 import type { WebhookSender } from './webhook-sender';
 import { apiErrorHandler, wooviErrors } from './woovi-errors';
 
@@ -22,9 +24,10 @@ export interface ApiDependencies {
   keys: SigningKeys;
   charges: ChargeRoutesOptions;
   logger: Logger;
+  refunds: RefundSettler;
 }
 
-export function wooviApiApp({ state, sender, expiry, keys, charges, logger }: ApiDependencies): Express {
+export function wooviApiApp({ state, sender, expiry, keys, charges, logger, refunds }: ApiDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -39,7 +42,7 @@ export function wooviApiApp({ state, sender, expiry, keys, charges, logger }: Ap
   app.use(injectFaults(state.faults, identifyCaller));
   app.use(express.json({ limit: '1mb' }));
   app.use(publicRoutes(state, keys));
-  app.use('/api/v1', requireAppId(state), chargeRoutes(state, sender, expiry, charges), webhookConfigRoutes(state, sender));
+  app.use('/api/v1', requireAppId(state), chargeRoutes(state, sender, expiry, charges), refundRoutes(state, refunds), webhookConfigRoutes(state, sender));
   app.use(() => {
     throw wooviErrors.routeNotFound();
   });

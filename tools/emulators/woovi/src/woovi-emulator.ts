@@ -21,6 +21,8 @@ import { createEmulatorLogger, type Logger } from './logger';
 import { SigningKeys } from './signing-keys';
 import { WebhookSender, type WebhookSenderOptions } from './webhook-sender';
 import { wooviApiApp } from './woovi-api.routes';
+import { chargeJson } from './charge-json';
+import { RefundSettler } from './refunds';
 
 export interface WooviEmulatorOptions {
   /** 0 (default) picks a free port. */
@@ -44,6 +46,8 @@ export interface WooviEmulatorOptions {
   logger?: Logger;
   /** Clock (tests may move time forward to expire charges). */
   now?: () => Date;
+  /** How long a refund stays IN_PROCESSING before it is CONFIRMED (default 300 ms). */
+  refundSettleMs?: number;
 }
 
 export interface WooviEmulator {
@@ -84,6 +88,7 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
   const company = options.company ?? { id: '64cab82a485da23384a4e3af', name: 'Orquestra Sandbox LTDA', taxID: '11222333000181' };
   const sender = new WebhookSender(state, keys, company, options.webhooks ?? {}, logger);
   const expiry = new ExpiryScheduler(state);
+  const refunds = new RefundSettler(state, sender, logger, options.refundSettleMs ?? 300, (charge) => chargeJson(state, charge));
   state.onExpired = (charge) => {
     sender.notify('OPENPIX:CHARGE_EXPIRED', charge);
   };
@@ -99,10 +104,11 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
       feeBasisPoints: options.feeBasisPoints ?? 80,
     },
     logger,
+    refunds,
   });
   const apiServer = createServer(api);
   apiServer.on('connection', refuseDuringOutage(state.faults));
-  const controlServer = createServer(controlApp({ state, sender, expiry, keys, logger }));
+  const controlServer = createServer(controlApp({ state, sender, expiry, keys, logger, refunds }));
 
   return {
     state,
@@ -115,6 +121,7 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
     },
     async stop() {
       expiry.clear();
+      refunds.close();
       await sender.close();
       await Promise.all([close(apiServer), close(controlServer)]);
       logger.info('woovi emulator stopped');

@@ -18,6 +18,8 @@ import {
   type CreateChargeInput,
   type ProviderAdapter,
   type ProviderCharge,
+  type ProviderRefund,
+  type RefundChargeInput,
   type WebhookParseResult,
   type WebhookRegistration,
   type WebhookRequest,
@@ -41,6 +43,7 @@ import {
 import { errorCode, providerErrorFor } from './asaas.errors';
 import { AUTH_TOKEN_HEADER, WEBHOOK_EVENTS, newAuthToken, parseAsaasWebhookBody, sameSecret } from './asaas.webhook';
 import { classifyTransportError, type Operation } from './asaas.transport';
+import { refundAsaasPayment, toProviderRefunds, type AsaasRefund } from './asaas.refunds';
 
 /** Asaas requires a User-Agent on every request (accounts created since 2024-06-13). */
 const USER_AGENT = 'Orquestra/1.0 (payment orchestration)';
@@ -196,7 +199,15 @@ export class AsaasAdapter implements ProviderAdapter {
 
   async getCharge(providerPaymentId: string): Promise<ProviderCharge> {
     const payment = await this.readPayment(providerPaymentId);
-    return toProviderCharge(payment, await this.detailsOf(payment));
+    const charge = toProviderCharge(payment, await this.detailsOf(payment));
+    // Estornos ride on the payment object (docs.asaas.com/docs/refunds); see asaas.refunds.ts.
+    const refunds = toProviderRefunds(payment.id, (payment as { refunds?: AsaasRefund[] | null }).refunds);
+    return refunds.length > 0 ? { ...charge, refunds } : charge;
+  }
+
+  /** Idempotent by our refund id carried in the description (asaas.refunds.ts). */
+  refundCharge(input: RefundChargeInput): Promise<ProviderRefund> {
+    return refundAsaasPayment((method, path, operation, body) => this.api(method, path, operation, body), input);
   }
 
   async cancelCharge(providerPaymentId: string): Promise<ProviderCharge> {

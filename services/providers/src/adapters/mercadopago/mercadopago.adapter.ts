@@ -17,6 +17,8 @@ import {
   type CreateChargeInput,
   type ProviderAdapter,
   type ProviderCharge,
+  type ProviderRefund,
+  type RefundChargeInput,
   type WebhookParseResult,
   type WebhookRegistration,
   type WebhookRequest,
@@ -31,6 +33,7 @@ import {
   toProviderCharge,
   type MercadoPagoPayment,
 } from './mercadopago.transformers';
+import { refundMercadoPagoPayment } from './mercadopago.refunds';
 import { parseMercadoPagoWebhook, SIGNATURE_TOLERANCE_SECONDS } from './mercadopago.webhook';
 
 /** What the request was, for classifying a failure without an answer. */
@@ -188,6 +191,11 @@ export class MercadoPagoAdapter implements ProviderAdapter {
       if (current.status !== 'pending') return current;
     }
     throw error;
+  }
+
+  /** See mercadopago.refunds.ts: our refund id is the X-Idempotency-Key. */
+  refundCharge(input: RefundChargeInput): Promise<ProviderRefund> {
+    return refundMercadoPagoPayment((method, path, operation, body, headers) => this.api(method, path, operation, body, headers), input);
   }
 
   async simulatePaid(providerPaymentId: string): Promise<void> {

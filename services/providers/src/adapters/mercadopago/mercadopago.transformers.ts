@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ProviderError, type CreateChargeInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
+import { refundsOfPayment, type MercadoPagoRefund } from './mercadopago.refunds';
 
 // ---------------------------------------------------------------------------------------------
 // Wire types (api.mercadopago.com/v1/payments, the fields this adapter reads or writes)
@@ -61,6 +62,7 @@ export interface MercadoPagoPayment {
   transaction_details?: { total_paid_amount?: MercadoPagoAmount | null; net_received_amount?: MercadoPagoAmount | null };
   fee_details?: MercadoPagoFeeDetail[];
   external_reference?: string | null;
+  refunds?: MercadoPagoRefund[] | null;
   point_of_interaction?: {
     type?: string;
     transaction_data?: { qr_code?: string | null; qr_code_base64?: string | null; ticket_url?: string | null; e2e_id?: string | null };
@@ -257,6 +259,7 @@ export function toProviderCharge(payment: MercadoPagoPayment): ProviderCharge {
   const paidAt = dateOf(payment.date_approved);
   const fee = collectorFeeCents(payment.fee_details);
   const paid = mapping.status === 'paid';
+  const refunds = refundsOfPayment(payment);
   return {
     providerPaymentId: String(payment.id),
     status: mapping.status,
@@ -271,6 +274,7 @@ export function toProviderCharge(payment: MercadoPagoPayment): ProviderCharge {
     ...(paid && data?.e2e_id ? { endToEndId: data.e2e_id } : {}),
     ...(fee !== undefined ? { providerFee: fee } : {}),
     ...(mapping.failureCode ? { failureCode: mapping.failureCode, failureReason: `Mercado Pago: ${payment.status}/${payment.status_detail}` } : {}),
+    ...(refunds ? { refunds } : {}),
   };
 }
 

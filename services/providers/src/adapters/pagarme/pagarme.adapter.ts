@@ -133,9 +133,6 @@ export class PagarmeAdapter implements ProviderAdapter {
   }
 
   async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
-    if (input.method !== 'pix') {
-      throw new ProviderError('rejected', 'provider_rejected', `pagarme adapter supports pix only, not ${input.method}`);
-    }
     let orderRequest: PagarmeCreateOrderRequest;
     try {
       orderRequest = buildOrderRequest(input);

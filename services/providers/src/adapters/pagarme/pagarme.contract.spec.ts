@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { hasError, isDynamicPix, parsePix } from 'pix-utils';
-import { createPagarmeEmulator, type PagarmeEmulator } from '@orquestra/emulators';
+import { createPagarmeEmulator, isValidDigitableLine, type PagarmeEmulator } from '@orquestra/emulators';
 import { ProviderError, type AdapterContext, type CreateChargeInput, type WebhookRequest } from '../provider-adapter';
 import { PagarmeAdapter } from './pagarme.adapter';
 
@@ -180,9 +180,25 @@ describe('charges', () => {
     await expectProviderError(adapter.createCharge({ ...input, amount: input.amount + 1 }), 'rejected', 'provider_rejected');
   });
 
+  it('creates a pending boleto with a valid 47-digit line and its voucher, paid through the sandbox', async () => {
+    const address = { street: 'Avenida Paulista', number: '1578', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip: '01310200' };
+    const adapter = adapterWith();
+    const input = chargeInput({ method: 'boleto', customer: { ...chargeInput().customer, address } });
+    const charge = await adapter.createCharge(input);
+    expect(charge).toMatchObject({ status: 'pending', nextAction: { type: 'boleto' } });
+    expect(isValidDigitableLine(charge.nextAction.digitableLine ?? '')).toBe(true);
+    expect(charge.nextAction.digitableLine?.slice(-10)).toBe(String(input.amount).padStart(10, '0'));
+    expect(charge.expiresAt?.toISOString()).toMatch(/T02:59:59\.000Z$/);
+    expect(await (await fetch(charge.nextAction.url!)).text()).toContain(charge.nextAction.digitableLine);
+    expect((await adapter.createCharge(input)).providerPaymentId).toBe(charge.providerPaymentId);
+    await adapter.simulatePaid(charge.providerPaymentId);
+    await expect(adapter.getCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'paid', nextAction: { type: 'none' } });
+  });
+
   it('rejects other methods and incomplete customers without calling, and Pagar.me’s 422 as rejected', async () => {
     const before = (await stats()).charges_created;
     await expectProviderError(adapterWith().createCharge(chargeInput({ method: 'boleto' })), 'rejected', 'provider_rejected');
+    await expectProviderError(adapterWith().createCharge(chargeInput({ method: 'card' })), 'rejected', 'provider_rejected');
     await expectProviderError(adapterWith().createCharge(chargeInput({ customer: { name: 'Sem Telefone', email: 'a@b.com', document: '52998224725' } })), 'rejected', 'provider_rejected');
     await expectProviderError(adapterWith().createCharge(chargeInput({ customer: { ...chargeInput().customer, document: '12345678900' } })), 'rejected', 'provider_rejected');
     expect((await stats()).charges_created).toBe(before);

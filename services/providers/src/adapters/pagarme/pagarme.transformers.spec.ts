@@ -94,8 +94,28 @@ describe('order request', () => {
   it('uses a default description and keeps codes within 52 characters', () => {
     const request = buildOrderRequest(input({ description: undefined, paymentId: `pay_${'x'.repeat(80)}` }));
     expect(request.items[0]?.description).toBe('Pagamento Pix');
-    expect(request.payments[0]?.pix.additional_information).toBeUndefined();
+    const payment = request.payments[0];
+    expect(payment?.payment_method === 'pix' ? payment.pix.additional_information : 'not pix').toBeUndefined();
     expect(request.code).toHaveLength(52);
+  });
+
+  it('builds a boleto due at the end of the third day in São Paulo, with the customer address', () => {
+    const address = { street: 'Avenida Paulista', number: '1578', complement: 'Conjunto 12', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip: '01310-200' };
+    const request = buildOrderRequest(input({ method: 'boleto', customer: { ...input().customer, address } }), new Date('2026-11-10T01:00:00Z'));
+    expect(request.customer.address).toEqual({ line_1: '1578, Avenida Paulista, Bela Vista', line_2: 'Conjunto 12', zip_code: '01310200', city: 'São Paulo', state: 'SP', country: 'BR' });
+    expect(request.payments[0]).toMatchObject({ payment_method: 'boleto', boleto: { due_at: '2026-11-13T02:59:59.000Z' } });
+    expect(() => buildOrderRequest(input({ method: 'boleto' }))).toThrow(RangeError);
+    expect(() => buildOrderRequest(input({ method: 'card' }))).toThrow(RangeError);
+  });
+
+  it('reads a boleto charge: the line as digits, the voucher url and the due date', () => {
+    const charge = toProviderCharge({
+      id: 'ch_1',
+      amount: 1990,
+      status: 'pending',
+      last_transaction: { transaction_type: 'boleto', line: '23793.38128 60000.000003 00000.000400 1 84340000001990', barcode: '23791843400000019903381260000000000000000040', url: 'https://api.pagar.me/core/v5/transactions/tran_1/pdf', pdf: 'https://api.pagar.me/core/v5/transactions/tran_1/pdf', due_at: '2026-11-13T02:59:59Z' },
+    });
+    expect(charge).toMatchObject({ status: 'pending', nextAction: { type: 'boleto', digitableLine: '23793381286000000000300000000400184340000001990', url: 'https://api.pagar.me/core/v5/transactions/tran_1/pdf' }, expiresAt: new Date('2026-11-13T02:59:59Z') });
   });
 });
 

@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ProviderError, type CreateChargeInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
+import { boletoDueDate, endOfDueDate } from '../../domain/boleto-due-date';
 
 // ---------------------------------------------------------------------------------------------
 // Wire types (pagarme/pagarme-nodejs-sdk models: CreateOrderRequest, GetChargeResponse,
@@ -37,12 +38,32 @@ export interface PagarmeCreateOrderRequest {
     document: string;
     document_type: 'CPF' | 'CNPJ';
     phones: { mobile_phone: PagarmePhone };
+    /** Boleto only: the bank prints it on the voucher. */
+    address?: PagarmeAddress;
   };
-  payments: { payment_method: 'pix'; pix: { expires_in: number; additional_information?: { name: string; value: string }[] } }[];
+  payments: (
+    | { payment_method: 'pix'; pix: { expires_in: number; additional_information?: { name: string; value: string }[] } }
+    | { payment_method: 'boleto'; boleto: { due_at: string; instructions: string } }
+  )[];
   metadata: Record<string, string>;
 }
 
+export interface PagarmeAddress {
+  line_1: string;
+  line_2?: string;
+  zip_code: string;
+  city: string;
+  state: string;
+  country: 'BR';
+}
+
+/** A charge's last transaction: Pix fields, or boleto fields (`line`, `barcode`, `url`, `pdf`, `due_at`). */
 export interface PagarmePixTransaction {
+  line?: string | null;
+  barcode?: string | null;
+  url?: string | null;
+  pdf?: string | null;
+  due_at?: string | null;
   id?: string;
   transaction_type?: string;
   status?: string;
@@ -141,23 +162,44 @@ export function customerFor(customer: CreateChargeInput['customer']): PagarmeCre
  * found by `GET /orders?code=`; metadata is kept by Pagar.me on the order. The description goes to
  * the payer's bank app as `additional_information`; metadata does not (it is ours, not the payer's).
  */
-export function buildOrderRequest(input: CreateChargeInput): PagarmeCreateOrderRequest {
-  const description = truncate(input.description?.trim() || DEFAULT_DESCRIPTION, DESCRIPTION_MAX);
+export function buildOrderRequest(input: CreateChargeInput, now: Date = new Date()): PagarmeCreateOrderRequest {
+  const description = truncate(input.description?.trim() || (input.method === 'boleto' ? 'Pagamento por boleto' : DEFAULT_DESCRIPTION), DESCRIPTION_MAX);
   const code = truncate(input.paymentId, CODE_MAX);
+  if (input.method === 'card') throw new RangeError('card is not available at Pagar.me through Orquestra yet');
+  const customer = customerFor(input.customer);
   return {
     code,
     items: [{ amount: checkedCents(input.amount), description, quantity: 1, code }],
-    customer: customerFor(input.customer),
+    customer: input.method === 'boleto' ? { ...customer, address: addressFor(input.customer.address) } : customer,
     payments: [
-      {
-        payment_method: 'pix',
-        pix: {
-          expires_in: input.expiresInSeconds,
-          ...(input.description?.trim() ? { additional_information: [{ name: 'Pedido', value: truncate(input.description.trim(), 200) }] } : {}),
-        },
-      },
+      input.method === 'boleto'
+        ? {
+            payment_method: 'boleto',
+            // Due at the end of the due day in São Paulo (docs/decisions.md "Boleto and card").
+            boleto: { due_at: endOfDueDate(boletoDueDate(now)).toISOString(), instructions: truncate(`Não receber após o vencimento. ${description}`, 256) },
+          }
+        : {
+            payment_method: 'pix',
+            pix: {
+              expires_in: input.expiresInSeconds,
+              ...(input.description?.trim() ? { additional_information: [{ name: 'Pedido', value: truncate(input.description.trim(), 200) }] } : {}),
+            },
+          },
     ],
     metadata: { ...input.metadata },
+  };
+}
+
+/** Our address → Pagar.me's (`line_1` is "number, street, neighborhood", as Pagar.me documents it). */
+export function addressFor(address: CreateChargeInput['customer']['address']): PagarmeAddress {
+  if (!address) throw new RangeError('customer.address is required by Pagar.me for boleto');
+  return {
+    line_1: truncate(`${address.number}, ${address.street}, ${address.neighborhood}`, 256),
+    ...(address.complement ? { line_2: truncate(address.complement, 128) } : {}),
+    zip_code: address.zip.replace(/\D/g, ''),
+    city: address.city,
+    state: address.state,
+    country: 'BR',
   };
 }
 
@@ -222,7 +264,8 @@ export function toProviderCharge(charge: PagarmeCharge): ProviderCharge {
   const mapping = mapChargeStatus(charge);
   const transaction = charge.last_transaction ?? undefined;
   const qrCode = transaction?.qr_code ?? undefined;
-  const expiresAt = date(transaction?.expires_at);
+  const line = transaction?.line ?? undefined;
+  const expiresAt = date(transaction?.expires_at ?? transaction?.due_at);
   const paidAt = date(charge.paid_at);
   const endToEndId = transaction?.end_to_end_id ?? undefined;
   const received = charge.status === 'paid' || charge.status === 'overpaid' || charge.status === 'underpaid';
@@ -231,7 +274,12 @@ export function toProviderCharge(charge: PagarmeCharge): ProviderCharge {
     status: mapping.status,
     amount: charge.amount,
     amountPaid: received ? (charge.paid_amount ?? (charge.status === 'underpaid' ? 0 : charge.amount)) : 0,
-    nextAction: mapping.status === 'pending' && qrCode ? { type: 'pix_qr', qrCode } : { type: 'none' },
+    nextAction:
+      mapping.status === 'pending' && qrCode
+        ? { type: 'pix_qr', qrCode }
+        : mapping.status === 'pending' && line
+          ? { type: 'boleto', digitableLine: line.replace(/\D/g, ''), ...(transaction?.url || transaction?.pdf ? { url: (transaction.url || transaction.pdf) ?? '' } : {}) }
+          : { type: 'none' },
     ...(expiresAt ? { expiresAt } : {}),
     ...(paidAt && received ? { paidAt } : {}),
     ...(endToEndId && received ? { endToEndId } : {}),

@@ -3,7 +3,7 @@
  * `Idempotency-Key`, pinned `Stripe-Version`, transport errors). Conversions and the error table
  * live in stripe.transformers.ts; webhook signatures in stripe.webhook.ts.
  *
- * Pix is a PaymentIntent created and confirmed in one call; creation is idempotent through
+ * Pix, boleto and card are each a PaymentIntent created and confirmed in one call; creation is idempotent through
  * Stripe's `Idempotency-Key` (the first answer for a key is replayed for 24 h). No retries happen
  * here: the caller's breaker and failover decide, using the error kind.
  */
@@ -21,8 +21,12 @@ import {
 } from '../provider-adapter';
 import {
   STRIPE_API_VERSION,
+  assertNever,
+  buildBoletoIntentParams,
+  buildCardIntentParams,
   buildPixIntentParams,
   declinedCharge,
+  unknownCardToken,
   providerErrorFor,
   stripeIdempotencyKey,
   toProviderCharge,
@@ -31,6 +35,7 @@ import {
   type StripeWebhookEndpoint,
 } from './stripe.transformers';
 import { encodeForm, type FormValue } from './stripe.form-encoding';
+import { BOLETO_DUE_DAYS } from '../../domain/boleto-due-date';
 import { headerValue, parseStripeEvent, verifyStripeSignature } from './stripe.webhook';
 
 /** What the request was, for classifying a failure without an answer. */
@@ -146,13 +151,9 @@ export class StripeAdapter implements ProviderAdapter {
   }
 
   async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
-    if (input.method !== 'pix') {
-      // Cards need a PaymentMethod (`pm_…` from Stripe.js) that CreateChargeInput cannot carry yet.
-      throw new ProviderError('rejected', 'provider_rejected', `stripe adapter supports pix only, not ${input.method}`);
-    }
     let params: Record<string, FormValue>;
     try {
-      params = buildPixIntentParams(input);
+      params = intentParams(input);
     } catch (err) {
       throw new ProviderError('rejected', 'provider_rejected', `stripe create: ${(err as Error).message}`);
     }
@@ -160,7 +161,7 @@ export class StripeAdapter implements ProviderAdapter {
     if (answer.status === 200) return toProviderCharge(answer.body as StripePaymentIntent);
     const declined = declinedCharge(answer.status, answer.body);
     if (declined) return declined;
-    throw providerErrorFor(answer.status, answer.body, 'create payment intent');
+    throw unknownCardToken(answer.status, answer.body) ?? providerErrorFor(answer.status, answer.body, 'create payment intent');
   }
 
   async getCharge(providerPaymentId: string): Promise<ProviderCharge> {
@@ -232,6 +233,21 @@ export class StripeAdapter implements ProviderAdapter {
     const event = parseStripeEvent(webhook.rawBody);
     if (event.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
     return { ok: true, providerPaymentIds: event.paymentIntentIds, eventKey: `stripe:${event.eventId}` };
+  }
+}
+
+/** The PaymentIntent body for the charge's method (Pix, boleto, or card with the account's `pm_…`). */
+function intentParams(input: CreateChargeInput): Record<string, FormValue> {
+  switch (input.method) {
+    case 'pix':
+      return buildPixIntentParams(input);
+    case 'boleto':
+      return buildBoletoIntentParams(input, BOLETO_DUE_DAYS);
+    case 'card':
+      if (!input.card?.token) throw new RangeError('card needs the card token (pm_…)');
+      return buildCardIntentParams(input, input.card.token);
+    default:
+      return assertNever(input.method);
   }
 }
 

@@ -7,11 +7,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { hasError, isDynamicPix, parsePix } from 'pix-utils';
-import { createStripeEmulator, type StripeEmulator } from '@orquestra/emulators';
+import { createStripeEmulator, isValidDigitableLine, type StripeEmulator } from '@orquestra/emulators';
 import { ProviderError, type AdapterContext, type CreateChargeInput, type WebhookRequest } from '../provider-adapter';
 import { StripeAdapter } from './stripe.adapter';
-import { encodeForm } from './stripe.form-encoding';
-import { STRIPE_API_VERSION, buildCardIntentParams, declinedCharge, toProviderCharge, type StripePaymentIntent } from './stripe.transformers';
 
 jest.setTimeout(30_000);
 
@@ -188,7 +186,9 @@ describe('charges', () => {
     const input = chargeInput();
     await adapter.createCharge(input);
     await expectProviderError(adapter.createCharge({ ...input, amount: input.amount + 1 }), 'rejected', 'provider_rejected');
+    // A boleto without the payer's document/address, a card without its token: refused before any call.
     await expectProviderError(adapter.createCharge(chargeInput({ method: 'boleto' })), 'rejected', 'provider_rejected');
+    await expectProviderError(adapter.createCharge(chargeInput({ method: 'card' })), 'rejected', 'provider_rejected');
     await expectProviderError(adapter.createCharge(chargeInput({ amount: 0 })), 'rejected', 'provider_rejected');
     await expectProviderError(adapter.createCharge(chargeInput({ amount: 49 })), 'rejected', 'provider_rejected');
   });
@@ -216,26 +216,66 @@ describe('charges', () => {
   });
 });
 
-describe('cards (wire level, ready for when CreateChargeInput carries a PaymentMethod)', () => {
-  async function confirmCard(paymentMethod: string): Promise<{ status: number; body: unknown }> {
-    const response = await fetch(`${baseUrl}/v1/payment_intents`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${SECRET_KEY}`, 'stripe-version': STRIPE_API_VERSION, 'content-type': 'application/x-www-form-urlencoded' },
-      body: encodeForm(buildCardIntentParams(chargeInput({ method: 'card' }), paymentMethod)),
-    });
-    return { status: response.status, body: await response.json() };
-  }
+const ADDRESS = { street: 'Avenida Paulista', number: '1578', complement: 'Conjunto 12', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip: '01310200' };
+const BOLETO_CUSTOMER = { name: 'Maria Aparecida Souza', email: 'maria@example.com', document: '12345678909', address: ADDRESS };
 
-  it('pm_card_visa is paid at once, with the fee', async () => {
-    const answer = await confirmCard('pm_card_visa');
-    expect(answer.status).toBe(200);
-    expect(toProviderCharge(answer.body as StripePaymentIntent)).toMatchObject({ status: 'paid', amountPaid: 12_345, providerFee: expect.any(Number) as number });
+describe('boleto', () => {
+  it('creates a pending boleto with a 47-digit line whose check digits hold, due at the end of its day in São Paulo', async () => {
+    const adapter = adapterWith();
+    const charge = await adapter.createCharge(chargeInput({ method: 'boleto', customer: BOLETO_CUSTOMER }));
+    expect(charge).toMatchObject({ status: 'pending', amount: 12_345, nextAction: { type: 'boleto', url: expect.stringContaining('/boleto/voucher/') as string } });
+    expect(isValidDigitableLine(charge.nextAction.digitableLine ?? '')).toBe(true);
+    // The line carries the amount in its last ten digits.
+    expect(charge.nextAction.digitableLine?.slice(-10)).toBe('0000012345');
+    const expires = charge.expiresAt!;
+    expect(expires.toISOString()).toMatch(/T02:59:59\.000Z$/); // 23:59:59 at UTC−03:00
+    const days = (expires.getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(2);
+    expect(days).toBeLessThan(4.2);
+    const voucher = await fetch(charge.nextAction.url!);
+    expect(await voucher.text()).toContain(charge.nextAction.digitableLine);
   });
 
-  it('pm_card_chargeDeclined is a failed charge with the decline code, not an error', async () => {
-    const answer = await confirmCard('pm_card_chargeDeclined');
-    expect(answer.status).toBe(402);
-    expect(declinedCharge(answer.status, answer.body)).toMatchObject({ status: 'failed', failureCode: 'generic_decline', failureReason: 'Your card was declined.', amountPaid: 0 });
+  it('is paid through the sandbox control route; a repeat with the same key is the same boleto', async () => {
+    const adapter = adapterWith();
+    const input = chargeInput({ method: 'boleto', customer: BOLETO_CUSTOMER });
+    const charge = await adapter.createCharge(input);
+    expect((await adapter.createCharge(input)).providerPaymentId).toBe(charge.providerPaymentId);
+    await adapter.simulatePaid(charge.providerPaymentId);
+    await expect(adapter.getCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'paid', amountPaid: 12_345, nextAction: { type: 'none' } });
+  });
+
+  it('refuses a boleto without the payer e-mail before calling Stripe', async () => {
+    const { email: _omitted, ...withoutEmail } = BOLETO_CUSTOMER;
+    await expectProviderError(adapterWith().createCharge(chargeInput({ method: 'boleto', customer: withoutEmail })), 'rejected', 'provider_rejected');
+  });
+});
+
+describe('cards', () => {
+  const card = (token: string, installments = 1) => chargeInput({ method: 'card', customer: BOLETO_CUSTOMER, card: { token, installments } });
+
+  it('pm_card_visa is paid at once, with the fee, in installments when asked', async () => {
+    const charge = await adapterWith().createCharge(card('pm_card_visa', 3));
+    expect(charge).toMatchObject({ status: 'paid', amountPaid: 12_345, providerFee: expect.any(Number) as number, nextAction: { type: 'none' } });
+    const stored = emulator.state.findIntent(charge.providerPaymentId);
+    expect(stored?.installments).toBe(3);
+  });
+
+  it.each([
+    ['pm_card_chargeDeclined', 'card_declined', 'recusou'],
+    ['pm_card_chargeDeclinedInsufficientFunds', 'insufficient_funds', 'insuficiente'],
+    ['pm_card_chargeDeclinedExpiredCard', 'expired_card', 'vencido'],
+  ])('%s is a failed charge with failure_code %s and a Portuguese reason, not an error', async (token, code, words) => {
+    const charge = await adapterWith().createCharge(card(token));
+    expect(charge).toMatchObject({ status: 'failed', failureCode: code, amountPaid: 0 });
+    expect(charge.failureReason).toContain(words);
+  });
+
+  it('a token this account does not have is a parameter error on card.token', async () => {
+    const error = await adapterWith().createCharge(card('pm_1OtherAccountToken')).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).param?.name).toBe('card.token');
+    expect((error as ProviderError).param?.publicMessage).toContain('não é válido nesta conta');
   });
 });
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ProviderError, type CreateChargeInput } from '../provider-adapter';
 import {
   STRIPE_ERROR_TABLE,
+  buildBoletoIntentParams,
   buildCardIntentParams,
   buildPixIntentParams,
   declinedCharge,
@@ -12,6 +13,7 @@ import {
   ruleForHttpError,
   stripeIdempotencyKey,
   toProviderCharge,
+  unknownCardToken,
   type StripeIntentStatus,
   type StripePaymentIntent,
 } from './stripe.transformers';
@@ -93,6 +95,55 @@ describe('buildCardIntentParams', () => {
   });
 });
 
+describe('buildCardIntentParams installments', () => {
+  it('asks for a fixed-count monthly plan only above 1 installment', () => {
+    expect(encodeForm(buildCardIntentParams(input({ method: 'card', metadata: {}, card: { token: 'pm_card_visa', installments: 6 } }), 'pm_card_visa'))).toContain(
+      'payment_method_options[card][installments][plan][count]=6&payment_method_options[card][installments][plan][interval]=month&payment_method_options[card][installments][plan][type]=fixed_count',
+    );
+    expect(encodeForm(buildCardIntentParams(input({ method: 'card', card: { token: 'pm_card_visa', installments: 1 } }), 'pm_card_visa'))).not.toContain('installments');
+  });
+});
+
+describe('buildBoletoIntentParams', () => {
+  const address = { street: 'Avenida Paulista', number: '1578', complement: 'Conjunto 12', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip: '01310200' };
+  const customer = { name: 'Maria Aparecida Souza', email: 'maria@example.com', document: '12345678909', address };
+
+  it('sends tax_id, name, e-mail and the BR address, due after the given days', () => {
+    const form = encodeForm(buildBoletoIntentParams(input({ method: 'boleto', metadata: {}, customer }), 3));
+    expect(form).toContain('payment_method_types[]=boleto');
+    expect(form).toContain('payment_method_data[type]=boleto&payment_method_data[boleto][tax_id]=12345678909');
+    expect(form).toContain('payment_method_data[billing_details][address][line1]=Avenida%20Paulista%2C%201578');
+    expect(form).toContain('[line2]=Conjunto%2012%20-%20Bela%20Vista');
+    expect(form).toContain('[postal_code]=01310200&payment_method_data[billing_details][address][country]=BR');
+    expect(form).toContain('payment_method_options[boleto][expires_after_days]=3&confirm=true');
+  });
+
+  it.each([
+    ['document', { ...customer, document: undefined }],
+    ['address', { ...customer, address: undefined }],
+    ['e-mail', { ...customer, email: undefined }],
+  ])('throws without the customer %s', (_what, partial) => {
+    expect(() => buildBoletoIntentParams(input({ method: 'boleto', customer: partial }), 3)).toThrow(RangeError);
+  });
+});
+
+describe('boleto answers and foreign card tokens', () => {
+  it('maps boleto_display_details to a boleto next action with the line as digits and the voucher link', () => {
+    expect(toProviderCharge(fixture<StripePaymentIntent>('payment-intent-boleto-requires-action.json'))).toMatchObject({
+      status: 'pending',
+      nextAction: { type: 'boleto', digitableLine: '00190500954014481606906809350314337370000000100', url: 'https://payments.stripe.com/boleto/voucher/test_YWNjdF8xTm9PdVh' },
+      expiresAt: new Date(1764212399 * 1000),
+    });
+  });
+
+  it('names card.token when Stripe does not know the PaymentMethod, and nothing else', () => {
+    const missing = { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method', message: "No such PaymentMethod: 'pm_x'" } };
+    expect(unknownCardToken(400, missing)?.param?.name).toBe('card.token');
+    expect(unknownCardToken(400, { error: { ...missing.error, param: 'customer' } })).toBeUndefined();
+    expect(unknownCardToken(404, missing)).toBeUndefined();
+  });
+});
+
 describe('metadataFor', () => {
   it('adds the payment id, sorts, and cuts to Stripe’s limits', () => {
     const many = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${String(i).padStart(2, '0')}`, 'v']));
@@ -132,7 +183,7 @@ describe('mapIntentStatus', () => {
     expect(mapIntentStatus({ status: 'requires_payment_method', last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: 'lost_card', message: 'Your card was declined.' } })).toEqual({
       status: 'failed',
       failureCode: 'lost_card',
-      failureReason: 'Your card was declined.',
+      failureReason: 'O cartão foi recusado pelo banco emissor. Peça ao comprador outro cartão ou outro método de pagamento.',
     });
   });
 
@@ -207,7 +258,7 @@ describe('errors', () => {
       providerPaymentId: 'pi_3QxCardEzVBJFlm8c0DeClNe1',
       status: 'failed',
       failureCode: 'insufficient_funds',
-      failureReason: 'Your card has insufficient funds.',
+      failureReason: 'Saldo ou limite insuficiente no cartão. Peça ao comprador outro cartão ou outro método de pagamento.',
       amountPaid: 0,
     });
     expect(declinedCharge(400, fixture('error-card-declined.json'))).toBeUndefined();

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { ProviderError, type CreateChargeInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
 import type { FormValue } from './stripe.form-encoding';
+import { declineReason, stripeDecline } from '../../domain/card-declines';
 
 // ---------------------------------------------------------------------------------------------
 // Wire types (docs.stripe.com/api/payment_intents/object, API version STRIPE_API_VERSION)
@@ -33,6 +34,16 @@ export interface StripePixDisplayQrCode {
   hosted_instructions_url: string;
   image_url_png: string;
   image_url_svg: string;
+}
+
+/** `next_action.boleto_display_details` (docs.stripe.com/payments/boleto/accept-a-payment). */
+export interface StripeBoletoDisplayDetails {
+  /** The linha digitável (47 digits). */
+  number: string;
+  hosted_voucher_url: string;
+  pdf: string;
+  /** End of the due day, São Paulo time (epoch seconds). */
+  expires_at: number;
 }
 
 export interface StripeLastPaymentError {
@@ -73,7 +84,7 @@ export interface StripePaymentIntent {
   last_payment_error: StripeLastPaymentError | null;
   latest_charge: string | StripeCharge | null;
   metadata: Record<string, string>;
-  next_action: { type: string; pix_display_qr_code?: StripePixDisplayQrCode } | null;
+  next_action: { type: string; pix_display_qr_code?: StripePixDisplayQrCode; boleto_display_details?: StripeBoletoDisplayDetails } | null;
   payment_method_options?: { pix?: { expires_after_seconds?: number; expires_at?: number | null } } | null;
 }
 
@@ -172,15 +183,58 @@ export function buildPixIntentParams(input: CreateChargeInput): Record<string, F
 /**
  * A card PaymentIntent confirmed at once with a PaymentMethod from Stripe.js (`pm_…`; in test mode
  * Stripe's `pm_card_visa`, `pm_card_chargeDeclined`, …): the answer is `succeeded`, or a 402
- * `card_error` (see declinedCharge). Ready for when CreateChargeInput carries a card token.
+ * `card_error` (see declinedCharge). Installments (Brazil) are a fixed-count monthly plan.
  */
 export function buildCardIntentParams(input: CreateChargeInput, paymentMethodId: string): Record<string, FormValue> {
   const description = input.description?.trim();
+  const installments = input.card?.installments ?? 1;
   return {
     amount: checkAmount(input.amount),
     currency: 'brl',
     payment_method_types: ['card'],
     payment_method: paymentMethodId,
+    ...(installments > 1 ? { payment_method_options: { card: { installments: { plan: { count: installments, interval: 'month', type: 'fixed_count' } } } } } : {}),
+    confirm: true,
+    ...(description ? { description: truncate(description, DESCRIPTION_MAX) } : {}),
+    metadata: metadataFor(input),
+    expand: ['latest_charge.balance_transaction'],
+  };
+}
+
+/**
+ * A boleto PaymentIntent confirmed at once: the answer is `requires_action` with
+ * `next_action.boleto_display_details`. Stripe needs the payer's CPF/CNPJ (`boleto[tax_id]`),
+ * name, e-mail and address (country BR) in the billing details; the voucher falls due after
+ * `expires_after_days` (our BOLETO_DUE_DAYS) and expires at the end of that day, São Paulo time.
+ */
+export function buildBoletoIntentParams(input: CreateChargeInput, dueDays: number): Record<string, FormValue> {
+  const { name, email, document, address } = input.customer;
+  if (!document) throw new RangeError('boleto needs the customer document (CPF/CNPJ)');
+  if (!address) throw new RangeError('boleto needs the customer address');
+  if (!email) throw new RangeError('boleto at Stripe needs the customer e-mail');
+  const description = input.description?.trim();
+  const line2 = [address.complement, address.neighborhood].filter((part) => part && part.trim()).join(' - ');
+  return {
+    amount: checkAmount(input.amount),
+    currency: 'brl',
+    payment_method_types: ['boleto'],
+    payment_method_data: {
+      type: 'boleto',
+      boleto: { tax_id: document },
+      billing_details: {
+        name: name.trim(),
+        email: email.trim(),
+        address: {
+          line1: `${address.street}, ${address.number}`,
+          ...(line2 ? { line2 } : {}),
+          city: address.city,
+          state: address.state,
+          postal_code: address.zip,
+          country: 'BR',
+        },
+      },
+    },
+    payment_method_options: { boleto: { expires_after_days: dueDays } },
     confirm: true,
     ...(description ? { description: truncate(description, DESCRIPTION_MAX) } : {}),
     metadata: metadataFor(input),
@@ -217,7 +271,8 @@ export function mapIntentStatus(pi: Pick<StripePaymentIntent, 'status' | 'last_p
       const error = pi.last_payment_error;
       if (!error) return { status: 'pending' };
       if (error.code === ATTEMPT_EXPIRED) return { status: 'canceled', failureCode: 'expired', failureReason: error.message ?? 'Pix expirado' };
-      return { status: 'failed', failureCode: error.decline_code ?? error.code ?? error.type, ...(error.message ? { failureReason: error.message } : {}) };
+      const failureCode = stripeDecline(error.decline_code, error.code);
+      return { status: 'failed', failureCode, failureReason: declineReason(failureCode) };
     }
     case 'requires_confirmation':
     case 'requires_action':
@@ -236,7 +291,8 @@ function expandedCharge(pi: StripePaymentIntent): StripeCharge | undefined {
 export function toProviderCharge(pi: StripePaymentIntent): ProviderCharge {
   const mapping = mapIntentStatus(pi);
   const qr = pi.next_action?.type === 'pix_display_qr_code' ? pi.next_action.pix_display_qr_code : undefined;
-  const expiresAtSeconds = qr?.expires_at ?? pi.payment_method_options?.pix?.expires_at ?? undefined;
+  const boleto = pi.next_action?.type === 'boleto_display_details' ? pi.next_action.boleto_display_details : undefined;
+  const expiresAtSeconds = qr?.expires_at ?? boleto?.expires_at ?? pi.payment_method_options?.pix?.expires_at ?? undefined;
   const charge = expandedCharge(pi);
   const fee = typeof charge?.balance_transaction === 'object' && charge.balance_transaction !== null ? charge.balance_transaction.fee : undefined;
   const endToEndId = charge?.payment_method_details?.pix?.bank_transaction_id ?? undefined;
@@ -247,7 +303,12 @@ export function toProviderCharge(pi: StripePaymentIntent): ProviderCharge {
     amount: checkAmount(pi.amount),
     amountPaid: paid ? pi.amount_received : 0,
     // Stripe gives image URLs, not a base64 PNG, so qrCodeBase64 stays empty.
-    nextAction: mapping.status === 'pending' && qr?.data ? { type: 'pix_qr', qrCode: qr.data } : { type: 'none' },
+    nextAction:
+      mapping.status === 'pending' && qr?.data
+        ? { type: 'pix_qr', qrCode: qr.data }
+        : mapping.status === 'pending' && boleto?.number
+          ? { type: 'boleto', digitableLine: boleto.number.replace(/\D/g, ''), url: boleto.hosted_voucher_url || boleto.pdf }
+          : { type: 'none' },
     ...(typeof expiresAtSeconds === 'number' ? { expiresAt: new Date(expiresAtSeconds * 1000) } : {}),
     ...(paid && charge ? { paidAt: new Date(charge.created * 1000) } : {}),
     ...(paid && endToEndId ? { endToEndId } : {}),
@@ -330,10 +391,19 @@ export function declinedCharge(status: number, body: unknown): ProviderCharge | 
   const error = (body as Partial<StripeErrorBody> | undefined)?.error;
   if (status !== 402 || error?.type !== 'card_error' || !error.payment_intent?.id) return undefined;
   const charge = toProviderCharge(error.payment_intent);
-  return {
-    ...charge,
-    status: 'failed',
-    failureCode: error.decline_code ?? error.code ?? 'card_declined',
-    ...(error.message ? { failureReason: error.message } : {}),
-  };
+  const failureCode = stripeDecline(error.decline_code, error.code);
+  return { ...charge, status: 'failed', failureCode, failureReason: declineReason(failureCode) };
+}
+
+/**
+ * A `pm_…` this account does not have (minted by another Stripe account, or made up): Stripe
+ * answers 400 `resource_missing` on `payment_method`. The payment names the wrong field.
+ */
+export function unknownCardToken(status: number, body: unknown): ProviderError | undefined {
+  const error = (body as Partial<StripeErrorBody> | undefined)?.error;
+  if (status !== 400 || error?.code !== 'resource_missing' || error.param !== 'payment_method') return undefined;
+  return new ProviderError('rejected', 'provider_rejected', `stripe create: unknown payment_method`, status, {
+    name: 'card.token',
+    publicMessage: declineReason('invalid_card_token'),
+  });
 }

@@ -15,18 +15,21 @@ import {
   type CreateChargeInput,
   type ProviderAdapter,
   type ProviderCharge,
+  type ProviderRefund,
+  type RefundChargeInput,
   type WebhookParseResult,
   type WebhookRegistration,
   type WebhookRequest,
 } from '../provider-adapter';
 import { buildChargeRequest, chargeOf, isCorrelationIdInUse, providerErrorFor, toProviderCharge, type WooviCharge, type WooviChargeRequest } from './woovi.transformers';
+import { refundWooviCharge, wooviChargeRefunds } from './woovi.refunds';
 import { parsePublicKeys, parseWooviWebhookBody, verifyWooviSignature } from './woovi.webhook';
 
 /** What the request was, for classifying a failure without an answer. */
 type Operation = 'create' | 'read' | 'write';
 
 /** The events we need: a charge paid, and a charge no longer payable. */
-export const WEBHOOK_EVENTS = ['OPENPIX:CHARGE_COMPLETED', 'OPENPIX:CHARGE_EXPIRED'] as const;
+export const WEBHOOK_EVENTS = ['OPENPIX:CHARGE_COMPLETED', 'OPENPIX:CHARGE_EXPIRED', 'OPENPIX:TRANSACTION_REFUND_RECEIVED'] as const;
 
 /** `context.settings` key: Woovi's webhook public key(s) for the account's environment, PEM. */
 export const PUBLIC_KEY_SETTING = 'webhook_public_key';
@@ -171,7 +174,16 @@ export class WooviAdapter implements ProviderAdapter {
   }
 
   async getCharge(providerPaymentId: string): Promise<ProviderCharge> {
-    return toProviderCharge(await this.readCharge(providerPaymentId));
+    const charge = toProviderCharge(await this.readCharge(providerPaymentId));
+    if (charge.status !== 'paid') return charge;
+    // Refunds live beside the charge (woovi.refunds.ts); a charge read without them still stands.
+    const refunds = await wooviChargeRefunds((m, p, o, b) => this.api(m, p, o, b), providerPaymentId).catch(() => []);
+    return refunds.length > 0 ? { ...charge, refunds } : charge;
+  }
+
+  /** Idempotent on the refund's correlationID, derived from our refund id (woovi.refunds.ts). */
+  refundCharge(input: RefundChargeInput): Promise<ProviderRefund> {
+    return refundWooviCharge((m, p, o, b) => this.api(m, p, o, b), input);
   }
 
   /**

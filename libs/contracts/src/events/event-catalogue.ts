@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { PUBLIC_EVENT_TYPES, type PublicEventType } from './event-types';
+import { refundObjectSchema } from './refund-events';
+
+/**
+ * The schema of every public event type: the envelope (spec §6) and what `data.object` is. Object
+ * schemas name the fields receivers may rely on and let further fields through (additive changes
+ * never break a receiver). docs/events.md is the prose version of this table; a unit test keeps
+ * the two in step.
+ */
+
+const money = z.number().int();
+const mode = z.enum(['test', 'live']);
+
+export const paymentObjectSchema = z
+  .object({
+    id: z.string().startsWith('pay_'),
+    object: z.literal('payment'),
+    mode,
+    method: z.enum(['pix', 'card', 'boleto']).nullable(),
+    status: z.enum(['requires_method', 'pending', 'processing', 'succeeded', 'failed', 'canceled', 'refunded', 'partially_refunded']),
+    amount: money.positive(),
+    amount_refunded: money.nonnegative(),
+    currency: z.literal('BRL'),
+    metadata: z.record(z.string()),
+    created_at: z.string(),
+  })
+  .passthrough();
+
+export const disputeObjectSchema = z
+  .object({
+    id: z.string().startsWith('dp_'),
+    object: z.literal('dispute'),
+    kind: z.enum(['med', 'chargeback']),
+    status: z.enum(['open', 'under_review', 'won', 'lost', 'canceled']),
+    amount: money.positive(),
+    payment_id: z.string(),
+  })
+  .passthrough();
+
+export const subscriptionObjectSchema = z
+  .object({
+    id: z.string().startsWith('sub_'),
+    object: z.literal('subscription'),
+    status: z.enum(['pending', 'active', 'canceled', 'refused', 'expired']),
+    amount: money.nullable(),
+    frequency: z.enum(['weekly', 'monthly', 'quarterly', 'semiannually', 'annually']),
+  })
+  .passthrough();
+
+export const subaccountObjectSchema = z
+  .object({
+    id: z.string().startsWith('sub_'),
+    object: z.literal('subaccount'),
+    mode,
+    status: z.enum(['pending', 'active', 'refused', 'blocked', 'inactive']),
+  })
+  .passthrough();
+
+export const payoutObjectSchema = z
+  .object({
+    id: z.string().startsWith('po_'),
+    object: z.literal('payout'),
+    status: z.enum(['pending', 'processing', 'paid', 'failed', 'canceled']),
+    amount: money.positive(),
+  })
+  .passthrough();
+
+export const cardObjectSchema = z
+  .object({ id: z.string().startsWith('card_'), object: z.literal('card'), mode, last4: z.string() })
+  .passthrough();
+
+export const webhookEndpointObjectSchema = z
+  .object({
+    id: z.string().startsWith('we_'),
+    object: z.literal('webhook_endpoint'),
+    url: z.string(),
+    enabled: z.boolean(),
+    disabled_reason: z.string().nullable(),
+  })
+  .passthrough();
+
+/** The public event object (spec §6) around a given data.object schema. */
+export function publicEventSchema<T extends z.ZodTypeAny>(object: T) {
+  return z.object({
+    id: z.string().startsWith('evt_'),
+    object: z.literal('event'),
+    type: z.string(),
+    created: z.number().int().positive(),
+    data: z.object({ object }),
+  });
+}
+
+export interface EventCatalogueEntry {
+  /** What happened, one line (English; docs/events.md carries the same text). */
+  description: string;
+  /** The `object` value of data.object. */
+  object: string;
+  schema: z.ZodTypeAny;
+  /** `emitted` today, or `reserved` for a capability still being built. */
+  status: 'emitted' | 'reserved';
+}
+
+const payment = (description: string): EventCatalogueEntry => ({ description, object: 'payment', schema: paymentObjectSchema, status: 'emitted' });
+const entry = (description: string, object: string, schema: z.ZodTypeAny, status: 'emitted' | 'reserved'): EventCatalogueEntry => ({
+  description,
+  object,
+  schema,
+  status,
+});
+
+export const EVENT_CATALOGUE: Record<PublicEventType, EventCatalogueEntry> = {
+  'payment.created': payment('A payment was created (any method, before the provider answered).'),
+  'payment.pending': payment('The provider issued the charge; the buyer can pay (Pix QR, boleto).'),
+  'payment.succeeded': payment('The payment was paid. Deliver the goods on this event.'),
+  'payment.failed': payment('Every eligible account failed or declined; failure_code says why.'),
+  'payment.canceled': payment('Canceled by the API or expired (failure_code "expired").'),
+  'payment.refunded': payment('Refunds that succeeded now cover the whole amount.'),
+  'payment.partially_refunded': payment('A refund succeeded and part of the amount remains.'),
+  'refund.created': entry('A refund was asked for, or first seen at the provider.', 'refund', refundObjectSchema, 'emitted'),
+  'refund.succeeded': entry('The provider confirmed the money went back.', 'refund', refundObjectSchema, 'emitted'),
+  'refund.failed': entry('The provider did not return the money; the amount is refundable again.', 'refund', refundObjectSchema, 'emitted'),
+  'dispute.created': entry('A MED (Pix) or chargeback (card) was opened.', 'dispute', disputeObjectSchema, 'emitted'),
+  'dispute.updated': entry('A dispute changed (evidence submitted, under review).', 'dispute', disputeObjectSchema, 'emitted'),
+  'dispute.closed': entry('A dispute was won, lost or canceled.', 'dispute', disputeObjectSchema, 'emitted'),
+  'subscription.created': entry('A subscription was created and awaits approval.', 'subscription', subscriptionObjectSchema, 'reserved'),
+  'subscription.activated': entry('The buyer approved the subscription.', 'subscription', subscriptionObjectSchema, 'reserved'),
+  'subscription.updated': entry('A subscription changed (next charge date, amount).', 'subscription', subscriptionObjectSchema, 'reserved'),
+  'subscription.canceled': entry('A subscription was canceled.', 'subscription', subscriptionObjectSchema, 'reserved'),
+  'subscription.refused': entry('The buyer or the bank refused the subscription.', 'subscription', subscriptionObjectSchema, 'reserved'),
+  'subscription.expired': entry('The approval expired or the end date passed.', 'subscription', subscriptionObjectSchema, 'reserved'),
+  'subaccount.created': entry('A subaccount was created.', 'subaccount', subaccountObjectSchema, 'reserved'),
+  'subaccount.updated': entry('A subaccount changed (status, name, metadata).', 'subaccount', subaccountObjectSchema, 'reserved'),
+  'payout.created': entry('A payout or subaccount withdrawal was created.', 'payout', payoutObjectSchema, 'reserved'),
+  'payout.updated': entry('A payout changed (processing, uncertain resolved).', 'payout', payoutObjectSchema, 'reserved'),
+  'payout.paid': entry('The money reached the destination.', 'payout', payoutObjectSchema, 'reserved'),
+  'payout.failed': entry('The payout failed; failure_code says why.', 'payout', payoutObjectSchema, 'reserved'),
+  'payout.canceled': entry('The payout was canceled before it was paid.', 'payout', payoutObjectSchema, 'reserved'),
+  'card.created': entry('A card was saved in the vault.', 'card', cardObjectSchema, 'reserved'),
+  'card.updated': entry('A saved card changed (security code deleted, expiry updated).', 'card', cardObjectSchema, 'reserved'),
+  'card.deleted': entry('A saved card was deleted.', 'card', cardObjectSchema, 'reserved'),
+  'webhook_endpoint.disabled': entry(
+    'A webhook endpoint was disabled: it answered 410 Gone, or every delivery failed for 5 days.',
+    'webhook_endpoint',
+    webhookEndpointObjectSchema,
+    'emitted',
+  ),
+};
+
+/** Resource prefixes (`payment`, `refund`, …) of the catalogue, for `<resource>.*` patterns. */
+export const EVENT_RESOURCES: readonly string[] = [...new Set(PUBLIC_EVENT_TYPES.map((type) => type.slice(0, type.indexOf('.'))))];

@@ -1,0 +1,45 @@
+import { Transport, type ClientOptions } from './http/transport';
+import { CustomersResource } from './resources/customers.resource';
+import { DisputesResource } from './resources/disputes.resource';
+import { EventsResource } from './resources/events.resource';
+import { PaymentsResource } from './resources/payments.resource';
+import { ProviderAccountsResource, ProvidersResource } from './resources/providers.resource';
+import { RoutingResource, RoutingRulesResource } from './resources/routing.resource';
+import { WebhookDeliveriesResource, WebhookEndpointsResource } from './resources/webhook-endpoints.resource';
+
+/**
+ * The Orquestra API client.
+ *
+ * @example
+ * const orquestra = new Orquestra({ apiKey: process.env.ORQUESTRA_KEY!, baseUrl: 'https://api.orquestra.com.br' });
+ * const payment = await orquestra.payments.create({ method: 'pix', amount: 1990, customer: { name: 'Maria' } });
+ * console.log(payment.next_action?.qr_code);
+ */
+export class Orquestra {
+  readonly payments: PaymentsResource;
+  readonly events: EventsResource;
+  readonly providers: ProvidersResource;
+  readonly providerAccounts: ProviderAccountsResource;
+  readonly routingRules: RoutingRulesResource;
+  readonly routing: RoutingResource;
+  readonly disputes: DisputesResource;
+  readonly customers: CustomersResource;
+  readonly webhookEndpoints: WebhookEndpointsResource;
+  readonly webhookDeliveries: WebhookDeliveriesResource;
+  /** Lower-level access for routes this SDK does not wrap yet. */
+  readonly transport: Transport;
+
+  constructor(options: ClientOptions) {
+    this.transport = new Transport(options);
+    this.payments = new PaymentsResource(this.transport);
+    this.events = new EventsResource(this.transport);
+    this.providers = new ProvidersResource(this.transport);
+    this.providerAccounts = new ProviderAccountsResource(this.transport);
+    this.routingRules = new RoutingRulesResource(this.transport);
+    this.routing = new RoutingResource(this.transport);
+    this.disputes = new DisputesResource(this.transport);
+    this.customers = new CustomersResource(this.transport);
+    this.webhookEndpoints = new WebhookEndpointsResource(this.transport);
+    this.webhookDeliveries = new WebhookDeliveriesResource(this.transport);
+  }
+}

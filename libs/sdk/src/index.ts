@@ -1,0 +1,25 @@
+// @orquestra/sdk — a typed client for the Orquestra REST API (Node.js ≥ 20).
+export { Orquestra } from './client';
+export type { ApiResponse, ClientOptions, RequestSpec } from './http/transport';
+export { Transport } from './http/transport';
+export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './http/retry-policy';
+export * from './errors';
+export * from './types/common.types';
+export * from './types/payment.types';
+export * from './types/event.types';
+export * from './types/provider.types';
+export * from './types/routing.types';
+export * from './types/dispute.types';
+export * from './types/customer.types';
+export * from './types/webhook-endpoint.types';
+export type { IdempotentCallOptions } from './resources/resource';
+export {
+  constructEvent,
+  computeSignature,
+  verifySignature,
+  SignatureVerificationError,
+  SIGNATURE_HEADER,
+  DEFAULT_TOLERANCE_SECONDS,
+  type VerifyOptions,
+} from './webhooks/signature';
+export { SCHEMA_FIELDS } from './schema-keys';

@@ -1,0 +1,63 @@
+import type { Dispute } from './types/dispute.types';
+import type { Event } from './types/event.types';
+import type { NextAction, Payment, PaymentAttempt, PaymentDetail, Refund } from './types/payment.types';
+import type { Provider, ProviderAccount } from './types/provider.types';
+import type { RoutingRule, RoutingSimulation } from './types/routing.types';
+import type { WebhookDelivery, WebhookEndpoint } from './types/webhook-endpoint.types';
+import type { CustomerRecord } from './types/customer.types';
+import type { ApiErrorBody } from './errors';
+
+// The fields of each SDK type, by the name of the OpenAPI schema it mirrors. `fields<T>()` only
+// compiles when the list names every key of T and nothing else, so this table and the types
+// cannot disagree; a test holds the table against the live document (tools/e2e sdk suite), so
+// the types cannot silently drift from the API.
+
+type Exhaustive<T> = { [K in keyof T]-?: true };
+const fields = <T>(keys: Exhaustive<T>): string[] => Object.keys(keys);
+
+export const SCHEMA_FIELDS: Record<string, string[]> = {
+  Payment: fields<Payment>({
+    id: true, object: true, mode: true, method: true, status: true, amount: true, amount_refunded: true, currency: true, fee: true,
+    net: true, provider: true, provider_account_id: true, provider_payment_id: true, next_action: true, metadata: true,
+    failure_reason: true, failure_code: true, end_to_end_id: true, subscription_id: true, splits: true, payment_url: true,
+    expires_at: true, tracking: true, customer: true, description: true, created_at: true, updated_at: true,
+  }),
+  PaymentDetail: fields<Omit<PaymentDetail, keyof Payment>>({ attempts: true, refunds: true, events: true }),
+  NextAction: fields<NextAction>({ type: true, qr_code: true, qr_code_base64: true, qr_code_url: true, digitable_line: true, url: true }),
+  PaymentAttempt: fields<PaymentAttempt>({
+    id: true, object: true, provider_account_id: true, provider: true, outcome: true, failure_code: true, failure_reason: true,
+    latency_ms: true, created_at: true,
+  }),
+  Refund: fields<Refund>({
+    id: true, object: true, payment_id: true, amount: true, status: true, reason: true, source: true, provider_refund_id: true,
+    failure_code: true, failure_reason: true, created_at: true, updated_at: true,
+  }),
+  Event: fields<Event>({ id: true, object: true, type: true, created: true, data: true }),
+  Provider: fields<Provider>({ code: true, object: true, name: true, credential_fields: true, capabilities: true, amount_unit: true, notes: true }),
+  ProviderAccount: fields<ProviderAccount>({
+    id: true, object: true, mode: true, provider: true, name: true, priority: true, enabled: true, methods: true, customer_requires: true,
+    fees: true, credentials_last4: true, breaker_state: true, keeps_metadata: true, webhook_url: true, webhook_manual_setup: true,
+    created_at: true, updated_at: true,
+  }),
+  RoutingRule: fields<RoutingRule>({
+    id: true, object: true, mode: true, name: true, priority: true, enabled: true, conditions: true, target: true, created_at: true,
+    updated_at: true,
+  }),
+  RoutingSimulation: fields<RoutingSimulation>({ object: true, candidates: true, accounts: true, matched_rule_id: true, error: true }),
+  Dispute: fields<Dispute>({
+    id: true, object: true, kind: true, status: true, amount: true, reason: true, due_at: true, payment_id: true, provider: true,
+    mode: true, evidence: true, created_at: true, updated_at: true, closed_at: true,
+  }),
+  WebhookEndpoint: fields<WebhookEndpoint>({
+    id: true, object: true, url: true, events: true, only_source: true, description: true, enabled: true, disabled_reason: true,
+    mode: true, failing_since: true, previous_secret_expires_at: true, created_at: true, updated_at: true,
+  }),
+  WebhookDelivery: fields<WebhookDelivery>({
+    id: true, object: true, endpoint_id: true, event_id: true, event_type: true, status: true, attempts: true, next_attempt_at: true,
+    created_at: true, updated_at: true,
+  }),
+  CustomerRecord: fields<CustomerRecord>({
+    id: true, object: true, name: true, email: true, document: true, phone: true, mode: true, created_at: true, updated_at: true,
+  }),
+  ErrorBody: fields<ApiErrorBody>({ type: true, message: true, code: true, param: true }),
+};

@@ -1,0 +1,28 @@
+import { escapeHtml, formatBrl, formatDateTime, safeUrl } from './html';
+
+describe('payment page text helpers', () => {
+  it('formats integer cents as reais without floats', () => {
+    expect(formatBrl(0)).toBe('R$ 0,00');
+    expect(formatBrl(5)).toBe('R$ 0,05');
+    expect(formatBrl(1990)).toBe('R$ 19,90');
+    expect(formatBrl(123456789)).toBe('R$ 1.234.567,89');
+    expect(formatBrl(100_000_000_000)).toBe('R$ 1.000.000.000,00');
+  });
+
+  it('escapes every character that could open markup or leave an attribute', () => {
+    expect(escapeHtml(`<a href="x" onclick='y'>&</a>`)).toBe('&#60;a href=&#34;x&#34; onclick=&#39;y&#39;&#62;&#38;&#60;/a&#62;');
+  });
+
+  it('lets only http(s) links through', () => {
+    expect(safeUrl('https://boletos.example.com/1')).toBe('https://boletos.example.com/1');
+    expect(safeUrl('javascript:alert(1)')).toBeUndefined();
+    expect(safeUrl('data:text/html,<script>')).toBeUndefined();
+    expect(safeUrl('not a url')).toBeUndefined();
+    expect(safeUrl('')).toBeUndefined();
+  });
+
+  it('shows times in Brasília', () => {
+    expect(formatDateTime('2026-11-22T13:30:00.000Z')).toBe('22/11/2026, 10:30');
+    expect(formatDateTime('')).toBe('');
+  });
+});

@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import { isAppError, type AppError } from '@orquestra/platform';
+import express, { Router, type Request, type Response } from 'express';
+import type { RouteContext } from '../http/app.deps';
+import { httpErrorFor } from '../http/error-mapper';
+import { rpcOptions } from '../http/request-context';
+import { isFinalStatus, renderMessagePage, renderPanel, renderPaymentPage } from '../payment-page/page.render';
+import { PaymentIdSchema } from '../schemas/path-params.schema';
+
+/** Payment ids as issued (`pay_` + ULID); anything else is not a payment page. */
+const PAGE_ID = /^pay_[A-Za-z0-9]{1,96}$/;
+
+/**
+ * The buyer's payment page (`payment_url`, spec §2), public (no key), server-rendered:
+ *   GET  {pay base}/{id}         the page (amount, description, methods / Pix QR / final state)
+ *   POST {pay base}/{id}         the buyer's choice of method (form post, then 303 back to the page)
+ *   GET  {pay base}/{id}/status  what the page's script polls every 3 s while the payment is open
+ * Mounted at the path of PAY_BASE_URL (`/pay` locally; `/` on a host of its own, `pay.<domain>`).
+ */
+export function paymentPageRoutes(context: RouteContext, options: { mountedAtRoot: boolean }): Router {
+  const { clients } = context;
+  const router = Router();
+  const form = express.urlencoded({ extended: false, limit: '2kb', parameterLimit: 5 });
+
+  /** The id of a page route, or undefined: unknown shapes are a friendly 404 (or, at the host root, not ours). */
+  const idOf = (req: Request, res: Response): string | undefined => {
+    const raw = String(req.params['paymentId'] ?? '');
+    if (PAGE_ID.test(raw) && PaymentIdSchema.safeParse(raw).success) return raw;
+    if (!options.mountedAtRoot) notFound(res);
+    return undefined;
+  };
+
+  router.get('/:paymentId', async (req, res, next) => {
+    const id = idOf(req, res);
+    if (!id) return options.mountedAtRoot ? next() : undefined;
+    try {
+      const { page } = await clients.payments.getPaymentPage({ payment_id: id }, rpcOptions(res));
+      if (!page) return notFound(res);
+      sendPage(req, res, page, 200);
+    } catch (error) {
+      failure(res, error);
+    }
+  });
+
+  router.post('/:paymentId', form, async (req, res, next) => {
+    const id = idOf(req, res);
+    if (!id) return options.mountedAtRoot ? next() : undefined;
+    if (!sameOrigin(req)) {
+      res.status(403);
+      return sendHtml(res, renderMessagePage({ title: 'Envio recusado', text: 'A escolha da forma de pagamento só pode ser feita nesta página. Abra o link de pagamento novamente.', nonce: nonceOf(res) }));
+    }
+    const method = typeof req.body?.method === 'string' ? req.body.method.slice(0, 20) : '';
+    try {
+      await clients.payments.choosePaymentMethod({ payment_id: id, method }, rpcOptions(res, context.settings.createPaymentDeadlineMs));
+      // Post/Redirect/Get: a reload never re-posts the choice.
+      res.status(303).setHeader('Location', `${req.baseUrl}/${id}`).setHeader('Cache-Control', 'no-store').end();
+    } catch (error) {
+      if (!isAppError(error) || error.code === 'not_found' || error.code === 'internal') return failure(res, error);
+      // The page again, as it is now, with what went wrong in Portuguese.
+      try {
+        const { page } = await clients.payments.getPaymentPage({ payment_id: id }, rpcOptions(res));
+        if (!page) return notFound(res);
+        sendPage(req, res, page, httpErrorFor(error.code).status, error.message);
+      } catch (reload) {
+        failure(res, reload);
+      }
+    }
+  });
+
+  router.get('/:paymentId/status', async (req, res, next) => {
+    const id = idOf(req, res);
+    if (!id) return options.mountedAtRoot ? next() : undefined;
+    try {
+      const { page } = await clients.payments.getPaymentPage({ payment_id: id }, rpcOptions(res));
+      if (!page) return notFound(res);
+      const final = isFinalStatus(page.status);
+      res.setHeader('Cache-Control', 'no-store').json({ status: page.status, final, html: final ? renderPanel(page, { formAction: '' }).html : null });
+    } catch (error) {
+      const status = isAppError(error) ? httpErrorFor(error.code).status : 500;
+      res.status(status).setHeader('Cache-Control', 'no-store').json({ status: null, final: false, html: null });
+    }
+  });
+
+  return router;
+}
+
+/** A fresh nonce per response authorizes the page's one inline style and script (CSP). */
+function nonceOf(res: Response): string {
+  if (typeof res.locals['cspNonce'] !== 'string') res.locals['cspNonce'] = randomBytes(16).toString('base64');
+  return res.locals['cspNonce'] as string;
+}
+
+function sendHtml(res: Response, html: string, imageOrigins: string[] = []): void {
+  const nonce = nonceOf(res);
+  res
+    .setHeader('Content-Type', 'text/html; charset=utf-8')
+    .setHeader(
+      'Content-Security-Policy',
+      [
+        "default-src 'none'",
+        `style-src 'nonce-${nonce}'`,
+        `script-src 'nonce-${nonce}'`,
+        `img-src 'self' data: ${imageOrigins.join(' ')}`.trim(),
+        "connect-src 'self'",
+        "form-action 'self'",
+        "base-uri 'none'",
+        "frame-ancestors 'none'",
+      ].join('; '),
+    )
+    .setHeader('X-Content-Type-Options', 'nosniff')
+    .setHeader('X-Frame-Options', 'DENY')
+    // Not no-referrer: under it browsers send `Origin: null` on the page's own form post, which the
+    // CSRF guard must refuse. same-origin keeps the payment URL from leaking to other sites.
+    .setHeader('Referrer-Policy', 'same-origin')
+    .setHeader('Cache-Control', 'no-store')
+    .send(html);
+}
+
+function sendPage(req: Request, res: Response, page: Parameters<typeof renderPaymentPage>[0], status: number, error?: string): void {
+  const rendered = renderPaymentPage(page, { formAction: `${req.baseUrl}/${page.id}`, nonce: nonceOf(res), ...(error ? { error } : {}) });
+  res.status(status);
+  sendHtml(res, rendered.html, rendered.imageOrigins);
+}
+
+function notFound(res: Response): void {
+  res.status(404);
+  sendHtml(
+    res,
+    renderMessagePage({ title: 'Pagamento não encontrado', text: 'Confira se o link está completo, exatamente como você o recebeu, ou peça um novo link a quem fez a cobrança.', nonce: nonceOf(res) }),
+  );
+}
+
+function failure(res: Response, error: unknown): void {
+  if (isAppError(error) && (error as AppError).code === 'not_found') return notFound(res);
+  res.status(isAppError(error) ? Math.max(httpErrorFor(error.code).status, 500) : 500);
+  sendHtml(res, renderMessagePage({ title: 'Página indisponível', text: 'Não foi possível carregar o pagamento agora. Tente novamente em instantes.', nonce: nonceOf(res) }));
+}
+
+/**
+ * CSRF guard without cookies or tokens (the page carries no ambient credentials; the payment id in
+ * the URL is the capability): a browser's POST must come from this very origin. Requests without
+ * Origin and Sec-Fetch-Site (non-browser clients) pass: they could call the route directly anyway.
+ */
+function sameOrigin(req: Request): boolean {
+  const site = req.get('sec-fetch-site');
+  if (site && site !== 'same-origin' && site !== 'none') return false;
+  const origin = req.get('origin');
+  if (!origin) return true;
+  if (origin === 'null') return false;
+  try {
+    return new URL(origin).host === req.get('host');
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,257 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connectDatabase, ensureIndexes, EventBus, LockManager, newId, OutboxRelay, SecretBox, type EventEnvelope } from '@orquestra/platform';
+import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import type { Collection, Document } from 'mongodb';
+import type { Connection } from 'mongoose';
+import pino from 'pino';
+import { registerEventModel, type EventModel } from '../db/event.model';
+import { registerWebhookDeliveryModel } from '../db/webhook-delivery.model';
+import { WebhookDeliveryStore } from '../db/webhook-delivery.store';
+import { registerWebhookEndpointModel } from '../db/webhook-endpoint.model';
+import { WebhookEndpointStore } from '../db/webhook-endpoint.store';
+import { fanOutEvent } from '../events/webhook-fanout';
+import { createWebhookDeliveryWorker, type DeliveryWorkerOptions } from './webhook-delivery.worker';
+import { WebhookSender } from './webhook-sender';
+
+jest.setTimeout(60_000);
+const logger = pino({ level: 'silent' });
+
+interface Received {
+  url: string;
+  body: string;
+  headers: IncomingMessage['headers'];
+}
+
+/** A receiver whose answer each test chooses. */
+function startReceiver(): Promise<{ server: Server; url: string; received: Received[]; answer: (res: ServerResponse, req: IncomingMessage) => void; set(fn: (res: ServerResponse, req: IncomingMessage) => void): void }> {
+  const state = {
+    received: [] as Received[],
+    answer: (res: ServerResponse) => void res.writeHead(200).end('ok'),
+  } as { received: Received[]; answer: (res: ServerResponse, req: IncomingMessage) => void };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      state.received.push({ url: req.url ?? '', body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+      state.answer(res, req);
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        server,
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        get received() {
+          return state.received;
+        },
+        get answer() {
+          return state.answer;
+        },
+        set: (fn) => {
+          state.answer = fn;
+        },
+      }),
+    ),
+  );
+}
+
+/** Independent check of a Service-Signature header (docs/events.md recipe, node:crypto only). */
+function signatureMatches(header: string, body: string, secret: string): boolean {
+  const parts = header.split(',');
+  const t = parts.find((p) => p.startsWith('t='))!.slice(2);
+  const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+  return parts.filter((p) => p.startsWith('v1=')).some((p) => p.slice(3) === expected);
+}
+
+describe('webhook deliveries against the real store and broker', () => {
+  let db: Connection;
+  let bus: EventBus;
+  let events: EventModel;
+  let endpoints: WebhookEndpointStore;
+  let deliveries: WebhookDeliveryStore;
+  let locks: LockManager;
+  let sender: WebhookSender;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let options: DeliveryWorkerOptions;
+  const merchant = `acct_${randomBytes(4).toString('hex')}`;
+  const scope = { merchant_id: merchant, mode: 'test' as const };
+  const busEvents: EventEnvelope[] = [];
+
+  beforeAll(async () => {
+    const infra = await ensureTestInfra();
+    const prefix = uniqueDbPrefix('webhooks');
+    db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}notifications`, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    await bus.start();
+    await bus.consume({ queue: 'probe', patterns: ['webhook_endpoint.*'] }, async (event) => void busEvents.push(event));
+    events = registerEventModel(db);
+    locks = await LockManager.create(db.collection('locks') as unknown as Collection<Document>);
+    const outbox = new OutboxRelay({ bus, locks, logger });
+    const box = SecretBox.fromConfig(`t1:${randomBytes(32).toString('base64')}`);
+    endpoints = new WebhookEndpointStore(registerWebhookEndpointModel(db), box, locks, outbox, 86_400_000);
+    deliveries = new WebhookDeliveryStore(registerWebhookDeliveryModel(db), locks);
+    await ensureIndexes(db);
+    await outbox.watch(endpoints.collection);
+    sender = new WebhookSender(1_000);
+    receiver = await startReceiver();
+    options = {
+      events, endpoints, deliveries, sender, locks, logger,
+      policy: { baseMs: 60_000, maxDelayMs: 3_600_000, windowMs: 3 * 86_400_000 },
+      disableAfterMs: 5 * 86_400_000, pollIntervalMs: 50, concurrency: 4, leaseMs: 5_000,
+    };
+  });
+
+  afterAll(async () => {
+    receiver.server.closeAllConnections();
+    receiver.server.close();
+    await sender.close();
+    await bus.close();
+    await db.dropDatabase();
+    await db.close();
+  });
+
+  beforeEach(() => {
+    receiver.received.length = 0;
+    receiver.set((res) => void res.writeHead(200).end('ok'));
+  });
+
+  async function logEvent(type: string, source: string | null = 'key_bot', merchantId = merchant): Promise<EventEnvelope> {
+    const event: EventEnvelope = {
+      id: newId('event'), type, created: Math.floor(Date.now() / 1000), merchant_id: merchantId, mode: 'test', source,
+      data: { object: { id: 'pay_x', object: 'payment', amount: 1990, metadata: { pedido: 'ação-1' } } },
+    };
+    await events.create({ _id: event.id, type, created: event.created, merchant_id: merchantId, mode: 'test', source, resource_id: 'pay_x', payment_id: 'pay_x', data: event.data, received_at: new Date() });
+    return event;
+  }
+
+  const worker = () => createWebhookDeliveryWorker(options);
+
+  it('delivers a subscribed event once, signed, with the event id header; fan-out twice queues once', async () => {
+    const { doc, secret } = await endpoints.create(scope, { url: `${receiver.url}/a`, events: ['payment.*'], only_source: null, description: '' });
+    const event = await logEvent('payment.succeeded');
+    expect(await fanOutEvent(event, endpoints, deliveries)).toBe(1);
+    expect(await fanOutEvent(event, endpoints, deliveries)).toBe(0);
+    // Two replicas at once: still one send.
+    await Promise.all([worker().tick(), worker().tick()]);
+
+    expect(receiver.received).toHaveLength(1);
+    const [got] = receiver.received;
+    expect(JSON.parse(got!.body)).toEqual({ id: event.id, object: 'event', type: 'payment.succeeded', created: event.created, data: event.data });
+    expect(got!.headers['service-event-id']).toBe(event.id);
+    expect(signatureMatches(String(got!.headers['service-signature']), got!.body, secret)).toBe(true);
+    const page = await deliveries.list(scope, { endpoint_id: doc._id, status: '', event_id: '', limit: 10, starting_after: '' });
+    expect(page.data).toHaveLength(1);
+    expect(page.data[0]).toMatchObject({ status: 'delivered', due_at: null });
+    expect(page.data[0]!.attempts).toEqual([expect.objectContaining({ number: 1, status_code: 200, error: '', manual: false })]);
+    await endpoints.delete(scope, doc._id);
+  });
+
+  it('skips endpoints of other types, other merchants and other sources (only_source)', async () => {
+    const refunds = await endpoints.create(scope, { url: `${receiver.url}/r`, events: ['refund.*'], only_source: null, description: '' });
+    const otherKey = await endpoints.create(scope, { url: `${receiver.url}/k`, events: ['*'], only_source: 'key:key_other', description: '' });
+    const botKey = await endpoints.create(scope, { url: `${receiver.url}/b`, events: ['*'], only_source: 'key:key_bot', description: '' });
+    expect(await fanOutEvent(await logEvent('payment.created'), endpoints, deliveries)).toBe(1);
+    expect(await fanOutEvent(await logEvent('payment.created', 'key_bot', 'acct_someone_else'), endpoints, deliveries)).toBe(0);
+    await worker().tick();
+    expect(receiver.received.map((r) => r.url)).toEqual(['/b']);
+    for (const e of [refunds, otherKey, botKey]) await endpoints.delete(scope, e.doc._id);
+  });
+
+  it('keeps a failed attempt, schedules a retry honouring Retry-After, and marks the endpoint failing', async () => {
+    receiver.set((res) => void res.writeHead(503, { 'retry-after': '7200' }).end('down'));
+    const { doc } = await endpoints.create(scope, { url: `${receiver.url}/f`, events: ['payment.failed'], only_source: null, description: '' });
+    await fanOutEvent(await logEvent('payment.failed'), endpoints, deliveries);
+    const before = Date.now();
+    await worker().tick();
+    const [delivery] = (await deliveries.list(scope, { endpoint_id: doc._id, status: '', event_id: '', limit: 10, starting_after: '' })).data;
+    expect(delivery).toMatchObject({ status: 'pending' });
+    expect(delivery!.attempts[0]).toMatchObject({ status_code: 503, error: 'HTTP 503' });
+    // Retry-After 2 h beats the 1 min schedule, and stays under the 1 h cap of this policy.
+    expect(delivery!.due_at!.getTime() - before).toBeGreaterThanOrEqual(3_600_000 - 1_000);
+    expect(delivery!.due_at!.getTime() - before).toBeLessThanOrEqual(3_600_000 + 5_000);
+    expect((await endpoints.byId(doc._id))!.failing_since).toBeInstanceOf(Date);
+
+    // A manual resend goes now; a success clears the failing mark.
+    receiver.set((res) => void res.writeHead(204).end());
+    await deliveries.resend(scope, delivery!._id);
+    await worker().tick();
+    const after = await deliveries.get(scope, delivery!._id);
+    expect(after.status).toBe('delivered');
+    expect(after.attempts.map((a) => [a.status_code, a.manual])).toEqual([[503, false], [204, true]]);
+    expect((await endpoints.byId(doc._id))!.failing_since).toBeNull();
+    await endpoints.delete(scope, doc._id);
+  });
+
+  it('disables an endpoint answering 410 and announces it with webhook_endpoint.disabled', async () => {
+    receiver.set((res) => void res.writeHead(410).end());
+    const { doc } = await endpoints.create(scope, { url: `${receiver.url}/gone`, events: ['*'], only_source: null, description: '' });
+    await fanOutEvent(await logEvent('payment.pending'), endpoints, deliveries);
+    await worker().tick();
+    const endpoint = await endpoints.byId(doc._id);
+    expect(endpoint).toMatchObject({ enabled: false, disabled_reason: 'gone' });
+    const [delivery] = (await deliveries.list(scope, { endpoint_id: doc._id, status: '', event_id: '', limit: 10, starting_after: '' })).data;
+    expect(delivery).toMatchObject({ status: 'failed', due_at: null });
+    const announced = await waitFor(() => busEvents.find((e) => (e.data.object as { id?: string }).id === doc._id));
+    expect(announced).toMatchObject({ type: 'webhook_endpoint.disabled', merchant_id: merchant, mode: 'test' });
+    expect(announced.data.object).toMatchObject({ object: 'webhook_endpoint', enabled: false, disabled_reason: 'gone' });
+    expect(JSON.stringify(announced)).not.toContain('whsec_');
+    // A disabled endpoint gets nothing new.
+    expect(await fanOutEvent(await logEvent('payment.pending'), endpoints, deliveries)).toBe(0);
+  });
+
+  it('disables an endpoint that kept failing for 5 days', async () => {
+    receiver.set((res) => void res.writeHead(500).end());
+    const { doc } = await endpoints.create(scope, { url: `${receiver.url}/sick`, events: ['*'], only_source: null, description: '' });
+    await endpoints.model.updateOne({ _id: doc._id }, { $set: { failing_since: new Date(Date.now() - 5 * 86_400_000 - 1_000) } });
+    await fanOutEvent(await logEvent('payment.canceled'), endpoints, deliveries);
+    await worker().tick();
+    expect(await endpoints.byId(doc._id)).toMatchObject({ enabled: false, disabled_reason: 'failing' });
+    // Pending deliveries of a disabled endpoint are canceled, not sent.
+    const stuck = await fanOutEvent(await logEvent('payment.canceled'), endpoints, deliveries);
+    expect(stuck).toBe(0);
+  });
+
+  it('signs with both secrets for a day after a rotation; either verifies', async () => {
+    const { doc, secret: first } = await endpoints.create(scope, { url: `${receiver.url}/rot`, events: ['payment.*'], only_source: null, description: '' });
+    const { secret: second, doc: rotated } = await endpoints.rotateSecret(scope, doc._id);
+    expect(second).not.toBe(first);
+    expect(rotated.secrets).toHaveLength(2);
+    expect(JSON.stringify(rotated.secrets)).not.toContain('whsec_');
+    await fanOutEvent(await logEvent('payment.refunded'), endpoints, deliveries);
+    await worker().tick();
+    const got = receiver.received.at(-1)!;
+    const header = String(got.headers['service-signature']);
+    expect(header.match(/v1=/g)).toHaveLength(2);
+    expect(signatureMatches(header, got.body, first)).toBe(true);
+    expect(signatureMatches(header, got.body, second)).toBe(true);
+    await endpoints.delete(scope, doc._id);
+  });
+
+  it('counts a timeout and a redirect as failures and never follows the redirect', async () => {
+    receiver.set((res, req) => {
+      if (req.url === '/slow') setTimeout(() => res.writeHead(200).end(), 2_500);
+      else if (req.url === '/moved') res.writeHead(302, { location: `${receiver.url}/target` }).end();
+      else res.writeHead(200).end();
+    });
+    const slow = await endpoints.create(scope, { url: `${receiver.url}/slow`, events: ['dispute.*'], only_source: null, description: '' });
+    const moved = await endpoints.create(scope, { url: `${receiver.url}/moved`, events: ['dispute.*'], only_source: null, description: '' });
+    await fanOutEvent(await logEvent('dispute.created'), endpoints, deliveries);
+    await worker().tick();
+    const first = async (id: string) => (await deliveries.list(scope, { endpoint_id: id, status: '', event_id: '', limit: 1, starting_after: '' })).data[0]!;
+    expect((await first(slow.doc._id)).attempts[0]).toMatchObject({ status_code: 0, error: expect.stringMatching(/timeout/) });
+    expect((await first(moved.doc._id)).attempts[0]).toMatchObject({ status_code: 302, error: expect.stringMatching(/redirect/) });
+    expect(receiver.received.some((r) => r.url === '/target')).toBe(false);
+  });
+});
+
+async function waitFor<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,88 @@
+import { DueWorker, EVENT_ID_HEADER, SIGNATURE_HEADER, signWebhookPayload, type LockManager } from '@orquestra/platform';
+import type { Logger } from 'pino';
+import type { EventDoc, EventModel } from '../db/event.model';
+import type { WebhookDeliveryDoc } from '../db/webhook-delivery.model';
+import type { WebhookDeliveryStore } from '../db/webhook-delivery.store';
+import type { WebhookEndpointStore } from '../db/webhook-endpoint.store';
+import { nextAttemptAt, type RetryPolicy } from '../domain/retry-schedule';
+import type { WebhookSender } from './webhook-sender';
+
+/** The body every receiver gets: the public event object (spec §6). */
+export function webhookBody(event: EventDoc): string {
+  return JSON.stringify({ id: event._id, object: 'event', type: event.type, created: event.created, data: event.data });
+}
+
+export interface DeliveryWorkerOptions {
+  events: EventModel;
+  endpoints: WebhookEndpointStore;
+  deliveries: WebhookDeliveryStore;
+  sender: WebhookSender;
+  locks: LockManager;
+  logger: Logger;
+  policy: RetryPolicy;
+  disableAfterMs: number;
+  pollIntervalMs: number;
+  concurrency: number;
+  /** Longer than one attempt can take, so a live claim is never taken over. */
+  leaseMs: number;
+}
+
+/**
+ * Sends due deliveries (due work: safe on any number of replicas; a replica that dies mid-send
+ * leaves its claim to expire, and the delivery is sent again — receivers dedupe by event id).
+ */
+export function createWebhookDeliveryWorker(options: DeliveryWorkerOptions): DueWorker<WebhookDeliveryDoc> {
+  return new DueWorker<WebhookDeliveryDoc>({
+    name: 'webhook-delivery',
+    collection: options.deliveries.collection,
+    locks: options.locks,
+    filter: { status: 'pending' },
+    logger: options.logger,
+    pollIntervalMs: options.pollIntervalMs,
+    concurrency: options.concurrency,
+    leaseMs: options.leaseMs,
+    handle: (delivery, logger) => deliverOnce(delivery, options, logger),
+  });
+}
+
+export async function deliverOnce(delivery: WebhookDeliveryDoc, options: DeliveryWorkerOptions, logger: Logger): Promise<void> {
+  const dueAt = delivery.due_at;
+  if (!dueAt) return; // DueWorker only hands over due documents; nothing is owed otherwise.
+  const endpoint = await options.endpoints.byId(delivery.endpoint_id);
+  // A resend by hand goes out even to a disabled endpoint (the merchant asked for it).
+  if (!endpoint || (!endpoint.enabled && !delivery.manual)) {
+    await options.deliveries.cancel(delivery._id);
+    return;
+  }
+  const event = await options.events.findById(delivery.event_id).lean<EventDoc>();
+  if (!event) throw new Error(`event ${delivery.event_id} of delivery ${delivery._id} is not in the log`);
+  const body = webhookBody(event);
+  const headers = {
+    [SIGNATURE_HEADER]: signWebhookPayload(body, options.endpoints.signingSecrets(endpoint)),
+    [EVENT_ID_HEADER]: event._id,
+    'Service-Event-Type': event.type,
+    'Service-Delivery-Id': delivery._id,
+  };
+  const result = await options.sender.send(endpoint.url, body, headers);
+  const now = new Date();
+  const delivered = result.status_code >= 200 && result.status_code < 300;
+  const gone = result.status_code === 410;
+  const updated = await options.deliveries.recordAttempt(delivery._id, dueAt, (current) => {
+    const attempt = { at: now, status_code: result.status_code, latency_ms: result.latency_ms, error: result.error };
+    if (delivered) return { attempt, status: 'delivered', due_at: null };
+    if (gone) return { attempt, status: 'failed', due_at: null };
+    const failedAttempts = current.attempts.filter((a) => a.at.getTime() >= current.window_start.getTime()).length + 1;
+    const next = nextAttemptAt({ failedAttempts, windowStart: current.window_start, now, policy: options.policy, retryAfterMs: result.retry_after_ms });
+    return { attempt, status: next ? 'pending' : 'failed', due_at: next };
+  });
+  logger.info(
+    { delivery_id: delivery._id, event_id: event._id, endpoint_id: endpoint._id, status_code: result.status_code, latency_ms: result.latency_ms, next: updated?.due_at ?? null },
+    delivered ? 'webhook delivered' : 'webhook attempt failed',
+  );
+  if (delivered) {
+    if (endpoint.failing_since) await options.endpoints.markHealthy(endpoint._id);
+  } else if (endpoint.enabled) {
+    const disabled = await options.endpoints.markFailing(endpoint._id, { gone, disableAfterMs: options.disableAfterMs, now });
+    if (disabled) logger.warn({ endpoint_id: endpoint._id, reason: gone ? 'gone' : 'failing' }, 'webhook endpoint disabled');
+  }
+}

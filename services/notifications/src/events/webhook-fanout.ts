@@ -1,0 +1,29 @@
+import type { EventEnvelope } from '@orquestra/platform';
+import type { WebhookDeliveryStore } from '../db/webhook-delivery.store';
+import type { WebhookEndpointStore } from '../db/webhook-endpoint.store';
+import { endpointWantsEvent } from '../domain/endpoint-matching';
+
+/**
+ * Queues one delivery per endpoint that wants the event. Idempotent: run again for the same event
+ * (a redelivered message), it queues nothing new. Answers how many deliveries it queued.
+ */
+export async function fanOutEvent(
+  event: Pick<EventEnvelope, 'id' | 'type' | 'merchant_id' | 'mode' | 'source'>,
+  endpoints: WebhookEndpointStore,
+  deliveries: WebhookDeliveryStore,
+): Promise<number> {
+  const candidates = await endpoints.enabledFor(event.merchant_id, event.mode);
+  let queued = 0;
+  for (const endpoint of candidates) {
+    if (!endpointWantsEvent(endpoint, { type: event.type, merchant_id: event.merchant_id, mode: event.mode, source: event.source ?? null })) continue;
+    const created = await deliveries.enqueue({
+      endpoint_id: endpoint._id,
+      event_id: event.id,
+      event_type: event.type,
+      merchant_id: event.merchant_id,
+      mode: event.mode,
+    });
+    if (created) queued += 1;
+  }
+  return queued;
+}

@@ -1,0 +1,25 @@
+import { modeFromName, type paymentPage } from '@orquestra/contracts';
+import type { PaymentDoc } from './payment.model';
+
+/**
+ * Stored payment → what the public payment page may show. Deliberately narrow: no customer data,
+ * metadata, tracking, provider ids, attempts or keys; anyone holding the link sees only this.
+ */
+export function toPaymentPage(doc: PaymentDoc, availableMethods: string[]): paymentPage.PaymentPage {
+  const action = doc.next_action;
+  return {
+    id: doc._id,
+    mode: modeFromName(doc.mode),
+    status: doc.status,
+    method: doc.method,
+    amount: doc.amount,
+    description: doc.description,
+    next_action: action
+      ? { type: action.type, qr_code: action.qr_code, qr_code_base64: action.qr_code_base64, qr_code_url: action.qr_code_url, digitable_line: action.digitable_line, url: action.url }
+      : undefined,
+    expires_at: doc.expires_at ? new Date(doc.expires_at).toISOString() : '',
+    available_methods: doc.status === 'requires_method' ? availableMethods : [],
+    failure_code: doc.failure_code,
+    paid_at: doc.paid_at ? new Date(doc.paid_at).toISOString() : '',
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Disputes of paid payments: MED (Pix, Banco Central's Mecanismo Especial de Devolução) and card
+ * chargebacks. One table of statuses and transitions; pure rules, no I/O.
+ *
+ *   open ──evidence──▶ under_review ──▶ won | lost
+ *     │                                  ▲
+ *     ├──due_at passes unanswered────────┘ (lost)
+ *     └──the payer's bank withdraws──▶ canceled
+ */
+export const DISPUTE_STATUSES = ['open', 'under_review', 'won', 'lost', 'canceled'] as const;
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+export type DisputeKind = 'med' | 'chargeback';
+
+export const DISPUTE_TRANSITIONS: Readonly<Record<DisputeStatus, readonly DisputeStatus[]>> = {
+  open: ['under_review', 'lost', 'canceled'],
+  under_review: ['won', 'lost'],
+  won: [],
+  lost: [],
+  canceled: [],
+};
+
+export function canTransitionDispute(from: DisputeStatus, to: DisputeStatus): boolean {
+  return DISPUTE_TRANSITIONS[from].includes(to);
+}
+
+/** Statuses still awaiting something: the merchant's answer (open) or the decision (under_review). */
+export const ACTIVE_DISPUTE_STATUSES: readonly DisputeStatus[] = ['open', 'under_review'];
+
+/** Pix disputes are MED; card disputes are chargebacks. Other methods cannot be disputed. */
+export function disputeKindFor(method: string): DisputeKind | undefined {
+  if (method === 'pix') return 'med';
+  if (method === 'card') return 'chargeback';
+  return undefined;
+}
+
+/**
+ * Days the merchant has to answer. MED: the receiving institution must answer the infraction
+ * notice within 7 days (Banco Central rules); chargebacks: we use 10 days, inside the usual
+ * 7–21-day windows of the card networks as providers relay them.
+ */
+export const ANSWER_DAYS: Readonly<Record<DisputeKind, number>> = { med: 7, chargeback: 10 };
+
+export function dueAtFor(kind: DisputeKind, openedAt: Date): Date {
+  return new Date(openedAt.getTime() + ANSWER_DAYS[kind] * 24 * 60 * 60 * 1000);
+}
+
+export const DEFAULT_REASON: Readonly<Record<DisputeKind, string>> = {
+  med: 'Notificação de infração (MED): o pagador contestou o Pix junto ao banco dele.',
+  chargeback: 'Chargeback: o portador do cartão contestou a compra.',
+};
+
+/**
+ * Sandbox decisions, as Stripe's test mode does it: evidence whose text contains
+ * `winning_evidence` wins, `losing_evidence` loses, anything else stays under review (a real
+ * decision comes from the provider). Never applied in live mode.
+ */
+export function sandboxOutcome(evidenceText: string): 'won' | 'lost' | undefined {
+  if (evidenceText.includes('winning_evidence')) return 'won';
+  if (evidenceText.includes('losing_evidence')) return 'lost';
+  return undefined;
+}
+
+/** How long after evidence a sandbox decision is taken (as due work). */
+export const SANDBOX_DECISION_DELAY_MS = 1_000;
+
+/** The largest amount that can still be disputed: what was paid and not refunded. */
+export function disputableAmount(payment: { amount: number; amount_refunded: number }): number {
+  return Math.max(0, payment.amount - payment.amount_refunded);
+}

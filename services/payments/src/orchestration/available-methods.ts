@@ -1,0 +1,53 @@
+import { modeFromName, type common, type routing as routingContract } from '@orquestra/contracts';
+import { AppError, type RpcClient } from '@orquestra/platform';
+import type { PaymentDoc } from '../db/payment.model';
+import { customerOf } from './payment-customer';
+
+/** Every method a buyer may be offered, in the order the payment page shows them. */
+export const PAGE_METHODS = ['pix', 'boleto', 'card'] as const;
+
+/** Time the buyer has to choose when neither expires_in_minutes nor config says otherwise. */
+export const DEFAULT_METHOD_CHOICE_MINUTES = 60;
+
+/** Errors by which routing says "no account can take this method for this payment" (not an outage). */
+const NOT_OFFERED = new Set(['no_eligible_account', 'method_not_available', 'missing_document', 'missing_email', 'missing_phone', 'missing_address', 'parameter_invalid', 'not_found']);
+
+export interface MethodOffer {
+  methods: string[];
+  /** Routing's answer for the first method not offered (names the missing datum, bot rule 5). */
+  firstError?: AppError;
+}
+
+/**
+ * Which methods can be charged now for a payment: those for which routing's Route (the very call
+ * the charge walk makes) finds at least one eligible account of the payment's mode, with its
+ * amount, metadata, customer data and forced account. Asked live on every page view, so an account
+ * connected or disconnected meanwhile shows at once.
+ */
+export class AvailableMethods {
+  constructor(private readonly routing: Pick<RpcClient<typeof routingContract.RoutingServiceService>, 'route'>) {}
+
+  async offer(payment: PaymentDoc, requestId: string): Promise<MethodOffer> {
+    const caller: common.Caller = { merchant_id: payment.merchant_id, mode: modeFromName(payment.mode), key_id: payment.source_key_id, restricted: false, request_id: requestId };
+    const answers = await Promise.all(
+      PAGE_METHODS.map((method) =>
+        this.routing
+          .route(
+            { caller, method, amount: payment.amount, metadata: payment.metadata, customer: customerOf(payment), forced_account_id: payment.requested_account_id ?? '' },
+            { requestId },
+          )
+          .then(
+            ({ candidates }) => (candidates.length > 0 ? { method } : { method, error: new AppError('no_eligible_account', { param: 'method' }) }),
+            (error: unknown) => {
+              if (error instanceof AppError && NOT_OFFERED.has(error.code)) return { method, error };
+              throw error;
+            },
+          ),
+      ),
+    );
+    return {
+      methods: answers.filter((answer) => !('error' in answer)).map((answer) => answer.method),
+      firstError: answers.find((answer): answer is { method: (typeof PAGE_METHODS)[number]; error: AppError } => 'error' in answer)?.error,
+    };
+  }
+}

@@ -1,0 +1,203 @@
+import { common, providers as providersContract, type payments, type routing } from '@orquestra/contracts';
+import { AppError, connectDatabase, ensureIndexes, EventBus, LockManager, OutboxRelay, type EventEnvelope, type RpcClient } from '@orquestra/platform';
+import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import type { Collection, Document } from 'mongodb';
+import type { Connection } from 'mongoose';
+import pino from 'pino';
+import { registerIdempotencyRecordModel } from '../db/idempotency-record.model';
+import type { PaymentDoc } from '../db/payment.model';
+import { registerPaymentModel } from '../db/payment.model';
+import { PaymentStore } from '../db/payment.store';
+import { PaymentLinks } from '../domain/payment-links';
+import { createPaymentExpiryWorker } from '../jobs/payment-expiry.worker';
+import { AwaitingMethodPayments } from './awaiting-method';
+import { PaymentCreator } from './create-payment';
+import { IdempotencyGuard } from './idempotency.guard';
+import { OrphanCharges } from './orphan-charges';
+import { PaymentActions } from './payment-actions';
+import { PaymentRefunds } from './refund-payment';
+
+jest.setTimeout(60_000);
+const logger = pino({ level: 'silent' });
+const { ChargeStatus } = providersContract;
+const PIX_CODE = '00020101021226830014br.gov.bcb.pix2561qrcodes.example/v2/abc5204000053039865802BR6304ABCD';
+
+/**
+ * requires_method against the real store, broker, locks and outbox. Routing and providers are
+ * in-process stand-ins answering as those services do (the whole chain over gRPC and the real
+ * emulators is tools/e2e/src/payment-page.e2e.spec.ts): routing offers the methods in `offered`,
+ * providers records every createCharge and answers an open Pix (or fails when `providerDown`).
+ */
+describe('payments awaiting the buyer method (real store)', () => {
+  let db: Connection;
+  let bus: EventBus;
+  let store: PaymentStore;
+  let creator: PaymentCreator;
+  let actions: PaymentActions;
+  let awaiting: AwaitingMethodPayments;
+  let locks: LockManager;
+  const published: EventEnvelope[] = [];
+  const charges: providersContract.CreateChargeRequest[] = [];
+  let offered = ['pix'];
+  let providerDown = false;
+
+  const routingClient = {
+    route: async (request: routing.RouteRequest) => {
+      if (!offered.includes(request.method)) throw new AppError('no_eligible_account', { param: 'method' });
+      return { candidates: [{ account_id: 'pa_a', provider: 'efi', priority: 10, reason: 'priority', fees: [] }] };
+    },
+  } as unknown as RpcClient<typeof routing.RoutingServiceService>;
+  const providersClient = {
+    createCharge: async (request: providersContract.CreateChargeRequest) => {
+      charges.push(request);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      if (providerDown) throw new AppError('provider_unavailable');
+      const charge: providersContract.Charge = {
+        provider: 'efi', account_id: request.account_id, provider_payment_id: `tx${request.payment_id.replace(/_/g, '')}`, status: ChargeStatus.CHARGE_STATUS_PENDING,
+        next_action: { type: 'pix_qr', qr_code: PIX_CODE, qr_code_base64: 'iVBORw0KGgo=', qr_code_url: '', digitable_line: '', url: '' },
+        expires_at: new Date(Date.now() + request.expires_in_seconds * 1000).toISOString(), amount: request.amount, amount_paid: 0, end_to_end_id: '',
+        failure_code: '', failure_reason: '', provider_fee: -1, paid_at: '', refunds: [],
+      };
+      return { charge };
+    },
+    cancelCharge: async () => {
+      throw new Error('a payment without a charge must not reach the provider');
+    },
+  } as unknown as RpcClient<typeof providersContract.ProvidersServiceService>;
+
+  const caller: common.Caller = { merchant_id: 'acct_page', mode: common.Mode.MODE_TEST, key_id: 'key_1', restricted: false, request_id: '' };
+  const create = (overrides: Partial<payments.CreatePaymentRequest> = {}) =>
+    creator.create(
+      { caller, idempotency_key: '', request_hash: '', method: '', amount: 1990, description: 'Pedido 7', customer: { name: 'Ana', email: '', document: '', phone: '', ip: '' }, expires_in_minutes: 0, metadata: {}, tracking: {}, provider_account_id: '', ...overrides },
+      'req',
+    );
+  const read = async (id: string) => (await store.model.findById(id).lean<PaymentDoc>()) as PaymentDoc;
+
+  beforeAll(async () => {
+    const infra = await ensureTestInfra();
+    const prefix = uniqueDbPrefix('paymethod');
+    db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}payments`, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    await bus.start();
+    await bus.consume({ queue: 'probe', patterns: ['payment.*'] }, async (event) => void published.push(event));
+    locks = await LockManager.create(db.collection('locks') as unknown as Collection<Document>);
+    const outbox = new OutboxRelay({ bus, locks, logger });
+    const links = new PaymentLinks('http://pay.example.com', 'http://api.example.com');
+    store = new PaymentStore(registerPaymentModel(db), db.collection('failed_creations') as unknown as Collection<Document>, locks, outbox, links);
+    const idempotencyRecords = registerIdempotencyRecordModel(db);
+    await ensureIndexes(db);
+    const orphans = new OrphanCharges(db.collection('orphan_charges') as unknown as Collection<Document>, locks, providersClient, logger);
+    creator = new PaymentCreator({
+      store, orphans, links, logger, routing: routingClient, providers: providersClient,
+      idempotency: new IdempotencyGuard(idempotencyRecords, locks, 3_600_000, 60_000),
+      defaultPixExpiresMinutes: 60, providerCallDeadlineMs: 5_000, defaultMethodChoiceMinutes: 45,
+    });
+    const refunds = new PaymentRefunds({ store, idempotency: new IdempotencyGuard(idempotencyRecords, locks, 3_600_000, 60_000), locks, providers: providersClient, logger, providerCallDeadlineMs: 5_000 });
+    actions = new PaymentActions(store, providersClient, logger, refunds);
+    awaiting = new AwaitingMethodPayments({ store, creator, locks, logger, defaultPixExpiresMinutes: 30 });
+    actions.awaitingMethod = awaiting;
+  });
+  afterAll(async () => {
+    await bus.close();
+    await db.dropDatabase();
+    await db.close();
+  });
+  beforeEach(() => {
+    offered = ['pix'];
+    providerDown = false;
+    charges.length = 0;
+  });
+
+  it('creates a requires_method payment with no charge, bounded by the default choice time', async () => {
+    const before = Date.now();
+    const { payment } = await create({ provider_account_id: 'pa_a' });
+    expect(charges).toHaveLength(0);
+    const stored = await read(payment._id);
+    expect(stored).toMatchObject({ status: 'requires_method', method: '', provider: '', next_action: null, requested_account_id: 'pa_a' });
+    const expires = new Date(stored.expires_at as Date).getTime();
+    expect(expires).toBeGreaterThanOrEqual(before + 45 * 60_000);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 45 * 60_000);
+    expect(new Date(stored.due_at as Date).getTime()).toBe(expires);
+    expect(stored.events.map((e) => e.type)).toEqual(['payment.created']);
+  });
+
+  it('refuses to create a payment no method could ever pay, storing nothing', async () => {
+    offered = [];
+    const count = await store.model.countDocuments({ merchant_id: 'acct_page' });
+    await expect(create()).rejects.toMatchObject({ code: 'no_eligible_account', param: 'method' });
+    expect(await store.model.countDocuments({ merchant_id: 'acct_page' })).toBe(count);
+  });
+
+  it('charges the chosen method through the walk once, even on a double click, and announces payment.pending', async () => {
+    const { payment } = await create({ expires_in_minutes: 10 });
+    const [first, second] = await Promise.all([awaiting.choose(payment._id, 'pix', 'r1'), awaiting.choose(payment._id, 'pix', 'r2')]);
+    expect(charges).toHaveLength(1);
+    expect(charges[0]).toMatchObject({ payment_id: payment._id, method: 'pix', expires_in_seconds: 30 * 60, idempotency_key: `${payment._id}:pix:pa_a` });
+    expect(first._id).toBe(second._id);
+    const stored = await read(payment._id);
+    expect(stored).toMatchObject({ status: 'pending', method: 'pix', provider: 'efi', provider_account_id: 'pa_a', // The provider's own picture is kept when it gives one (qr_code_base64); qr_code_url is always ours.
+      next_action: { type: 'pix_qr', qr_code: PIX_CODE, qr_code_base64: 'iVBORw0KGgo=', qr_code_url: `http://api.example.com/qr/${payment._id}.png` } });
+    expect(stored.attempts).toHaveLength(1);
+    expect(stored.events.map((e) => e.type)).toEqual(['payment.created', 'payment.pending']);
+    // The Pix's own validity now drives expiry.
+    expect(new Date(stored.due_at as Date).getTime()).toBe(new Date(stored.expires_at as Date).getTime());
+    await expect(awaiting.choose(payment._id, 'boleto', 'r3')).rejects.toMatchObject({ code: 'payment_not_awaiting_method' });
+    const pending = await waitFor(() => published.find((e) => e.type === 'payment.pending' && (e.data.object as { id: string }).id === payment._id));
+    expect(pending.data.object).toMatchObject({ status: 'pending', method: 'pix' });
+  });
+
+  it('refuses a method that is not offered, in Portuguese, and changes nothing', async () => {
+    const { payment } = await create();
+    const error = await awaiting.choose(payment._id, 'boleto', 'r').catch((e: AppError) => e);
+    expect(error).toMatchObject({ code: 'method_not_available', param: 'method' });
+    expect((error as AppError).message).toContain('A forma de pagamento boleto não está disponível para este pagamento. Escolha uma das opções oferecidas: Pix.');
+    expect(charges).toHaveLength(0);
+    expect((await read(payment._id)).status).toBe('requires_method');
+  });
+
+  it('keeps the payment awaiting a method when every account fails, with the attempts recorded', async () => {
+    const { payment } = await create();
+    providerDown = true;
+    await expect(awaiting.choose(payment._id, 'pix', 'r')).rejects.toMatchObject({ code: 'all_providers_failed' });
+    const stored = await read(payment._id);
+    expect(stored.status).toBe('requires_method');
+    expect(stored.attempts).toEqual([expect.objectContaining({ provider_account_id: 'pa_a', outcome: 'failed', failure_code: 'provider_unavailable' })]);
+    providerDown = false;
+    expect((await awaiting.choose(payment._id, 'pix', 'r')).status).toBe('pending');
+  });
+
+  it('cancels a payment awaiting a method without asking any provider', async () => {
+    const { payment } = await create();
+    const canceled = await actions.cancel(payment._id, { merchantId: 'acct_page', mode: 'test' }, 'r');
+    expect(canceled).toMatchObject({ status: 'canceled', due_at: null });
+    await expect(awaiting.choose(payment._id, 'pix', 'r')).rejects.toMatchObject({ code: 'payment_not_awaiting_method' });
+    expect(charges).toHaveLength(0);
+  });
+
+  it('expires a payment whose buyer did not choose in time (due work), and refuses a late choice', async () => {
+    const { payment } = await create();
+    const past = new Date(Date.now() - 1_000);
+    await store.collection.updateOne({ _id: payment._id as never }, { $set: { expires_at: past, due_at: past } });
+    const worker = createPaymentExpiryWorker({ collection: store.collection, locks, actions, logger, pollIntervalMs: 60_000 });
+    await worker.tick();
+    expect(await read(payment._id)).toMatchObject({ status: 'canceled', failure_code: 'expired', due_at: null });
+
+    const late = await create();
+    await store.collection.updateOne({ _id: late.payment._id as never }, { $set: { expires_at: past, due_at: new Date(Date.now() + 3_600_000) } });
+    const error = await awaiting.choose(late.payment._id, 'pix', 'r').catch((e: AppError) => e);
+    expect(error).toMatchObject({ code: 'payment_not_awaiting_method' });
+    expect((error as AppError).message).toContain('O prazo para escolher a forma de pagamento terminou');
+    expect(await read(late.payment._id)).toMatchObject({ status: 'canceled', failure_code: 'expired' });
+    expect(charges).toHaveLength(0);
+  });
+});
+
+async function waitFor<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,31 @@
+import type { payments } from '@orquestra/contracts';
+import { AppError } from '@orquestra/platform';
+import { assertMethodInput } from './method-input';
+
+const request = (overrides: Partial<payments.CreatePaymentRequest>): payments.CreatePaymentRequest =>
+  ({ method: 'card', amount: 1000, provider_account_id: 'pa_1', card: { token: 'pm_card_visa', id: '', installments: 1, brand: '' }, ...overrides }) as payments.CreatePaymentRequest;
+
+function refusal(run: () => void): { code: string; param: string | undefined } | undefined {
+  try {
+    run();
+    return undefined;
+  } catch (error) {
+    if (error instanceof AppError) return { code: error.code, param: error.param };
+    throw error;
+  }
+}
+
+describe('assertMethodInput', () => {
+  it('lets pix, boleto, no method and a card token on a named account through', () => {
+    for (const method of ['', 'pix', 'boleto']) expect(refusal(() => assertMethodInput(request({ method, card: undefined, provider_account_id: '' })))).toBeUndefined();
+    expect(refusal(() => assertMethodInput(request({})))).toBeUndefined();
+  });
+
+  it('refuses a card payment without token, without its account, with a saved card or bad installments', () => {
+    expect(refusal(() => assertMethodInput(request({ card: undefined })))).toEqual({ code: 'parameter_missing', param: 'card.token' });
+    expect(refusal(() => assertMethodInput(request({ provider_account_id: '' })))).toEqual({ code: 'parameter_missing', param: 'provider_account_id' });
+    expect(refusal(() => assertMethodInput(request({ card: { token: '', id: 'card_1', installments: 1, brand: '' } })))).toEqual({ code: 'method_not_available', param: 'card.id' });
+    expect(refusal(() => assertMethodInput(request({ card: { token: 'pm_card_visa', id: '', installments: 13, brand: '' } })))).toEqual({ code: 'parameter_invalid', param: 'card.installments' });
+    expect(refusal(() => assertMethodInput(request({ method: 'ted' })))).toEqual({ code: 'method_not_available', param: 'method' });
+  });
+});

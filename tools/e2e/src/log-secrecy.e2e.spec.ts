@@ -1,0 +1,167 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { api } from './support/api';
+import { stackInfo } from './support/stack-info';
+
+/**
+ * Secrets never reach the logs: provider credentials (on connect, on a refused connect, and while
+ * the providers service uses them), API keys (valid, restricted, live and unknown ones) and card
+ * numbers sent in request bodies (rejected fields, malformed JSON). The test performs those
+ * actions against the running stack, then reads every service's log file and looks for each
+ * secret as is and inside base64 (as a Basic auth header or an encoded blob would carry it).
+ *
+ * The emulators' own logs are left out: they play the provider, which owns those credentials.
+ */
+
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+/** Base64 fragments that appear inside the base64 of any text containing `secret`, whatever its offset. */
+function base64Needles(secret: string): string[] {
+  return [0, 1, 2].map((shift) => {
+    const encoded = Buffer.concat([Buffer.alloc(shift), Buffer.from(secret)]).toString('base64');
+    // Characters touched by the leading filler or by whatever follows the secret differ between
+    // contexts: drop the first group when shifted, and the last group always.
+    return encoded.slice(shift === 0 ? 0 : 4, -4);
+  });
+}
+
+async function control(code: 'asaas' | 'pagarme' | 'mercadopago', credentials: Record<string, string>): Promise<void> {
+  const response = await fetch(`${stackInfo().controlUrls[code]}/__control/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  expect(response.status).toBeLessThan(300);
+}
+
+function serviceLogs(): Array<{ file: string; text: string }> {
+  const dir = stackInfo().logDir;
+  const files = readdirSync(dir).filter((file) => file.endsWith('.log') && !file.includes('emulator'));
+  return files.map((file) => ({ file, text: readFileSync(path.join(dir, file), 'utf8') }));
+}
+
+describe('secrets never appear in the logs', () => {
+  const secrets: Record<string, string> = {};
+  const PAN = '5555341244441115';
+  const PAN_SPACED = '5555 3412 4444 1115';
+
+  beforeAll(async () => {
+    const key = stackInfo().providersMerchant.testKey;
+
+    // Provider credentials: connected, refused, and then used to create and read a charge.
+    const asaas = { api_key: `$aact_hmlg_LOGSECRET${hex(16)}` };
+    const pagarme = { secret_key: `sk_test_LOGSECRET${hex(16)}` };
+    const mercadopago = { access_token: `TEST-LOGSECRET${hex(16)}`, webhook_secret: `LOGSECRETWH${hex(16)}` };
+    const refused = { api_key: `$aact_hmlg_LOGSECRETREFUSED${hex(16)}` };
+    Object.assign(secrets, {
+      'asaas api_key': asaas.api_key,
+      'pagarme secret_key': pagarme.secret_key,
+      'mercadopago access_token': mercadopago.access_token,
+      'mercadopago webhook_secret': mercadopago.webhook_secret,
+      'refused asaas api_key': refused.api_key,
+    });
+    await control('asaas', asaas);
+    await control('pagarme', pagarme);
+    await control('mercadopago', mercadopago);
+    const refusedAnswer = await api('POST', '/v1/provider-accounts', { key, body: { provider: 'asaas', credentials: refused, priority: 900 } });
+    expect(refusedAnswer.status).toBe(400);
+    for (const [provider, credentials] of [['asaas', asaas], ['pagarme', pagarme], ['mercadopago', mercadopago]] as const) {
+      const connected = await api('POST', '/v1/provider-accounts', {
+        key,
+        body: { provider, name: `${provider} log-secrecy`, credentials, priority: 900 },
+      });
+      expect(connected.status).toBe(201);
+      const payment = await api('POST', '/v1/payments', {
+        key,
+        idempotencyKey: randomUUID(),
+        body: {
+          method: 'pix',
+          amount: 1234,
+          provider_account_id: connected.body.id,
+          customer: { name: 'Maria Silva', email: 'maria@example.com', document: '529.982.247-25', phone: '+5511987654321' },
+        },
+      });
+      expect(payment.status).toBe(201);
+      expect((await api('POST', `/v1/payments/${payment.body.id}/sync`, { key })).status).toBe(200);
+      expect((await api('POST', `/v1/payments/${payment.body.id}/cancel`, { key })).status).toBe(200);
+      // Out of the routing of later payments of this merchant.
+      expect((await api('POST', `/v1/provider-accounts/${connected.body.id}/disable`, { key })).status).toBe(200);
+    }
+
+    // API keys: every kind, on allowed and refused calls, plus keys nobody issued.
+    const info = stackInfo();
+    const unknownKey = `svc_test_LOGSECRET${hex(12)}`;
+    const garbageKey = `LOGSECRETNOTAKEY${hex(12)}`;
+    Object.assign(secrets, {
+      'test key': info.testKey,
+      'restricted key': info.restrictedTestKey,
+      'live key': info.liveKey,
+      'unknown key': unknownKey,
+      'malformed key': garbageKey,
+    });
+    for (const apiKey of [info.testKey, info.restrictedTestKey, info.liveKey]) {
+      expect((await api('GET', '/v1/payments?limit=1', { key: apiKey })).status).toBe(200);
+    }
+    expect((await api('GET', '/v1/provider-accounts', { key: info.restrictedTestKey })).status).toBe(403);
+    expect((await api('POST', '/v1/payments/pay_x/simulate', { key: info.liveKey })).status).toBeGreaterThanOrEqual(400);
+    for (const apiKey of [unknownKey, garbageKey]) {
+      expect((await api('GET', '/v1/payments', { key: apiKey })).status).toBe(401);
+    }
+    expect((await api('GET', '/v1/payments', { key: null, headers: { authorization: `Basic ${Buffer.from(`${unknownKey}:`).toString('base64')}` } })).status).toBe(401);
+
+    // Card data in bodies: a field the API does not take, and malformed JSON carrying it.
+    Object.assign(secrets, { 'card number': PAN, 'card number with spaces': PAN_SPACED });
+    const withCard = await api('POST', '/v1/payments', {
+      idempotencyKey: randomUUID(),
+      body: {
+        method: 'card',
+        amount: 1990,
+        customer: { name: 'Maria Silva', document: '529.982.247-25' },
+        card: { number: PAN, cvc: '737', exp_month: 12, exp_year: 2030, holder_name: 'MARIA SILVA' },
+      },
+    });
+    expect(withCard.status).toBe(400);
+    expect(JSON.stringify(withCard.body)).not.toContain(PAN);
+    const tokenIsPan = await api('POST', '/v1/payments', {
+      idempotencyKey: randomUUID(),
+      body: { method: 'card', amount: 1990, customer: { name: 'Maria Silva', document: '529.982.247-25' }, card: { token: PAN_SPACED, installments: 99 } },
+    });
+    expect(tokenIsPan.status).toBeGreaterThanOrEqual(400);
+    expect(JSON.stringify(tokenIsPan.body)).not.toContain(PAN_SPACED);
+    const malformed = await api('POST', '/v1/payments', { idempotencyKey: randomUUID(), rawBody: `{"card": {"number": "${PAN}", ` });
+    expect(malformed.status).toBe(400);
+    expect(JSON.stringify(malformed.body)).not.toContain(PAN);
+
+    // Log writers flush asynchronously.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+  });
+
+  it('finds the service logs it searches (and they are not empty)', () => {
+    const logs = serviceLogs();
+    expect(logs.map((log) => log.file)).toEqual(expect.arrayContaining(['gateway.log', 'payments.log', 'providers.log', 'accounts.log']));
+    const gateway = logs.find((log) => log.file === 'gateway.log')!;
+    // The actions above were logged (by request id and path), just without the secrets.
+    expect(gateway.text).toContain('/v1/provider-accounts');
+  });
+
+  it('holds no credential, API key or card number, plain or base64', () => {
+    const logs = serviceLogs();
+    const leaks: string[] = [];
+    for (const [what, secret] of Object.entries(secrets)) {
+      for (const { file, text } of logs) {
+        if (text.includes(secret)) leaks.push(`${what} in ${file}`);
+        if (base64Needles(secret).some((needle) => text.includes(needle))) leaks.push(`${what} (base64) in ${file}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+
+  it('detects a secret hidden in base64 at any offset (the search itself works)', () => {
+    const secret = `LOGSECRET${hex(16)}`;
+    for (const prefix of ['', 'a', 'ab', 'abc', 'user:']) {
+      const blob = Buffer.from(`${prefix}${secret}:tail`).toString('base64');
+      expect(base64Needles(secret).some((needle) => blob.includes(needle))).toBe(true);
+    }
+  });
+});
