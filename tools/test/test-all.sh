@@ -31,7 +31,8 @@ step "Helm chart (helm lint --strict, helm template, rendered-manifest checks)"
 bash tools/k8s/helm-check.sh
 step "unit and integration tests"
 npx jest -c jest.config.js --ci
-step "end-to-end tests"
+step "end-to-end tests (the payment page in Debian's Chromium)"
+bash tools/setup/ensure-chromium.sh
 npx jest -c tools/e2e/jest.config.js --ci
 step "nothing lost: RabbitMQ stopped and notifications SIGKILLed while paying (private broker node)"
 bash tools/e2e/run-nothing-lost.sh --ci

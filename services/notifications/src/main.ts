@@ -8,6 +8,7 @@ import { WebhookDeliveryStore } from './db/webhook-delivery.store';
 import { registerWebhookEndpointModel } from './db/webhook-endpoint.model';
 import { WebhookEndpointStore } from './db/webhook-endpoint.store';
 import { createWebhookDeliveryWorker } from './delivery/webhook-delivery.worker';
+import { DeliveryMetrics } from './delivery/delivery-metrics';
 import { WebhookSender } from './delivery/webhook-sender';
 import { startEventLogConsumer } from './events/event-log.consumer';
 import { fanOutEvent } from './events/webhook-fanout';
@@ -17,7 +18,7 @@ import { webhooksHandlers } from './grpc/webhooks.handlers';
 void runService({
   config,
   grpcAddress: config.GRPC_ADDRESS,
-  setup: async ({ db, grpc, bus, logger, locks, outbox, onShutdown }) => {
+  setup: async ({ db, grpc, bus, logger, locks, outbox, metrics, onShutdown }) => {
     const events = registerEventModel(db);
     const endpoints = new WebhookEndpointStore(
       registerWebhookEndpointModel(db),
@@ -44,6 +45,7 @@ void runService({
       pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
       concurrency: config.WEBHOOK_CONCURRENCY,
       leaseMs: config.WEBHOOK_TIMEOUT_MS + 5_000,
+      metrics: new DeliveryMetrics(metrics.registry),
     });
     // New deliveries go out at once instead of waiting for the next poll.
     const kick = () => worker.kick();

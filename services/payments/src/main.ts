@@ -9,6 +9,7 @@ import { CustomerStore } from './db/customer.store';
 import { DisputeStore } from './db/dispute.store';
 import { PaymentStore } from './db/payment.store';
 import { PaymentLinks } from './domain/payment-links';
+import { PaymentMetrics } from './metrics/payment-metrics';
 import { startProviderChargeConsumer } from './events/provider-charge.consumer';
 import { customersHandlers } from './grpc/customers.handlers';
 import { disputesHandlers } from './grpc/disputes.handlers';
@@ -26,7 +27,7 @@ import { PaymentRefunds } from './orchestration/refund-payment';
 void runService({
   config,
   grpcAddress: config.GRPC_ADDRESS,
-  setup: async ({ db, grpc, bus, outbox, locks, logger, onShutdown }) => {
+  setup: async ({ db, grpc, bus, outbox, locks, logger, metrics, onShutdown }) => {
     const paymentModel = registerPaymentModel(db);
     const idempotencyRecords = registerIdempotencyRecordModel(db);
     await ensureIndexes(db);
@@ -48,6 +49,7 @@ void runService({
     const customerCollection = db.collection('customers') as unknown as Collection<Document>;
     await CustomerStore.ensureIndexes(customerCollection);
     store.customers = new CustomerStore(customerCollection);
+    store.metrics = new PaymentMetrics(metrics.registry);
     await outbox.watch(failedCreations);
     const idempotency = new IdempotencyGuard(idempotencyRecords, locks, config.IDEMPOTENCY_TTL_HOURS * 3_600_000, 60_000);
     const purge = setInterval(() => void idempotency.purgeExpired().catch(() => undefined), 10 * 60_000);

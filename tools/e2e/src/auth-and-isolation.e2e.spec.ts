@@ -1,4 +1,4 @@
-import { api, createPix } from './support/api';
+import { api, createPix, eventually } from './support/api';
 import { stackInfo } from './support/stack-info';
 
 describe('authentication', () => {
@@ -33,12 +33,31 @@ describe('restricted keys', () => {
     for (const [method, path] of [
       ['POST', `/v1/payments/${own.id}/cancel`],
       ['POST', `/v1/payments/${own.id}/simulate`],
-      ['GET', '/v1/events'],
+      ['POST', `/v1/payments/${own.id}/refund`],
+      ['GET', '/v1/customers'],
+      ['GET', '/v1/webhook-endpoints'],
+      ['POST', '/v1/webhook-endpoints'],
+      ['GET', '/v1/provider-accounts'],
     ] as const) {
       const response = await api(method, path, { key: restricted });
       expect(response.status).toBe(403);
       expect(response.body.error).toMatchObject({ type: 'permission_error', code: 'restricted_key' });
     }
+    // The event log is readable, but only the events of the key's own payments (issue 5).
+    const other = await createPix();
+    const seen = await eventually(async () => {
+      const events = await api('GET', `/v1/events?limit=100&type=payment.created&created[gte]=${Math.floor(Date.now() / 1000) - 120}`, { key: restricted });
+      expect(events.status).toBe(200);
+      const ids = events.body.data.map((e: { data: { object: { id: string } } }) => e.data.object.id);
+      return ids.includes(own.id) ? ids : undefined;
+    }, 'the restricted key seeing its own payment.created');
+    const everything = await eventually(async () => {
+      const events = await api('GET', `/v1/events?limit=100&type=payment.created&created[gte]=${Math.floor(Date.now() / 1000) - 120}`);
+      const ids = events.body.data.map((e: { data: { object: { id: string } } }) => e.data.object.id);
+      return ids.includes(other.id) ? ids : undefined;
+    }, 'the full key seeing the other payment.created');
+    expect(everything).toContain(own.id);
+    expect(seen).not.toContain(other.id);
   });
 });
 

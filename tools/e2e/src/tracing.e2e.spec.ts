@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { api, eventually, pixPayment } from './support/api';
 import { SPANS_FILE } from './support/stack-info';
+import { WebhookReceiver } from './support/webhook-receiver';
 
 interface SpanLine {
   service: string;
@@ -34,7 +35,13 @@ describe('distributed tracing (OpenTelemetry, OTLP)', () => {
     const spans = await eventually(
       async () => {
         const found = spansOf(traceId);
-        return services.every((service) => found.some((span) => span.service === service)) ? found : undefined;
+        // Each service exports its spans in its own batches: wait for the last of the ones checked below.
+        const complete =
+          services.every((service) => found.some((span) => span.service === service)) &&
+          found.some((span) => span.service === 'payments' && span.kind === 4) &&
+          found.some((span) => span.service === 'notifications' && span.kind === 5) &&
+          found.some((span) => span.service === 'providers' && span.kind === 3);
+        return complete ? found : undefined;
       },
       `spans of trace ${traceId} from ${services.join(', ')}`,
       // Generous: on a loaded CI machine the event consumers may be catching up with earlier suites.
@@ -54,5 +61,51 @@ describe('distributed tracing (OpenTelemetry, OTLP)', () => {
     const ids = new Set(spans.map((span) => span.spanId));
     const orphans = spans.filter((span) => span.parentSpanId && !ids.has(span.parentSpanId));
     expect(orphans.length).toBeLessThanOrEqual(1); // only the caller's own (unexported) parent
+  });
+
+  it('carries the trace of a payment through to its payment.succeeded webhook delivery', async () => {
+    const receiver = await new WebhookReceiver().start();
+    const hook = await api('POST', '/v1/webhook-endpoints', { body: { url: `${receiver.url}/traced`, events: ['payment.succeeded'] } });
+    expect(hook.status).toBe(201);
+    try {
+      // A traced bot: creation and the (sandbox) payment are two requests of the caller's one trace.
+      const traceId = randomBytes(16).toString('hex');
+      const traceparent = () => `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
+      const created = await api('POST', '/v1/payments', { body: pixPayment(), idempotencyKey: `trace-wh-${traceId}`, headers: { traceparent: traceparent() } });
+      expect(created.status).toBe(201);
+      const paid = await api('POST', `/v1/payments/${created.body.id}/simulate`, { headers: { traceparent: traceparent() } });
+      expect(paid.body.status).toBe('succeeded');
+
+      const delivered = await eventually(
+        async () => receiver.at('/traced').find((r) => r.event.type === 'payment.succeeded' && r.event.data.object.id === created.body.id),
+        'the payment.succeeded delivery',
+        45_000,
+      );
+      // The receiver is handed the same trace (W3C traceparent on the webhook request).
+      expect(delivered.traceparent.split('-')[1]).toBe(traceId);
+      const spans = await eventually(
+        async () => {
+          const found = spansOf(traceId);
+          return found.some((span) => span.service === 'notifications' && span.name === 'webhook.deliver') &&
+            found.some((span) => span.service === 'notifications' && span.kind === 3)
+            ? found
+            : undefined;
+        },
+        `the webhook delivery spans of trace ${traceId}`,
+        45_000,
+      );
+      // The delivery hangs from the trace: its parent is a span of the same trace (the consumer's).
+      const ids = new Set(spans.map((span) => span.spanId));
+      const deliver = spans.find((span) => span.service === 'notifications' && span.name === 'webhook.deliver')!;
+      expect(ids.has(deliver.parentSpanId)).toBe(true);
+      const post = spans.find((span) => span.service === 'notifications' && span.kind === 3 && span.parentSpanId === deliver.spanId);
+      expect(post?.name).toMatch(/^POST/);
+      // …and the chain reaches back to the payment's change in payments and the gateway's request.
+      expect(spans.some((span) => span.service === 'payments' && span.kind === 4)).toBe(true);
+      expect(spans.some((span) => span.service === 'gateway')).toBe(true);
+    } finally {
+      await api('DELETE', `/v1/webhook-endpoints/${hook.body.id}`);
+      await receiver.stop();
+    }
   });
 });

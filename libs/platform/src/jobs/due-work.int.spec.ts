@@ -2,6 +2,7 @@ import { MongoClient, type Collection, type Document } from 'mongodb';
 import pino from 'pino';
 import { ensureTestInfra, uniqueDbPrefix } from '../testing';
 import { LockManager } from '../locks';
+import { ServiceMetrics } from '../metrics';
 import { DueWorker } from './due-work';
 
 jest.setTimeout(60_000);
@@ -100,5 +101,42 @@ describe('DueWorker against the real store', () => {
     await first;
     for (let i = 0; i < 200 && !handled.includes('kick_2'); i++) await new Promise((r) => setTimeout(r, 10));
     expect(handled).toEqual(['kick_1', 'kick_2']);
+  });
+
+  it('reports due-work lag and outcomes per worker in the metrics', async () => {
+    const metrics = new ServiceMetrics('due-test');
+    metrics.watchDueWork();
+    await collection.insertOne({ _id: 'lag_1' as never, due_at: new Date(Date.now() - 5_000) });
+    let fail = true;
+    const worker = new DueWorker({
+      name: 'lagging',
+      collection,
+      locks,
+      filter: { _id: 'lag_1' as never },
+      logger,
+      leaseMs: 50,
+      pollIntervalMs: 3_600_000,
+      handle: async (doc) => {
+        if (fail) throw new Error('not yet');
+        await collection.updateOne({ _id: doc._id }, { $set: { due_at: null } });
+      },
+    });
+    worker.start();
+    try {
+      await worker.tick();
+      const value = (text: string, pattern: RegExp) => Number(pattern.exec(text)?.[1]);
+      let text = (await metrics.text()).body;
+      expect(value(text, /^orquestra_due_work_lag_seconds\{[^}]*worker="lagging"[^}]*\} ([\d.]+)$/m)).toBeGreaterThanOrEqual(5);
+      expect(value(text, /^orquestra_due_work_items_total\{[^}]*worker="lagging",outcome="failed"[^}]*\} (\d+)$/m)).toBe(1);
+      fail = false;
+      await new Promise((r) => setTimeout(r, 80));
+      expect(await worker.tick()).toBe(1);
+      text = (await metrics.text()).body;
+      expect(value(text, /^orquestra_due_work_lag_seconds\{[^}]*worker="lagging"[^}]*\} ([\d.]+)$/m)).toBe(0);
+      expect(value(text, /^orquestra_due_work_items_total\{[^}]*worker="lagging",outcome="done"[^}]*\} (\d+)$/m)).toBe(1);
+    } finally {
+      await worker.stop();
+    }
+    expect(DueWorker.started.size).toBe(0);
   });
 });

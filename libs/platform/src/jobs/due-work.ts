@@ -46,6 +46,11 @@ export interface DueWorkerOptions<T extends Document> {
  * expiry.start();
  */
 export class DueWorker<T extends Document> {
+  /** Workers started in this process, for the due-work metrics (ServiceMetrics.watchDueWork). */
+  static readonly started = new Set<DueWorker<Document>>();
+  /** Told of every document a worker finished ('done') or failed on ('failed'); set by metrics. */
+  static onOutcome: ((worker: string, outcome: 'done' | 'failed') => void) | undefined;
+
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private stopped = false;
@@ -65,14 +70,20 @@ export class DueWorker<T extends Document> {
     await collection.createIndex({ due_at: 1 });
   }
 
+  get name(): string {
+    return this.options.name;
+  }
+
   start(): void {
     if (this.timer) return;
+    DueWorker.started.add(this as unknown as DueWorker<Document>);
     this.stopped = false;
     this.timer = setInterval(() => void this.tick(), this.pollIntervalMs);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
+    DueWorker.started.delete(this as unknown as DueWorker<Document>);
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
@@ -151,8 +162,10 @@ export class DueWorker<T extends Document> {
       }
       await this.options.handle(current, logger);
       await this.options.locks.release(claim);
+      DueWorker.onOutcome?.(this.options.name, 'done');
       return true;
     } catch (error) {
+      DueWorker.onOutcome?.(this.options.name, 'failed');
       // The claim is kept until its lease ends, which spaces out retries of failing work.
       logger.warn({ err: (error as Error).message }, 'due work failed; retried after the lease');
       return false;

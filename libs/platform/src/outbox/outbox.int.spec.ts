@@ -4,6 +4,7 @@ import { ensureTestInfra, uniqueDbPrefix } from '../testing';
 import { EventBus, type EventEnvelope } from '../bus';
 import { newId } from '../ids';
 import { LockManager } from '../locks';
+import { ServiceMetrics } from '../metrics';
 import { OutboxRelay, withOutbox } from './outbox';
 
 jest.setTimeout(60_000);
@@ -83,6 +84,13 @@ describe('OutboxRelay against the real store and broker', () => {
     expect(await downRelay.flush(collection, 'thing_2')).toBe(0);
     const kept = await collection.findOne({ _id: 'thing_2' as never });
     expect(kept?.outbox).toHaveLength(1);
+    // The backlog is visible in the metrics while it waits.
+    const metrics = new ServiceMetrics('outbox-test');
+    metrics.watchOutbox(downRelay);
+    await new Promise((r) => setTimeout(r, 20));
+    const text = (await metrics.text()).body;
+    expect(Number(/^orquestra_outbox_pending_documents\{[^}]*\} (\d+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(Number(/^orquestra_outbox_oldest_event_age_seconds\{[^}]*\} ([\d.e-]+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
 
     const relay = new OutboxRelay({ bus, locks, logger, sweepMinAgeMs: 0 });
     await relay.watch(collection);

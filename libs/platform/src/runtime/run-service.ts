@@ -62,6 +62,8 @@ export async function runService<C extends ServiceBaseConfig>(options: {
     const locks = await LockManager.create(db.collection('locks') as unknown as Collection<Document>);
     const outbox = new OutboxRelay({ bus, locks, logger });
     cleanups.push(() => outbox.stop());
+    metrics.watchOutbox(outbox);
+    metrics.watchDueWork();
     const context: ServiceContext<C> = {
       config,
       logger,

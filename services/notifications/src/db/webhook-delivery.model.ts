@@ -33,6 +33,11 @@ export interface WebhookDeliveryDoc {
   window_start: Date;
   /** The next try was asked for by hand. */
   manual: boolean;
+  /**
+   * W3C trace context of the event's consumption that queued this delivery: every attempt, on any
+   * replica and however late, continues the trace of the change that produced the event.
+   */
+  trace?: Record<string, string>;
   created_at: Date;
   updated_at: Date;
 }
@@ -50,6 +55,7 @@ const schema = new Schema<WebhookDeliveryDoc>(
     due_at: { type: Date, default: null },
     window_start: { type: Date, required: true },
     manual: { type: Boolean, default: false },
+    trace: { type: Schema.Types.Mixed, default: undefined },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

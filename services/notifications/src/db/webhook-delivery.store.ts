@@ -1,3 +1,4 @@
+import { context, propagation } from '@opentelemetry/api';
 import { AppError, isDuplicateKeyError, LockManager, newId } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import type { DeliveryAttempt, DeliveryStatus, WebhookDeliveryDoc, WebhookDeliveryModel } from './webhook-delivery.model';
@@ -31,10 +32,13 @@ export class WebhookDeliveryStore {
   /** Queues an event for an endpoint, due now. False when it was already queued (a redelivered event). */
   async enqueue(input: Pick<WebhookDeliveryDoc, 'endpoint_id' | 'event_id' | 'event_type' | 'merchant_id' | 'mode'>): Promise<boolean> {
     const now = new Date();
+    const trace: Record<string, string> = {};
+    propagation.inject(context.active(), trace);
     try {
       await this.model.create({
         _id: newId('webhookDelivery'),
         ...input,
+        ...(Object.keys(trace).length > 0 ? { trace } : {}),
         status: 'pending',
         attempts: [],
         due_at: now,

@@ -1,3 +1,4 @@
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { DueWorker, EVENT_ID_HEADER, SIGNATURE_HEADER, signWebhookPayload, type LockManager } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { EventDoc, EventModel } from '../db/event.model';
@@ -5,7 +6,10 @@ import type { WebhookDeliveryDoc } from '../db/webhook-delivery.model';
 import type { WebhookDeliveryStore } from '../db/webhook-delivery.store';
 import type { WebhookEndpointStore } from '../db/webhook-endpoint.store';
 import { nextAttemptAt, type RetryPolicy } from '../domain/retry-schedule';
+import type { DeliveryMetrics } from './delivery-metrics';
 import type { WebhookSender } from './webhook-sender';
+
+const tracer = trace.getTracer('orquestra-notifications');
 
 /** The body every receiver gets: the public event object (spec §6). */
 export function webhookBody(event: EventDoc): string {
@@ -25,6 +29,7 @@ export interface DeliveryWorkerOptions {
   concurrency: number;
   /** Longer than one attempt can take, so a live claim is never taken over. */
   leaseMs: number;
+  metrics?: DeliveryMetrics;
 }
 
 /**
@@ -63,7 +68,24 @@ export async function deliverOnce(delivery: WebhookDeliveryDoc, options: Deliver
     'Service-Event-Type': event.type,
     'Service-Delivery-Id': delivery._id,
   };
-  const result = await options.sender.send(endpoint.url, body, headers);
+  // The attempt continues the trace of the change that produced the event (see WebhookDeliveryDoc.trace).
+  const parent = delivery.trace ? propagation.extract(ROOT_CONTEXT, delivery.trace) : context.active();
+  const result = await tracer.startActiveSpan(
+    'webhook.deliver',
+    { kind: SpanKind.INTERNAL, attributes: { 'orquestra.event_id': event._id, 'orquestra.event_type': event.type, 'orquestra.webhook_endpoint_id': endpoint._id, 'orquestra.delivery_id': delivery._id } },
+    parent,
+    async (span) => {
+      try {
+        const sent = await options.sender.send(endpoint.url, body, headers);
+        span.setAttribute('http.response.status_code', sent.status_code);
+        if (sent.status_code < 200 || sent.status_code >= 300) span.setStatus({ code: SpanStatusCode.ERROR, message: sent.error });
+        return sent;
+      } finally {
+        span.end();
+      }
+    },
+  );
+  options.metrics?.attempt(result, delivery.created_at, delivery.attempts.length === 0);
   const now = new Date();
   const delivered = result.status_code >= 200 && result.status_code < 300;
   const gone = result.status_code === 410;

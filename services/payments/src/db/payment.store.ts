@@ -6,6 +6,7 @@ import { searchableDocument } from '../domain/payment-search';
 import { canTransition, type PaymentStatus } from '../domain/payment-status';
 import type { RefundPlan } from '../domain/refunds';
 import { publicPaymentObject, toProtoRefund } from './payment.mapper';
+import type { PaymentMetrics } from '../metrics/payment-metrics';
 import type { CustomerStore } from './customer.store';
 import type { AttemptDoc, PaymentDoc, PaymentModel, RefundDoc } from './payment.model';
 
@@ -18,6 +19,8 @@ import type { AttemptDoc, PaymentDoc, PaymentModel, RefundDoc } from './payment.
 export class PaymentStore {
   /** Links new payments to customer records (set by main.ts; absent in tests that do not need it). */
   customers: CustomerStore | undefined;
+  /** Counts payments entering each status (set by main.ts; absent in tests that do not need it). */
+  metrics: PaymentMetrics | undefined;
 
   constructor(
     readonly model: PaymentModel,
@@ -73,7 +76,10 @@ export class PaymentStore {
       );
       return { ...next, events: [...fresh.events, eventRef], outbox: [...fresh.outbox, ...outboxEntries([event, ...extraEvents])] };
     });
-    if (updated) void this.outbox.flush(this.collection, current._id);
+    if (updated) {
+      this.metrics?.entering(updated);
+      void this.outbox.flush(this.collection, current._id);
+    }
     return updated;
   }
 
@@ -98,6 +104,7 @@ export class PaymentStore {
    */
   async changeRefunds(paymentId: string, plan: (fresh: PaymentDoc & { refunds: RefundDoc[] }) => RefundPlan | null): Promise<PaymentDoc | null> {
     let wrote = false;
+    let statusChanged = false;
     const result = await this.locks.withLock(LockManager.documentLock(this.collection.collectionName, paymentId), async () => {
       const stored = await this.model.findById(paymentId).lean<PaymentDoc>();
       if (!stored) return null;
@@ -120,9 +127,11 @@ export class PaymentStore {
         events.length > 0 ? withOutbox({ $set: set, $push: { events: { $each: eventRefs } } }, events) : { $set: set },
       );
       wrote = events.length > 0;
+      statusChanged = change.status !== fresh.status;
       return { ...next, events: [...fresh.events, ...eventRefs], outbox: [...fresh.outbox, ...outboxEntries(events)] };
     });
     if (wrote) void this.outbox.flush(this.collection, paymentId);
+    if (statusChanged && result) this.metrics?.entering(result);
     return result;
   }
 
@@ -201,6 +210,7 @@ export class PaymentStore {
       outbox_since: new Date(),
     };
     await this.model.collection.insertOne(stored as never);
+    this.metrics?.entering(stored);
     void this.outbox.flush(this.collection, doc._id);
     return stored;
   }

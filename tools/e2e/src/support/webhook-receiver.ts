@@ -8,6 +8,8 @@ export interface ReceivedWebhook {
   event: { id: string; object: string; type: string; created: number; data: { object: Record<string, any> } };
   signature: string;
   eventIdHeader: string;
+  /** W3C trace context the sender propagated, if any. */
+  traceparent: string;
   at: number;
 }
 
@@ -42,6 +44,7 @@ export class WebhookReceiver {
           event,
           signature: String(req.headers['service-signature'] ?? ''),
           eventIdHeader: String(req.headers['service-event-id'] ?? ''),
+          traceparent: String(req.headers.traceparent ?? ''),
           at: Date.now(),
         };
         this.received.push(received);
