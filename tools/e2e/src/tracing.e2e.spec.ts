@@ -68,12 +68,18 @@ describe('distributed tracing (OpenTelemetry, OTLP)', () => {
     const hook = await api('POST', '/v1/webhook-endpoints', { body: { url: `${receiver.url}/traced`, events: ['payment.succeeded'] } });
     expect(hook.status).toBe(201);
     try {
-      // A traced bot: creation and the (sandbox) payment are two requests of the caller's one trace.
+      // The payment is created in the caller's trace; it is paid later by the provider's own webhook
+      // (here the sandbox's, asked for in another, unrelated trace). payments applies the provider's
+      // report in the trace of the payment's creation, so payment.succeeded is delivered in it.
       const traceId = randomBytes(16).toString('hex');
-      const traceparent = () => `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
-      const created = await api('POST', '/v1/payments', { body: pixPayment(), idempotencyKey: `trace-wh-${traceId}`, headers: { traceparent: traceparent() } });
+      const otherTraceId = randomBytes(16).toString('hex');
+      const created = await api('POST', '/v1/payments', {
+        body: pixPayment(),
+        idempotencyKey: `trace-wh-${traceId}`,
+        headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+      });
       expect(created.status).toBe(201);
-      const paid = await api('POST', `/v1/payments/${created.body.id}/simulate`, { headers: { traceparent: traceparent() } });
+      const paid = await api('POST', `/v1/payments/${created.body.id}/simulate`, { headers: { traceparent: `00-${otherTraceId}-${randomBytes(8).toString('hex')}-01` } });
       expect(paid.body.status).toBe('succeeded');
 
       const delivered = await eventually(
@@ -101,6 +107,7 @@ describe('distributed tracing (OpenTelemetry, OTLP)', () => {
       const post = spans.find((span) => span.service === 'notifications' && span.kind === 3 && span.parentSpanId === deliver.spanId);
       expect(post?.name).toMatch(/^POST/);
       // …and the chain reaches back to the payment's change in payments and the gateway's request.
+      expect(spans.some((span) => span.service === 'payments' && span.name === 'payment.apply_provider_update')).toBe(true);
       expect(spans.some((span) => span.service === 'payments' && span.kind === 4)).toBe(true);
       expect(spans.some((span) => span.service === 'gateway')).toBe(true);
     } finally {

@@ -89,6 +89,12 @@ export interface PaymentDoc extends OutboxFields, DueWorkFields {
    * provider the same request under the same idempotency key.
    */
   card?: { token: string; installments: number; brand: string };
+  /**
+   * W3C trace context of the request that created the payment. Changes reported later by the
+   * provider (its webhooks) are applied in this trace, so a payment's whole life, through to the
+   * webhook deliveries of its events, is one trace (the provider's request is linked to it).
+   */
+  trace?: Record<string, string>;
   created_at: Date;
   updated_at: Date;
 }
@@ -126,6 +132,7 @@ const schema = new Schema<PaymentDoc>(
     idempotency_key: { type: String, default: '' },
     requested_account_id: { type: String },
     card: { type: Schema.Types.Mixed },
+    trace: { type: Schema.Types.Mixed },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     outbox: { type: Schema.Types.Mixed, default: [] },

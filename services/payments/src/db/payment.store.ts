@@ -1,3 +1,4 @@
+import { context, propagation } from '@opentelemetry/api';
 import { PAYMENT_ATTEMPT_RECORDED, toPublicRefund, type PaymentAttemptRecorded } from '@orquestra/contracts';
 import { AppError, LockManager, newId, outboxEntries, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
@@ -200,8 +201,11 @@ export class PaymentStore {
   async insertWithEvents(doc: PaymentDoc, eventTypes: string[]): Promise<PaymentDoc> {
     const events = eventTypes.map((type) => this.event(type, doc));
     const customerId = this.customers ? await this.customers.link(doc) : undefined;
+    const trace: Record<string, string> = {};
+    propagation.inject(context.active(), trace);
     const stored: PaymentDoc & { search: { document: string } } = {
       ...doc,
+      ...(Object.keys(trace).length > 0 ? { trace } : {}),
       ...(customerId ? { customer_id: customerId } : {}),
       // Normalized search keys for GET /v1/payments?q= (the document as digits only).
       search: { document: searchableDocument(doc.customer.document) },

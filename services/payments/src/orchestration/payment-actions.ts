@@ -5,6 +5,7 @@ import type { PaymentDoc } from '../db/payment.model';
 import type { PaymentStore } from '../db/payment.store';
 import type { RefundReport } from '../domain/refunds';
 import type { AwaitingMethodPayments } from './awaiting-method';
+import { inPaymentTrace } from './payment-trace';
 import { reportFromEvent, reportFromProto, type PaymentRefunds } from './refund-payment';
 
 const { ChargeStatus } = providersContract;
@@ -134,7 +135,9 @@ export class PaymentActions {
       .lean<PaymentDoc>();
     if (!payment) return 'unknown_payment';
     const view: ChargeView = { ...update, refunds: (update.refunds ?? []).map(reportFromEvent) };
-    return (await this.applyChargeState(payment, view)) ? 'applied' : 'unchanged';
+    // The provider's report continues the payment's own trace (linked to the webhook's).
+    const applied = await inPaymentTrace(payment, 'payment.apply_provider_update', () => this.applyChargeState(payment, view));
+    return applied ? 'applied' : 'unchanged';
   }
 
   private async applyChargeState(payment: PaymentDoc, charge: ChargeView): Promise<boolean> {
