@@ -34,19 +34,33 @@ RMQ_ENV=(
   RABBITMQ_ENABLED_PLUGINS_FILE="$DIR/enabled_plugins" RABBITMQ_CONF_ENV_FILE="$DIR/rabbitmq-env.conf"
   RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}" ERL_EPMD_ADDRESS=127.0.0.1
 )
+[[ -x "$BIN/rabbitmq-server" ]] || {
+  echo "[nothing-lost] $BIN/rabbitmq-server is missing: this suite runs a private node of Debian's rabbitmq-server (apt-get install -y rabbitmq-server)" >&2
+  exit 1
+}
+# The suite kills this node with SIGKILL mid-traffic and starts it again with this script.
+START="$DIR/start.sh"
+{
+  echo '#!/usr/bin/env bash'
+  printf 'setsid nohup env'
+  printf ' %q' "${RMQ_ENV[@]}" "$BIN/rabbitmq-server"
+  printf ' >>%q 2>&1 </dev/null &\n' "$DIR/startup.log"
+} >"$START"
+chmod +x "$START"
 echo "[nothing-lost] starting private RabbitMQ node $NODE on 127.0.0.1:$PORT"
-setsid nohup env "${RMQ_ENV[@]}" "$BIN/rabbitmq-server" >>"$DIR/startup.log" 2>&1 </dev/null &
-RMQ_WRAPPER=$!
+bash "$START"
 stop_node() {
   echo "[nothing-lost] stopping $NODE"
-  env "${RMQ_ENV[@]}" "$BIN/rabbitmqctl" -n "$NODE" stop >/dev/null 2>&1 || kill "$RMQ_WRAPPER" 2>/dev/null || true
+  env "${RMQ_ENV[@]}" "$BIN/rabbitmqctl" -n "$NODE" stop >/dev/null 2>&1 || true
 }
 trap stop_node EXIT
+ready=0
 for _ in $(seq 1 120); do
-  if env "${RMQ_ENV[@]}" "$BIN/rabbitmqctl" -n "$NODE" await_startup >/dev/null 2>&1; then break; fi
-  kill -0 "$RMQ_WRAPPER" 2>/dev/null || { echo "RabbitMQ exited; see $DIR/startup.log" >&2; exit 1; }
+  if env "${RMQ_ENV[@]}" "$BIN/rabbitmqctl" -n "$NODE" await_startup >/dev/null 2>&1; then ready=1; break; fi
   sleep 1
 done
+((ready)) || { echo "[nothing-lost] RabbitMQ node $NODE did not start within 120 s; see $DIR/startup.log" >&2; exit 1; }
 
 E2E_NOTHING_LOST=1 AMQP_URL="amqp://guest:guest@127.0.0.1:$PORT" E2E_RABBITMQ_NODE="$NODE" E2E_RABBITMQ_HOME="$DIR/home" \
+  E2E_RABBITMQ_START="$START" E2E_RABBITMQ_CTL="$BIN/rabbitmqctl" \
   npx jest -c tools/e2e/jest.config.js tools/e2e/src/nothing-lost.e2e.spec.ts "$@"

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../../..');
-const RABBITMQCTL = '/usr/lib/rabbitmq/bin/rabbitmqctl';
+const RABBITMQCTL = process.env.E2E_RABBITMQ_CTL ?? '/usr/lib/rabbitmq/bin/rabbitmqctl';
 
 /**
  * Control of the local RabbitMQ node the stack uses: by default the one tools/infra/infra.sh starts
@@ -46,13 +46,39 @@ export class RabbitNode {
     return null;
   }
 
-  stopApp(): void {
-    const result = this.ctl('stop_app');
-    if (!result.ok) throw new Error(`rabbitmqctl stop_app failed: ${result.output}`);
+  /**
+   * Kills the broker the hard way: SIGKILL to its Erlang VM, as a crash or an OOM kill would. No
+   * connection is closed cleanly; publishes in flight get no confirm. Waits until it is gone.
+   */
+  async kill(): Promise<void> {
+    const pid = Number(this.ctl('eval', 'list_to_integer(os:getpid()).').output.trim());
+    if (!Number.isInteger(pid) || pid <= 1) throw new Error(`cannot find the Erlang VM pid of ${this.node}`);
+    process.kill(pid, 'SIGKILL');
+    for (let i = 0; i < 100; i++) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`RabbitMQ VM ${pid} survived SIGKILL`);
   }
 
-  startApp(): void {
-    const result = this.ctl('start_app');
-    if (!result.ok) throw new Error(`rabbitmqctl start_app failed: ${result.output}`);
+  /** Starts the node again (the private node's start script, or infra.sh for the shared one) and waits for it. */
+  start(): void {
+    const script = process.env.E2E_RABBITMQ_START;
+    const run = script
+      ? spawnSync('bash', [script], { encoding: 'utf8', timeout: 30_000 })
+      : spawnSync('bash', [path.join(ROOT, 'tools/infra/infra.sh'), 'up'], { encoding: 'utf8', timeout: 180_000 });
+    if (run.status !== 0) throw new Error(`could not start RabbitMQ: ${run.stdout}${run.stderr}`);
+    // await_startup needs the node registered with epmd first: poll until it answers.
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const ready = this.ctl('await_startup', '--timeout', '10');
+      if (ready.ok) return;
+      if (Date.now() > deadline) throw new Error(`RabbitMQ did not come back in 120 s: ${ready.output}`);
+      spawnSync('sleep', ['1']);
+    }
   }
 }
