@@ -10,6 +10,7 @@ import type { EmulatorState } from './emulator-state';
 import type { Logger } from './logger';
 import type { PaymentIntentLifecycle } from './payment-intent-lifecycle';
 import type { StoredPaymentIntent } from './payment-intent-model';
+import { refundJson, type RefundBook } from './refunds';
 
 const accountSchema = z.object({ secret_key: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, 'secret_key must look like sk_test_… or sk_live_…') });
 
@@ -26,6 +27,14 @@ const faultSchema = z
   })
   .strict();
 
+const dashboardRefundSchema = z
+  .object({ amount: z.number().int().min(1).optional(), reason: z.enum(['duplicate', 'fraudulent', 'requested_by_customer']).optional() })
+  .strict();
+
+const settleSchema = z
+  .object({ outcome: z.enum(['succeeded', 'failed', 'canceled']).default('succeeded'), failure_reason: z.string().min(1).max(100).optional() })
+  .strict();
+
 function fail(res: Response, status: number, error: string, message: string): void {
   res.status(status).json({ error, message });
 }
@@ -35,7 +44,7 @@ const escapeHtml = (text: string) =>
 
 const reais = (centavos: number) => `R$ ${Math.trunc(centavos / 100)},${String(centavos % 100).padStart(2, '0')}`;
 
-export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, logger: Logger): Express {
+export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, refunds: RefundBook, logger: Logger): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '256kb' }));
@@ -76,6 +85,31 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
     if (!pi) return;
     lifecycle.expire(pi);
     res.status(200).json({ id: pi.id, status: pi.status });
+  });
+
+  // A refund made "in the dashboard" (no API request, no metadata): moves and notifies like any other.
+  app.post('/__control/charges/:id/refund', (req, res) => {
+    const parsed = dashboardRefundSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const pi = state.findIntent(req.params['id'] ?? '');
+    if (!pi) return fail(res, 404, 'charge_not_found', `no PaymentIntent ${req.params['id'] ?? ''}`);
+    try {
+      const refund = refunds.create(pi, { ...(parsed.data.amount === undefined ? {} : { amount: parsed.data.amount }), reason: parsed.data.reason ?? null, metadata: {} }, {});
+      res.status(200).json(refundJson(refund));
+    } catch (err) {
+      fail(res, 409, 'refund_refused', (err as Error).message);
+    }
+  });
+
+  // The end of an open refund: a boleto payer who gave bank details (succeeded), a bank that
+  // returned it (failed), or a payer who never answered (canceled).
+  app.post('/__control/refunds/:id/settle', (req, res) => {
+    const parsed = settleSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const refund = state.findRefund(req.params['id'] ?? '');
+    if (!refund) return fail(res, 404, 'refund_not_found', `no refund ${req.params['id'] ?? ''}`);
+    if (!refunds.settle(refund, parsed.data.outcome, parsed.data.failure_reason)) return fail(res, 409, 'refund_not_open', `refund is ${refund.status}`);
+    res.status(200).json(refundJson(refund));
   });
 
   app.post('/__control/faults', (req, res) => {

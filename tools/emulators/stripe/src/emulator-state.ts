@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { FaultRegistry } from '../../kit';
 import type { StoredPaymentIntent } from './payment-intent-model';
+import type { StoredRefund } from './refunds';
 import { stripeErrors } from './stripe-errors';
 import { accountIdForKey } from './stripe-ids';
 
@@ -64,6 +65,7 @@ export class EmulatorState {
   /** sha256(secret key) → account: lookups never compare the key itself. */
   private readonly accountsByKey = new Map<string, Account>();
   private readonly intents = new Map<string, StoredPaymentIntent>();
+  private readonly refunds = new Map<string, StoredRefund>();
   private readonly idempotency = new Map<string, IdempotencyRecord>();
   private readonly endpoints = new Map<string, WebhookEndpoint>();
   private readonly deliveries: WebhookDelivery[] = [];
@@ -138,6 +140,34 @@ export class EmulatorState {
 
   allIntents(): IterableIterator<StoredPaymentIntent> {
     return this.intents.values();
+  }
+
+  // --- refunds --------------------------------------------------------------------------------
+
+  addRefund(refund: StoredRefund): void {
+    this.refunds.set(refund.id, refund);
+  }
+
+  /** The account's refund; another account's is as missing as an unknown one. */
+  getRefund(accountId: string, id: string): StoredRefund {
+    const refund = this.refunds.get(id);
+    if (!refund || refund.accountId !== accountId) throw stripeErrors.resourceMissing('refund', id, 'id');
+    return refund;
+  }
+
+  findRefund(id: string): StoredRefund | undefined {
+    return this.refunds.get(id);
+  }
+
+  refundsOfCharge(chargeId: string): StoredRefund[] {
+    return [...this.refunds.values()].filter((r) => r.chargeId === chargeId);
+  }
+
+  /** Newest first, as Stripe lists. */
+  listRefunds(accountId: string, filter: { paymentIntentId?: string; chargeId?: string } = {}): StoredRefund[] {
+    return [...this.refunds.values()]
+      .filter((r) => r.accountId === accountId && (!filter.paymentIntentId || r.paymentIntentId === filter.paymentIntentId) && (!filter.chargeId || r.chargeId === filter.chargeId))
+      .reverse();
   }
 
   // --- idempotency ----------------------------------------------------------------------------
@@ -228,6 +258,7 @@ export class EmulatorState {
    */
   reset(): void {
     this.intents.clear();
+    this.refunds.clear();
     this.idempotency.clear();
     this.deliveries.length = 0;
     this.faults.clear();

@@ -16,6 +16,11 @@ export const EMITTED_EVENT_TYPES = [
   'payment_intent.canceled',
   'charge.succeeded',
   'charge.failed',
+  'charge.refunded',
+  'charge.refund.updated',
+  'refund.created',
+  'refund.updated',
+  'refund.failed',
 ] as const;
 
 export type EventType = (typeof EMITTED_EVENT_TYPES)[number];

@@ -43,6 +43,8 @@ export interface StoredCharge {
   paymentMethod: StoredPaymentMethod;
   /** Pix: the payment's EndToEndId, which Stripe reports as `bank_transaction_id`. */
   bankTransactionId?: string;
+  /** Cents returned or on their way back (refunds not failed or canceled), as Stripe counts `amount_refunded`. */
+  amountRefunded?: number;
   balanceTransaction?: StoredBalanceTransaction;
 }
 
@@ -154,7 +156,7 @@ export function chargeJson(pi: StoredPaymentIntent, charge: StoredCharge, expand
     object: 'charge',
     amount: charge.amount,
     amount_captured: succeeded ? charge.amount : 0,
-    amount_refunded: 0,
+    amount_refunded: charge.amountRefunded ?? 0,
     balance_transaction: txn ? (expandBalanceTransaction ? balanceTransactionJson(txn, charge.id) : txn.id) : null,
     billing_details: { address: null, email: charge.paymentMethod.billingDetails.email, name: charge.paymentMethod.billingDetails.name, phone: null },
     captured: succeeded,
@@ -177,7 +179,7 @@ export function chargeJson(pi: StoredPaymentIntent, charge: StoredCharge, expand
         : charge.paymentMethod.type === 'boleto'
           ? { type: 'boleto', boleto: { tax_id: charge.paymentMethod.taxId } }
           : { type: 'card', card: { brand: charge.paymentMethod.card?.brand, last4: charge.paymentMethod.card?.last4, country: charge.paymentMethod.card?.country, funding: charge.paymentMethod.card?.funding, network: charge.paymentMethod.card?.brand } },
-    refunded: false,
+    refunded: (charge.amountRefunded ?? 0) >= charge.amount,
     status: charge.status,
   };
 }

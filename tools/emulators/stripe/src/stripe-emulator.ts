@@ -17,6 +17,7 @@ import { EmulatorState } from './emulator-state';
 import { refuseDuringOutage } from './fault-injection';
 import { createEmulatorLogger, type Logger } from './logger';
 import { PaymentIntentLifecycle, type Fees } from './payment-intent-lifecycle';
+import { RefundBook } from './refunds';
 import { stripeApiApp } from './stripe-api.app';
 import { WebhookSender, type WebhookSenderOptions } from './webhook-sender';
 
@@ -36,6 +37,8 @@ export interface StripeEmulatorOptions {
   publicBaseUrl?: string;
   fees?: Partial<Fees>;
   webhooks?: WebhookSenderOptions;
+  /** How long a Pix refund stays `pending` before it succeeds (default 300 ms). */
+  refundSettleMs?: number;
   /** How often due Pix codes are expired in the background (default 1000 ms; 0 = only on reads). */
   expirySweepMs?: number;
   logger?: Logger;
@@ -89,9 +92,10 @@ export function createStripeEmulator(options: StripeEmulatorOptions = {}): Strip
     (accountId, event) => sender.dispatch(accountId, event),
   );
 
-  const apiServer = createServer(stripeApiApp(state, lifecycle, logger));
+  const refunds = new RefundBook(state, (accountId, event) => sender.dispatch(accountId, event), logger, options.refundSettleMs ?? 300);
+  const apiServer = createServer(stripeApiApp(state, lifecycle, refunds, logger));
   apiServer.on('connection', refuseDuringOutage(state.faults));
-  const controlServer = createServer(controlApp(state, lifecycle, logger));
+  const controlServer = createServer(controlApp(state, lifecycle, refunds, logger));
   let sweep: NodeJS.Timeout | undefined;
 
   return {
@@ -113,6 +117,7 @@ export function createStripeEmulator(options: StripeEmulatorOptions = {}): Strip
     },
     async stop() {
       if (sweep) clearInterval(sweep);
+      refunds.close();
       await sender.close();
       await Promise.all([close(apiServer), close(controlServer)]);
       logger.info('stripe emulator stopped');
