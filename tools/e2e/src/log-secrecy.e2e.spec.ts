@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { api } from './support/api';
+import { api, eventually } from './support/api';
+import { WebhookReceiver } from './support/webhook-receiver';
 import { stackInfo } from './support/stack-info';
 
 /**
@@ -26,8 +27,8 @@ function base64Needles(secret: string): string[] {
   });
 }
 
-async function control(code: 'asaas' | 'pagarme' | 'mercadopago', credentials: Record<string, string>): Promise<void> {
-  const response = await fetch(`${stackInfo().controlUrls[code]}/__control/accounts`, {
+async function control(code: 'asaas' | 'pagarme' | 'mercadopago' | 'woovi' | 'stripe' | 'efi', credentials: Record<string, string>): Promise<void> {
+  const response = await fetch(`${stackInfo().controlUrls[code]}/__control/${code === 'efi' ? 'clients' : 'accounts'}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(credentials),
@@ -41,8 +42,14 @@ function serviceLogs(): Array<{ file: string; text: string }> {
   return files.map((file) => ({ file, text: readFileSync(path.join(dir, file), 'utf8') }));
 }
 
+const ROOT = path.resolve(__dirname, '../../..');
+
 describe('secrets never appear in the logs', () => {
   const secrets: Record<string, string> = {};
+  const receiver = new WebhookReceiver();
+  afterAll(async () => {
+    await receiver.stop();
+  });
   const PAN = '5555341244441115';
   const PAN_SPACED = '5555 3412 4444 1115';
 
@@ -88,6 +95,60 @@ describe('secrets never appear in the logs', () => {
       // Out of the routing of later payments of this merchant.
       expect((await api('POST', `/v1/provider-accounts/${connected.body.id}/disable`, { key })).status).toBe(200);
     }
+
+    // Woovi (AppID), Stripe (secret key, a card charge) and Efí (client secret and the mTLS
+    // client certificate's private key), connected and used the same way.
+    const woovi = { app_id: `LOGSECRETWOOVI${hex(16)}` };
+    const stripe = { secret_key: `sk_test_LOGSECRET${hex(16)}` };
+    const efiClient = { client_id: `Client_Id_LOGSECRET${hex(6)}`, client_secret: `Client_Secret_LOGSECRET${hex(16)}`, chave: `${hex(4)}@logsecret.example` };
+    const certificate = ['client.pem', 'client.key'].map((file) => readFileSync(path.join(ROOT, '.local/certs', file), 'utf8')).join('\n');
+    const privateKeyBody = /-----BEGIN [A-Z ]*PRIVATE KEY-----\s*([A-Za-z0-9+/=\s]+?)-----END/.exec(certificate)?.[1]?.replace(/\s+/g, '') ?? '';
+    expect(privateKeyBody.length).toBeGreaterThan(100);
+    Object.assign(secrets, {
+      'woovi app_id': woovi.app_id,
+      'stripe secret_key': stripe.secret_key,
+      'efi client_secret': efiClient.client_secret,
+      // 64 characters from the middle of the private key: enough to be unique, and what a log line
+      // holding the PEM (wrapped or not) would contain.
+      'efi certificate private key': privateKeyBody.slice(64, 128),
+    });
+    await control('woovi', woovi);
+    await control('stripe', stripe);
+    await control('efi', efiClient);
+    const others = [
+      ['woovi', woovi, { method: 'pix' }],
+      ['stripe', stripe, { method: 'card', card: { token: 'pm_card_visa' } }],
+      ['efi', { client_id: efiClient.client_id, client_secret: efiClient.client_secret, certificate, pix_key: efiClient.chave }, { method: 'pix' }],
+    ] as const;
+    for (const [provider, credentials, payment] of others) {
+      const connected = await api('POST', '/v1/provider-accounts', { key, body: { provider, name: `${provider} log-secrecy`, credentials, priority: 900 } });
+      expect([provider, connected.status]).toEqual([provider, 201]);
+      const created = await api('POST', '/v1/payments', {
+        key,
+        idempotencyKey: randomUUID(),
+        body: { amount: 1234, provider_account_id: connected.body.id, customer: { name: 'Maria Silva', email: 'maria@example.com', document: '529.982.247-25' }, ...payment },
+      });
+      expect([provider, created.status]).toEqual([provider, 201]);
+      expect((await api('POST', `/v1/payments/${created.body.id}/sync`, { key })).status).toBe(200);
+      expect((await api('POST', `/v1/provider-accounts/${connected.body.id}/disable`, { key })).status).toBe(200);
+    }
+
+    // Webhook endpoint signing secrets: shown once at creation and at rotation, used to sign.
+    await receiver.start();
+    const endpoint = await api('POST', '/v1/webhook-endpoints', { key, body: { url: `${receiver.url}/logs`, events: ['payment.*'] } });
+    expect(endpoint.status).toBe(201);
+    const rotated = await api('POST', `/v1/webhook-endpoints/${endpoint.body.id}/rotate-secret`, { key });
+    expect(rotated.status).toBeLessThan(300);
+    Object.assign(secrets, { 'webhook endpoint secret': endpoint.body.secret, 'rotated webhook endpoint secret': rotated.body.secret });
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    const signed = await api('POST', '/v1/payments', {
+      key,
+      idempotencyKey: randomUUID(),
+      body: { method: 'pix', amount: 1500, customer: { name: 'Maria Silva', email: 'maria@example.com', document: '529.982.247-25' } },
+    });
+    expect(signed.status).toBe(201);
+    await eventually(async () => (receiver.at('/logs').length > 0 ? true : undefined), 'a signed delivery');
+    expect((await api('DELETE', `/v1/webhook-endpoints/${endpoint.body.id}`, { key })).status).toBeLessThan(300);
 
     // API keys: every kind, on allowed and refused calls, plus keys nobody issued.
     const info = stackInfo();
@@ -143,6 +204,20 @@ describe('secrets never appear in the logs', () => {
     const gateway = logs.find((log) => log.file === 'gateway.log')!;
     // The actions above were logged (by request id and path), just without the secrets.
     expect(gateway.text).toContain('/v1/provider-accounts');
+  });
+
+  it('carries request and trace ids on request lines, as JSON', () => {
+    const gateway = serviceLogs().find((log) => log.file === 'gateway.log')!;
+    const requests = gateway.text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.msg === 'request' && String(line.path).startsWith('/v1/'));
+    expect(requests.length).toBeGreaterThan(10);
+    for (const line of requests) {
+      expect(line.request_id).toMatch(/^req_/);
+      expect(line.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    }
   });
 
   it('holds no credential, API key or card number, plain or base64', () => {

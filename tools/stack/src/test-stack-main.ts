@@ -97,6 +97,7 @@ async function main(): Promise<void> {
       {
         baseUrl: stack.baseUrl,
         stackControlUrl: control.url,
+        mongoUrl,
         amqpUrl,
         efiControlUrl: stack.efiControlUrl,
         controlUrls: stack.controlUrls,

@@ -5,6 +5,8 @@ export interface StackInfo {
   baseUrl: string;
   /** The stack's control channel (tools/stack/src/stack-control.ts): kill and restart services. */
   stackControlUrl: string;
+  /** The store the stack uses (its databases are `${dbPrefix}<service>`). */
+  mongoUrl: string;
   /** The broker the stack uses (the nothing-lost suite stops it when it is the local one). */
   amqpUrl: string;
   efiControlUrl: string;
