@@ -12,6 +12,11 @@ export const baseConfigShape = {
   EVENTS_EXCHANGE: z.string().default('orquestra.events'),
   GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(10_000),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * After SIGTERM, how long health reports NOT_SERVING while calls are still served, so that load
+   * balancers and clients stop sending new calls before the server stops accepting them.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(0),
   /** Port of the plain-HTTP `/metrics` endpoint (Prometheus); 0 turns it off. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
 };

@@ -18,6 +18,7 @@ export interface ServiceBaseConfig {
   DB_PREFIX: string;
   EVENTS_EXCHANGE: string;
   SHUTDOWN_GRACE_MS: number;
+  SHUTDOWN_DRAIN_MS?: number;
   METRICS_PORT: number;
 }
 
@@ -37,10 +38,11 @@ export interface ServiceContext<C extends ServiceBaseConfig> {
 }
 
 /**
- * Boots a service: logger, its own database, the event bus, the outbox relay and the gRPC server
- * with `grpc.health.v1`. Health says NOT_SERVING until the database and broker are connected and
- * `setup` has registered the handlers, and again as soon as SIGTERM arrives; running calls get
- * `SHUTDOWN_GRACE_MS` to finish before the process exits.
+ * Boots a service: the gRPC server with `grpc.health.v1` first (listening, NOT_SERVING), then
+ * logger, its own database, the event bus, the outbox relay. Health says NOT_SERVING until the
+ * database and broker are connected and `setup` has registered the handlers, and again as soon as
+ * SIGTERM arrives: for `SHUTDOWN_DRAIN_MS` calls are still served while callers move away, then
+ * running calls get `SHUTDOWN_GRACE_MS` to finish before the process exits.
  */
 export async function runService<C extends ServiceBaseConfig>(options: {
   config: C;
@@ -54,6 +56,10 @@ export async function runService<C extends ServiceBaseConfig>(options: {
   const metrics = new ServiceMetrics(config.SERVICE_NAME);
   grpc.onCallEnd = (method, code, seconds) => metrics.rpcDuration.observe({ method, code }, seconds);
   try {
+    // Listening from the start, NOT_SERVING: probes and the launcher see "starting", not "gone".
+    const port = await grpc.listen(options.grpcAddress);
+    cleanups.push(() => grpc.shutdown(0));
+    logger.info({ port }, 'gRPC listening (NOT_SERVING until connected)');
     const db = await connectDatabase({ url: config.MONGO_URL, dbName: `${config.DB_PREFIX}${config.SERVICE_NAME}`, logger });
     cleanups.push(() => db.close());
     const bus = new EventBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger });
@@ -81,7 +87,6 @@ export async function runService<C extends ServiceBaseConfig>(options: {
       const server = await startMetricsServer({ port: config.METRICS_PORT, metrics, logger });
       cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     }
-    const port = await grpc.listen(options.grpcAddress);
     grpc.setServing(true);
     logger.info({ port }, 'service ready');
 
@@ -90,7 +95,11 @@ export async function runService<C extends ServiceBaseConfig>(options: {
       if (stopping) return;
       stopping = true;
       logger.info({ signal }, 'shutting down');
+      grpc.setServing(false);
+      if (config.SHUTDOWN_DRAIN_MS) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
       await grpc.shutdown(config.SHUTDOWN_GRACE_MS);
+      // The gRPC server is already stopped: skip the startup cleanup that would stop it again.
+      cleanups.shift();
       for (const cleanup of cleanups.reverse()) {
         await Promise.resolve(cleanup()).catch((error: Error) => logger.warn({ err: error.message }, 'cleanup failed'));
       }
