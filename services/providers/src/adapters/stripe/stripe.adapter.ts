@@ -15,6 +15,8 @@ import {
   type CreateChargeInput,
   type ProviderAdapter,
   type ProviderCharge,
+  type ProviderRefund,
+  type RefundChargeInput,
   type WebhookParseResult,
   type WebhookRegistration,
   type WebhookRequest,
@@ -37,6 +39,7 @@ import {
 import { encodeForm, type FormValue } from './stripe.form-encoding';
 import { BOLETO_DUE_DAYS } from '../../domain/boleto-due-date';
 import { headerValue, parseStripeEvent, verifyStripeSignature } from './stripe.webhook';
+import { listIntentRefunds, refundStripePaymentIntent, toProviderRefund } from './stripe.refunds';
 
 /** What the request was, for classifying a failure without an answer. */
 type Operation = 'create' | 'read' | 'write';
@@ -47,6 +50,11 @@ export const WEBHOOK_EVENTS = [
   'payment_intent.payment_failed',
   'payment_intent.canceled',
   'payment_intent.processing',
+  // Refunds (ours and those made in the dashboard): created, and every later change.
+  'charge.refunded',
+  'refund.created',
+  'refund.updated',
+  'refund.failed',
 ] as const;
 
 const CONNECT_PHASE_CODES = new Set([
@@ -168,8 +176,21 @@ export class StripeAdapter implements ProviderAdapter {
     const answer = await this.api('GET', `/v1/payment_intents/${encodeURIComponent(providerPaymentId)}`, 'read', {
       expand: ['latest_charge.balance_transaction'],
     });
-    if (answer.status === 200) return toProviderCharge(answer.body as StripePaymentIntent);
-    throw providerErrorFor(answer.status, answer.body, 'get payment intent');
+    if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'get payment intent');
+    const intent = answer.body as StripePaymentIntent;
+    const charge = toProviderCharge(intent);
+    if (intent.status !== 'succeeded') return charge;
+    // Only a paid intent can have refunds; they are read with it so a sync sees every one.
+    const refunds = await listIntentRefunds(this.refundApi, providerPaymentId);
+    return refunds.length > 0 ? { ...charge, refunds: refunds.map(toProviderRefund) } : charge;
+  }
+
+  private readonly refundApi = (method: 'GET' | 'POST', path: string, operation: Operation, params?: Record<string, FormValue>, key?: string) =>
+    this.api(method, path, operation, params, key);
+
+  /** See stripe.refunds.ts: our refund id is the Idempotency-Key and rides in the refund's metadata. */
+  refundCharge(input: RefundChargeInput): Promise<ProviderRefund> {
+    return refundStripePaymentIntent(this.refundApi, input);
   }
 
   async cancelCharge(providerPaymentId: string): Promise<ProviderCharge> {
