@@ -31,7 +31,10 @@ export interface AsaasEmulatorOptions {
   merchant?: Merchant;
   /** Host of the payload locations in BR Codes (Asaas sandbox: `pix-h.asaas.com`). */
   locationHost?: string;
-  /** Base of `invoiceUrl` (default `https://sandbox.asaas.com`). */
+  /**
+   * Base of `invoiceUrl`, where the control port serves the invoice pages (default: the control
+   * port itself, `http://<host>:<controlPort>`; Asaas's own is `https://sandbox.asaas.com`).
+   */
   invoiceBase?: string;
   /** Fee on a received Pix, in cents (default 199: R$ 1,99). */
   pixFeeCents?: number;
@@ -73,33 +76,32 @@ function close(server: Server): Promise<void> {
 export function createAsaasEmulator(options: AsaasEmulatorOptions = {}): AsaasEmulator {
   const logger = options.logger ?? createEmulatorLogger('silent');
   const host = options.host ?? '127.0.0.1';
-  const invoiceBase = options.invoiceBase ?? 'https://sandbox.asaas.com';
   const state = new EmulatorState(options.now ?? (() => new Date()));
   for (const account of options.accounts ?? []) state.registerAccount(account);
 
   const sender = new WebhookSender(state, options.webhooks ?? {}, logger);
   const settler = new RefundSettler(state, sender, logger, options.refundSettleMs ?? 300);
-  const api = asaasApiApp(
-    state,
-    sender,
-    {
-      merchant: options.merchant ?? { name: 'ORQUESTRA SANDBOX', city: 'SAO PAULO' },
-      locationHost: options.locationHost ?? 'pix-h.asaas.com',
-      invoiceBase,
-      pixFeeCents: options.pixFeeCents ?? 199,
-    },
-    logger,
-    settler,
-  );
+  // Known once the control port listens (unless given): read at answer time, never copied.
+  const routes = {
+    merchant: options.merchant ?? { name: 'ORQUESTRA SANDBOX', city: 'SAO PAULO' },
+    locationHost: options.locationHost ?? 'pix-h.asaas.com',
+    invoiceBase: options.invoiceBase ?? '',
+    pixFeeCents: options.pixFeeCents ?? 199,
+  };
+  const api = asaasApiApp(state, sender, routes, logger, settler);
   const apiServer = createServer(api);
   apiServer.on('connection', refuseDuringOutage(state.faults));
-  const controlServer = createServer(controlApp(state, sender, invoiceBase, logger, settler));
+  const controlServer = createServer(controlApp(state, sender, () => routes.invoiceBase, logger, settler));
 
   return {
     state,
     async start() {
       const apiPort = await listen(apiServer, options.apiPort ?? 0, host);
       const controlPort = await listen(controlServer, options.controlPort ?? 0, host);
+      if (!options.invoiceBase) {
+        const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? 'localhost' : host;
+        routes.invoiceBase = `http://${shown}:${controlPort}`;
+      }
       logger.info({ apiPort, controlPort, host }, 'asaas emulator listening');
       return { apiPort, controlPort };
     },

@@ -44,7 +44,7 @@ export function paymentJson(p: StoredPayment, invoiceBase: string) {
     originalValue: null,
     interestValue: null,
     description: p.description ?? null,
-    billingType: 'PIX',
+    billingType: p.billingType,
     confirmedDate: paidOn,
     pixTransaction: p.pixTransactionId ?? null,
     status: p.status,
@@ -53,7 +53,7 @@ export function paymentJson(p: StoredPayment, invoiceBase: string) {
     paymentDate: paidOn,
     clientPaymentDate: paidOn,
     installmentNumber: null,
-    invoiceUrl: `${invoiceBase}/i/${p.id.slice('pay_'.length)}`,
+    invoiceUrl: `${invoiceBase}/i/${invoiceToken(p)}`,
     invoiceNumber: p.invoiceNumber,
     externalReference: p.externalReference ?? null,
     deleted: p.deleted,
@@ -72,7 +72,13 @@ export function paymentJson(p: StoredPayment, invoiceBase: string) {
     postalService: false,
     custody: null,
     refunds: p.refunds && p.refunds.length > 0 ? p.refunds.map(refundJson) : null,
+    ...(p.creditCard ? { creditCard: { creditCardNumber: p.creditCard.last4, creditCardBrand: p.creditCard.brand, creditCardToken: null } } : {}),
   };
+}
+
+/** The token of a charge's invoice page (`<invoiceBase>/i/<token>`). */
+export function invoiceToken(p: Pick<StoredPayment, 'id'>): string {
+  return p.id.slice('pay_'.length);
 }
 
 export function customerJson(c: StoredCustomer) {

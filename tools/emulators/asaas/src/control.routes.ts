@@ -8,7 +8,10 @@ import express, { type Express, type Response } from 'express';
 import { z } from 'zod';
 import { accountIdFor } from './asaas-ids';
 import { paymentJson } from './asaas-json';
-import type { EmulatorState } from './emulator-state';
+import type { EmulatorState, StoredPayment } from './emulator-state';
+import { applyCard, cardPayable } from './invoice-checkout';
+import { invoicePageRoutes } from './invoice-page';
+import { TEST_CARDS } from './test-cards';
 import type { Logger } from './logger';
 import { createRefund, type RefundSettler } from './refunds';
 import type { WebhookSender } from './webhook-sender';
@@ -36,11 +39,16 @@ function fail(res: Response, status: number, error: string, message: string): vo
   res.status(status).json({ error, message });
 }
 
+const declineSchema = z.object({ event: z.enum(['PAYMENT_CREDIT_CARD_CAPTURE_REFUSED', 'PAYMENT_REPROVED_BY_RISK_ANALYSIS']).optional() }).strict();
+
 const dashboardRefundSchema = z.object({ value_cents: z.number().int().min(1).optional(), description: z.string().max(500).optional() }).strict();
 
-export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceBase: string, logger: Logger, settler: RefundSettler): Express {
+export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceBase: () => string, logger: Logger, settler: RefundSettler): Express {
   const app = express();
   app.disable('x-powered-by');
+  const json = (p: StoredPayment) => paymentJson(p, invoiceBase());
+  // Asaas's hosted invoice pages (invoiceUrl): public, like sandbox.asaas.com/i/<id>.
+  app.use(invoicePageRoutes(state, sender, json, logger));
   app.use(express.json({ limit: '256kb' }));
 
   app.get('/__control/health', (_req, res) => {
@@ -63,7 +71,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
     if (!payment) return fail(res, 404, 'charge_not_found', `no charge ${req.params['id'] ?? ''}`);
     try {
       const refund = createRefund(payment, parsed.data.value_cents, parsed.data.description, state.now());
-      settler.schedule(payment, refund, (p) => paymentJson(p, invoiceBase));
+      settler.schedule(payment, refund, json);
       res.status(200).json({ id: payment.id, status: payment.status, value_cents: refund.valueCents });
     } catch (err) {
       fail(res, 409, 'refund_refused', (err as Error).message);
@@ -80,11 +88,28 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
     if (payment.deleted || (payment.status !== 'PENDING' && payment.status !== 'OVERDUE')) {
       return fail(res, 409, 'charge_not_payable', `charge is ${payment.deleted ? 'deleted' : payment.status}`);
     }
+    if (payment.billingType === 'CREDIT_CARD') {
+      // A card charge is paid as if the approved test card were typed on its invoice page.
+      applyCard(state, sender, payment, { kind: 'approved', last4: TEST_CARDS.approved[0].slice(-4), brand: 'VISA' }, json);
+      logger.info({ account: payment.accountId, payment: id }, 'card charge confirmed');
+      return res.status(200).json({ id, status: payment.status });
+    }
     state.settlePayment(payment);
-    const json = (p: typeof payment) => paymentJson(p, invoiceBase);
     sender.paymentEvent(payment, 'PAYMENT_RECEIVED', json);
     logger.info({ account: payment.accountId, payment: id }, 'charge paid');
     res.status(200).json({ id, status: payment.status, pixTransaction: payment.pixTransactionId });
+  });
+
+  // A card refused on the invoice page, without typing it: the charge stays open, the event is sent.
+  app.post('/__control/charges/:id/decline', (req, res) => {
+    const parsed = declineSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const payment = state.findPayment(req.params['id'] ?? '');
+    if (!payment) return fail(res, 404, 'charge_not_found', `no charge ${req.params['id'] ?? ''}`);
+    if (!cardPayable(payment)) return fail(res, 409, 'charge_not_payable', `charge is ${payment.deleted ? 'deleted' : `${payment.billingType} ${payment.status}`}`);
+    const event = parsed.data.event ?? 'PAYMENT_CREDIT_CARD_CAPTURE_REFUSED';
+    applyCard(state, sender, payment, { kind: 'declined', event, message: 'declined by the control port' }, json);
+    res.status(200).json({ id: payment.id, status: payment.status, event });
   });
 
   app.post('/__control/faults', (req, res) => {

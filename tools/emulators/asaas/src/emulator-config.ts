@@ -7,6 +7,8 @@ const envSchema = z.object({
   ASAAS_EMULATOR_API_PORT: z.coerce.number().int().min(0).max(65_535).default(9452),
   ASAAS_EMULATOR_CONTROL_PORT: z.coerce.number().int().min(0).max(65_535).default(9453),
   ASAAS_EMULATOR_HOST: z.string().default('0.0.0.0'),
+  /** Base of `invoiceUrl` as buyers' browsers reach the control port (default `http://localhost:<control port>`). */
+  ASAAS_EMULATOR_INVOICE_BASE_URL: z.string().url().optional(),
   ASAAS_EMULATOR_ACCOUNTS: z
     .string()
     .optional()

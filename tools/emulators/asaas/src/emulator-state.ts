@@ -33,14 +33,27 @@ export interface StoredCustomer {
   externalReference?: string;
 }
 
-/** The statuses the emulator's Pix charges go through (Pix skips CONFIRMED: it is RECEIVED at once). */
-export type PaymentStatus = 'PENDING' | 'OVERDUE' | 'RECEIVED' | 'REFUNDED';
+/**
+ * The statuses the emulator's charges go through. Pix skips CONFIRMED (it is RECEIVED at once); a
+ * card paid on the invoice page is CONFIRMED (paid, balance released later, as at Asaas).
+ */
+export type PaymentStatus = 'PENDING' | 'OVERDUE' | 'CONFIRMED' | 'RECEIVED' | 'REFUNDED';
+
+/** PIX, or a card typed on the invoice page (CREDIT_CARD; UNDEFINED lets the buyer choose). */
+export type BillingType = 'PIX' | 'CREDIT_CARD' | 'UNDEFINED';
+
+/** The card that paid a charge on the invoice page, as Asaas reports it (`creditCard`). */
+export interface PaidCard {
+  last4: string;
+  brand: string;
+}
 
 export interface StoredPayment {
   id: string;
   accountId: string;
   customerId: string;
   createdAt: Date;
+  billingType: BillingType;
   valueCents: number;
   feeCents: number;
   description?: string;
@@ -53,6 +66,8 @@ export interface StoredPayment {
   brCode: string;
   pixTransactionId?: string;
   paidAt?: Date;
+  /** Set when a card paid it on the invoice page. */
+  creditCard?: PaidCard;
   /** Estornos, oldest first (refunds.ts). */
   refunds?: StoredRefund[];
 }
@@ -180,6 +195,13 @@ export class EmulatorState {
     payment.paidAt = at;
     payment.pixTransactionId = transaction.id;
     return transaction;
+  }
+
+  /** A card approved on the invoice page: CONFIRMED (Asaas releases the balance later). */
+  confirmByCard(payment: StoredPayment, card: PaidCard): void {
+    payment.status = 'CONFIRMED';
+    payment.paidAt = this.now();
+    payment.creditCard = card;
   }
 
   getPixTransaction(accountId: string, id: string): StoredPixTransaction {

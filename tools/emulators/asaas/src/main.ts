@@ -12,6 +12,7 @@ async function main(): Promise<void> {
     controlPort: config.ASAAS_EMULATOR_CONTROL_PORT,
     host: config.ASAAS_EMULATOR_HOST,
     accounts: config.ASAAS_EMULATOR_ACCOUNTS,
+    ...(config.ASAAS_EMULATOR_INVOICE_BASE_URL ? { invoiceBase: config.ASAAS_EMULATOR_INVOICE_BASE_URL } : {}),
     webhooks: { retries: config.ASAAS_EMULATOR_WEBHOOK_RETRIES, baseDelayMs: config.ASAAS_EMULATOR_WEBHOOK_BACKOFF_MS },
     logger,
   });

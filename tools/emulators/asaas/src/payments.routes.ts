@@ -1,5 +1,5 @@
 /**
- * Pix charges: `POST /payments` (billingType PIX), `GET /payments` (filters `externalReference`,
+ * Charges: `POST /payments` (billingType PIX, or CREDIT_CARD / UNDEFINED paid on the invoice page), `GET /payments` (filters `externalReference`,
  * `customer`, `status`), `GET /payments/:id`, `DELETE /payments/:id` and
  * `GET /payments/:id/pixQrCode`, plus `GET /pix/transactions/:id` for the EndToEndId of a paid one.
  * Shapes from docs.asaas.com "Criar nova cobrança", "Obter QR Code para pagamentos via Pix",
@@ -58,7 +58,14 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
     const customerId = requiredString(body, 'customer', 64);
     if (!state.getCustomer(account.id, customerId)) throw asaasErrors.invalid('customer', 'Cliente inválido ou não informado.');
     const billingType = requiredString(body, 'billingType', 20);
-    if (billingType !== 'PIX') throw asaasErrors.invalid('billingType', 'Emulador: somente billingType PIX é suportado.');
+    if (billingType !== 'PIX' && billingType !== 'CREDIT_CARD' && billingType !== 'UNDEFINED') {
+      throw asaasErrors.invalid('billingType', 'Emulador: billingType deve ser PIX, CREDIT_CARD ou UNDEFINED (boleto não é emulado).');
+    }
+    // Card data in the create call (creditCard, creditCardToken) is not emulated: the card is typed
+    // on the invoice page (invoiceUrl).
+    if (body['creditCard'] !== undefined || body['creditCardToken'] !== undefined) {
+      throw asaasErrors.invalid('creditCard', 'Emulador: o cartão é informado na fatura (invoiceUrl), não na criação da cobrança.');
+    }
     const valueCents = parseValue(body);
     const dueDate = parseDueDate(body, spDate(state.now()));
     const description = optionalString(body, 'description', 500);
@@ -69,6 +76,7 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
       accountId: account.id,
       customerId,
       createdAt: state.now(),
+      billingType,
       valueCents,
       feeCents: Math.min(options.pixFeeCents, valueCents),
       ...(description !== undefined ? { description } : {}),
@@ -113,6 +121,7 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
   router.get('/payments/:id/pixQrCode', async (req, res) => {
     const payment = state.getPayment(accountOf(res).id, req.params['id'] ?? '');
     if (payment.deleted) throw asaasErrors.notFound('Cobrança');
+    if (payment.billingType === 'CREDIT_CARD') throw asaasErrors.invalid('billingType', 'Esta cobrança não é paga por Pix.');
     sendJson(res, 200, {
       encodedImage: await qrCodePngBase64(payment.brCode),
       payload: payment.brCode,

@@ -33,7 +33,7 @@ export function refundableCents(payment: StoredPayment): number {
 
 /** Records a refund; throws Asaas-shaped errors when the charge cannot be refunded by that much. */
 export function createRefund(payment: StoredPayment, valueCents: number | undefined, description: string | undefined, now: Date): StoredRefund {
-  if (payment.deleted || (payment.status !== 'RECEIVED' && payment.status !== 'REFUNDED')) {
+  if (payment.deleted || (payment.status !== 'RECEIVED' && payment.status !== 'CONFIRMED' && payment.status !== 'REFUNDED')) {
     throw asaasErrors.invalidAction(`Não é possível estornar uma cobrança com status ${payment.deleted ? 'DELETED' : payment.status}.`);
   }
   const left = refundableCents(payment);
