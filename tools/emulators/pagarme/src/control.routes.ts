@@ -36,6 +36,8 @@ const webhookSchema = z
   })
   .strict();
 
+const dashboardRefundSchema = z.object({ amount: z.number().int().min(1).optional() }).strict();
+
 const payBodySchema = z.object({ payer_name: z.string().min(1).max(100).optional() }).passthrough();
 
 function fail(res: Response, status: number, error: string, message: string): void {
@@ -84,6 +86,21 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, qrCodeUr
     const webhooks = publishTransition(sender, order, 'paid', qrCodeUrl);
     logger.info({ account: order.accountId, charge: order.charge.id, webhooks }, 'charge paid');
     res.status(200).json({ charge_id: order.charge.id, order_id: order.id, status: order.charge.status, webhooks_scheduled: webhooks });
+  });
+
+  // A refund made "in the dashboard", where Pagar.me collects the boleto payer's bank account itself.
+  app.post('/__control/charges/:id/refund', (req, res) => {
+    const parsed = dashboardRefundSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const order = state.findAnywhere(req.params['id'] ?? '');
+    if (!order) return fail(res, 404, 'charge_not_found', `no charge or order ${req.params['id'] ?? ''}`);
+    try {
+      const { transition, refund } = state.refund(order, { ...(parsed.data.amount === undefined ? {} : { amount: parsed.data.amount }), bankAccount: true });
+      const webhooks = publishTransition(sender, order, transition, qrCodeUrl);
+      res.status(200).json({ charge_id: order.charge.id, transaction_id: refund.id, amount: refund.amount, status: order.charge.status, canceled_amount: order.charge.canceledAmount, webhooks_scheduled: webhooks });
+    } catch (err) {
+      fail(res, 409, 'refund_refused', (err as Error).message);
+    }
   });
 
   app.post('/__control/faults', (req, res) => {

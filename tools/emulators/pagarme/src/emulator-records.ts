@@ -56,6 +56,21 @@ export interface PixTransaction {
   updatedAt: Date;
 }
 
+/**
+ * One cancel operation on a paid charge (a refund), listed by `GET /charges/:id/transactions`.
+ * `operationReference` is the `operation_reference` of the DELETE body, echoed in the
+ * transaction's `metadata` (the emulator's reading; the public docs do not show the echo).
+ */
+export interface RefundTransaction {
+  id: string;
+  amount: number;
+  status: 'refunded';
+  operationReference?: string;
+  /** Boleto: the payer's bank account the money goes to (only its presence is kept). */
+  toBankAccount: boolean;
+  createdAt: Date;
+}
+
 export interface StoredCharge {
   id: string;
   orderId: string;
@@ -69,6 +84,8 @@ export interface StoredCharge {
   createdAt: Date;
   updatedAt: Date;
   transaction: PixTransaction;
+  /** Refunds of the paid charge, oldest first. */
+  refunds?: RefundTransaction[];
 }
 
 export interface StoredOrder {

@@ -6,9 +6,9 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { FaultRegistry } from '../../kit';
-import { accountIdFor, newEndToEndId } from './pagarme-ids';
+import { accountIdFor, newEndToEndId, newId } from './pagarme-ids';
 import { pagarmeErrors } from './pagarme-errors';
-import type { Account, AccountRegistration, StoredCustomer, StoredOrder, WebhookConfig, WebhookDelivery } from './emulator-records';
+import type { Account, AccountRegistration, RefundTransaction, StoredCustomer, StoredOrder, WebhookConfig, WebhookDelivery } from './emulator-records';
 
 export type {
   Account,
@@ -201,6 +201,43 @@ export class EmulatorState {
     order.status = 'canceled';
     order.updatedAt = at;
     return refund ? 'refunded' : 'canceled';
+  }
+
+  /**
+   * `DELETE /charges/:id` on a paid charge: returns `amount` (default: all that is left). A boleto
+   * needs the payer's bank account (`bank_account`), since a boleto has no account to return to.
+   * The charge becomes `canceled` once everything is returned; before that it stays `paid`.
+   */
+  refund(order: StoredOrder, request: { amount?: number; operationReference?: string; bankAccount?: boolean }): { transition: 'refunded' | 'partial_canceled'; refund: RefundTransaction } {
+    const { charge } = order;
+    if (charge.status !== 'paid' && charge.status !== 'overpaid') throw pagarmeErrors.chargeNotCancelable(charge.status);
+    if (charge.transaction.boleto && !request.bankAccount) {
+      throw pagarmeErrors.invalid({ bank_account: ['The bank_account field is required to refund a boleto charge.'] }, {});
+    }
+    const paid = charge.paidAmount ?? charge.amount;
+    const left = paid - (charge.canceledAmount ?? 0);
+    const amount = request.amount ?? left;
+    if (amount > left) throw pagarmeErrors.invalid({ amount: [`The amount to cancel (${amount}) is greater than the available amount (${left}).`] }, {});
+    const at = this.now();
+    const refund: RefundTransaction = {
+      id: newId('tran'),
+      amount,
+      status: 'refunded',
+      ...(request.operationReference ? { operationReference: request.operationReference } : {}),
+      toBankAccount: Boolean(charge.transaction.boleto),
+      createdAt: at,
+    };
+    charge.refunds = [...(charge.refunds ?? []), refund];
+    charge.canceledAmount = (charge.canceledAmount ?? 0) + amount;
+    charge.updatedAt = at;
+    if (charge.canceledAmount < paid) return { transition: 'partial_canceled', refund };
+    charge.status = 'canceled';
+    charge.canceledAt = at;
+    charge.transaction.status = 'refunded';
+    charge.transaction.updatedAt = at;
+    order.status = 'canceled';
+    order.updatedAt = at;
+    return { transition: 'refunded', refund };
   }
 
   // --- webhooks -----------------------------------------------------------------------------

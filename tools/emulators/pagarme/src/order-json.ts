@@ -4,6 +4,7 @@
  * answers and webhooks on docs.pagar.me). Amounts are integer cents. Absent values are left out.
  */
 import type { PixTransaction, StoredCharge, StoredCustomer, StoredOrder } from './emulator-state';
+import type { RefundTransaction } from './emulator-records';
 
 /** Where `qr_code_url` points: the API port's PNG route (Pagar.me: `/core/v5/transactions/:id/qrcode`). */
 export type QrCodeUrl = (transactionId: string) => string;
@@ -140,5 +141,22 @@ export function orderJson(order: StoredOrder, qrCodeUrl: QrCodeUrl) {
     closed_at: iso(order.createdAt),
     charges: [chargeJson(order, qrCodeUrl, false)],
     metadata: order.metadata,
+  };
+}
+
+/** A refund (cancel operation) as a transaction of the charge. */
+export function refundTransactionJson(refund: RefundTransaction, order: StoredOrder) {
+  return {
+    id: refund.id,
+    transaction_type: order.charge.transaction.boleto ? 'boleto' : 'pix',
+    amount: refund.amount,
+    status: refund.status,
+    success: true,
+    operation_type: 'cancel',
+    created_at: iso(refund.createdAt),
+    updated_at: iso(refund.createdAt),
+    gateway_response: {},
+    antifraud_response: {},
+    metadata: refund.operationReference ? { operation_reference: refund.operationReference } : {},
   };
 }

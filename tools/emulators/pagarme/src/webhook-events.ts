@@ -7,12 +7,14 @@ import type { StoredOrder } from './emulator-state';
 import { chargeJson, orderJson, type QrCodeUrl } from './order-json';
 import type { WebhookSender } from './webhook-sender';
 
-export type ChargeTransition = 'paid' | 'canceled' | 'refunded' | 'expired';
+export type ChargeTransition = 'paid' | 'canceled' | 'refunded' | 'partial_canceled' | 'expired';
 
 const EVENTS: Record<ChargeTransition, string[]> = {
   paid: ['charge.paid', 'order.paid'],
   canceled: ['order.canceled'],
   refunded: ['charge.refunded', 'order.canceled'],
+  // Part of a paid charge returned: the charge stays paid (canceled_amount grows).
+  partial_canceled: ['charge.partial_canceled'],
   expired: ['charge.payment_failed', 'order.payment_failed'],
 };
 
