@@ -14,6 +14,7 @@ import { startEventLogConsumer } from './events/event-log.consumer';
 import { fanOutEvent } from './events/webhook-fanout';
 import { notificationsHandlers } from './grpc/notifications.handlers';
 import { webhooksHandlers } from './grpc/webhooks.handlers';
+import { createEndpointDisableWorker } from './jobs/endpoint-disable.worker';
 
 void runService({
   config,
@@ -56,6 +57,16 @@ void runService({
     worker.start();
     onShutdown(() => sender.close());
     onShutdown(() => worker.stop());
+    await DueWorker.ensureIndex(endpoints.collection);
+    const disabler = createEndpointDisableWorker({
+      endpoints,
+      locks,
+      logger,
+      disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
+      pollIntervalMs: Math.max(config.WEBHOOK_POLL_INTERVAL_MS, 1_000),
+    });
+    disabler.start();
+    onShutdown(() => disabler.stop());
 
     grpc.addService(
       notifications.NotificationsServiceService,

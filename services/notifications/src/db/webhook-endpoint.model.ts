@@ -26,6 +26,12 @@ export interface WebhookEndpointDoc {
   secrets: StoredSecret[];
   /** First failure since the last success; null while deliveries succeed. */
   failing_since: Date | null;
+  /**
+   * Due work: when a failing endpoint is to be disabled (failing_since + the disable period), even
+   * if no delivery fails at that moment (no new events, or every retry window already ended).
+   * Null while it is healthy or disabled.
+   */
+  due_at?: Date | null;
   created_at: Date;
   updated_at: Date;
   /** `webhook_endpoint.disabled` events waiting for the relay (see libs/platform outbox). */
@@ -46,6 +52,7 @@ const schema = new Schema<WebhookEndpointDoc>(
     disabled_reason: { type: String, default: null },
     secrets: { type: Schema.Types.Mixed, required: true },
     failing_since: { type: Date, default: null },
+    due_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     outbox: { type: Schema.Types.Mixed, default: [] },
@@ -54,6 +61,7 @@ const schema = new Schema<WebhookEndpointDoc>(
   { versionKey: false, minimize: false },
 );
 schema.index({ merchant_id: 1, mode: 1, _id: -1 });
+schema.index({ due_at: 1 });
 
 export type WebhookEndpointModel = Model<WebhookEndpointDoc>;
 

@@ -114,7 +114,7 @@ export class WebhookEndpointStore {
       const current = await this.get(scope, id);
       const set: Record<string, unknown> = { updated_at: new Date() };
       for (const key of ['url', 'events', 'description', 'only_source'] as const) if (changes[key] !== undefined) set[key] = changes[key];
-      if (changes.enabled === true && !current.enabled) Object.assign(set, { enabled: true, disabled_reason: null, failing_since: null });
+      if (changes.enabled === true && !current.enabled) Object.assign(set, { enabled: true, disabled_reason: null, failing_since: null, due_at: null });
       if (changes.enabled === false && current.enabled) Object.assign(set, { enabled: false, disabled_reason: 'by_request' });
       await this.model.updateOne({ _id: id }, { $set: set });
       return (await this.get(scope, id));
@@ -152,13 +152,14 @@ export class WebhookEndpointStore {
   /** Records a successful delivery: the endpoint is no longer failing. */
   async markHealthy(id: string): Promise<void> {
     await this.locks.withLock(this.lockName(id), async () => {
-      await this.model.updateOne({ _id: id, failing_since: { $ne: null } }, { $set: { failing_since: null } });
+      await this.model.updateOne({ _id: id, failing_since: { $ne: null } }, { $set: { failing_since: null, due_at: null } });
     });
   }
 
   /**
    * Records a failed delivery. Answers true when this failure disabled the endpoint: it answered
-   * 410 Gone, or it has been failing for `disableAfterMs`.
+   * 410 Gone, or it has been failing for `disableAfterMs`. The first failure also schedules the
+   * endpoint's disabling (due work, see disableIfStillFailing) for when that period ends.
    */
   async markFailing(id: string, options: { gone: boolean; disableAfterMs: number; now?: Date }): Promise<boolean> {
     const now = options.now ?? new Date();
@@ -168,27 +169,59 @@ export class WebhookEndpointStore {
       const since = current.failing_since ?? now;
       const reason: DisabledReason | null = options.gone ? 'gone' : now.getTime() - since.getTime() >= options.disableAfterMs ? 'failing' : null;
       if (!reason) {
-        if (!current.failing_since) await this.model.updateOne({ _id: id }, { $set: { failing_since: now } });
+        if (!current.failing_since) {
+          await this.model.updateOne({ _id: id }, { $set: { failing_since: now, due_at: new Date(now.getTime() + options.disableAfterMs) } });
+        }
         return false;
       }
-      const disabled: WebhookEndpointDoc = { ...current, enabled: false, disabled_reason: reason, failing_since: since, updated_at: now };
-      const event: EventEnvelope = {
-        id: newId('event'),
-        type: 'webhook_endpoint.disabled',
-        created: Math.floor(now.getTime() / 1000),
-        merchant_id: current.merchant_id,
-        mode: current.mode,
-        source: null,
-        data: { object: publicEndpointObject(disabled) },
-      };
-      await this.collection.updateOne(
-        { _id: id as never },
-        withOutbox({ $set: { enabled: false, disabled_reason: reason, failing_since: since, updated_at: now } }, [event]),
-      );
+      await this.disableLocked(current, reason, since, now);
       return true;
     }).then(async (disabled) => {
       if (disabled) await this.outbox.flush(this.collection, id);
       return disabled;
     });
+  }
+
+  /**
+   * The scheduled end of the disable period: disables the endpoint if it is still failing since the
+   * same first failure (a success in between cleared the schedule). Answers true when it did.
+   */
+  async disableIfStillFailing(id: string, disableAfterMs: number, now: Date = new Date()): Promise<boolean> {
+    return this.locks.withLock(this.lockName(id), async () => {
+      const current = await this.byId(id);
+      if (!current) return false;
+      const since = current.failing_since;
+      if (!current.enabled || !since) {
+        await this.model.updateOne({ _id: id }, { $set: { due_at: null } });
+        return false;
+      }
+      if (now.getTime() - since.getTime() < disableAfterMs) {
+        await this.model.updateOne({ _id: id }, { $set: { due_at: new Date(since.getTime() + disableAfterMs) } });
+        return false;
+      }
+      await this.disableLocked(current, 'failing', since, now);
+      return true;
+    }).then(async (disabled) => {
+      if (disabled) await this.outbox.flush(this.collection, id);
+      return disabled;
+    });
+  }
+
+  /** Disables under the endpoint's lock, with its `webhook_endpoint.disabled` event in the same write. */
+  private async disableLocked(current: WebhookEndpointDoc, reason: DisabledReason, since: Date, now: Date): Promise<void> {
+    const disabled: WebhookEndpointDoc = { ...current, enabled: false, disabled_reason: reason, failing_since: since, updated_at: now };
+    const event: EventEnvelope = {
+      id: newId('event'),
+      type: 'webhook_endpoint.disabled',
+      created: Math.floor(now.getTime() / 1000),
+      merchant_id: current.merchant_id,
+      mode: current.mode,
+      source: null,
+      data: { object: publicEndpointObject(disabled) },
+    };
+    await this.collection.updateOne(
+      { _id: current._id as never },
+      withOutbox({ $set: { enabled: false, disabled_reason: reason, failing_since: since, due_at: null, updated_at: now } }, [event]),
+    );
   }
 }

@@ -12,6 +12,7 @@ import { WebhookDeliveryStore } from '../db/webhook-delivery.store';
 import { registerWebhookEndpointModel } from '../db/webhook-endpoint.model';
 import { WebhookEndpointStore } from '../db/webhook-endpoint.store';
 import { fanOutEvent } from '../events/webhook-fanout';
+import { createEndpointDisableWorker } from '../jobs/endpoint-disable.worker';
 import { createWebhookDeliveryWorker, type DeliveryWorkerOptions } from './webhook-delivery.worker';
 import { WebhookSender } from './webhook-sender';
 
@@ -208,9 +209,37 @@ describe('webhook deliveries against the real store and broker', () => {
     await fanOutEvent(await logEvent('payment.canceled'), endpoints, deliveries);
     await worker().tick();
     expect(await endpoints.byId(doc._id)).toMatchObject({ enabled: false, disabled_reason: 'failing' });
-    // Pending deliveries of a disabled endpoint are canceled, not sent.
+    // A disabled endpoint gets no new deliveries.
     const stuck = await fanOutEvent(await logEvent('payment.canceled'), endpoints, deliveries);
     expect(stuck).toBe(0);
+  });
+
+  it('disables an endpoint at the end of its 5 failing days even when no delivery fails then, and never one that recovered', async () => {
+    receiver.set((res) => void res.writeHead(500).end());
+    const disableAfterMs = 400;
+    const sick = (await endpoints.create(scope, { url: `${receiver.url}/quiet-sick`, events: ['*'], only_source: null, description: '' })).doc;
+    const healed = (await endpoints.create(scope, { url: `${receiver.url}/healed`, events: ['*'], only_source: null, description: '' })).doc;
+    // One failed delivery each (then no more events): the disabling is scheduled for failing_since + the period.
+    expect(await endpoints.markFailing(sick._id, { gone: false, disableAfterMs })).toBe(false);
+    expect(await endpoints.markFailing(healed._id, { gone: false, disableAfterMs })).toBe(false);
+    const scheduled = await endpoints.byId(sick._id);
+    expect(scheduled!.due_at!.getTime()).toBe(scheduled!.failing_since!.getTime() + disableAfterMs);
+    // The other one delivers successfully before its period ends: nothing is scheduled any more.
+    await endpoints.markHealthy(healed._id);
+    expect((await endpoints.byId(healed._id))!.due_at).toBeNull();
+
+    const disabler = createEndpointDisableWorker({ endpoints, locks, logger, disableAfterMs, pollIntervalMs: 3_600_000 });
+    // Not yet due: nothing happens.
+    await disabler.tick();
+    expect(await endpoints.byId(sick._id)).toMatchObject({ enabled: true });
+    await new Promise((resolve) => setTimeout(resolve, disableAfterMs + 50));
+    await disabler.tick();
+    expect(await endpoints.byId(sick._id)).toMatchObject({ enabled: false, disabled_reason: 'failing', due_at: null });
+    expect(await endpoints.byId(healed._id)).toMatchObject({ enabled: true, failing_since: null });
+    const announced = await waitFor(() => busEvents.find((e) => e.type === 'webhook_endpoint.disabled' && (e.data.object as { id?: string }).id === sick._id));
+    expect(announced.data.object).toMatchObject({ enabled: false, disabled_reason: 'failing' });
+    await endpoints.delete(scope, sick._id);
+    await endpoints.delete(scope, healed._id);
   });
 
   it('signs with both secrets for a day after a rotation; either verifies', async () => {
