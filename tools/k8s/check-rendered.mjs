@@ -3,7 +3,8 @@
 // helm lint only proves the YAML is well-formed; these checks hold the chart to what
 // docs/deployment.md promises: hardened pods, probes on the right ports, one Deployment, Service,
 // PodDisruptionBudget and NetworkPolicy per service, the documented caller graph, addresses that
-// resolve to the release's Services, and each option of values-all-options.yaml taking effect.
+// resolve to the release's Services, /metrics on its own port in every service (the gateway too),
+// and each option of values-all-options.yaml taking effect.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -55,10 +56,23 @@ const check = (ok, message) => {
 const component = (object) => object?.metadata?.labels?.['app.kubernetes.io/component'];
 const ofKind = (objects, kind) => objects.filter((o) => o.kind === kind);
 const byComponent = (objects, kind) => new Map(ofKind(objects, kind).map((o) => [component(o), o]));
+// A Service published outside the cluster (LoadBalancer, NodePort) leaves its metrics port to a
+// ClusterIP Service of its own, <name>-metrics.
+const isMetricsOnly = (o) => o.kind === 'Service' && o.metadata.name.endsWith('-metrics');
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-function checkCommon(label, objects) {
+/**
+ * Checks every render shares; `metrics` says what this render's values ask of /metrics:
+ *   port            metrics.port, or 0 when metrics.enabled is false
+ *   from            networkPolicy.metricsFrom (the peers of every metrics ingress rule)
+ *   annotations     metrics.podAnnotations
+ *   serviceMonitor  metrics.serviceMonitor.enabled (rendered with the monitoring.coreos.com/v1 API)
+ */
+function checkCommon(label, objects, metrics) {
   const deployments = byComponent(objects, 'Deployment');
-  const services = byComponent(objects, 'Service');
+  const services = byComponent(objects.filter((o) => !isMetricsOnly(o)), 'Service');
+  const metricsServices = byComponent(objects.filter(isMetricsOnly), 'Service');
+  const monitors = byComponent(objects, 'ServiceMonitor');
   const policies = byComponent(objects, 'NetworkPolicy');
   const serviceAccounts = ofKind(objects, 'ServiceAccount');
   check(serviceAccounts.length === 1 && serviceAccounts[0].automountServiceAccountToken === false, `${label}: one ServiceAccount with automountServiceAccountToken: false`);
@@ -113,8 +127,50 @@ function checkCommon(label, objects) {
       for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
         check(container[probe]?.grpc?.port === GRPC_PORTS[name], `${where}: ${probe} is a native gRPC probe on ${GRPC_PORTS[name]}`);
       }
-      const metricsPort = Number(env.get('METRICS_PORT')?.value);
-      check(metricsPort === 0 || port('metrics') === metricsPort, `${where}: metrics container port = METRICS_PORT`);
+    }
+
+    // /metrics, the same in every service (the gateway included): METRICS_PORT from metrics.port, a
+    // container port and a Service port named "metrics" (never the API port), the prometheus.io
+    // annotations, an ingress rule admitting networkPolicy.metricsFrom to it, its ServiceMonitor.
+    const annotations = deployment.spec.template.metadata.annotations ?? {};
+    const policy = policies.get(name);
+    const metricsRules = (policy?.spec.ingress ?? []).filter((r) => r.ports?.some((p) => p.port === 'metrics'));
+    const apiPort = name === 'gateway' ? 'http' : 'grpc';
+    check(env.get('METRICS_PORT')?.value === String(metrics.port), `${where}: METRICS_PORT=${env.get('METRICS_PORT')?.value}, expected ${metrics.port}`);
+    check(!env.get('METRICS_PORT') || env.get('METRICS_PORT').value === '0' || Number(env.get('METRICS_PORT').value) !== port(apiPort), `${where}: /metrics on the API port`);
+    const exposed = service.spec.type === 'ClusterIP' || service.spec.type === undefined ? service : metricsServices.get(name);
+    const servicePort = exposed?.spec.ports.find((p) => p.name === 'metrics');
+    if (metrics.port > 0) {
+      check(port('metrics') === metrics.port, `${where}: metrics container port ${metrics.port}`);
+      check(servicePort?.port === metrics.port && servicePort.targetPort === 'metrics', `${where}: Service port "metrics" ${metrics.port} → container port metrics`);
+      check(exposed?.spec.type === undefined || exposed.spec.type === 'ClusterIP', `${where}: metrics port only on a ClusterIP Service`);
+      check(Object.entries(exposed?.spec.selector ?? {}).every(([k, v]) => deployment.spec.template.metadata.labels[k] === v), `${where}: metrics Service selector does not match the pods`);
+      if (metrics.annotations) {
+        check(annotations['prometheus.io/scrape'] === 'true', `${where}: prometheus.io/scrape "true"`);
+        check(annotations['prometheus.io/port'] === String(metrics.port), `${where}: prometheus.io/port ${annotations['prometheus.io/port']}, expected ${metrics.port}`);
+        check(annotations['prometheus.io/path'] === '/metrics', `${where}: prometheus.io/path /metrics`);
+      } else {
+        check(!Object.keys(annotations).some((k) => k.startsWith('prometheus.io/')), `${where}: prometheus.io annotations with metrics.podAnnotations off`);
+      }
+      if (policy) {
+        check(metricsRules.length === 1, `${where}: one NetworkPolicy ingress rule for the metrics port`);
+        const [rule] = metricsRules;
+        check(rule?.ports.length === 1, `${where}: the metrics ingress rule opens other ports too`);
+        check(same(rule?.from ?? [], metrics.from), `${where}: metrics port admits ${JSON.stringify(rule?.from ?? 'any source')}, expected networkPolicy.metricsFrom ${JSON.stringify(metrics.from)}`);
+      }
+      const monitor = monitors.get(name);
+      if (metrics.serviceMonitor) {
+        check(monitor?.apiVersion === 'monitoring.coreos.com/v1', `${where}: no ServiceMonitor`);
+        check(same(monitor?.spec.endpoints.map((e) => [e.port, e.path]), [['metrics', '/metrics']]), `${where}: ServiceMonitor scrapes port "metrics" at /metrics`);
+        const selects = Object.entries(monitor?.spec.selector.matchLabels ?? { none: '' }).every(([k, v]) => exposed?.metadata.labels[k] === v);
+        check(selects, `${where}: ServiceMonitor does not select the Service carrying the metrics port`);
+      } else {
+        check(!monitor, `${where}: ServiceMonitor with metrics.serviceMonitor.enabled off`);
+      }
+    } else {
+      check(!port('metrics') && !servicePort && !metricsServices.get(name), `${where}: metrics port with metrics off`);
+      check(!Object.keys(annotations).some((k) => k.startsWith('prometheus.io/')), `${where}: prometheus.io annotations with metrics off`);
+      check(metricsRules.length === 0 && !monitors.get(name), `${where}: metrics ingress rule or ServiceMonitor with metrics off`);
     }
 
     // Service-to-service addresses point at this release's Services and their ports.
@@ -132,6 +188,10 @@ function checkCommon(label, objects) {
     check(Object.entries(selector).every(([k, v]) => podLabels[k] === v), `${where}: Service selector does not match the pods`);
     for (const p of service.spec.ports) check(container.ports.some((c) => c.name === p.targetPort), `${where}: Service port ${p.name} targets a missing container port`);
   }
+  // The gateway's public HTTP port: its own rule, open to networkPolicy.gatewayFrom, and nothing else.
+  const gatewayHttp = (policies.get('gateway')?.spec.ingress ?? []).filter((r) => r.ports?.some((p) => p.port === 'http'));
+  check(gatewayHttp.length === 1 && same(gatewayHttp[0].ports, [{ port: 'http', protocol: 'TCP' }]), `${label}/gateway: the HTTP port has one ingress rule of its own`);
+  check(same(gatewayHttp[0]?.from, metrics.gatewayFrom), `${label}/gateway: HTTP port admits ${JSON.stringify(gatewayHttp[0]?.from ?? 'any source')}, expected networkPolicy.gatewayFrom`);
 
   // NetworkPolicy graph: exactly the documented callers reach each gRPC port.
   for (const [name, callers] of Object.entries(CALLERS)) {
@@ -153,18 +213,20 @@ function checkCommon(label, objects) {
       check(reaches, `${label}/${caller}: egress to ${name}:${GRPC_PORTS[name]} missing`);
     }
   }
-  return { deployments, services, policies };
+  return { deployments, services, metricsServices, policies };
 }
 
-const [defaultFile, allFile] = process.argv.slice(2);
-if (!defaultFile || !allFile) {
-  console.error('usage: node tools/k8s/check-rendered.mjs <default.yaml> <all-options.yaml>');
+const [defaultFile, allFile, metricsOffFile, publishedFile] = process.argv.slice(2);
+if (!defaultFile || !allFile || !metricsOffFile || !publishedFile) {
+  console.error('usage: node tools/k8s/check-rendered.mjs <default.yaml> <all-options.yaml> <metrics-off.yaml> <gateway-loadbalancer.yaml>');
   process.exit(2);
 }
+const anyNamespace = [{ namespaceSelector: {} }];
+const defaultMetrics = { port: 9464, from: anyNamespace, annotations: true, serviceMonitor: false, gatewayFrom: undefined };
 
 // Default values: replicas set, no HPA or Ingress, the chart's own Secret, PDBs everywhere.
 const defaults = loadAll(defaultFile);
-const d = checkCommon('default', defaults);
+const d = checkCommon('default', defaults, defaultMetrics);
 check(ofKind(defaults, 'HorizontalPodAutoscaler').length === 0, 'default: no HPA');
 check(ofKind(defaults, 'Ingress').length === 0, 'default: no Ingress');
 check(ofKind(defaults, 'PodDisruptionBudget').length === SERVICES.length, 'default: one PodDisruptionBudget per service');
@@ -176,7 +238,13 @@ check(gatewayPolicy?.spec.ingress.some((r) => r.ports?.some((p) => p.port === 'h
 
 // Every option on.
 const all = loadAll(allFile);
-const a = checkCommon('all-options', all);
+const a = checkCommon('all-options', all, {
+  port: 9400,
+  from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }],
+  annotations: false,
+  serviceMonitor: true,
+  gatewayFrom: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }],
+});
 const hpas = byComponent(all, 'HorizontalPodAutoscaler');
 for (const name of SERVICES) {
   const hpa = hpas.get(name);
@@ -203,6 +271,20 @@ check(providersEnv.get('PROVIDER_EXTRA_CA_FILE') && providers.volumes.some((v) =
 check(JSON.parse(providersEnv.get('PROVIDER_ENDPOINTS') ?? '{}').efi?.live, 'all-options: PROVIDER_ENDPOINTS rendered as JSON');
 check(JSON.parse(providersEnv.get('PROVIDER_SETTINGS') ?? '{}').woovi?.webhook_public_key?.includes('BEGIN PUBLIC KEY'), 'all-options: PROVIDER_SETTINGS rendered as JSON');
 check(a.deployments.get('payments')?.spec.template.spec.containers[0].image.includes('@sha256:'), 'all-options: image digest');
+
+// metrics.enabled=false: METRICS_PORT=0 everywhere (the services' default would open 9464), no
+// metrics port, annotation, ingress rule or ServiceMonitor (checkCommon).
+const metricsOff = loadAll(metricsOffFile);
+checkCommon('metrics-off', metricsOff, { ...defaultMetrics, port: 0, serviceMonitor: true });
+
+// gateway.service.type=LoadBalancer (with ServiceMonitors): the published Service carries the HTTP
+// port only; the metrics port sits on <gateway>-metrics, a ClusterIP Service the monitor selects.
+const published = loadAll(publishedFile);
+const p = checkCommon('gateway-loadbalancer', published, { ...defaultMetrics, serviceMonitor: true });
+const publishedGateway = p.services.get('gateway');
+check(publishedGateway?.spec.type === 'LoadBalancer' && same(publishedGateway.spec.ports.map((x) => x.name), ['http']), 'gateway-loadbalancer: the LoadBalancer Service publishes the HTTP port only');
+check(p.metricsServices.get('gateway')?.metadata.name === `${publishedGateway?.metadata.name}-metrics`, 'gateway-loadbalancer: <gateway>-metrics Service');
+check(p.metricsServices.size === 1, 'gateway-loadbalancer: a -metrics Service only for the published gateway');
 
 if (problems.length > 0) {
   console.error(`[helm-check] ${problems.length} problem(s) in the rendered chart:\n  ${problems.join('\n  ')}`);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the Helm chart in k8s/orquestra without Docker or a cluster:
 #   1. helm lint --strict, with the default values and with tools/k8s/values-all-options.yaml;
-#   2. helm template with the same two value sets (any template error fails);
+#   2. helm template with the same two value sets, and with metrics off and with the gateway on a
+#      LoadBalancer Service (any template error fails);
 #   3. sanity checks on the rendered manifests (tools/k8s/check-rendered.mjs): every Deployment
 #      hardened, probes present, NetworkPolicy graph as documented, and so on.
 # Helm is taken from PATH, else from .local/bin/helm (git-ignored), else built there from source
@@ -113,11 +114,23 @@ cp "$out/template-default.out" "$out/default.yaml"
 run template-all "$helm" template orq "$CHART" --namespace orquestra --kube-version "$KUBE_VERSION" \
   --api-versions monitoring.coreos.com/v1 -f "$ALL_OPTIONS"
 cp "$out/template-all.out" "$out/all.yaml"
+# Two variants the checks need besides: metrics switched off, and a gateway published by a
+# LoadBalancer (its metrics port must then stay on a ClusterIP Service), both with ServiceMonitors.
+run template-metrics-off "$helm" template orq "$CHART" --namespace orquestra --kube-version "$KUBE_VERSION" \
+  --api-versions monitoring.coreos.com/v1 --set metrics.enabled=false --set metrics.serviceMonitor.enabled=true
+cp "$out/template-metrics-off.out" "$out/metrics-off.yaml"
+run template-gateway-lb "$helm" template orq "$CHART" --namespace orquestra --kube-version "$KUBE_VERSION" \
+  --api-versions monitoring.coreos.com/v1 --set gateway.service.type=LoadBalancer --set metrics.serviceMonitor.enabled=true
+cp "$out/template-gateway-lb.out" "$out/gateway-lb.yaml"
 # Settings the chart must refuse, each with a clear message.
 if "$helm" template orq "$CHART" --kube-version "$KUBE_VERSION" --set 'otel.env.NOT_OTEL=x' >/dev/null 2>"$out/bad.err"; then
   die "a non-OTEL_ variable under otel.env was accepted"
 fi
 grep -q 'OTEL_' "$out/bad.err" || { cat "$out/bad.err" >&2; die "the otel.env refusal does not name the rule"; }
+if "$helm" template orq "$CHART" --kube-version "$KUBE_VERSION" --set metrics.port=8080 >/dev/null 2>"$out/bad.err"; then
+  die "metrics.port equal to the gateway's HTTP port was accepted"
+fi
+grep -q 'metrics.port' "$out/bad.err" || { cat "$out/bad.err" >&2; die "the metrics.port refusal does not name the setting"; }
 
-node "$ROOT/tools/k8s/check-rendered.mjs" "$out/default.yaml" "$out/all.yaml"
+node "$ROOT/tools/k8s/check-rendered.mjs" "$out/default.yaml" "$out/all.yaml" "$out/metrics-off.yaml" "$out/gateway-lb.yaml"
 log "chart OK in $((SECONDS - started)) s"

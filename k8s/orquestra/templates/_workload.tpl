@@ -8,7 +8,7 @@ where <spec> describes what differs between services:
   port          container port of the API
   callers       services of this release allowed to open that port (NetworkPolicy ingress)
   callees       services this one calls (NetworkPolicy egress)
-  data          true: gets MONGO_URL / AMQP_URL / DB_PREFIX / EVENTS_EXCHANGE / METRICS_PORT
+  data          true: gets MONGO_URL / AMQP_URL / DB_PREFIX / EVENTS_EXCHANGE
   providerApis  true: may reach the payment providers' HTTPS APIs
   env           plain variables this service needs (NAME: value)
   secretEnv     list of (dict "name" VAR "key" <values key under secrets.keys>)
@@ -22,19 +22,20 @@ where <spec> describes what differs between services:
 {{- $name := include "orquestra.componentName" (dict "root" $root "name" $svc.name) }}
 {{- $selector := include "orquestra.selectorLabels" (dict "root" $root "name" $svc.name) }}
 {{- $labels := include "orquestra.componentLabels" (dict "root" $root "name" $svc.name) }}
-{{- $metricsOn := and $root.Values.metrics.enabled $svc.data }}
-{{- if eq $svc.name "gateway" }}{{ $metricsOn = and $root.Values.metrics.enabled $v.metrics.enabled }}{{ end }}
-{{- $metricsPort := ternary $svc.port (int $root.Values.metrics.port) (eq $svc.protocol "http") }}
-{{- $metricsPath := "/metrics" }}
-{{- if eq $svc.name "gateway" }}{{ $metricsPath = $v.metrics.path }}{{ end }}
+{{- /* Every service, the gateway included, serves /metrics on a plain-HTTP port of its own (METRICS_PORT). */}}
+{{- $metricsOn := $root.Values.metrics.enabled }}
+{{- $metricsPort := int $root.Values.metrics.port }}
+{{- $serviceType := $v.service.type | default "ClusterIP" }}
+{{- if and $metricsOn (eq $metricsPort (int $svc.port)) }}{{ fail (printf "metrics.port %d is %s's API port: /metrics needs a port of its own" $metricsPort $svc.name) }}{{ end }}
 
 {{- /* Plain environment: chart settings, then the service's own, then OTEL_*, then values env (wins). */}}
 {{- $env := dict "NODE_ENV" $root.Values.common.nodeEnv "LOG_LEVEL" $root.Values.common.logLevel "SHUTDOWN_GRACE_MS" (toString $root.Values.common.shutdownGraceMs) }}
 {{- if $svc.data }}
 {{- $_ := set $env "DB_PREFIX" $root.Values.common.dbPrefix }}
 {{- $_ := set $env "EVENTS_EXCHANGE" $root.Values.common.eventsExchange }}
-{{- $_ := set $env "METRICS_PORT" (ternary (toString $root.Values.metrics.port) "0" $root.Values.metrics.enabled) }}
 {{- end }}
+{{- /* 0 turns the metrics listener off (each service's default would open 9464 unannounced). */}}
+{{- $_ := set $env "METRICS_PORT" (ternary (toString $metricsPort) "0" $metricsOn) }}
 {{- range $key, $value := $svc.env }}{{ $_ := set $env $key (toString $value) }}{{ end }}
 {{- $_ := set $env "OTEL_SERVICE_NAME" $svc.name }}
 {{- range $key, $value := $root.Values.otel.env }}
@@ -97,7 +98,7 @@ spec:
         {{- if and $metricsOn $root.Values.metrics.podAnnotations }}
         prometheus.io/scrape: "true"
         prometheus.io/port: {{ $metricsPort | quote }}
-        prometheus.io/path: {{ $metricsPath | quote }}
+        prometheus.io/path: "/metrics"
         {{- end }}
         {{- with $v.podAnnotations }}
         {{- toYaml . | nindent 8 }}
@@ -133,7 +134,7 @@ spec:
             - name: {{ $svc.protocol }}
               containerPort: {{ $svc.port }}
               protocol: TCP
-            {{- if and $metricsOn (ne $svc.protocol "http") }}
+            {{- if $metricsOn }}
             - name: metrics
               containerPort: {{ $metricsPort }}
               protocol: TCP
@@ -247,7 +248,7 @@ metadata:
     {{- toYaml . | nindent 4 }}
   {{- end }}
 spec:
-  type: {{ $v.service.type | default "ClusterIP" }}
+  type: {{ $serviceType }}
   selector:
     {{- $selector | nindent 4 }}
   ports:
@@ -256,13 +257,36 @@ spec:
       targetPort: {{ $svc.protocol }}
       protocol: TCP
       appProtocol: {{ ternary "kubernetes.io/h2c" "http" (eq $svc.protocol "grpc") }}
-    {{- if and $metricsOn (ne $svc.protocol "http") }}
+    {{- if and $metricsOn (eq $serviceType "ClusterIP") }}
     - name: metrics
       port: {{ $metricsPort }}
       targetPort: metrics
       protocol: TCP
       appProtocol: http
     {{- end }}
+{{- if and $metricsOn (ne $serviceType "ClusterIP") }}
+---
+# {{ $name }} is published outside the cluster ({{ $serviceType }}); /metrics never is, so its
+# port gets this ClusterIP Service of its own (the ServiceMonitor finds it by the port name).
+apiVersion: v1
+kind: Service
+metadata:
+  # A Service name is at most 63 characters.
+  name: {{ $name | trunc 55 | trimSuffix "-" }}-metrics
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- $labels | nindent 4 }}
+spec:
+  type: ClusterIP
+  selector:
+    {{- $selector | nindent 4 }}
+  ports:
+    - name: metrics
+      port: {{ $metricsPort }}
+      targetPort: metrics
+      protocol: TCP
+      appProtocol: http
+{{- end }}
 {{- if $v.autoscaling.enabled }}
 {{- if not (or $v.autoscaling.targetCPUUtilizationPercentage $v.autoscaling.targetMemoryUtilizationPercentage) }}
 {{- fail (printf "%s.autoscaling: set targetCPUUtilizationPercentage and/or targetMemoryUtilizationPercentage" $svc.name) }}
@@ -359,7 +383,7 @@ spec:
       from:
         {{- include "orquestra.peers" (dict "root" $root "names" $svc.callers) | trim | nindent 8 }}
       {{- end }}
-    {{- if and $metricsOn (ne $svc.protocol "http") }}
+    {{- if $metricsOn }}
     - ports:
         - port: metrics
           protocol: TCP
@@ -422,8 +446,8 @@ spec:
     matchLabels:
       {{- $selector | nindent 6 }}
   endpoints:
-    - port: {{ ternary "http" "metrics" (eq $svc.protocol "http") }}
-      path: {{ $metricsPath }}
+    - port: metrics
+      path: /metrics
       interval: {{ $root.Values.metrics.serviceMonitor.interval }}
       scrapeTimeout: {{ $root.Values.metrics.serviceMonitor.scrapeTimeout }}
 {{- end }}
