@@ -25,6 +25,9 @@ export const providerChargeUpdatedSchema = z.object({
   end_to_end_id: z.string().optional(),
   paid_at: z.string().optional(),
   provider_fee: z.number().int().nonnegative().optional(),
+  /** Set with status `failed`: the normalized decline code and its Portuguese reason. */
+  failure_code: z.string().optional(),
+  failure_reason: z.string().optional(),
   /** Every refund the provider reports for the charge (ours and those made in its dashboard). */
   refunds: z.array(providerRefundReportSchema).optional(),
   /** What told us: a webhook or a sync. */

@@ -17,6 +17,8 @@ export interface ProviderCapabilities {
   card_vault: boolean;
   keeps_metadata: boolean;
   customer_requires: Record<string, string[]>;
+  /** Methods whose details the provider collects on its own hosted page (card without card.token). */
+  hosted_checkout: string[];
 }
 
 export interface Provider {

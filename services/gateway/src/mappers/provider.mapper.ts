@@ -21,6 +21,7 @@ export function toProviderJson(info: providers.ProviderInfo): ProviderJson {
       card_vault: c?.card_vault ?? false,
       keeps_metadata: c?.keeps_metadata ?? false,
       customer_requires: Object.fromEntries(Object.entries(c?.customer_requires ?? {}).map(([method, required]) => [method, [...required.fields]])),
+      hosted_checkout: [...(c?.hosted_checkout ?? [])],
     },
     amount_unit: info.amount_unit,
     notes: nullIfEmpty(info.notes),

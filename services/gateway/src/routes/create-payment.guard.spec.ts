@@ -29,8 +29,8 @@ describe('create-payment guard', () => {
     expect(codeOf(() => assertCreatePaymentAllowed(body(splits), full))).toEqual({ code: 'parameter_invalid', param: 'splits' });
   });
 
-  it('asks for the card of a card payment, naming the field', () => {
-    expect(codeOf(() => assertCreatePaymentAllowed(body({ method: 'card' }), full))).toEqual({ code: 'parameter_missing', param: 'card' });
+  it('lets a card payment through with a token, or without card data (hosted checkout)', () => {
+    expect(codeOf(() => assertCreatePaymentAllowed(body({ method: 'card' }), full))).toBeUndefined();
     expect(codeOf(() => assertCreatePaymentAllowed(body({ method: 'card', card: { token: 'pm_card_visa', installments: 3 } }), full))).toBeUndefined();
   });
 

@@ -7,7 +7,8 @@ import type { CreatePaymentInput } from '../schemas/create-payment.schema';
  * `splits` is accepted in its spec shape by the schema, but the CreatePayment RPC has no field for
  * it yet: forwarding without it would create a different payment than asked, so it is refused
  * here, with the restricted-key rule (§5.4) checked first. `card` goes on to payments, which
- * checks the rest (a token needs provider_account_id; saved cards are not available yet).
+ * checks the rest (a token needs provider_account_id; saved cards are not available yet). A card
+ * payment without `card` (or without `card.token`) is completed on a provider's hosted checkout.
  */
 export function assertCreatePaymentAllowed(input: CreatePaymentInput, caller: common.Caller): void {
   if (input.splits) {
@@ -20,12 +21,6 @@ export function assertCreatePaymentAllowed(input: CreatePaymentInput, caller: co
     throw new AppError('parameter_invalid', {
       param: 'splits',
       message: 'A divisão de pagamentos (splits) ainda não está disponível. Remova o campo splits.',
-    });
-  }
-  if (input.method === 'card' && !input.card) {
-    throw new AppError('parameter_missing', {
-      param: 'card',
-      message: 'Pagamentos com cartão precisam do campo card com card.token, gerado pelo formulário de cartão da conta.',
     });
   }
   if (input.card) {

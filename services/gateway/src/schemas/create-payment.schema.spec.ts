@@ -135,7 +135,7 @@ describe('CreatePayment schema', () => {
       ['unknown customer field', withCustomer({ cpf: '1' }), 'customer.cpf', 'não existe'],
       ['unknown tracking key', { ...VALID, tracking: { utm_foo: 'x' } }, 'tracking.utm_foo', 'utm_source, utm_medium'],
       ['tracking value over 500', { ...VALID, tracking: { gclid: 'g'.repeat(501) } }, 'tracking.gclid', 'no máximo 500'],
-      ['card with neither token nor id', { ...VALID, method: 'card', card: { installments: 1 } }, 'card', 'exatamente um entre card.token e card.id'],
+      ['card with both token and id', { ...VALID, method: 'card', card: { token: 't', id: 'card_1' } }, 'card', 'no máximo um entre card.token e card.id'],
       ['card.installments 0', { ...VALID, method: 'card', card: { token: 't', installments: 0 } }, 'card.installments', 'parcelas'],
       ['split with amount and percentage', { ...VALID, splits: [{ subaccount_id: 's', amount: 1, percentage: 1 }] }, 'splits[0]', 'exatamente um entre amount e percentage'],
       ['split percentage with 3 decimals', { ...VALID, splits: [{ subaccount_id: 's', percentage: 1.234 }] }, 'splits[0].percentage', 'múltiplo'],

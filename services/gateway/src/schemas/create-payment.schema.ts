@@ -11,14 +11,20 @@ export const MAX_AMOUNT = 100_000_000_000;
 
 export const CardInputSchema = z
   .object({
-    token: z.string().min(1).max(500).optional().openapi({ description: 'Token do formulário de cartão da conta.' }),
+    token: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .openapi({ description: 'Token do formulário de cartão da conta (exige provider_account_id). Sem token, o comprador digita o cartão no checkout hospedado do provedor (next_action.type = redirect).' }),
     id: z.string().min(1).max(100).optional().openapi({ description: 'Cartão salvo (card_…); exige chave completa.' }),
     installments: z.number().int().min(1).max(12).optional().openapi({ example: 1 }),
     brand: z.string().min(1).max(30).optional().openapi({ example: 'visa' }),
   })
   .strict()
-  .refine((card) => (card.token === undefined) !== (card.id === undefined), {
-    message: 'Informe exatamente um entre card.token e card.id.',
+  // Neither is allowed too: the card is then typed on the provider's hosted checkout.
+  .refine((card) => card.token === undefined || card.id === undefined, {
+    message: 'Informe no máximo um entre card.token e card.id.',
   })
   .openapi('CardInput');
 

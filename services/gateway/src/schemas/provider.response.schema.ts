@@ -28,6 +28,10 @@ export const ProviderCapabilitiesSchema = z
     customer_requires: z
       .record(z.string(), z.array(z.string()))
       .openapi({ description: 'Dados do cliente exigidos por método (document, email, phone, address).', example: { boleto: ['document', 'address'] } }),
+    hosted_checkout: z.array(z.string()).openapi({
+      description: 'Métodos cujos dados o provedor coleta na própria página hospedada (cartão sem card.token: next_action.type = redirect).',
+      example: ['card'],
+    }),
   })
   .openapi('ProviderCapabilities');
 
@@ -70,6 +74,7 @@ export const ProviderListSchema = z
             card_vault: false,
             keeps_metadata: true,
             customer_requires: { pix: [] },
+            hosted_checkout: [],
           },
           amount_unit: 'reais_string',
           notes: 'OAuth2 com mTLS (certificado da conta). Valores em reais como texto ("19.90"). Metadata vai em infoAdicionais.',

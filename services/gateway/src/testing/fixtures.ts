@@ -107,6 +107,7 @@ export function protoAccount(overrides: Partial<providers.ProviderAccount> = {})
     webhook_url: 'http://localhost:8080/webhooks/providers/pa_01jxyz?hmac=secret',
     webhook_manual_setup: false,
     keeps_metadata: true,
+    hosted_checkout: [],
     ...overrides,
   };
 }

@@ -22,7 +22,7 @@ export const FIELD_HINTS_PT_BR: Record<string, string> = {
   'customer.address.state': 'Informe a sigla da UF com 2 letras, por exemplo SP.',
   'customer.address.zip': 'Informe o CEP com 8 dígitos, por exemplo 01310-100.',
   'customer.address.complement': 'Informe o complemento com até 100 caracteres ou omita o campo.',
-  card: 'Informe card.token (do formulário de cartão da conta) ou card.id (cartão salvo).',
+  card: 'Informe card.token (do formulário de cartão da conta), card.id (cartão salvo) ou nenhum dos dois (checkout hospedado do provedor).',
   'card.installments': 'Informe o número de parcelas entre 1 e 12.',
   expires_in_minutes: 'Informe a validade em minutos, de 1 a 43200 (30 dias).',
   metadata: 'Metadata aceita até 50 chaves de até 40 caracteres, com valores de texto de até 500 caracteres.',

@@ -1,6 +1,7 @@
 import { modeFromName, type common, type routing as routingContract } from '@orquestra/contracts';
 import { AppError, type RpcClient } from '@orquestra/platform';
 import type { PaymentDoc } from '../db/payment.model';
+import { needsHostedCheckout } from './method-input';
 import { customerOf } from './payment-customer';
 
 /** Every method a buyer may be offered, in the order the payment page shows them. */
@@ -10,7 +11,7 @@ export const PAGE_METHODS = ['pix', 'boleto', 'card'] as const;
 export const DEFAULT_METHOD_CHOICE_MINUTES = 60;
 
 /** Errors by which routing says "no account can take this method for this payment" (not an outage). */
-const NOT_OFFERED = new Set(['no_eligible_account', 'method_not_available', 'missing_document', 'missing_email', 'missing_phone', 'missing_address', 'parameter_invalid', 'not_found']);
+const NOT_OFFERED = new Set(['no_eligible_account', 'method_not_available', 'parameter_missing', 'missing_document', 'missing_email', 'missing_phone', 'missing_address', 'parameter_invalid', 'not_found']);
 
 export interface MethodOffer {
   methods: string[];
@@ -33,7 +34,17 @@ export class AvailableMethods {
       PAGE_METHODS.map((method) =>
         this.routing
           .route(
-            { caller, method, amount: payment.amount, metadata: payment.metadata, customer: customerOf(payment), forced_account_id: payment.requested_account_id ?? '' },
+            {
+              caller,
+              method,
+              amount: payment.amount,
+              metadata: payment.metadata,
+              customer: customerOf(payment),
+              forced_account_id: payment.requested_account_id ?? '',
+              // The page has no card form: a card is offered only where the provider collects it
+              // on its own hosted checkout (the buyer is redirected there).
+              hosted_checkout: needsHostedCheckout(method, undefined),
+            },
             { requestId },
           )
           .then(

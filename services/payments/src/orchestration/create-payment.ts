@@ -7,7 +7,7 @@ import { failoverDecision } from '../domain/failover-policy';
 import { computeFee } from '../domain/fees';
 import type { PaymentLinks } from '../domain/payment-links';
 import { AvailableMethods, DEFAULT_METHOD_CHOICE_MINUTES } from './available-methods';
-import { assertMethodInput } from './method-input';
+import { assertMethodInput, needsHostedCheckout } from './method-input';
 import { customerOf } from './payment-customer';
 import { errorFromRecord, IdempotencyGuard } from './idempotency.guard';
 import type { OrphanCharges } from './orphan-charges';
@@ -98,6 +98,7 @@ export class PaymentCreator {
         metadata: request.metadata,
         customer: request.customer,
         forced_account_id: request.provider_account_id,
+        hosted_checkout: needsHostedCheckout(request.method, request.card),
       },
       { requestId },
     );
@@ -194,7 +195,7 @@ export class PaymentCreator {
   async candidatesFor(draft: PaymentDoc, requestId: string): Promise<Candidate[]> {
     const caller: common.Caller = { merchant_id: draft.merchant_id, mode: modeFromName(draft.mode), key_id: draft.source_key_id, restricted: false, request_id: requestId };
     const { candidates } = await this.deps.routing.route(
-      { caller, method: draft.method, amount: draft.amount, metadata: draft.metadata, customer: customerOf(draft), forced_account_id: draft.requested_account_id ?? '' },
+      { caller, method: draft.method, amount: draft.amount, metadata: draft.metadata, customer: customerOf(draft), forced_account_id: draft.requested_account_id ?? '', hosted_checkout: needsHostedCheckout(draft.method, draft.card) },
       { requestId },
     );
     return candidates;

@@ -1,6 +1,6 @@
 import type { payments } from '@orquestra/contracts';
 import { AppError } from '@orquestra/platform';
-import { assertMethodInput } from './method-input';
+import { assertMethodInput, needsHostedCheckout } from './method-input';
 
 const request = (overrides: Partial<payments.CreatePaymentRequest>): payments.CreatePaymentRequest =>
   ({ method: 'card', amount: 1000, provider_account_id: 'pa_1', card: { token: 'pm_card_visa', id: '', installments: 1, brand: '' }, ...overrides }) as payments.CreatePaymentRequest;
@@ -21,8 +21,16 @@ describe('assertMethodInput', () => {
     expect(refusal(() => assertMethodInput(request({})))).toBeUndefined();
   });
 
-  it('refuses a card payment without token, without its account, with a saved card or bad installments', () => {
-    expect(refusal(() => assertMethodInput(request({ card: undefined })))).toEqual({ code: 'parameter_missing', param: 'card.token' });
+  it('lets a card without token through to routing (hosted checkout), with or without an account', () => {
+    expect(refusal(() => assertMethodInput(request({ card: undefined, provider_account_id: '' })))).toBeUndefined();
+    expect(refusal(() => assertMethodInput(request({ card: { token: '', id: '', installments: 3, brand: '' }, provider_account_id: '' })))).toBeUndefined();
+    expect(needsHostedCheckout('card', undefined)).toBe(true);
+    expect(needsHostedCheckout('card', { token: '' })).toBe(true);
+    expect(needsHostedCheckout('card', { token: 'pm_card_visa' })).toBe(false);
+    expect(needsHostedCheckout('pix', undefined)).toBe(false);
+  });
+
+  it('refuses a card token without its account, a saved card or bad installments', () => {
     expect(refusal(() => assertMethodInput(request({ provider_account_id: '' })))).toEqual({ code: 'parameter_missing', param: 'provider_account_id' });
     expect(refusal(() => assertMethodInput(request({ card: { token: '', id: 'card_1', installments: 1, brand: '' } })))).toEqual({ code: 'method_not_available', param: 'card.id' });
     expect(refusal(() => assertMethodInput(request({ card: { token: 'pm_card_visa', id: '', installments: 13, brand: '' } })))).toEqual({ code: 'parameter_invalid', param: 'card.installments' });

@@ -19,7 +19,7 @@ export interface CallerScope {
   restrictedKeyId?: string;
 }
 
-type ChargeView = Pick<ProviderChargeUpdated, 'status' | 'end_to_end_id' | 'paid_at'> & { refunds?: RefundReport[] };
+type ChargeView = Pick<ProviderChargeUpdated, 'status' | 'end_to_end_id' | 'paid_at' | 'failure_code' | 'failure_reason'> & { refunds?: RefundReport[] };
 
 function chargeView(charge: providersContract.Charge): ChargeView {
   const status =
@@ -34,6 +34,7 @@ function chargeView(charge: providersContract.Charge): ChargeView {
     status,
     ...(charge.end_to_end_id ? { end_to_end_id: charge.end_to_end_id } : {}),
     ...(charge.paid_at ? { paid_at: charge.paid_at } : {}),
+    ...(charge.failure_code ? { failure_code: charge.failure_code, failure_reason: charge.failure_reason } : {}),
     refunds: charge.refunds.map(reportFromProto),
   };
 }
@@ -154,6 +155,17 @@ export class PaymentActions {
     if (charge.status === 'paid') return this.refunds.applyReports(payment._id, charge.refunds ?? []);
     if (charge.status === 'canceled' && payment.status === 'pending') {
       const updated = await this.store.transition(payment, 'canceled', 'payment.canceled', { due_at: null, next_action: null });
+      return updated !== null;
+    }
+    // A card refused after creation (on the provider's hosted checkout): the decline is final.
+    // Only for card: other methods' provider-side failures keep their own handling (expiry).
+    if (charge.status === 'failed' && payment.method === 'card' && (payment.status === 'pending' || payment.status === 'processing')) {
+      const updated = await this.store.transition(payment, 'failed', 'payment.failed', {
+        due_at: null,
+        next_action: null,
+        failure_code: charge.failure_code || 'card_declined',
+        failure_reason: charge.failure_reason ?? '',
+      });
       return updated !== null;
     }
     return false;

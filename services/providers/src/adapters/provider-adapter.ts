@@ -187,8 +187,20 @@ export interface AdapterContext {
   timeoutMs: number;
 }
 
+/** A card refusal the provider reports only in its webhook (the charge itself stays open). */
+export interface CardDeclineReport {
+  failureCode: string;
+  failureReason: string;
+}
+
 export type WebhookParseResult =
-  | { ok: true; providerPaymentIds: string[]; eventKey: string }
+  | {
+      ok: true;
+      providerPaymentIds: string[];
+      eventKey: string;
+      /** By provider payment id: the webhook says the buyer's card was refused (hosted checkout). */
+      cardDeclines?: Record<string, CardDeclineReport>;
+    }
   | { ok: false; reason: 'unauthenticated' | 'malformed'; httpStatus: number };
 
 /** Raised when talking to the provider failed; `kind` drives failover. */

@@ -44,6 +44,21 @@ export function stripeDecline(declineCode: string | undefined, code: string | un
   return STRIPE_DECLINES[declineCode ?? ''] ?? STRIPE_DECLINES[code ?? ''] ?? 'card_declined';
 }
 
+/**
+ * Asaas reports a card refused on its invoice page by webhook event only (docs.asaas.com "Eventos
+ * para cobranças"): `PAYMENT_CREDIT_CARD_CAPTURE_REFUSED` ("falha no pagamento de cartão") and
+ * `PAYMENT_REPROVED_BY_RISK_ANALYSIS` (reproved by Asaas's manual risk analysis). Neither carries
+ * the issuer's reason, so both are `card_declined`. Any other event is not a decline.
+ */
+const ASAAS_DECLINE_EVENTS: Readonly<Record<string, CardDeclineCode>> = {
+  PAYMENT_CREDIT_CARD_CAPTURE_REFUSED: 'card_declined',
+  PAYMENT_REPROVED_BY_RISK_ANALYSIS: 'card_declined',
+};
+
+export function asaasCardDecline(event: string): CardDeclineCode | undefined {
+  return ASAAS_DECLINE_EVENTS[event];
+}
+
 export function declineReason(code: CardDeclineCode): string {
   return CARD_DECLINE_REASONS[code];
 }

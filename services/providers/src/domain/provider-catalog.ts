@@ -22,6 +22,12 @@ export interface ProviderDefinition {
   methods: Method[];
   /** Customer data required per method. */
   customerRequires: Partial<Record<Method, CustomerField[]>>;
+  /**
+   * Methods whose details the provider collects on its own hosted page (a card payment without
+   * `card.token` is answered with `next_action.type = redirect` to it). Routing sends token-less
+   * card payments only to these providers.
+   */
+  hostedCheckout: Method[];
   amountUnit: 'reais_string' | 'reais_decimal' | 'cents';
   capabilities: {
     partialRefunds: boolean;
@@ -50,6 +56,7 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
     methods: ['pix'],
     // The BCB API accepts an immediate charge without a debtor; name + CPF/CNPJ are sent when given.
     customerRequires: { pix: [] },
+    hostedCheckout: [],
     amountUnit: 'reais_string',
     capabilities: {
       partialRefunds: true,
@@ -73,6 +80,7 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
     baseUrls: { test: 'https://api.mercadopago.com', live: 'https://api.mercadopago.com' },
     methods: ['pix'],
     customerRequires: { pix: ['email'] },
+    hostedCheckout: [],
     amountUnit: 'reais_decimal',
     capabilities: {
       partialRefunds: true,
@@ -91,8 +99,12 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
     name: 'Asaas',
     credentialFields: [{ name: 'api_key', label: 'Chave de API ($aact_…)', secret: true }],
     baseUrls: { test: 'https://api-sandbox.asaas.com/v3', live: 'https://api.asaas.com/v3' },
-    methods: ['pix'],
-    customerRequires: { pix: ['document'] },
+    methods: ['pix', 'card'],
+    // Pix: a customer record needs the CPF/CNPJ. Card: the charge is created without card data
+    // (billingType CREDIT_CARD) and the buyer types the card on Asaas's invoice page (invoiceUrl);
+    // Asaas refuses a card charge whose customer has no CPF/CNPJ.
+    customerRequires: { pix: ['document'], card: ['document'] },
+    hostedCheckout: ['card'],
     amountUnit: 'reais_decimal',
     capabilities: {
       partialRefunds: true,
@@ -104,7 +116,7 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
       cardVault: true,
       keepsMetadata: false,
     },
-    notes: 'Valores em reais decimais. Exige cliente com CPF/CNPJ. Não guarda metadata (só externalReference): ela fica só no Orquestra.',
+    notes: 'Valores em reais decimais. Exige cliente com CPF/CNPJ. Cartão pelo checkout hospedado do Asaas (fatura com formulário de cartão), sem card.token. Não guarda metadata (só externalReference): ela fica só no Orquestra.',
   },
   pagarme: {
     code: 'pagarme',
@@ -114,6 +126,7 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
     methods: ['pix', 'boleto'],
     // Every order needs the full customer; a boleto also the address the bank prints.
     customerRequires: { pix: ['document', 'email', 'phone'], boleto: ['document', 'email', 'phone', 'address'] },
+    hostedCheckout: [],
     amountUnit: 'cents',
     capabilities: {
       partialRefunds: true,
@@ -134,6 +147,7 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
     baseUrls: { test: 'https://api.woovi-sandbox.com', live: 'https://api.woovi.com' },
     methods: ['pix'],
     customerRequires: { pix: [] },
+    hostedCheckout: [],
     amountUnit: 'cents',
     capabilities: {
       partialRefunds: true,
@@ -156,6 +170,7 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
     // Boleto: Stripe requires the payer's CPF/CNPJ (tax_id), name, e-mail and address. Card: the
     // spec asks for the document on every card payment.
     customerRequires: { pix: [], boleto: ['document', 'address', 'email'], card: ['document'] },
+    hostedCheckout: [],
     amountUnit: 'cents',
     capabilities: {
       partialRefunds: true,

@@ -2,7 +2,8 @@ import { PROVIDER_CHARGE_UPDATED, type ProviderChargeUpdated, type ProviderRefun
 import { isDuplicateKeyError, newId, outboxEntries, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import type { Logger } from 'pino';
-import { ProviderError, type ProviderRefund } from '../adapters/provider-adapter';
+import { ProviderError, type CardDeclineReport, type ProviderCharge, type ProviderRefund } from '../adapters/provider-adapter';
+import type { ProviderAccountDoc } from '../db/provider-account.model';
 import type { WebhookReceiptModel } from '../db/webhook-receipt.model';
 import type { ProviderAccountService } from './provider-account.service';
 
@@ -59,9 +60,11 @@ export class WebhookIntakeService {
 
     const events: EventEnvelope[] = [];
     for (const providerPaymentId of parsed.providerPaymentIds) {
-      let charge;
+      let charge: ProviderCharge;
       try {
         charge = await this.accounts.call(account, (a) => a.getCharge(providerPaymentId));
+        const decline = parsed.cardDeclines?.[providerPaymentId];
+        if (decline && charge.status === 'pending') charge = await this.declined(account, charge, decline);
       } catch (error) {
         if (error instanceof ProviderError && error.kind === 'not_found') continue;
         // The provider retries a webhook that was not acknowledged: nothing is lost by a 503 now.
@@ -78,6 +81,7 @@ export class WebhookIntakeService {
         ...(charge.paidAt ? { paid_at: charge.paidAt.toISOString() } : {}),
         ...(charge.providerFee !== undefined ? { provider_fee: charge.providerFee } : {}),
         ...(charge.refunds && charge.refunds.length > 0 ? { refunds: charge.refunds.map(toRefundReport) } : {}),
+        ...(charge.status === 'failed' && charge.failureCode ? { failure_code: charge.failureCode, failure_reason: charge.failureReason ?? '' } : {}),
         via: 'webhook',
       };
       events.push({
@@ -111,5 +115,17 @@ export class WebhookIntakeService {
     }
     void this.outbox.flush(this.receipts.collection as unknown as Collection<Document>, receiptId);
     return { httpStatus: 200, body: '' };
+  }
+
+  /**
+   * The buyer's card was refused on the provider's hosted checkout, which only the webhook says
+   * (the charge itself stays open there). The payment fails, so the charge is removed first: a
+   * failed payment must not be paid later by another card on the same page. Removing answers the
+   * charge as it is after; if it was paid meanwhile, that wins.
+   */
+  private async declined(account: ProviderAccountDoc, charge: ProviderCharge, decline: CardDeclineReport): Promise<ProviderCharge> {
+    const after = await this.accounts.call(account, (a) => a.cancelCharge(charge.providerPaymentId));
+    if (after.status === 'paid') return after;
+    return { ...after, status: 'failed', nextAction: { type: 'none' }, failureCode: decline.failureCode, failureReason: decline.failureReason };
   }
 }

@@ -24,6 +24,8 @@ export function toProtoAccount(doc: ProviderAccountDoc, breakerState: string, we
     webhook_url: doc.webhook_manual_setup ? webhookUrl : '',
     webhook_manual_setup: doc.webhook_manual_setup,
     keeps_metadata: definition?.capabilities.keepsMetadata ?? false,
+    // Only methods the account takes (an account connected before its provider gained one does not).
+    hosted_checkout: (definition?.hostedCheckout ?? []).filter((method) => doc.methods.includes(method)),
   };
 }
 
@@ -46,6 +48,7 @@ export function toProtoProvider(definition: ProviderDefinition): providers.Provi
       card_vault: c.cardVault,
       keeps_metadata: c.keepsMetadata,
       customer_requires: Object.fromEntries(Object.entries(definition.customerRequires).map(([method, fields]) => [method, { fields: fields ?? [] }])),
+      hosted_checkout: definition.hostedCheckout,
     },
   };
 }

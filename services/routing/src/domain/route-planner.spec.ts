@@ -1,4 +1,4 @@
-import { planRoute, type AccountView, type HealthView, type PlanInput, type RuleView } from './route-planner';
+import { HOSTED_CHECKOUT_MISSING, planRoute, type AccountView, type HealthView, type PlanInput, type RuleView } from './route-planner';
 
 const account = (overrides: Partial<AccountView>): AccountView => ({
   id: 'pa_a',
@@ -7,6 +7,7 @@ const account = (overrides: Partial<AccountView>): AccountView => ({
   priority: 10,
   methods: ['pix'],
   requires: [],
+  hostedCheckout: [],
   breakerState: 'closed',
   ...overrides,
 });
@@ -72,6 +73,26 @@ describe('planRoute: eligibility', () => {
     // The address is required for boleto only: the same account still takes a Pix without it.
     expect(ids(planRoute([boleto], [], noHealth, input({ method: 'pix', customerHas: nothing })))).toEqual(['pa_boleto']);
     expect(ids(planRoute([boleto], [], noHealth, input({ method: 'boleto', customerHas: { ...withDocument, address: true } })))).toEqual(['pa_boleto']);
+  });
+
+  it('sends a card without token only to accounts with a hosted checkout; a token keeps every card account', () => {
+    const stripe = account({ id: 'pa_stripe', provider: 'stripe', priority: 1, methods: ['pix', 'boleto', 'card'], requires: ['card:document'] });
+    const asaas = account({ id: 'pa_asaas', provider: 'asaas', priority: 5, methods: ['pix', 'card'], requires: ['card:document'], hostedCheckout: ['card'] });
+    const withDocument = { ...nothing, document: true };
+    const hosted = planRoute([stripe, asaas], [], noHealth, input({ method: 'card', hostedCheckout: true, customerHas: withDocument }));
+    expect(ids(hosted)).toEqual(['pa_asaas']);
+    expect(hosted.verdicts.find((v) => v.accountId === 'pa_stripe')).toMatchObject({ verdict: 'excluded', reasons: ['no hosted checkout for card (send card.token with provider_account_id)'] });
+    expect(ids(planRoute([stripe, asaas], [], noHealth, input({ method: 'card', customerHas: withDocument })))).toEqual(['pa_stripe', 'pa_asaas']);
+    // Only token-card accounts: the payment lacks card.token, said in Portuguese.
+    expect(planRoute([stripe], [], noHealth, input({ method: 'card', hostedCheckout: true, customerHas: withDocument })).error).toEqual({
+      code: 'parameter_missing',
+      param: 'card.token',
+      message: HOSTED_CHECKOUT_MISSING,
+    });
+    // A hosted-checkout account that needs the document still names the document.
+    expect(planRoute([stripe, asaas], [], noHealth, input({ method: 'card', hostedCheckout: true })).error).toEqual({ code: 'missing_document', param: 'customer.document' });
+    // No card account at all: the method is not available.
+    expect(planRoute([account({})], [], noHealth, input({ method: 'card', hostedCheckout: true })).error).toEqual({ code: 'no_eligible_account', param: 'method' });
   });
 
   it('honours a forced account, and refuses a forced account that cannot take the payment', () => {

@@ -20,6 +20,8 @@ export interface AccountView {
   methods: string[];
   /** "<method>:<field>" entries. */
   requires: string[];
+  /** Methods whose details the account's provider collects on its own hosted page. */
+  hostedCheckout: string[];
   breakerState: string;
 }
 
@@ -53,6 +55,8 @@ export interface PlanInput {
   metadata: Record<string, string>;
   customerHas: Record<CustomerField, boolean>;
   forcedAccountId?: string;
+  /** The charge completes on the provider's hosted checkout (card without card.token). */
+  hostedCheckout?: boolean;
   /** Source of randomness for weighted targets (injected for tests). */
   random: () => number;
   /** Recent attempts needed before a success rate is judged; MIN_ATTEMPTS_FOR_HEALTH by default. */
@@ -74,8 +78,12 @@ export interface Plan {
   candidates: Array<{ account: AccountView; reason: string }>;
   verdicts: Verdict[];
   matchedRuleId: string;
-  error?: { code: 'no_eligible_account' | `missing_${CustomerField}`; param: string };
+  error?: { code: 'no_eligible_account' | 'parameter_missing' | `missing_${CustomerField}`; param: string; message?: string };
 }
+
+/** pt-BR: a card payment without token, and no account that collects the card on its own page. */
+export const HOSTED_CHECKOUT_MISSING =
+  'Nenhuma conta conectada neste modo coleta os dados do cartão em checkout hospedado (ex.: Asaas). Envie card.token, gerado pelo formulário de cartão da conta, com provider_account_id, ou conecte uma conta com checkout hospedado.';
 
 /** Below this many recent attempts the success rate is not judged. */
 export const MIN_ATTEMPTS_FOR_HEALTH = 10;
@@ -140,6 +148,7 @@ export function planRoute(accounts: AccountView[], rules: RuleView[], health: Ma
     if (input.forcedAccountId && account.id !== input.forcedAccountId) exclude(account.id, 'another account was forced (provider_account_id)');
     if (!account.enabled) exclude(account.id, 'account disabled');
     if (!account.methods.includes(input.method)) exclude(account.id, `does not accept ${input.method}`);
+    else if (input.hostedCheckout && !account.hostedCheckout.includes(input.method)) exclude(account.id, `no hosted checkout for ${input.method} (send card.token with provider_account_id)`);
     for (const field of missingFields(account, input.method, input.customerHas)) exclude(account.id, `requires customer.${field} for ${input.method}`);
   }
   const eligible = byPriority.filter((account) => !excluded.has(account.id));
@@ -209,7 +218,10 @@ export function planRoute(accounts: AccountView[], rules: RuleView[], health: Ma
 
 /** The error that names what would let the payment through (bot rule 5). */
 function explainEmpty(accounts: AccountView[], input: PlanInput): NonNullable<Plan['error']> {
-  const pool = accounts.filter((a) => a.enabled && a.methods.includes(input.method) && (!input.forcedAccountId || a.id === input.forcedAccountId));
+  const takes = accounts.filter((a) => a.enabled && a.methods.includes(input.method) && (!input.forcedAccountId || a.id === input.forcedAccountId));
+  const pool = input.hostedCheckout ? takes.filter((a) => a.hostedCheckout.includes(input.method)) : takes;
+  // Accounts take cards, but only with their own token: the payment lacks it (spec: card.token).
+  if (pool.length === 0 && takes.length > 0) return { code: 'parameter_missing', param: 'card.token', message: HOSTED_CHECKOUT_MISSING };
   if (pool.length === 0) return { code: 'no_eligible_account', param: input.forcedAccountId ? 'provider_account_id' : 'method' };
   const counts = new Map<CustomerField, number>();
   for (const account of pool) for (const field of missingFields(account, input.method, input.customerHas)) counts.set(field, (counts.get(field) ?? 0) + 1);

@@ -31,7 +31,7 @@ export function routingHandlers(deps: {
 
   const plan = async (
     caller: common.Caller,
-    request: { method: string; amount: number; metadata: Record<string, string>; customer?: common.Customer; forced?: string },
+    request: { method: string; amount: number; metadata: Record<string, string>; customer?: common.Customer; forced?: string; hostedCheckout?: boolean },
     requestId: string,
   ): Promise<{ plan: Plan; fees: Map<string, providers.FeeRule[]> }> => {
     const [{ accounts }, ruleDocs] = await Promise.all([
@@ -40,13 +40,14 @@ export function routingHandlers(deps: {
     ]);
     const views: AccountView[] = accounts
       .filter((a) => modeName(a.mode) === modeName(caller.mode))
-      .map((a) => ({ id: a.id, provider: a.provider, enabled: a.enabled, priority: a.priority, methods: a.methods, requires: a.requires, breakerState: a.breaker_state || 'closed' }));
+      .map((a) => ({ id: a.id, provider: a.provider, enabled: a.enabled, priority: a.priority, methods: a.methods, requires: a.requires, hostedCheckout: a.hosted_checkout, breakerState: a.breaker_state || 'closed' }));
     const result = planRoute(views, ruleDocs, health.snapshot(), {
       method: request.method,
       amount: request.amount,
       metadata: request.metadata,
       customerHas: customerHas(request.customer),
       ...(request.forced ? { forcedAccountId: request.forced } : {}),
+      ...(request.hostedCheckout ? { hostedCheckout: true } : {}),
       random: Math.random,
       ...(deps.healthMinAttempts ? { healthMinAttempts: deps.healthMinAttempts } : {}),
     });
@@ -67,10 +68,10 @@ export function routingHandlers(deps: {
       const caller = callerOf(request.caller);
       const { plan: result, fees } = await plan(
         caller,
-        { method: request.method, amount: request.amount, metadata: request.metadata, customer: request.customer, forced: request.forced_account_id },
+        { method: request.method, amount: request.amount, metadata: request.metadata, customer: request.customer, forced: request.forced_account_id, hostedCheckout: request.hosted_checkout },
         context.requestId,
       );
-      if (result.error) throw new AppError(result.error.code, { param: result.error.param });
+      if (result.error) throw new AppError(result.error.code, { param: result.error.param, ...(result.error.message ? { message: result.error.message } : {}) });
       return { candidates: candidatesOf(result, fees) };
     },
 

@@ -51,7 +51,8 @@ function expiryValid(text: string, now: Date): boolean {
   const match = /^(\d{2})\s*\/\s*(\d{2}|\d{4})$/.exec(text.trim());
   if (!match) return false;
   const month = Number(match[1]);
-  const year = match[2]!.length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
+  const yearText = match[2] ?? '';
+  const year = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText);
   if (month < 1 || month > 12) return false;
   return year * 12 + month >= now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
 }

@@ -28,6 +28,7 @@ import { parseJsonExact, stringifyExact } from './asaas.json';
 import {
   buildCustomerRequest,
   buildPaymentRequest,
+  isHostedCheckout,
   mapPaymentStatus,
   reaisToCents,
   toProviderCharge,
@@ -41,8 +42,10 @@ import {
   type ChargeDetails,
 } from './asaas.transformers';
 import { errorCode, providerErrorFor } from './asaas.errors';
+import { assertHostedCard } from './asaas.card';
 import { AUTH_TOKEN_HEADER, WEBHOOK_EVENTS, newAuthToken, parseAsaasWebhookBody, sameSecret } from './asaas.webhook';
 import { classifyTransportError, type Operation } from './asaas.transport';
+import { asaasCardDecline, declineReason } from '../../domain/card-declines';
 import { refundAsaasPayment, toProviderRefunds, type AsaasRefund } from './asaas.refunds';
 
 /** Asaas requires a User-Agent on every request (accounts created since 2024-06-13). */
@@ -117,7 +120,8 @@ export class AsaasAdapter implements ProviderAdapter {
   }
 
   async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
-    if (input.method !== 'pix') throw new ProviderError('rejected', 'provider_rejected', `asaas adapter supports pix only, not ${input.method}`);
+    if (input.method !== 'pix' && input.method !== 'card') throw new ProviderError('rejected', 'provider_rejected', `asaas adapter supports pix and card, not ${input.method}`);
+    if (input.method === 'card') assertHostedCard(input);
     let paymentRequest: AsaasPaymentRequest;
     try {
       paymentRequest = buildPaymentRequest(input, '', new Date());
@@ -172,9 +176,10 @@ export class AsaasAdapter implements ProviderAdapter {
     throw error;
   }
 
-  /** The QR code of a pending charge, the Pix transaction of a paid one; both best effort. */
+  /** The QR code of a pending Pix charge, the Pix transaction of a paid one; both best effort. */
   private async detailsOf(payment: AsaasPayment): Promise<ChargeDetails> {
-    if (payment.deleted) return {};
+    // A card charge's next action is its invoiceUrl, already on the payment.
+    if (payment.deleted || isHostedCheckout(payment)) return {};
     const status = mapPaymentStatus(payment.status);
     try {
       if (status === 'pending') {
@@ -273,6 +278,14 @@ export class AsaasAdapter implements ProviderAdapter {
     if (!authentic) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
     const parsed = parseAsaasWebhookBody(webhook.rawBody);
     if (parsed.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
-    return { ok: true, providerPaymentIds: parsed.paymentIds, eventKey: `asaas:${parsed.eventId}` };
+    // A card refused on the invoice page is reported only by the event (the charge stays PENDING
+    // at Asaas, payable by another card): the intake turns it into a failed payment.
+    const decline = asaasCardDecline(parsed.event);
+    return {
+      ok: true,
+      providerPaymentIds: parsed.paymentIds,
+      eventKey: `asaas:${parsed.eventId}`,
+      ...(decline && parsed.paymentIds.length > 0 ? { cardDeclines: Object.fromEntries(parsed.paymentIds.map((id) => [id, { failureCode: decline, failureReason: declineReason(decline) }])) } : {}),
+    };
   }
 }

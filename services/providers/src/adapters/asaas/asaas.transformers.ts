@@ -23,7 +23,9 @@ export interface AsaasPayment {
   value: DecimalText;
   netValue?: DecimalText | null;
   status: AsaasPaymentStatus;
-  billingType: string;
+  billingType: AsaasBillingType | string;
+  /** Asaas's hosted invoice page: for a card charge, where the buyer types the card. */
+  invoiceUrl?: string | null;
   dueDate: string;
   deleted: boolean;
   description?: string | null;
@@ -61,9 +63,12 @@ export interface AsaasPixTransaction {
   effectiveDate: string | null;
 }
 
+/** The billing types we create: Pix, and card collected on Asaas's invoice page. */
+export type AsaasBillingType = 'PIX' | 'CREDIT_CARD';
+
 export interface AsaasPaymentRequest {
   customer: string;
-  billingType: 'PIX';
+  billingType: AsaasBillingType;
   value: JsonDecimal;
   dueDate: string;
   description?: string;
@@ -170,14 +175,16 @@ export function buildCustomerRequest(customer: CustomerInput): AsaasCustomerRequ
 }
 
 /**
- * The Pix charge. `dueDate` is the São Paulo day the charge should expire on; Asaas has no finer
+ * The charge. Pix: `dueDate` is the São Paulo day the charge should expire on; Asaas has no finer
  * expiry (the QR code stays payable until 12 months after it), so the platform cancels it on time.
+ * Card: `billingType: CREDIT_CARD` without `creditCard` data creates the charge whose invoice page
+ * (`invoiceUrl`) collects the card (docs.asaas.com "Criar nova cobrança": the card is optional).
  */
 export function buildPaymentRequest(input: CreateChargeInput, customerId: string, now: Date): AsaasPaymentRequest {
   const description = input.description?.trim();
   return {
     customer: customerId,
-    billingType: 'PIX',
+    billingType: input.method === 'card' ? 'CREDIT_CARD' : 'PIX',
     value: centsToReais(input.amount),
     dueDate: saoPauloDate(new Date(now.getTime() + Math.max(0, input.expiresInSeconds) * 1000)),
     ...(description ? { description: Array.from(description).slice(0, DESCRIPTION_MAX).join('') } : {}),
@@ -233,6 +240,17 @@ export function feeCents(payment: AsaasPayment): number | undefined {
   return fee >= 0 ? fee : undefined;
 }
 
+/** A card (or buyer-chosen) charge is paid on Asaas's invoice page; only http(s) links are used. */
+export function isHostedCheckout(payment: Pick<AsaasPayment, 'billingType'>): boolean {
+  return payment.billingType === 'CREDIT_CARD' || payment.billingType === 'UNDEFINED';
+}
+
+function nextActionOf(payment: AsaasPayment, status: ProviderChargeStatus, qr: AsaasPixQrCode | undefined): ProviderCharge['nextAction'] {
+  if (status !== 'pending') return { type: 'none' };
+  if (isHostedCheckout(payment)) return payment.invoiceUrl && /^https?:\/\//.test(payment.invoiceUrl) ? { type: 'redirect', url: payment.invoiceUrl } : { type: 'none' };
+  return qr?.payload ? { type: 'pix_qr', qrCode: qr.payload, ...(qr.encodedImage ? { qrCodeBase64: qr.encodedImage } : {}) } : { type: 'none' };
+}
+
 export function toProviderCharge(payment: AsaasPayment, details: ChargeDetails = {}): ProviderCharge {
   const status: ProviderChargeStatus = payment.deleted ? 'canceled' : mapPaymentStatus(payment.status);
   const amount = reaisToCents(payment.value);
@@ -245,8 +263,7 @@ export function toProviderCharge(payment: AsaasPayment, details: ChargeDetails =
     status,
     amount,
     amountPaid: status === 'paid' ? amount : 0,
-    nextAction:
-      status === 'pending' && qr?.payload ? { type: 'pix_qr', qrCode: qr.payload, ...(qr.encodedImage ? { qrCodeBase64: qr.encodedImage } : {}) } : { type: 'none' },
+    nextAction: nextActionOf(payment, status, qr),
     ...(expiresAt && status === 'pending' ? { expiresAt } : {}),
     ...(status === 'paid' && paidAt ? { paidAt } : {}),
     ...(status === 'paid' && pixTransaction?.endToEndIdentifier ? { endToEndId: pixTransaction.endToEndIdentifier } : {}),

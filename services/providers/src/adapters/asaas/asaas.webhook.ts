@@ -19,6 +19,9 @@ export const WEBHOOK_EVENTS = [
   'PAYMENT_RECEIVED_IN_CASH_UNDONE',
   'PAYMENT_CHARGEBACK_REQUESTED',
   'PAYMENT_UPDATED',
+  // Card on the hosted invoice page: refused by the issuer or by Asaas's risk analysis.
+  'PAYMENT_CREDIT_CARD_CAPTURE_REFUSED',
+  'PAYMENT_REPROVED_BY_RISK_ANALYSIS',
 ] as const;
 
 export const AUTH_TOKEN_HEADER = 'asaas-access-token';
