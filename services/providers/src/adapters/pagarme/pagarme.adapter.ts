@@ -18,6 +18,8 @@ import {
   type CreateChargeInput,
   type ProviderAdapter,
   type ProviderCharge,
+  type ProviderRefund,
+  type RefundChargeInput,
   type WebhookParseResult,
   type WebhookRegistration,
   type WebhookRequest,
@@ -32,6 +34,7 @@ import {
   type PagarmeCreateOrderRequest,
   type PagarmeOrder,
 } from './pagarme.transformers';
+import { listChargeTransactions, refundPagarmeCharge, refundsOfTransactions } from './pagarme.refunds';
 
 /** What the request was, for classifying a failure without an answer. */
 type Operation = 'create' | 'read' | 'write';
@@ -167,7 +170,20 @@ export class PagarmeAdapter implements ProviderAdapter {
   }
 
   async getCharge(providerPaymentId: string): Promise<ProviderCharge> {
-    return toProviderCharge(await this.readCharge(providerPaymentId));
+    const raw = await this.readCharge(providerPaymentId);
+    const charge = toProviderCharge(raw);
+    // Refunds exist only on a charge that was paid and has something canceled.
+    if (!raw.paid_at || !raw.canceled_amount) return charge;
+    const refunds = refundsOfTransactions(await listChargeTransactions(this.refundApi, providerPaymentId));
+    return refunds.length > 0 ? { ...charge, refunds } : charge;
+  }
+
+  private readonly refundApi = (method: 'GET' | 'DELETE', path: string, operation: Operation, body?: unknown, headers?: Record<string, string>) =>
+    this.api(method, path, operation, body, headers);
+
+  /** See pagarme.refunds.ts: DELETE /charges/{id} with our refund id as operation_reference and idempotency key. */
+  refundCharge(input: RefundChargeInput): Promise<ProviderRefund> {
+    return refundPagarmeCharge(this.refundApi, input);
   }
 
   /**

@@ -84,6 +84,8 @@ export interface PagarmeCharge {
   status: PagarmeChargeStatus;
   payment_method?: string;
   paid_at?: string | null;
+  /** Cents canceled: the whole amount of a canceled pending charge, or what was refunded of a paid one. */
+  canceled_amount?: number | null;
   canceled_at?: string | null;
   order?: { id: string; code?: string; status?: PagarmeOrderStatus; metadata?: Record<string, string> };
   last_transaction?: PagarmePixTransaction | null;
@@ -223,7 +225,7 @@ interface StatusMapping {
  * expiry (canceled/expired, as our other adapters report it); a `failed` charge without a QR code
  * was refused when created (e.g. Pix not enabled on the account) and is a failure.
  */
-export function mapChargeStatus(charge: Pick<PagarmeCharge, 'status' | 'last_transaction'>): StatusMapping {
+export function mapChargeStatus(charge: Pick<PagarmeCharge, 'status' | 'last_transaction'> & Partial<Pick<PagarmeCharge, 'paid_at'>>): StatusMapping {
   const status = charge.status;
   switch (status) {
     case 'pending':
@@ -237,6 +239,8 @@ export function mapChargeStatus(charge: Pick<PagarmeCharge, 'status' | 'last_tra
       // Less than the amount arrived and Pagar.me will not ask for the rest: not paid, money to return.
       return { status: 'failed', failureCode: 'underpaid', failureReason: 'Pagamento menor que o valor cobrado' };
     case 'canceled':
+      // A paid charge fully refunded ends `canceled` too: it was paid; its refunds tell the rest.
+      if (charge.paid_at) return { status: 'paid' };
       return { status: 'canceled' };
     case 'chargedback':
       // Only cards are charged back; a charge in this state is not paid any more.
@@ -268,7 +272,7 @@ export function toProviderCharge(charge: PagarmeCharge): ProviderCharge {
   const expiresAt = date(transaction?.expires_at ?? transaction?.due_at);
   const paidAt = date(charge.paid_at);
   const endToEndId = transaction?.end_to_end_id ?? undefined;
-  const received = charge.status === 'paid' || charge.status === 'overpaid' || charge.status === 'underpaid';
+  const received = charge.status === 'paid' || charge.status === 'overpaid' || charge.status === 'underpaid' || (charge.status === 'canceled' && Boolean(charge.paid_at));
   return {
     providerPaymentId: charge.id,
     status: mapping.status,
