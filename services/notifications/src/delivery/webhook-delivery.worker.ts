@@ -76,7 +76,7 @@ export async function deliverOnce(delivery: WebhookDeliveryDoc, options: Deliver
     parent,
     async (span) => {
       try {
-        const sent = await options.sender.send(endpoint.url, body, headers);
+        const sent = await options.sender.send(endpoint.url, body, headers, endpoint.mode);
         span.setAttribute('http.response.status_code', sent.status_code);
         if (sent.status_code < 200 || sent.status_code >= 300) span.setStatus({ code: SpanStatusCode.ERROR, message: sent.error });
         return sent;

@@ -1,5 +1,29 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { Agent, request } from 'undici';
 import { parseRetryAfter } from '../domain/retry-schedule';
+import { isInternalAddress } from '../domain/webhook-url';
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * DNS lookup for live-mode deliveries: refuses a host that resolves to a loopback, private,
+ * link-local or otherwise internal address. Registration already refuses such literal addresses;
+ * this stops a public name that resolves (or is re-pointed) inside our network (SSRF, DNS rebinding).
+ */
+export function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    const list = addresses as LookupAddress[];
+    const internal = list.find((entry) => isInternalAddress(entry.address));
+    if (internal || list.length === 0) {
+      const refused: NodeJS.ErrnoException = new Error(`${hostname} resolves to an internal address`);
+      refused.code = 'EINTERNALADDRESS';
+      return callback(refused, []);
+    }
+    if (options.all) return callback(null, list);
+    callback(null, list[0]!.address, list[0]!.family);
+  });
+}
 
 export interface SendResult {
   /** 0 when no HTTP answer came. */
@@ -19,19 +43,18 @@ const MAX_RESPONSE_BYTES = 4_096;
  * 2xx counts as delivered.
  */
 export class WebhookSender {
+  /** Test-mode endpoints: may be the developer's own machine (http://localhost…). */
   private readonly agent: Agent;
+  /** Live-mode endpoints: public addresses only, checked when connecting (publicOnlyLookup). */
+  private readonly liveAgent: Agent;
 
   constructor(private readonly timeoutMs: number) {
-    this.agent = new Agent({
-      connect: { timeout: timeoutMs },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      keepAliveTimeout: 4_000,
-      connections: 16,
-    });
+    const shape = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4_000, connections: 16 };
+    this.agent = new Agent({ ...shape, connect: { timeout: timeoutMs } });
+    this.liveAgent = new Agent({ ...shape, connect: { timeout: timeoutMs, lookup: publicOnlyLookup as never } });
   }
 
-  async send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
+  async send(url: string, body: string, headers: Record<string, string>, mode: 'test' | 'live' = 'live'): Promise<SendResult> {
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
     try {
@@ -39,7 +62,7 @@ export class WebhookSender {
         method: 'POST',
         body,
         headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Orquestra-Webhooks/1', ...headers },
-        dispatcher: this.agent,
+        dispatcher: mode === 'test' ? this.agent : this.liveAgent,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       await response.body.dump({ limit: MAX_RESPONSE_BYTES }).catch(() => undefined);
@@ -53,11 +76,13 @@ export class WebhookSender {
     } catch (error) {
       const err = error as Error & { code?: string };
       const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || /timeout/i.test(err.code ?? '');
-      return { status_code: 0, latency_ms: latency(), error: timedOut ? `timeout after ${this.timeoutMs} ms` : (err.code ?? err.message).slice(0, 200), retry_after_ms: null };
+      const cause = (err as { cause?: { code?: string } }).cause?.code;
+      const code = err.code === 'EINTERNALADDRESS' || cause === 'EINTERNALADDRESS' ? 'refused: the host resolves to an internal address' : (err.code ?? cause ?? err.message);
+      return { status_code: 0, latency_ms: latency(), error: timedOut ? `timeout after ${this.timeoutMs} ms` : code.slice(0, 200), retry_after_ms: null };
     }
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await Promise.all([this.agent.close(), this.liveAgent.close()]);
   }
 }

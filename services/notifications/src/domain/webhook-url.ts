@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** Addresses a live endpoint may not point at: loopback, private, link-local, unspecified. */
-function isInternalAddress(host: string): boolean {
+export function isInternalAddress(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
   if (LOOPBACK_HOSTS.has(bare) || bare.endsWith('.localhost') || bare.endsWith('.internal') || bare.endsWith('.local')) return true;
   const kind = isIP(bare);
