@@ -138,7 +138,7 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
       cardVault: true,
       keepsMetadata: true,
     },
-    notes: 'Valores em centavos. Exige nome, e-mail, documento e telefone do cliente. Webhooks configurados no painel (cole a URL mostrada na conta).',
+    notes: 'Valores em centavos. Exige nome, e-mail, documento e telefone do cliente. Webhooks configurados no painel (cole a URL mostrada na conta; inclua charge.refunded e charge.partial_canceled). Reembolso parcial ou total de Pix pela API; boleto pago só pelo painel (o Pagar.me pede a conta bancária do pagador).',
   },
   woovi: {
     code: 'woovi',
@@ -182,7 +182,7 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
       cardVault: true,
       keepsMetadata: true,
     },
-    notes: 'Valores em centavos. Webhooks assinados (Stripe-Signature, HMAC-SHA256, tolerância de 300 s).',
+    notes: 'Valores em centavos. Webhooks assinados (Stripe-Signature, HMAC-SHA256, tolerância de 300 s). Reembolso parcial ou total de cartão, Pix e boleto; o de boleto fica pendente até o pagador informar os dados bancários no e-mail da Stripe.',
   },
 };
 
