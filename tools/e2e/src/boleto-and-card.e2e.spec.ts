@@ -147,9 +147,11 @@ describe('boleto at Pagar.me', () => {
 
 describe('card', () => {
   it('needs card.token and the account that minted it', async () => {
+    // No token and no account with a hosted checkout (Stripe needs its own token): say card.token.
     const noCard = await pay({ method: 'card', customer: CUSTOMER });
     expect(noCard.status).toBe(400);
-    expect(noCard.body.error).toMatchObject({ code: 'parameter_missing', param: 'card' });
+    expect(noCard.body.error).toMatchObject({ code: 'parameter_missing', param: 'card.token' });
+    expect(noCard.body.error.message).toContain('checkout hospedado');
 
     const noAccount = await pay({ method: 'card', customer: CUSTOMER, card: { token: 'pm_card_visa' } });
     expect(noAccount.status).toBe(400);
