@@ -18,7 +18,12 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string | Buffer;
     pipelining?: number;
-    requests?: Array<RequestParams & { setupRequest?: (request: RequestParams, context: Record<string, unknown>) => RequestParams }>;
+    requests?: Array<
+      RequestParams & {
+        setupRequest?: (request: RequestParams, context: Record<string, unknown>) => RequestParams;
+        onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+      }
+    >;
     tlsOptions?: { cert?: string | Buffer; key?: string | Buffer; ca?: string | Buffer | Array<string | Buffer> };
     excludeErrorStats?: boolean;
   }

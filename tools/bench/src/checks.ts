@@ -3,6 +3,8 @@
  * there were successes, on the account the run expects, and the payments are there to be read
  * back through the API.
  */
+import type { WebhookLatency } from './webhook-probe';
+
 export interface Check {
   name: string;
   ok: boolean;
@@ -44,4 +46,21 @@ export function distributionCheck(phase: string, byAccount: Record<string, numbe
     ok: total > 0 && elsewhere === 0,
     detail: Object.entries(byAccount).map(([account, n]) => `${account} ${n}`).join(', ') || 'no charges',
   };
+}
+
+/** Every payment of the run got its payment.created webhook, and the p99 meets the goal (issue 5). */
+export function webhookChecks(phase: string, webhooks: WebhookLatency | undefined, goalP99Ms = 500): Check[] {
+  if (!webhooks) return [];
+  return [
+    {
+      name: `${phase}: every 201 got its payment.created webhook`,
+      ok: webhooks.expected > 0 && webhooks.delivered === webhooks.expected,
+      detail: `${webhooks.delivered} of ${webhooks.expected} arrived`,
+    },
+    {
+      name: `${phase}: event → webhook p99 ≤ ${goalP99Ms} ms`,
+      ok: webhooks.latency.count > 0 && webhooks.latency.p99 <= goalP99Ms,
+      detail: `p50 ${webhooks.latency.p50.toFixed(0)} ms, p99 ${webhooks.latency.p99.toFixed(0)} ms over ${webhooks.latency.count}`,
+    },
+  ];
 }

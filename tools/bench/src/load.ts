@@ -18,6 +18,8 @@ export interface LoadTarget {
   /** Path and headers of the next request (unique ids, idempotency keys: unique across runs of one target). */
   next(): { path: string; headers?: Record<string, string> };
   tlsOptions?: { cert: Buffer; key: Buffer; ca: Buffer };
+  /** Told of every successful answer's body (the webhook probe notes each payment's answer time). */
+  onSuccess?: (body: string) => void;
 }
 
 export interface LoadShape {
@@ -72,6 +74,9 @@ export async function runLoad(target: LoadTarget, shape: LoadShape): Promise<Loa
           request.headers = { ...request.headers, ...next.headers };
           return request;
         },
+        ...(target.onSuccess
+          ? { onResponse: (status: number, body: string) => (status === target.successStatus ? target.onSuccess?.(body) : undefined) }
+          : {}),
       },
     ],
   });

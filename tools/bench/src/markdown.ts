@@ -1,6 +1,6 @@
 /** A run as a markdown section, ready to paste into docs/performance.md. */
 import type { BenchReport } from './report';
-import { distributionTable, goalLine, loadTable, methodTable, overheadLine, peakRssLine, resourceTable, type Table } from './tables';
+import { distributionTable, goalLine, loadTable, methodTable, overheadLine, peakRssLine, resourceTable, webhookTable, type Table } from './tables';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
@@ -23,6 +23,8 @@ export function markdownSection(report: BenchReport): string {
     markdown(distributionTable(report.phases)),
   ];
   for (const line of [goalLine(report), overheadLine(report)]) if (line) parts.push('', `**${line}**`);
+  const webhooks = webhookTable(report.phases);
+  if (webhooks) parts.push('', 'Event → webhook latency (POST /v1/payments answered → its `payment.created` webhook arrived; goal p99 ≤ 500 ms):', '', markdown(webhooks));
   parts.push('', 'Mean ms per call inside each service (calls in brackets):', '', markdown(methodTable(report.phases)));
   parts.push('', markdown(resourceTable(report)), '', peakRssLine(report));
   const failed = report.checks.filter((c) => !c.ok);

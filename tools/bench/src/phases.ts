@@ -11,6 +11,7 @@ import { waitUntilQuiet } from './quiet';
 import type { PhaseReport } from './report';
 import { ResourceSampler, type WatchedProcess } from './resource-sampler';
 import { methodTimes, providerCalls, snapshotMetrics } from './service-metrics';
+import type { WebhookProbe } from './webhook-probe';
 
 export const log = (message: string) => console.error(`[bench] ${message}`);
 
@@ -22,6 +23,8 @@ export interface PhaseContext {
   metricsPorts: number[];
   /** Emulator client ids and provider account ids → A / B. */
   accountNames: Record<string, string>;
+  /** Event-to-webhook latency of the gateway phases (absent with --skip-webhooks). */
+  webhooks?: WebhookProbe;
 }
 
 const rename = (counts: Record<string, number>, names: Record<string, string>) =>
@@ -48,13 +51,21 @@ export async function measurePhase(phase: PhaseName, label: string, target: Load
   const [statsBefore, metricsBefore] = await snapshot();
   log(`${label}: measuring ${options.durationS} s with ${options.connections} connections…`);
   const sampler = new ResourceSampler(context.watched, options.sampleMs, os.availableParallelism());
+  // Only payments of the measured run count (the warm-up's are left out).
+  const probe = target.onSuccess ? context.webhooks : undefined;
+  probe?.reset();
   sampler.start();
   const load = await runLoad(target, { ...shape, durationS: options.durationS });
   const resources = sampler.stop();
   const [statsAfter, metricsAfter] = await snapshot();
   const errors = load.failedResponses + load.transportErrorCount;
   log(`${label}: ${load.successes} × 201 (${load.successesPerS.toFixed(1)}/s), ${errors} errors, p99 ${load.latency.p99.toFixed(1)} ms`);
+  const webhooks = probe ? await probe.collect() : undefined;
+  if (webhooks) {
+    log(`${label}: ${webhooks.delivered}/${webhooks.expected} payment.created webhooks, event→webhook p50 ${webhooks.latency.p50.toFixed(0)} ms, p99 ${webhooks.latency.p99.toFixed(0)} ms`);
+  }
   return {
+    webhooks,
     phase,
     label,
     load,

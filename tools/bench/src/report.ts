@@ -9,7 +9,8 @@ import { markdownSection } from './markdown';
 import type { BenchOptions, PhaseName } from './options';
 import type { MethodTime, ProviderCalls } from './service-metrics';
 import type { ResourceReport } from './resource-sampler';
-import { distributionTable, goalLine, loadTable, methodTable, overheadLine, peakRssLine, resourceTable, type Table } from './tables';
+import type { WebhookLatency } from './webhook-probe';
+import { distributionTable, goalLine, loadTable, methodTable, overheadLine, peakRssLine, resourceTable, webhookTable, type Table } from './tables';
 
 export interface PhaseReport {
   phase: PhaseName;
@@ -24,6 +25,8 @@ export interface PhaseReport {
   methodTimes: MethodTime[];
   /** Seconds until the stack's CPU fell below a quarter core after the phase (work left behind). */
   settleS: number;
+  /** payment.created webhooks of the phase's payments and their event-to-webhook latency (gateway phases). */
+  webhooks?: WebhookLatency;
 }
 
 export interface BenchReport {
@@ -67,6 +70,8 @@ export function formatReport(report: BenchReport): string {
     list(distributionTable(report.phases)),
   ];
   for (const line of [goalLine(report), overheadLine(report)]) if (line) out.push('', line);
+  const webhooks = webhookTable(report.phases);
+  if (webhooks) out.push('', 'Event → webhook (POST /v1/payments answered → its payment.created webhook arrived, ms; goal p99 ≤ 500)', text(webhooks));
   out.push('', 'Where the time goes (mean ms per call inside each service, from its /metrics; calls in brackets)', text(methodTable(report.phases)));
   out.push(
     '',

@@ -4,12 +4,13 @@
  * the steady state), and optionally the emulator alone. Collects the checks of each.
  */
 import type { BenchStack } from './bench-stack';
-import { distributionCheck, chargesCheck, latestPaymentCheck, type Check } from './checks';
+import { distributionCheck, chargesCheck, latestPaymentCheck, webhookChecks, type Check } from './checks';
 import { clearFaults, startOutage } from './emulator-control';
 import { failoverGoal } from './goal';
 import { log, measurePhase, settle, type PhaseContext } from './phases';
 import type { PhaseReport } from './report';
 import { emulatorTarget, emulatorToken, gatewayTarget } from './targets';
+import { WebhookProbe } from './webhook-probe';
 
 export interface RunsResult {
   phases: PhaseReport[];
@@ -19,7 +20,11 @@ export interface RunsResult {
 
 function phaseChecks(report: PhaseReport, expectedAccount: string): Check[] {
   const charges = Object.values(report.chargesByAccount).reduce((sum, n) => sum + n, 0);
-  return [chargesCheck(report.label, charges, report.load.successes), distributionCheck(report.label, report.chargesByAccount, expectedAccount)];
+  return [
+    chargesCheck(report.label, charges, report.load.successes),
+    distributionCheck(report.label, report.chargesByAccount, expectedAccount),
+    ...webhookChecks(report.label, report.webhooks),
+  ];
 }
 
 /** Waits (up to 40 s) until no breaker is open or half-open in the providers service's /metrics. */
@@ -36,10 +41,23 @@ async function waitForBreakerClosed(metricsPort: number): Promise<void> {
 
 export async function runAll(bench: BenchStack, context: PhaseContext, runId: string): Promise<RunsResult> {
   const { stack, seed } = bench;
+  // A merchant's webhook receiver for payment.created: event-to-webhook latency under this load.
+  const probe = new WebhookProbe(`http://127.0.0.1:${stack.ports.gateway}`, seed.testKey);
+  await probe.start();
+  try {
+    return await measureAll(bench, { ...context, webhooks: probe }, runId);
+  } finally {
+    await probe.stop();
+  }
+}
+
+async function measureAll(bench: BenchStack, context: PhaseContext, runId: string): Promise<RunsResult> {
+  const { stack, seed } = bench;
   const { options } = context;
   const phases: PhaseReport[] = [];
   const checks: Check[] = [];
-  const gateway = gatewayTarget({ port: stack.ports.gateway, testKey: seed.testKey, runId });
+  const probe = context.webhooks;
+  const gateway = { ...gatewayTarget({ port: stack.ports.gateway, testKey: seed.testKey, runId }), ...(probe ? { onSuccess: (body: string) => probe.onCreated(body) } : {}) };
   await settle(context.watched);
 
   const healthy = await measurePhase('healthy', 'healthy (A and B up)', gateway, context, options.warmupS);

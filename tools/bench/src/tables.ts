@@ -109,3 +109,16 @@ export function methodTable(phases: PhaseReport[]): Table {
     ]),
   };
 }
+
+/** Event-to-webhook latency per gateway phase: POST /v1/payments answered → its payment.created webhook arrived. */
+export function webhookTable(phases: PhaseReport[]): Table | undefined {
+  const measured = phases.filter((p) => p.webhooks);
+  if (measured.length === 0) return undefined;
+  return {
+    header: ['run', 'webhooks', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms'],
+    rows: measured.map((p) => {
+      const w = p.webhooks!;
+      return [p.phase, `${w.delivered}/${w.expected}`, ms(w.latency.p50), ms(w.latency.p90), ms(w.latency.p99), ms(w.latency.max)];
+    }),
+  };
+}
