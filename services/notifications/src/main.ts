@@ -3,7 +3,7 @@ import { notifications, webhooks } from '@orquestra/contracts';
 import { DueWorker, ensureIndexes, runService, SecretBox } from '@orquestra/platform';
 import { config } from './config';
 import { registerEventModel } from './db/event.model';
-import { registerWebhookDeliveryModel } from './db/webhook-delivery.model';
+import { registerWebhookDeliveryModel, type WebhookDeliveryDoc } from './db/webhook-delivery.model';
 import { WebhookDeliveryStore } from './db/webhook-delivery.store';
 import { registerWebhookEndpointModel } from './db/webhook-endpoint.model';
 import { WebhookEndpointStore } from './db/webhook-endpoint.store';
@@ -48,11 +48,23 @@ void runService({
       leaseMs: config.WEBHOOK_TIMEOUT_MS + 5_000,
       metrics: new DeliveryMetrics(metrics.registry),
     });
-    // New deliveries go out at once instead of waiting for the next poll.
     const kick = () => worker.kick();
+    // A new delivery's first attempt goes out at once, in parallel with others (under the same
+    // claim a due-work pass would take), instead of waiting for a pass; beyond the in-flight bound,
+    // or when it fails, due work carries on. The consumer never waits for a receiver.
+    let inFlight = 0;
+    const maxInFlight = config.WEBHOOK_CONCURRENCY * 4;
+    const attemptNow = (delivery: WebhookDeliveryDoc) => {
+      if (inFlight >= maxInFlight) return kick();
+      inFlight += 1;
+      void worker
+        .runNow(delivery)
+        .catch((error: Error) => logger.warn({ delivery_id: delivery._id, err: error.message }, 'first webhook attempt failed; due work retries'))
+        .finally(() => (inFlight -= 1));
+    };
 
     await startEventLogConsumer(bus, events, logger, async (event) => {
-      if ((await fanOutEvent(event, endpoints, deliveries)) > 0) kick();
+      await fanOutEvent(event, endpoints, deliveries, attemptNow);
     });
     worker.start();
     onShutdown(() => sender.close());

@@ -139,4 +139,33 @@ describe('DueWorker against the real store', () => {
     }
     expect(DueWorker.started.size).toBe(0);
   });
+
+  it('runNow works a document at once, and a pass running at the same moment never works it twice', async () => {
+    await collection.insertOne({ _id: 'now_1' as never, due_at: new Date(Date.now() - 1) });
+    const handled: string[] = [];
+    const make = () =>
+      new DueWorker({
+        name: 'now',
+        collection,
+        locks,
+        filter: { _id: 'now_1' as never },
+        logger,
+        pollIntervalMs: 3_600_000,
+        handle: async (doc) => {
+          handled.push(String(doc._id));
+          await new Promise((r) => setTimeout(r, 50));
+          await collection.updateOne({ _id: doc._id }, { $set: { due_at: null } });
+        },
+      });
+    const creator = make();
+    const replica = make();
+    const doc = (await collection.findOne({ _id: 'now_1' as never }))!;
+    const [now, pass] = await Promise.all([creator.runNow(doc), replica.tick()]);
+    expect(handled).toEqual(['now_1']);
+    expect(Number(now) + pass).toBe(1);
+    // Done: neither runs it again.
+    expect(await creator.runNow(doc)).toBe(false);
+    expect(await replica.tick()).toBe(0);
+  });
 });
+

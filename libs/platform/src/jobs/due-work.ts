@@ -134,6 +134,16 @@ export class DueWorker<T extends Document> {
     return handled;
   }
 
+  /**
+   * Works one document now, outside a pass (for work its creator wants done at once, such as the
+   * first attempt of a webhook delivery), under the same claim as a pass would take: a pass on any
+   * replica running at the same moment skips it. Answers whether this call did the work.
+   */
+  async runNow(document: T): Promise<boolean> {
+    if (this.stopped) return false;
+    return this.claimAndRun(document);
+  }
+
   /** How late the oldest due document is, in ms (0 when nothing is due). */
   async lagMs(): Promise<number> {
     const now = new Date();

@@ -29,27 +29,28 @@ export class WebhookDeliveryStore {
     return LockManager.documentLock(this.collection.collectionName, id);
   }
 
-  /** Queues an event for an endpoint, due now. False when it was already queued (a redelivered event). */
-  async enqueue(input: Pick<WebhookDeliveryDoc, 'endpoint_id' | 'event_id' | 'event_type' | 'merchant_id' | 'mode'>): Promise<boolean> {
+  /** Queues an event for an endpoint, due now. Null when it was already queued (a redelivered event). */
+  async enqueue(input: Pick<WebhookDeliveryDoc, 'endpoint_id' | 'event_id' | 'event_type' | 'merchant_id' | 'mode'>): Promise<WebhookDeliveryDoc | null> {
     const now = new Date();
     const trace: Record<string, string> = {};
     propagation.inject(context.active(), trace);
+    const doc: WebhookDeliveryDoc = {
+      _id: newId('webhookDelivery'),
+      ...input,
+      ...(Object.keys(trace).length > 0 ? { trace } : {}),
+      status: 'pending',
+      attempts: [],
+      due_at: now,
+      window_start: now,
+      manual: false,
+      created_at: now,
+      updated_at: now,
+    };
     try {
-      await this.model.create({
-        _id: newId('webhookDelivery'),
-        ...input,
-        ...(Object.keys(trace).length > 0 ? { trace } : {}),
-        status: 'pending',
-        attempts: [],
-        due_at: now,
-        window_start: now,
-        manual: false,
-        created_at: now,
-        updated_at: now,
-      } satisfies WebhookDeliveryDoc);
-      return true;
+      await this.model.create(doc);
+      return doc;
     } catch (error) {
-      if (isDuplicateKeyError(error)) return false;
+      if (isDuplicateKeyError(error)) return null;
       throw error;
     }
   }

@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '@orquestra/platform';
+import type { WebhookDeliveryDoc } from '../db/webhook-delivery.model';
 import type { WebhookDeliveryStore } from '../db/webhook-delivery.store';
 import type { WebhookEndpointStore } from '../db/webhook-endpoint.store';
 import { endpointWantsEvent } from '../domain/endpoint-matching';
@@ -11,6 +12,8 @@ export async function fanOutEvent(
   event: Pick<EventEnvelope, 'id' | 'type' | 'merchant_id' | 'mode' | 'source'>,
   endpoints: WebhookEndpointStore,
   deliveries: WebhookDeliveryStore,
+  /** Told of each delivery queued now, e.g. to attempt it at once. */
+  onQueued?: (delivery: WebhookDeliveryDoc) => void,
 ): Promise<number> {
   const candidates = await endpoints.enabledFor(event.merchant_id, event.mode);
   let queued = 0;
@@ -23,7 +26,10 @@ export async function fanOutEvent(
       merchant_id: event.merchant_id,
       mode: event.mode,
     });
-    if (created) queued += 1;
+    if (created) {
+      queued += 1;
+      onQueued?.(created);
+    }
   }
   return queued;
 }
