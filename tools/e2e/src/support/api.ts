@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Orquestra, type CreatePaymentParams } from '@orquestra/sdk';
 import { stackInfo } from './stack-info';
 
 export interface ApiResponse<T = Record<string, any>> {
@@ -47,10 +48,16 @@ export function pixPayment(overrides: Record<string, unknown> = {}): Record<stri
   };
 }
 
-export async function createPix(overrides: Record<string, unknown> = {}, key?: string) {
-  const response = await api('POST', '/v1/payments', { body: pixPayment(overrides), key, idempotencyKey: randomUUID() });
-  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
+/** The typed SDK (libs/sdk) as a merchant's code would use it, on this stack. */
+export function sdk(key?: string): Orquestra {
+  // No automatic retries: a test must see the first answer.
+  return new Orquestra({ apiKey: key ?? stackInfo().testKey, baseUrl: stackInfo().baseUrl, retry: { maxRetries: 0 } });
+}
+
+/** Creates a Pix payment through the SDK (its create always sends an Idempotency-Key). */
+export async function createPix(overrides: Record<string, unknown> = {}, key?: string): Promise<Record<string, any>> {
+  const payment = await sdk(key).payments.create(pixPayment(overrides) as unknown as CreatePaymentParams, { idempotencyKey: randomUUID() });
+  return payment as unknown as Record<string, any>;
 }
 
 export async function emulator(method: string, path: string, body?: unknown): Promise<Record<string, any>> {
