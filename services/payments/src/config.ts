@@ -15,6 +15,8 @@ export const config = loadConfig({
   DEFAULT_PIX_EXPIRES_MINUTES: z.coerce.number().int().positive().default(60),
   /** Time the buyer has to choose on the payment page when `method` and expires_in_minutes are omitted. */
   DEFAULT_METHOD_CHOICE_MINUTES: z.coerce.number().int().positive().default(60),
+  /** Days after an unpaid boleto's due date before it is canceled at the provider (late bank compensation). */
+  BOLETO_CANCEL_AFTER_DAYS: z.coerce.number().int().min(0).default(7),
   /** How long an Idempotency-Key is remembered. */
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().positive().default(24),
   /** Deadline of one provider call made through the providers service. */

@@ -72,6 +72,7 @@ void runService({
       defaultPixExpiresMinutes: config.DEFAULT_PIX_EXPIRES_MINUTES,
       providerCallDeadlineMs: config.PROVIDER_CALL_DEADLINE_MS,
       defaultMethodChoiceMinutes: config.DEFAULT_METHOD_CHOICE_MINUTES,
+      boletoCancelAfterDays: config.BOLETO_CANCEL_AFTER_DAYS,
     });
     // Payments created without a method: the buyer's choice on the payment page, their cancel and expiry.
     const awaitingMethod = new AwaitingMethodPayments({ store, creator, locks, logger, defaultPixExpiresMinutes: config.DEFAULT_PIX_EXPIRES_MINUTES });

@@ -1,3 +1,4 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { api, createPix, emulator, eventually } from './support/api';
 import { stackInfo } from './support/stack-info';
@@ -76,4 +77,59 @@ describe('Pix expiry', () => {
     expect(read.body.status).toBe('succeeded');
     expect(read.body.events.map((e: { type: string }) => e.type)).not.toContain('payment.canceled');
   });
+
+  it('cancels an unpaid boleto only days after its due date, at the provider too', async () => {
+    // A Stripe account of the default merchant, used only by this test (forced by provider_account_id).
+    const secret = `sk_test_${randomBytes(12).toString('hex')}`;
+    const registered = await fetch(`${stackInfo().controlUrls.stripe}/__control/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ secret_key: secret }),
+    });
+    expect(registered.status).toBeLessThan(300);
+    const account = await api('POST', '/v1/provider-accounts', { body: { provider: 'stripe', name: 'Stripe (expiry test)', credentials: { secret_key: secret }, priority: 990 } });
+    expect(account.status).toBe(201);
+    try {
+      const created = await api('POST', '/v1/payments', {
+        idempotencyKey: randomUUID(),
+        body: {
+          method: 'boleto',
+          amount: 5000,
+          provider_account_id: account.body.id,
+          customer: {
+            name: 'Maria Silva',
+            email: 'maria@example.com',
+            document: '529.982.247-25',
+            address: { street: 'Avenida Paulista', number: '1578', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip: '01310-200' },
+          },
+        },
+      });
+      expect(created.status).toBe(201);
+      const boleto = created.body;
+      expect(boleto).toMatchObject({ method: 'boleto', status: 'pending' });
+      // Scheduled a week after the end of the due day (late compensation), not at it.
+      const stored = await payments().findOne({ _id: boleto.id as never });
+      expect(stored?.due_at?.getTime()).toBe(new Date(boleto.expires_at).getTime() + 7 * 86_400_000);
+
+      await payments().updateOne({ _id: boleto.id as never }, { $set: { due_at: new Date(Date.now() - 1_000) } });
+      const canceled = await eventually(async () => {
+        const read = await api('GET', `/v1/payments/${boleto.id}`);
+        return read.body.status === 'canceled' ? read.body : undefined;
+      }, 'the unpaid boleto to be canceled', 20_000);
+      expect(canceled).toMatchObject({ failure_code: 'expired', next_action: null });
+      expect(canceled.failure_reason).toMatch(/boleto venceu/);
+      // At Stripe the PaymentIntent is canceled: the voucher cannot be paid any more.
+      // Read through Stripe's own API (the emulator's API port is its control port − 1).
+      const control = new URL(stackInfo().controlUrls.stripe);
+      const apiBase = `${control.protocol}//${control.hostname}:${Number(control.port) - 1}`;
+      const intent = await fetch(`${apiBase}/v1/payment_intents/${boleto.provider_payment_id}`, { headers: { authorization: `Bearer ${secret}` } });
+      expect(intent.status).toBe(200);
+      expect(((await intent.json()) as { status: string }).status).toBe('canceled');
+      const sync = await api('POST', `/v1/payments/${boleto.id}/sync`);
+      expect(sync.body.status).toBe('canceled');
+    } finally {
+      await api('POST', `/v1/provider-accounts/${account.body.id}/disable`);
+    }
+  });
 });
+

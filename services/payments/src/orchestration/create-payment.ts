@@ -26,6 +26,8 @@ export interface CreatePaymentDeps {
   providerCallDeadlineMs: number;
   /** Time the buyer has to choose when `method` is omitted and expires_in_minutes too (payment page). */
   defaultMethodChoiceMinutes?: number;
+  /** Days after an unpaid boleto's due date before it is canceled (late compensation; see chargedPayment). */
+  boletoCancelAfterDays?: number;
 }
 
 /** How a failover walk ended: the account that took the charge, or every attempt of a walk that charged nowhere. */
@@ -353,12 +355,21 @@ export class PaymentCreator {
           : null,
       failure_code: declined ? charge.failure_code || 'card_declined' : '',
       failure_reason: declined ? charge.failure_reason : '',
-      // Pix expiry is due work on the payment itself. A boleto is left to the provider's status
-      // (a boleto paid on its due date is compensated days later: docs/decisions.md "Boleto and card").
-      due_at: declined || paid || draft.method === 'boleto' ? null : expiresAt,
+      // Pix expiry is due work on the payment itself, at expires_at. A boleto paid on its due date
+      // is compensated one to three business days later, so an unpaid one is canceled only
+      // `boletoCancelAfterDays` after its due date, and the expiry asks the provider first (a paid
+      // one becomes succeeded instead): docs/decisions.md "Boleto and card".
+      due_at: declined || paid || !expiresAt ? null : draft.method === 'boleto' ? boletoCancelAt(expiresAt, this.deps.boletoCancelAfterDays) : expiresAt,
     };
     return payment;
   }
+}
+
+/** Default: 7 calendar days cover three business days after any due date, Carnival included. */
+export const DEFAULT_BOLETO_CANCEL_AFTER_DAYS = 7;
+
+export function boletoCancelAt(dueEnd: Date, days = DEFAULT_BOLETO_CANCEL_AFTER_DAYS): Date {
+  return new Date(dueEnd.getTime() + days * 86_400_000);
 }
 
 export { errorFromRecord };

@@ -188,12 +188,13 @@ export class PaymentActions {
       await this.applyChargeState(payment, view);
       return;
     }
+    const boleto = payment.method === 'boleto';
     const canceled = await this.store.transition(payment, 'canceled', 'payment.canceled', {
       due_at: null,
       next_action: null,
       failure_code: 'expired',
-      failure_reason: 'O prazo para pagamento do Pix terminou.',
+      failure_reason: boleto ? 'O boleto venceu e não foi pago.' : 'O prazo para pagamento do Pix terminou.',
     });
-    if (canceled) this.logger.info({ payment_id: payment._id }, 'pending Pix expired and was canceled');
+    if (canceled) this.logger.info({ payment_id: payment._id, method: payment.method }, boleto ? 'unpaid boleto past due was canceled' : 'pending Pix expired and was canceled');
   }
 }
