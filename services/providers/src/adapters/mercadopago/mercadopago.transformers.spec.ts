@@ -85,6 +85,12 @@ describe('Pix request', () => {
     });
   });
 
+  it("sends the buyer's IP in additional_info.ip_address when known", () => {
+    const body = buildPixRequest(input({ customer: { name: 'Maria', email: 'maria@example.com', ip: '203.0.113.7' } }), 'https://h', now);
+    expect(body.additional_info).toEqual({ ip_address: '203.0.113.7' });
+    expect(buildPixRequest(input(), 'https://h', now).additional_info).toBeUndefined();
+  });
+
   it('requires the payer e-mail (Mercado Pago does for Pix)', () => {
     expect(() => buildPixRequest(input({ customer: { name: 'Maria' } }), 'https://h', now)).toThrow(RangeError);
   });
