@@ -39,6 +39,21 @@ import { listChargeTransactions, refundPagarmeCharge, refundsOfTransactions } fr
 /** What the request was, for classifying a failure without an answer. */
 type Operation = 'create' | 'read' | 'write';
 
+/**
+ * The events the owner ticks in Pagar.me's dashboard next to our URL (and that we register in the
+ * emulator): payment, expiry, cancelation, and refunds (`charge.partial_canceled` for a part,
+ * `charge.refunded` for the rest). Each is only a hint: the charge is re-read.
+ */
+export const WEBHOOK_EVENTS = [
+  'charge.paid',
+  'charge.payment_failed',
+  'charge.partial_canceled',
+  'charge.refunded',
+  'order.paid',
+  'order.canceled',
+  'order.payment_failed',
+] as const;
+
 const CONNECT_PHASE_CODES = new Set([
   'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT',
   'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
@@ -223,7 +238,7 @@ export class PagarmeAdapter implements ProviderAdapter {
    */
   async registerWebhook(url: string): Promise<WebhookRegistration> {
     if (this.controlUrl) {
-      const answer = await this.send(`${this.controlUrl}/__control/webhook`, 'POST', {}, { account: this.#secretKey, url }, 'write');
+      const answer = await this.send(`${this.controlUrl}/__control/webhook`, 'POST', {}, { account: this.#secretKey, url, events: [...WEBHOOK_EVENTS] }, 'write');
       if (answer.status !== 200) {
         throw new ProviderError('rejected', 'provider_rejected', `pagarme registerWebhook (emulator): HTTP ${answer.status}`, answer.status);
       }

@@ -8,7 +8,7 @@ import { inspect } from 'node:util';
 import { hasError, isDynamicPix, parsePix } from 'pix-utils';
 import { createPagarmeEmulator, isValidDigitableLine, type PagarmeEmulator } from '@orquestra/emulators';
 import { ProviderError, type AdapterContext, type CreateChargeInput, type WebhookRequest } from '../provider-adapter';
-import { PagarmeAdapter } from './pagarme.adapter';
+import { PagarmeAdapter, WEBHOOK_EVENTS } from './pagarme.adapter';
 
 jest.setTimeout(30_000);
 
@@ -233,6 +233,9 @@ describe('payment and webhook', () => {
   it('registers the URL in the emulator (dashboard-only at Pagar.me) and asks for manual setup', async () => {
     await expect(adapterWith().registerWebhook(receiverUrl)).resolves.toEqual({ manualSetupRequired: true });
     expect(emulator.state.getWebhook(accountId(KEY))?.url).toBe(receiverUrl);
+    // Named, not left to the dashboard's defaults: refunds need charge.partial_canceled and charge.refunded.
+    expect(emulator.state.getWebhook(accountId(KEY))?.events).toEqual([...WEBHOOK_EVENTS]);
+    expect(WEBHOOK_EVENTS).toEqual(expect.arrayContaining(['charge.paid', 'charge.partial_canceled', 'charge.refunded']));
     await expect(adapterWith({ controlUrl: undefined }).registerWebhook(receiverUrl)).resolves.toEqual({ manualSetupRequired: true });
   });
 
