@@ -11,6 +11,7 @@ import { PaymentStore } from './db/payment.store';
 import { PaymentLinks } from './domain/payment-links';
 import { PaymentMetrics } from './metrics/payment-metrics';
 import { startProviderChargeConsumer } from './events/provider-charge.consumer';
+import { startProviderDisputeConsumer } from './events/provider-dispute.consumer';
 import { customersHandlers } from './grpc/customers.handlers';
 import { disputesHandlers } from './grpc/disputes.handlers';
 import { paymentsHandlers } from './grpc/payments.handlers';
@@ -18,6 +19,7 @@ import { createPaymentExpiryWorker } from './jobs/payment-expiry.worker';
 import { RefundFollowUps } from './jobs/refund-follow-ups';
 import { PaymentCreator } from './orchestration/create-payment';
 import { DisputesService } from './orchestration/disputes.service';
+import { ProviderDisputeIntake } from './orchestration/provider-dispute-intake';
 import { IdempotencyGuard } from './orchestration/idempotency.guard';
 import { OrphanCharges } from './orchestration/orphan-charges';
 import { AwaitingMethodPayments } from './orchestration/awaiting-method';
@@ -105,6 +107,9 @@ void runService({
     await outbox.watch(disputeCollection);
     const disputes = new DisputesService(new DisputeStore(disputeCollection, locks, outbox), store, providersClient, locks, logger);
     disputes.worker.start();
+    // Disputes opened at providers (Woovi MED webhooks, Efí infrações polled by providers).
+    const disputeIntake = new ProviderDisputeIntake(disputes.store, store, (dispute) => disputes.returnToPayer(dispute), logger);
+    await startProviderDisputeConsumer(bus, disputeIntake, logger);
     onShutdown(() => disputes.worker.stop());
     grpc.addService(customersContract.CustomersServiceService, customersHandlers(store.customers), 'orquestra.payments.v1.CustomersService');
     grpc.addService(disputesContract.DisputesServiceService, disputesHandlers(disputes), 'orquestra.payments.v1.DisputesService');

@@ -51,6 +51,10 @@ export const config = loadConfig({
   BREAKER_ROLLING_WINDOW_MS: z.coerce.number().int().min(1_000).default(10_000),
   /** Consecutive provider failures that open a breaker at once (0: only the percentage counts). */
   BREAKER_CONSECUTIVE_FAILURES: z.coerce.number().int().min(0).default(5),
+  /** Time between two polls of one account's disputes (Efí infrações): 5 minutes; seconds in tests. */
+  DISPUTE_POLL_INTERVAL_MS: z.coerce.number().int().min(200).default(300_000),
+  /** How far back a dispute poll looks (by opening date): MED answers and decisions fit in 30 days. */
+  DISPUTE_POLL_LOOKBACK_DAYS: z.coerce.number().int().min(1).max(90).default(30),
 });
 
 export type ProvidersConfig = typeof config;

@@ -12,6 +12,7 @@ import { registerWebhookReceiptModel } from './db/webhook-receipt.model';
 import { ProviderAccountService } from './domain/provider-account.service';
 import { WebhookIntakeService } from './domain/webhook-intake.service';
 import { providersHandlers } from './grpc/providers.handlers';
+import { DisputePollWorker } from './jobs/dispute-poll.worker';
 
 void runService({
   config,
@@ -44,6 +45,16 @@ void runService({
       logger,
     );
     const webhooks = new WebhookIntakeService(accounts, receipts, outbox, logger);
+    // Disputes of providers that list them (Efí infrações): polled per account as due work.
+    const pollCollection = db.collection('dispute_polls') as unknown as Collection<Document>;
+    await DisputePollWorker.ensureIndexes(pollCollection);
+    await outbox.watch(pollCollection);
+    const disputePolls = new DisputePollWorker(pollCollection, accountModel, accounts, outbox, locks, logger, {
+      intervalMs: config.DISPUTE_POLL_INTERVAL_MS,
+      lookbackDays: config.DISPUTE_POLL_LOOKBACK_DAYS,
+    });
+    disputePolls.start();
+    onShutdown(() => disputePolls.stop());
     grpc.addService(
       providers.ProvidersServiceService,
       providersHandlers({ accounts, breakers, webhooks }),

@@ -98,6 +98,8 @@ export function serviceEnvironment(options: {
       // Test- and (in the e2e stack) live-mode accounts talk to the local emulators.
       PROVIDER_ENDPOINTS: JSON.stringify(providerEndpoints(ports)),
       PROVIDER_EXTRA_CA_FILE: path.join(options.certDir, 'ca.pem'),
+      // Efí infrações are polled every few minutes in production; fast here so tests see them.
+      DISPUTE_POLL_INTERVAL_MS: '1000',
     },
     routing: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.routing}`, METRICS_PORT: String(ports.routingMetrics), PROVIDERS_GRPC_ADDR: addr(ports.providers) },
     notifications: {

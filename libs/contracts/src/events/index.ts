@@ -1,5 +1,6 @@
 export * from './event-types';
 export * from './provider-charge-updated';
+export * from './provider-dispute-updated';
 export * from './payment-attempt-recorded';
 export * from './refund-events';
 export * from './event-catalogue';

@@ -23,7 +23,13 @@ export interface DisputeDoc {
   created_at: Date;
   updated_at: Date;
   closed_at: Date | null;
-  /** Due work (DueWorker): the answer deadline while open, the sandbox decision after evidence; null when closed. */
+  /** Opened at the provider (reported by webhook or poll) or simulated here (absent: simulated). */
+  source?: 'provider' | 'simulation';
+  /** Set with source provider: the provider's id of the dispute, its own status, whether it takes a defense by API. */
+  provider_dispute_id?: string;
+  provider_status?: string;
+  accepts_evidence?: boolean;
+  /** Due work (DueWorker): the answer deadline while open, the sandbox decision after evidence; null when closed or decided by the provider. */
   due_at: Date | null;
   outbox: EventEnvelope[];
   outbox_since: Date | null;

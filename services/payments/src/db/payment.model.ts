@@ -147,6 +147,8 @@ schema.index({ merchant_id: 1, mode: 1, status: 1, _id: -1 });
 schema.index({ merchant_id: 1, mode: 1, source_key_id: 1, _id: -1 });
 // Provider webhooks find their payment by the provider's charge id.
 schema.index({ provider_account_id: 1, provider_payment_id: 1 });
+// Disputes opened at a provider name the Pix by its end-to-end id (MED).
+schema.index({ provider_account_id: 1, end_to_end_id: 1 });
 // Idempotent refund replays find their payment by the refund id.
 schema.index({ 'refunds.id': 1 });
 schema.index({ due_at: 1 });

@@ -23,7 +23,7 @@ describe('dispute rules', () => {
 
   it('allows only the transitions of the table', () => {
     const allowed = DISPUTE_STATUSES.flatMap((from) => DISPUTE_STATUSES.filter((to) => canTransitionDispute(from, to)).map((to) => `${from}→${to}`));
-    expect(allowed).toEqual(['open→under_review', 'open→lost', 'open→canceled', 'under_review→won', 'under_review→lost']);
+    expect(allowed).toEqual(['open→under_review', 'open→won', 'open→lost', 'open→canceled', 'under_review→won', 'under_review→lost']);
     expect(ACTIVE_DISPUTE_STATUSES).toEqual(['open', 'under_review']);
   });
 

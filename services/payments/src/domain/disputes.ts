@@ -5,6 +5,7 @@
  *   open ──evidence──▶ under_review ──▶ won | lost
  *     │                                  ▲
  *     ├──due_at passes unanswered────────┘ (lost)
+ *     ├──the provider decides unanswered──▶ won | lost (disputes opened at the provider)
  *     └──the payer's bank withdraws──▶ canceled
  */
 export const DISPUTE_STATUSES = ['open', 'under_review', 'won', 'lost', 'canceled'] as const;
@@ -12,7 +13,8 @@ export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
 export type DisputeKind = 'med' | 'chargeback';
 
 export const DISPUTE_TRANSITIONS: Readonly<Record<DisputeStatus, readonly DisputeStatus[]>> = {
-  open: ['under_review', 'lost', 'canceled'],
+  // open → won: a provider can turn a notice down without our answer (Efí REJEITADA, Woovi REJECTED).
+  open: ['under_review', 'won', 'lost', 'canceled'],
   under_review: ['won', 'lost'],
   won: [],
   lost: [],
@@ -66,4 +68,28 @@ export const SANDBOX_DECISION_DELAY_MS = 1_000;
 /** The largest amount that can still be disputed: what was paid and not refunded. */
 export function disputableAmount(payment: { amount: number; amount_refunded: number }): number {
   return Math.max(0, payment.amount - payment.amount_refunded);
+}
+
+/**
+ * The id of a dispute opened at a provider: derived from (account, provider dispute id), so every
+ * report of the same dispute (webhook redeliveries, polls, replicas at once) names one document and
+ * the unique `_id` makes its creation happen once. Same shape as other ids: `dp_` + 26 characters
+ * of Crockford base32 (from SHA-256 of the pair; `digest` is the caller's, keeping this pure).
+ */
+export function providerDisputeId(digest: Uint8Array): string {
+  const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const byte of digest) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5 && out.length < 26) {
+      out += alphabet[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    value &= (1 << bits) - 1;
+    if (out.length === 26) break;
+  }
+  return `dp_${out}`;
 }

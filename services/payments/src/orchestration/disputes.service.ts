@@ -1,4 +1,4 @@
-import { providers as providersContract } from '@orquestra/contracts';
+import { modeFromName, providers as providersContract } from '@orquestra/contracts';
 import { AppError, DueWorker, newId, type LockManager, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { DisputeDoc, DisputeStore } from '../db/dispute.store';
@@ -31,7 +31,7 @@ export class DisputesService {
   private catalog: { at: number; evidence: Map<string, boolean> } | undefined;
 
   constructor(
-    private readonly disputes: DisputeStore,
+    readonly store: DisputeStore,
     private readonly payments: PaymentStore,
     private readonly providers: RpcClient<typeof providersContract.ProvidersServiceService>,
     locks: LockManager,
@@ -39,7 +39,7 @@ export class DisputesService {
   ) {
     this.worker = new DueWorker<DisputeDoc>({
       name: 'dispute-decisions',
-      collection: disputes.collection,
+      collection: store.collection,
       locks,
       logger,
       pollIntervalMs: 500,
@@ -55,14 +55,14 @@ export class DisputesService {
     if (!kind || (payment.status !== 'succeeded' && payment.status !== 'partially_refunded') || left === 0) {
       throw new AppError('payment_not_disputable');
     }
-    const active = await this.disputes.collection.findOne({ payment_id: payment._id, status: { $in: [...ACTIVE_DISPUTE_STATUSES] } });
+    const active = await this.store.collection.findOne({ payment_id: payment._id, status: { $in: [...ACTIVE_DISPUTE_STATUSES] } });
     if (active) throw new AppError('payment_not_disputable', { message: `Já existe uma disputa em andamento para este pagamento (${String(active._id)}).` });
     if (input.amount > left) {
       throw new AppError('parameter_invalid', { param: 'amount', message: `O valor contestado não pode passar do que foi pago e não reembolsado (${left} centavos).` });
     }
     const now = new Date();
     const answerDue = dueAtFor(kind, now);
-    return this.disputes.insert({
+    return this.store.insert({
       _id: newId('dispute'),
       merchant_id: payment.merchant_id,
       mode: payment.mode,
@@ -85,7 +85,7 @@ export class DisputesService {
   }
 
   get(id: string, scope: CallerScope): Promise<DisputeDoc> {
-    return this.disputes.find(id, scope);
+    return this.store.find(id, scope);
   }
 
   async list(
@@ -95,17 +95,18 @@ export class DisputesService {
     const filter: Record<string, unknown> = { merchant_id: scope.merchantId, mode: scope.mode };
     if (query.status) filter['status'] = query.status;
     if (query.paymentId) filter['payment_id'] = query.paymentId;
-    const after = query.startingAfter ? await this.disputes.find(query.startingAfter, scope) : undefined;
-    return this.disputes.list(filter, query.limit, after);
+    const after = query.startingAfter ? await this.store.find(query.startingAfter, scope) : undefined;
+    return this.store.list(filter, query.limit, after);
   }
 
   async submitEvidence(id: string, scope: CallerScope, evidence: { text: string; urls: string[] }): Promise<DisputeDoc> {
-    const current = await this.disputes.find(id, scope);
-    if (current.status !== 'open') throw new AppError('dispute_not_open');
-    if (!(await this.acceptsEvidence(current.provider))) throw new AppError('dispute_evidence_not_supported');
+    const current = await this.store.find(id, scope);
+    if (current.status !== 'open') throw new AppError('dispute_not_open', { param: 'id' });
+    if (current.source === 'provider') return this.defendAtProvider(current, evidence);
+    if (!(await this.acceptsEvidence(current.provider))) throw new AppError('dispute_evidence_not_supported', { param: 'id' });
     const now = new Date();
     const decision = scope.mode === 'test' ? sandboxOutcome(evidence.text) : undefined;
-    const updated = await this.disputes.change(id, (fresh) =>
+    const updated = await this.store.change(id, (fresh) =>
       fresh.status === 'open'
         ? {
             status: 'under_review',
@@ -122,26 +123,51 @@ export class DisputesService {
     return updated;
   }
 
+  /**
+   * A dispute opened at the provider is answered there: the defense goes through the providers
+   * service first (outside any lock; a provider that takes no defense by API answers
+   * dispute_evidence_not_supported), then the dispute records it and goes under_review. The
+   * provider's decision arrives later by webhook or poll.
+   */
+  private async defendAtProvider(current: DisputeDoc, evidence: { text: string; urls: string[] }): Promise<DisputeDoc> {
+    if (current.accepts_evidence === false || !current.provider_dispute_id) throw new AppError('dispute_evidence_not_supported', { param: 'id' });
+    await this.providers.submitDisputeEvidence({
+      ref: { merchant_id: current.merchant_id, mode: modeFromName(current.mode), account_id: current.provider_account_id, provider_payment_id: '' },
+      provider_dispute_id: current.provider_dispute_id,
+      text: evidence.text,
+      urls: evidence.urls,
+    });
+    const now = new Date();
+    const updated = await this.store.change(current._id, (fresh) =>
+      fresh.status === 'open'
+        ? { status: 'under_review', event: 'dispute.updated', set: { evidence: { text: evidence.text, urls: evidence.urls, submitted_at: now }, due_at: null } }
+        : null,
+    );
+    // Decided at the provider meanwhile (reported by a poll between our read and now): say so.
+    if (!updated) throw new AppError('dispute_not_open', { param: 'id' });
+    return updated;
+  }
+
   /** Due work: a sandbox decision after evidence, or the answer deadline of an open dispute. */
   private async decide(dispute: DisputeDoc): Promise<void> {
     let outcome: DisputeStatus | undefined;
     if (dispute.status === 'open') outcome = 'lost';
     else if (dispute.status === 'under_review' && dispute.mode === 'test' && dispute.evidence) outcome = sandboxOutcome(dispute.evidence.text);
     if (!outcome) {
-      await this.disputes.collection.updateOne({ _id: dispute._id as never, status: dispute.status }, { $set: { due_at: null } });
+      await this.store.collection.updateOne({ _id: dispute._id as never, status: dispute.status }, { $set: { due_at: null } });
       return;
     }
     if (outcome === 'lost') await this.returnToPayer(dispute);
     const decided = outcome;
     const now = new Date();
-    const closed = await this.disputes.change(dispute._id, (fresh) =>
+    const closed = await this.store.change(dispute._id, (fresh) =>
       fresh.status === dispute.status ? { status: decided, event: 'dispute.closed', set: { closed_at: now, due_at: null } } : null,
     );
     if (closed) this.logger.info({ dispute_id: dispute._id, payment_id: dispute.payment_id, outcome: decided }, 'dispute closed');
   }
 
   /** The payer gets the disputed amount back: a provider-side refund on the payment (idempotent). */
-  private async returnToPayer(dispute: DisputeDoc): Promise<void> {
+  async returnToPayer(dispute: DisputeDoc): Promise<void> {
     await this.payments.changeRefunds(dispute.payment_id, (fresh) => {
       // Refunds made meanwhile already returned part of it; never return more than was kept.
       const amount = Math.min(dispute.amount, disputableAmount(fresh));

@@ -1,3 +1,5 @@
+import type { DisputeCapable, ProviderDispute } from './provider-disputes';
+
 /**
  * The one interface every payment-provider adapter implements. Each adapter lives in
  * `adapters/<provider>/` as two files: `<provider>.adapter.ts` (HTTP mechanics: auth, URLs, request
@@ -17,7 +19,7 @@
  * const charge = await adapter.createCharge({ paymentId: 'pay_01…', method: 'pix', amount: 1990, ... });
  * if (charge.status === 'pending') show(charge.nextAction.qrCode);
  */
-export interface ProviderAdapter {
+export interface ProviderAdapter extends DisputeCapable {
   readonly provider: string;
   /** Checks the credentials against the provider (used when an account is connected). */
   verifyCredentials(): Promise<void>;
@@ -200,6 +202,8 @@ export type WebhookParseResult =
       eventKey: string;
       /** By provider payment id: the webhook says the buyer's card was refused (hosted checkout). */
       cardDeclines?: Record<string, CardDeclineReport>;
+      /** Disputes the webhook reports (provider-disputes.ts). */
+      disputes?: ProviderDispute[];
     }
   | { ok: false; reason: 'unauthenticated' | 'malformed'; httpStatus: number };
 

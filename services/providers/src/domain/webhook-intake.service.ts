@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import { ProviderError, type CardDeclineReport, type ProviderCharge, type ProviderRefund } from '../adapters/provider-adapter';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
 import type { WebhookReceiptModel } from '../db/webhook-receipt.model';
+import type { ProviderDispute } from '../adapters/provider-disputes';
+import { disputeEvent } from './dispute-reports';
 import type { ProviderAccountService } from './provider-account.service';
 
 export interface WebhookInput {
@@ -95,6 +97,13 @@ export class WebhookIntakeService {
       });
     }
 
+    // Disputes the webhook itself reports (Woovi MED): the body is signed, so it is the report.
+    for (const reported of parsed.disputes ?? []) {
+      const dispute = await this.withCharge(account, reported);
+      if (!dispute) return { httpStatus: 503, body: '' };
+      events.push(disputeEvent(account, dispute, 'webhook'));
+    }
+
     const receiptId = `${account._id}:${parsed.eventKey}`;
     try {
       await this.receipts.create({
@@ -115,6 +124,22 @@ export class WebhookIntakeService {
     }
     void this.outbox.flush(this.receipts.collection as unknown as Collection<Document>, receiptId);
     return { httpStatus: 200, body: '' };
+  }
+
+  /**
+   * The dispute with the charge it is about, asked of the provider when the report names only the
+   * Pix (the payment is found by its charge id). Undefined when the provider could not be asked now:
+   * the webhook is answered 503 and the provider sends it again.
+   */
+  private async withCharge(account: ProviderAccountDoc, dispute: ProviderDispute): Promise<ProviderDispute | undefined> {
+    if (dispute.providerPaymentId || !this.accounts.adapterFor(account).chargeOfDispute) return dispute;
+    try {
+      const charge = await this.accounts.call(account, (a) => (a.chargeOfDispute ? a.chargeOfDispute(dispute) : Promise.resolve(undefined)));
+      return charge ? { ...dispute, providerPaymentId: charge } : dispute;
+    } catch (error) {
+      this.logger.warn({ account_id: account._id, err: (error as Error).message }, 'could not find the disputed charge at the provider');
+      return undefined;
+    }
   }
 
   /**

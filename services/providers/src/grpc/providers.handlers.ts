@@ -53,6 +53,21 @@ async function refundGuarded<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Like guarded, with a dispute-specific message when the provider refuses the defense. */
+async function disputeEvidenceGuarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ProviderError && error.kind === 'rejected') {
+      throw new AppError('provider_rejected', {
+        param: 'id',
+        message: 'O provedor recusou a defesa desta disputa (por exemplo: prazo de resposta encerrado ou disputa já analisada). Confira a disputa no painel do provedor.',
+      });
+    }
+    throw toAppError(error);
+  }
+}
+
 export function providersHandlers(deps: {
   accounts: ProviderAccountService;
   breakers: BreakerRegistry;
@@ -176,6 +191,18 @@ export function providersHandlers(deps: {
       // The breaker wraps the call of the adapter checked above (the same cached instance).
       const refund = await refundGuarded(() => accounts.call(account, (a) => (a.refundCharge ? a.refundCharge(input) : Promise.reject(new AppError('refund_not_supported')))));
       return { refund: toProtoRefund(refund) };
+    },
+
+    async submitDisputeEvidence({ ref, provider_dispute_id, text, urls }) {
+      const account = await resolve(ref);
+      if (!provider_dispute_id) throw new AppError('parameter_missing', { param: 'provider_dispute_id' });
+      if (!accounts.adapterFor(account).submitDisputeEvidence) throw new AppError('dispute_evidence_not_supported', { param: 'id' });
+      await disputeEvidenceGuarded(() =>
+        accounts.call(account, (a) =>
+          a.submitDisputeEvidence ? a.submitDisputeEvidence({ providerDisputeId: provider_dispute_id, text, urls }) : Promise.reject(new AppError('dispute_evidence_not_supported')),
+        ),
+      );
+      return {};
     },
 
     async handleWebhook(request) {

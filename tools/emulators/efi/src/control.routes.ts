@@ -6,6 +6,7 @@ import express, { type Express, type Response } from 'express';
 import { z } from 'zod';
 import { qrCodePngDataUrl } from './br-code';
 import type { EmulatorState } from './emulator-state';
+import { infracaoControlRoutes, type InfracaoBook } from './infracoes';
 import type { Logger } from './logger';
 import { newDashboardRefundId } from './pix-ids';
 import type { RefundSettler } from './refund-settler';
@@ -50,7 +51,7 @@ function fail(res: Response, status: number, error: string, message: string): vo
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
-export function controlApp(state: EmulatorState, sender: WebhookSender, settler: RefundSettler, logger: Logger): Express {
+export function controlApp(state: EmulatorState, sender: WebhookSender, settler: RefundSettler, logger: Logger, infracoes?: InfracaoBook): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '256kb' }));
@@ -154,7 +155,10 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
     res.status(200).json({ deliveries: state.listDeliveries() });
   });
 
+  if (infracoes) app.use(infracaoControlRoutes(state, infracoes));
+
   app.post('/__control/reset', (_req, res) => {
+    infracoes?.clear();
     state.reset();
     res.status(204).end();
   });

@@ -17,6 +17,7 @@ import { controlApp } from './control.routes';
 import { EmulatorState, type ClientRegistration } from './emulator-state';
 import { refuseDuringOutage } from './fault-injection';
 import { createEmulatorLogger, type Logger } from './logger';
+import { InfracaoBook } from './infracoes';
 import { pixApiApp } from './pix-api.routes';
 import { RefundSettler } from './refund-settler';
 import { WebhookSender, type WebhookSenderOptions } from './webhook-sender';
@@ -84,6 +85,7 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
   const sender = new WebhookSender(state, options.tls, options.webhooks ?? {}, logger);
   const settler = new RefundSettler(state, sender, logger);
   let controlBase = '';
+  const infracoes = new InfracaoBook();
   const api = pixApiApp(
     state,
     sender,
@@ -94,6 +96,7 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
       visualizationBase: () => controlBase,
     },
     logger,
+    infracoes,
   );
 
   const apiServer = createHttpsServer(
@@ -102,7 +105,7 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
   );
   apiServer.on('connection', refuseDuringOutage(state.faults));
   apiServer.on('tlsClientError', (err) => logger.debug({ code: (err as { code?: string }).code }, 'TLS client refused'));
-  const controlServer = createHttpServer(controlApp(state, sender, settler, logger));
+  const controlServer = createHttpServer(controlApp(state, sender, settler, logger, infracoes));
 
   return {
     state,

@@ -7,6 +7,7 @@ import { cobRoutes, type CobRoutesOptions } from './cob.routes';
 import { devolucaoRoutes } from './devolucao.routes';
 import type { EmulatorState } from './emulator-state';
 import { injectFaults } from './fault-injection';
+import { InfracaoBook, infracaoRoutes } from './infracoes';
 import type { Logger } from './logger';
 import type { RefundSettler } from './refund-settler';
 import { identifyCaller, oauthRoutes, requireBearer } from './oauth.routes';
@@ -14,7 +15,7 @@ import { apiErrorHandler, pixErrors } from './pix-errors';
 import { webhookConfigRoutes } from './webhook-config.routes';
 import type { WebhookSender } from './webhook-sender';
 
-export function pixApiApp(state: EmulatorState, sender: WebhookSender, settler: RefundSettler, cob: CobRoutesOptions, logger: Logger): Express {
+export function pixApiApp(state: EmulatorState, sender: WebhookSender, settler: RefundSettler, cob: CobRoutesOptions, logger: Logger, infracoes = new InfracaoBook()): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -30,7 +31,7 @@ export function pixApiApp(state: EmulatorState, sender: WebhookSender, settler: 
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: false }));
   app.use(oauthRoutes(state));
-  app.use('/v2', requireBearer(state), cobRoutes(state, cob), devolucaoRoutes(state, settler), webhookConfigRoutes(state, sender));
+  app.use('/v2', requireBearer(state), cobRoutes(state, cob), devolucaoRoutes(state, settler), infracaoRoutes(state, infracoes), webhookConfigRoutes(state, sender));
   app.use(() => {
     throw pixErrors.rotaNaoEncontrada();
   });

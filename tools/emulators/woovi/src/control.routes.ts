@@ -10,6 +10,7 @@ import type { ExpiryScheduler } from './charge-expiry';
 import type { EmulatorState } from './emulator-state';
 import type { Logger } from './logger';
 import type { SigningKeys } from './signing-keys';
+import { disputeControlRoutes, type DisputeBook } from './disputes';
 import { createRefund, type RefundSettler } from './refunds';
 import type { WebhookSender } from './webhook-sender';
 import { accountIdFor } from './woovi-ids';
@@ -41,11 +42,13 @@ export interface ControlDependencies {
   keys: SigningKeys;
   logger: Logger;
   refunds: RefundSettler;
+  /** MED disputes (disputes.ts); absent: no dispute control routes. */
+  disputes?: DisputeBook;
 }
 
 const dashboardRefundSchema = z.object({ value: z.number().int().min(1).optional(), comment: z.string().max(140).optional() }).strict();
 
-export function controlApp({ state, sender, expiry, keys, logger, refunds }: ControlDependencies): Express {
+export function controlApp({ state, sender, expiry, keys, logger, refunds, disputes }: ControlDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '256kb' }));
@@ -99,6 +102,8 @@ export function controlApp({ state, sender, expiry, keys, logger, refunds }: Con
     }
   });
 
+  if (disputes) app.use(disputeControlRoutes({ state, sender, disputes, logger }));
+
   app.post('/__control/faults', (req, res) => {
     const parsed = faultSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
@@ -124,6 +129,7 @@ export function controlApp({ state, sender, expiry, keys, logger, refunds }: Con
 
   app.post('/__control/reset', (_req, res) => {
     expiry.clear();
+    disputes?.clear();
     state.reset();
     res.status(204).end();
   });

@@ -14,6 +14,7 @@ import type { SigningKeys } from './signing-keys';
 import { webhookConfigRoutes } from './webhook-config.routes';
 import type { RefundSettler } from './refunds';
 import { refundRoutes } from './refunds.routes';
+import { transactionRoutes } from './transaction.routes';
 import type { WebhookSender } from './webhook-sender';
 import { apiErrorHandler, wooviErrors } from './woovi-errors';
 
@@ -42,7 +43,7 @@ export function wooviApiApp({ state, sender, expiry, keys, charges, logger, refu
   app.use(injectFaults(state.faults, identifyCaller));
   app.use(express.json({ limit: '1mb' }));
   app.use(publicRoutes(state, keys));
-  app.use('/api/v1', requireAppId(state), chargeRoutes(state, sender, expiry, charges), refundRoutes(state, refunds), webhookConfigRoutes(state, sender));
+  app.use('/api/v1', requireAppId(state), chargeRoutes(state, sender, expiry, charges), refundRoutes(state, refunds), transactionRoutes(state), webhookConfigRoutes(state, sender));
   app.use(() => {
     throw wooviErrors.routeNotFound();
   });

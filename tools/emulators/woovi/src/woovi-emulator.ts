@@ -15,6 +15,7 @@ import type { Merchant } from './br-code';
 import { ExpiryScheduler } from './charge-expiry';
 import type { Company } from './charge-json';
 import { controlApp } from './control.routes';
+import { DisputeBook } from './disputes';
 import { EmulatorState } from './emulator-state';
 import { refuseDuringOutage } from './fault-injection';
 import { createEmulatorLogger, type Logger } from './logger';
@@ -108,7 +109,8 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
   });
   const apiServer = createServer(api);
   apiServer.on('connection', refuseDuringOutage(state.faults));
-  const controlServer = createServer(controlApp({ state, sender, expiry, keys, logger, refunds }));
+  const disputes = new DisputeBook();
+  const controlServer = createServer(controlApp({ state, sender, expiry, keys, logger, refunds, disputes }));
 
   return {
     state,

@@ -20,6 +20,8 @@ import {
   type WebhookRegistration,
   type WebhookRequest,
 } from '../provider-adapter';
+import type { DisputeEvidenceInput, ListDisputesInput, ProviderDispute } from '../provider-disputes';
+import { listEfiInfracoes, submitEfiDefesa } from './efi.infracoes';
 import {
   buildCobRequest,
   buildDevolucaoRequest,
@@ -304,6 +306,16 @@ export class EfiAdapter implements ProviderAdapter {
     const paid = cob.pix?.[0]?.endToEndId;
     if (!paid) throw new ProviderError('rejected', 'provider_rejected', `efi refund: charge ${txid} has no received Pix`);
     return paid;
+  }
+
+  /** MED notices opened in the window (efi.infracoes.ts). */
+  listDisputes(input: ListDisputesInput): Promise<ProviderDispute[]> {
+    return listEfiInfracoes((m, p, o, b) => this.api(m, p, o, b), input);
+  }
+
+  /** The defense of a notice: analise "rejeitado", justificativa = text and links (efi.infracoes.ts). */
+  submitDisputeEvidence(input: DisputeEvidenceInput): Promise<void> {
+    return submitEfiDefesa((m, p, o, b) => this.api(m, p, o, b), input);
   }
 
   async simulatePaid(providerPaymentId: string): Promise<void> {

@@ -21,15 +21,25 @@ import {
   type WebhookRegistration,
   type WebhookRequest,
 } from '../provider-adapter';
+import type { ProviderDispute } from '../provider-disputes';
 import { buildChargeRequest, chargeOf, isCorrelationIdInUse, providerErrorFor, toProviderCharge, type WooviCharge, type WooviChargeRequest } from './woovi.transformers';
+import { toProviderDispute } from './woovi.disputes';
 import { refundWooviCharge, wooviChargeRefunds } from './woovi.refunds';
 import { parsePublicKeys, parseWooviWebhookBody, verifyWooviSignature } from './woovi.webhook';
 
 /** What the request was, for classifying a failure without an answer. */
 type Operation = 'create' | 'read' | 'write';
 
-/** The events we need: a charge paid, and a charge no longer payable. */
-export const WEBHOOK_EVENTS = ['OPENPIX:CHARGE_COMPLETED', 'OPENPIX:CHARGE_EXPIRED', 'OPENPIX:TRANSACTION_REFUND_RECEIVED'] as const;
+/** The events we need: a charge paid, a charge no longer payable, refunds, and MED disputes. */
+export const WEBHOOK_EVENTS = [
+  'OPENPIX:CHARGE_COMPLETED',
+  'OPENPIX:CHARGE_EXPIRED',
+  'OPENPIX:TRANSACTION_REFUND_RECEIVED',
+  'OPENPIX:DISPUTE_CREATED',
+  'OPENPIX:DISPUTE_ACCEPTED',
+  'OPENPIX:DISPUTE_REJECTED',
+  'OPENPIX:DISPUTE_CANCELED',
+] as const;
 
 /** `context.settings` key: Woovi's webhook public key(s) for the account's environment, PEM. */
 export const PUBLIC_KEY_SETTING = 'webhook_public_key';
@@ -244,6 +254,21 @@ export class WooviAdapter implements ProviderAdapter {
   }
 
   /**
+   * A MED names only the disputed Pix: `GET /api/v1/transaction/{endToEndId}` (docs "Obter uma
+   * transação": the id may be Woovi's transactionID or the end-to-end id) names its charge. Woovi
+   * answers an unknown one with 400 (as for charges).
+   */
+  async chargeOfDispute(dispute: ProviderDispute): Promise<string | undefined> {
+    if (dispute.providerPaymentId) return dispute.providerPaymentId;
+    if (!dispute.endToEndId) return undefined;
+    const answer = await this.api('GET', `/api/v1/transaction/${encodeURIComponent(dispute.endToEndId)}`, 'read');
+    if (answer.status === 400 || answer.status === 404) return undefined;
+    if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'get transaction');
+    const id = (answer.body as { transaction?: { charge?: { correlationID?: unknown } } } | undefined)?.transaction?.charge?.correlationID;
+    return typeof id === 'string' && id.length > 0 ? id : undefined;
+  }
+
+  /**
    * Two checks, both required: Woovi's RSA signature proves Woovi sent the body; the `hmac` secret in
    * the URL proves it was sent to this account's registration (Woovi signs every company's webhooks
    * with the same key, so a signature alone could be replayed to another account's route).
@@ -256,6 +281,8 @@ export class WooviAdapter implements ProviderAdapter {
     switch (parsed.kind) {
       case 'charge':
         return { ok: true, providerPaymentIds: parsed.correlationIDs, eventKey: parsed.eventKey };
+      case 'dispute':
+        return { ok: true, providerPaymentIds: [], eventKey: parsed.eventKey, disputes: [toProviderDispute(parsed.dispute)] };
       case 'other':
         return { ok: true, providerPaymentIds: [], eventKey: parsed.eventKey };
       case 'malformed':

@@ -203,7 +203,15 @@ describe('payment and webhook', () => {
     await expect(adapter.registerWebhook(receiverUrl)).resolves.toEqual({});
     await expect(adapter.registerWebhook(receiverUrl)).resolves.toEqual({});
     const account = Object.keys((await stats()).by_account)[0]!;
-    expect(emulator.state.listWebhooks(account, receiverUrl).map((w) => w.event).sort()).toEqual(['OPENPIX:CHARGE_COMPLETED', 'OPENPIX:CHARGE_EXPIRED', 'OPENPIX:TRANSACTION_REFUND_RECEIVED']);
+    expect(emulator.state.listWebhooks(account, receiverUrl).map((w) => w.event).sort()).toEqual([
+      'OPENPIX:CHARGE_COMPLETED',
+      'OPENPIX:CHARGE_EXPIRED',
+      'OPENPIX:DISPUTE_ACCEPTED',
+      'OPENPIX:DISPUTE_CANCELED',
+      'OPENPIX:DISPUTE_CREATED',
+      'OPENPIX:DISPUTE_REJECTED',
+      'OPENPIX:TRANSACTION_REFUND_RECEIVED',
+    ]);
     // Woovi's test notification for each new webhook authenticates and names no charge.
     const tests = await waitFor(() => (received.filter((r) => r.rawBody.includes('data_criacao')).length >= 2 ? received.filter((r) => r.rawBody.includes('data_criacao')) : undefined));
     for (const test of tests) expect(adapter.parseWebhook(asWebhookRequest(test))).toMatchObject({ ok: true, providerPaymentIds: [] });

@@ -8,6 +8,7 @@
  * to enforce: replays are absorbed by the event key (dedupe) and the `hmac` secret in our URL.
  */
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { wooviDisputeOf, type WooviDispute } from './woovi.disputes';
 
 const PEM_PUBLIC_KEY = /-----BEGIN (?:RSA )?PUBLIC KEY-----[\s\S]+?-----END (?:RSA )?PUBLIC KEY-----/g;
 
@@ -36,6 +37,7 @@ export function verifyWooviSignature(rawBody: Buffer, header: string | undefined
 
 export type ParsedWooviWebhook =
   | { kind: 'charge'; event: string; correlationIDs: string[]; eventKey: string }
+  | { kind: 'dispute'; event: string; dispute: WooviDispute; eventKey: string }
   | { kind: 'other'; event: string; eventKey: string }
   | { kind: 'malformed' };
 
@@ -69,8 +71,17 @@ export function parseWooviWebhookBody(rawBody: Buffer): ParsedWooviWebhook {
     return { kind: 'malformed' };
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { kind: 'malformed' };
-  const { event, charge, pix, data_criacao: createdAt } = body as { event?: unknown; charge?: unknown; pix?: unknown; data_criacao?: unknown };
+  const { event, charge, pix, dispute, data_criacao: createdAt } = body as { event?: unknown; charge?: unknown; pix?: unknown; dispute?: unknown; data_criacao?: unknown };
   if (event !== undefined && typeof event !== 'string') return { kind: 'malformed' };
+  if (dispute !== undefined && dispute !== null) {
+    // MED (docs "Payload de Disputa …"): the key is the disputed Pix and its status, so redeliveries
+    // of one notification dedupe and each status change is a new one.
+    const read = wooviDisputeOf(dispute);
+    if (!read.ok && read.reason === 'malformed') return { kind: 'malformed' };
+    const name = event ?? 'OPENPIX:DISPUTE';
+    if (!read.ok) return { kind: 'other', event: name, eventKey: `woovi:${name}:${digest(rawBody)}` };
+    return { kind: 'dispute', event: name, dispute: read.dispute, eventKey: `woovi:dispute:${digest(`${read.dispute.endToEndId}|${read.dispute.status}`)}` };
+  }
   const pixObject = typeof pix === 'object' && pix !== null ? (pix as { charge?: unknown; endToEndId?: unknown; transactionID?: unknown }) : undefined;
 
   if (charge !== undefined && charge !== null) {
