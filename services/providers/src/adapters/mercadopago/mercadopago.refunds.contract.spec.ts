@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createMercadoPagoEmulator, type MercadoPagoEmulator } from '@orquestra/emulators';
 import { ProviderError, type ProviderCharge } from '../provider-adapter';
 import { MercadoPagoAdapter } from './mercadopago.adapter';
+import { until } from '../testing/contract-kit';
 
 jest.setTimeout(30_000);
 
@@ -33,16 +34,6 @@ async function paidCharge(amount: number): Promise<ProviderCharge> {
   });
   await adapter.simulatePaid(charge.providerPaymentId);
   return charge;
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 beforeAll(async () => {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createStripeEmulator, type StripeEmulator } from '@orquestra/emulators';
 import { ProviderError, type CreateChargeInput, type ProviderCharge } from '../provider-adapter';
 import { StripeAdapter } from './stripe.adapter';
+import { until } from '../testing/contract-kit';
 
 jest.setTimeout(30_000);
 
@@ -41,16 +42,6 @@ async function paidCharge(method: 'card' | 'pix' | 'boleto', amount: number): Pr
   });
   if (method !== 'card') await adapter.simulatePaid(charge.providerPaymentId);
   return adapter.getCharge(charge.providerPaymentId);
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 const settle = (refundId: string, outcome: string) =>
