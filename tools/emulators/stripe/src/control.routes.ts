@@ -10,6 +10,7 @@ import type { EmulatorState } from './emulator-state';
 import type { Logger } from './logger';
 import type { PaymentIntentLifecycle } from './payment-intent-lifecycle';
 import type { StoredPaymentIntent } from './payment-intent-model';
+import { DISPUTE_REASONS, disputeJson, type DisputeBook } from './disputes';
 import { refundJson, type RefundBook } from './refunds';
 
 const accountSchema = z.object({ secret_key: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, 'secret_key must look like sk_test_… or sk_live_…') });
@@ -35,6 +36,10 @@ const settleSchema = z
   .object({ outcome: z.enum(['succeeded', 'failed', 'canceled']).default('succeeded'), failure_reason: z.string().min(1).max(100).optional() })
   .strict();
 
+const openDisputeSchema = z.object({ amount: z.number().int().min(1).optional(), reason: z.enum(DISPUTE_REASONS).optional() }).strict();
+const closeDisputeSchema = z.object({ outcome: z.enum(['won', 'lost']) }).strict();
+const redeliverDisputeSchema = z.object({ type: z.enum(['charge.dispute.created', 'charge.dispute.updated', 'charge.dispute.closed']).optional() }).strict();
+
 function fail(res: Response, status: number, error: string, message: string): void {
   res.status(status).json({ error, message });
 }
@@ -44,7 +49,7 @@ const escapeHtml = (text: string) =>
 
 const reais = (centavos: number) => `R$ ${Math.trunc(centavos / 100)},${String(centavos % 100).padStart(2, '0')}`;
 
-export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, refunds: RefundBook, logger: Logger): Express {
+export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, refunds: RefundBook, disputes: DisputeBook, logger: Logger): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '256kb' }));
@@ -112,6 +117,47 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
     res.status(200).json(refundJson(refund));
   });
 
+  // The cardholder's bank disputes a succeeded card PaymentIntent (charge.dispute.created).
+  app.post('/__control/charges/:id/dispute', (req, res) => {
+    const parsed = openDisputeSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const pi = state.findIntent(req.params['id'] ?? '');
+    if (!pi) return fail(res, 404, 'charge_not_found', `no PaymentIntent ${req.params['id'] ?? ''}`);
+    try {
+      const dispute = disputes.open(pi, { ...(parsed.data.amount === undefined ? {} : { amount: parsed.data.amount }), ...(parsed.data.reason ? { reason: parsed.data.reason } : {}) });
+      res.status(200).json(disputeJson(dispute));
+    } catch (err) {
+      fail(res, 409, 'not_disputable', (err as Error).message);
+    }
+  });
+
+  app.get('/__control/disputes/:id', (req, res) => {
+    const dispute = disputes.find(req.params['id'] ?? '');
+    if (!dispute) return fail(res, 404, 'dispute_not_found', `no dispute ${req.params['id'] ?? ''}`);
+    res.status(200).json(disputeJson(dispute));
+  });
+
+  // The bank's decision (charge.dispute.closed; won also charge.dispute.funds_reinstated).
+  app.post('/__control/disputes/:id/close', (req, res) => {
+    const parsed = closeDisputeSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const dispute = disputes.find(req.params['id'] ?? '');
+    if (!dispute) return fail(res, 404, 'dispute_not_found', `no dispute ${req.params['id'] ?? ''}`);
+    if (!disputes.close(dispute, parsed.data.outcome)) return fail(res, 409, 'dispute_closed', `dispute is ${dispute.status}`);
+    res.status(200).json(disputeJson(dispute));
+  });
+
+  // Stripe's "Resend": the dispute's latest event (or its latest of `type`), same event id.
+  app.post('/__control/disputes/:id/redeliver', (req, res) => {
+    const parsed = redeliverDisputeSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const dispute = disputes.find(req.params['id'] ?? '');
+    if (!dispute) return fail(res, 404, 'dispute_not_found', `no dispute ${req.params['id'] ?? ''}`);
+    const event = disputes.redeliver(dispute, parsed.data.type);
+    if (!event) return fail(res, 404, 'event_not_found', 'no such event for this dispute');
+    res.status(200).json({ id: event.id, type: event.type });
+  });
+
   app.post('/__control/faults', (req, res) => {
     const parsed = faultSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
@@ -138,6 +184,7 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
 
   app.post('/__control/reset', (_req, res) => {
     state.reset();
+    disputes.reset();
     res.status(204).end();
   });
 

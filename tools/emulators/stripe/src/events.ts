@@ -21,6 +21,11 @@ export const EMITTED_EVENT_TYPES = [
   'refund.created',
   'refund.updated',
   'refund.failed',
+  'charge.dispute.created',
+  'charge.dispute.updated',
+  'charge.dispute.closed',
+  'charge.dispute.funds_withdrawn',
+  'charge.dispute.funds_reinstated',
 ] as const;
 
 export type EventType = (typeof EMITTED_EVENT_TYPES)[number];

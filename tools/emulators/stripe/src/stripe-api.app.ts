@@ -12,13 +12,15 @@ import { idempotency } from './idempotency';
 import type { Logger } from './logger';
 import type { PaymentIntentLifecycle } from './payment-intent-lifecycle';
 import { paymentIntentRoutes } from './payment-intents.routes';
+import type { DisputeBook } from './disputes';
+import { disputeRoutes } from './disputes.routes';
 import type { RefundBook } from './refunds';
 import { refundRoutes } from './refunds.routes';
 import { apiErrorHandler, stripeErrors } from './stripe-errors';
 import { newId } from './stripe-ids';
 import { webhookEndpointRoutes } from './webhook-endpoints.routes';
 
-export function stripeApiApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, refunds: RefundBook, logger: Logger): Express {
+export function stripeApiApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, refunds: RefundBook, disputes: DisputeBook, logger: Logger): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -38,7 +40,7 @@ export function stripeApiApp(state: EmulatorState, lifecycle: PaymentIntentLifec
   // delay still executes, as at Stripe (a timeout on our side never undoes a PaymentIntent).
   app.use(express.urlencoded({ extended: true, limit: '1mb', parameterLimit: 2_000 }));
   app.use(injectFaults(state.faults, (req) => identifyCaller(state, req)));
-  app.use('/v1', requireAccount(state), idempotency(state), paymentIntentRoutes(state, lifecycle), refundRoutes(state, refunds), webhookEndpointRoutes(state));
+  app.use('/v1', requireAccount(state), idempotency(state), paymentIntentRoutes(state, lifecycle), refundRoutes(state, refunds), disputeRoutes(disputes), webhookEndpointRoutes(state));
   app.use((req) => {
     throw stripeErrors.unrecognizedUrl(req.method, req.originalUrl.split('?')[0] ?? '');
   });

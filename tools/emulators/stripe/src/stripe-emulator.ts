@@ -17,6 +17,7 @@ import { EmulatorState } from './emulator-state';
 import { refuseDuringOutage } from './fault-injection';
 import { createEmulatorLogger, type Logger } from './logger';
 import { PaymentIntentLifecycle, type Fees } from './payment-intent-lifecycle';
+import { DisputeBook } from './disputes';
 import { RefundBook } from './refunds';
 import { stripeApiApp } from './stripe-api.app';
 import { WebhookSender, type WebhookSenderOptions } from './webhook-sender';
@@ -93,9 +94,10 @@ export function createStripeEmulator(options: StripeEmulatorOptions = {}): Strip
   );
 
   const refunds = new RefundBook(state, (accountId, event) => sender.dispatch(accountId, event), logger, options.refundSettleMs ?? 300);
-  const apiServer = createServer(stripeApiApp(state, lifecycle, refunds, logger));
+  const disputes = new DisputeBook(state, (accountId, event) => sender.dispatch(accountId, event), logger);
+  const apiServer = createServer(stripeApiApp(state, lifecycle, refunds, disputes, logger));
   apiServer.on('connection', refuseDuringOutage(state.faults));
-  const controlServer = createServer(controlApp(state, lifecycle, refunds, logger));
+  const controlServer = createServer(controlApp(state, lifecycle, refunds, disputes, logger));
   let sweep: NodeJS.Timeout | undefined;
 
   return {

@@ -40,11 +40,13 @@ import { encodeForm, type FormValue } from './stripe.form-encoding';
 import { BOLETO_DUE_DAYS } from '../../domain/boleto-due-date';
 import { headerValue, parseStripeEvent, verifyStripeSignature } from './stripe.webhook';
 import { listIntentRefunds, refundStripePaymentIntent, toProviderRefund } from './stripe.refunds';
+import { DISPUTE_EVENTS, submitStripeDisputeEvidence, toProviderDispute } from './stripe.disputes';
+import type { DisputeEvidenceInput } from '../provider-disputes';
 
 /** What the request was, for classifying a failure without an answer. */
 type Operation = 'create' | 'read' | 'write';
 
-/** The events that move one of our charges. */
+/** The events that move one of our charges, and card disputes on them. */
 export const WEBHOOK_EVENTS = [
   'payment_intent.succeeded',
   'payment_intent.payment_failed',
@@ -55,6 +57,8 @@ export const WEBHOOK_EVENTS = [
   'refund.created',
   'refund.updated',
   'refund.failed',
+  // Card disputes (chargebacks and inquiries): opened, every change, closed (stripe.disputes.ts).
+  ...DISPUTE_EVENTS,
 ] as const;
 
 const CONNECT_PHASE_CODES = new Set([
@@ -193,6 +197,16 @@ export class StripeAdapter implements ProviderAdapter {
     return refundStripePaymentIntent(this.refundApi, input);
   }
 
+  /** `POST /v1/disputes/{id}` with `evidence[uncategorized_text]` and `submit=true` (stripe.disputes.ts). */
+  async submitDisputeEvidence(input: DisputeEvidenceInput): Promise<void> {
+    try {
+      await submitStripeDisputeEvidence(this.refundApi, input);
+    } catch (err) {
+      if (err instanceof RangeError) throw new ProviderError('rejected', 'provider_rejected', `stripe dispute evidence: ${err.message}`);
+      throw err;
+    }
+  }
+
   async cancelCharge(providerPaymentId: string): Promise<ProviderCharge> {
     const answer = await this.api('POST', `/v1/payment_intents/${encodeURIComponent(providerPaymentId)}/cancel`, 'write', {
       expand: ['latest_charge.balance_transaction'],
@@ -253,7 +267,12 @@ export class StripeAdapter implements ProviderAdapter {
     if (check !== 'valid') return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
     const event = parseStripeEvent(webhook.rawBody);
     if (event.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
-    return { ok: true, providerPaymentIds: event.paymentIntentIds, eventKey: `stripe:${event.eventId}` };
+    return {
+      ok: true,
+      providerPaymentIds: event.paymentIntentIds,
+      eventKey: `stripe:${event.eventId}`,
+      ...(event.dispute ? { disputes: [toProviderDispute(event.dispute)] } : {}),
+    };
   }
 }
 

@@ -7,6 +7,7 @@
  * refusing old timestamps (tolerance 300 s, stripe-node's default) stops replays of captured calls.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { stripeDisputeOf, type StripeDispute } from './stripe.disputes';
 
 /** Stripe's default tolerance (stripe-node `DEFAULT_TOLERANCE`). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -64,13 +65,15 @@ export function signatureHeaderFor(secret: string, timestamp: number, rawBody: B
 }
 
 export type ParsedStripeEvent =
-  | { kind: 'event'; eventId: string; type: string; paymentIntentIds: string[] }
+  | { kind: 'event'; eventId: string; type: string; paymentIntentIds: string[]; dispute?: StripeDispute }
   | { kind: 'malformed' };
 
 /**
  * An event `{id: "evt_…", object: "event", type, data: {object}, created, livemode}`. The charge it
  * is about: the PaymentIntent itself (`payment_intent.*`) or a Charge's `payment_intent`
- * (`charge.*`); other events (endpoint tests, payouts, …) name none.
+ * (`charge.*`); other events (endpoint tests, payouts, …) name none. A `charge.dispute.*` event
+ * carries a Dispute: it is the report (stripe.disputes.ts) and names no charge to re-read (a dispute
+ * does not change the PaymentIntent); one whose status is unknown is acknowledged and ignored.
  */
 export function parseStripeEvent(rawBody: Buffer): ParsedStripeEvent {
   let body: unknown;
@@ -85,6 +88,11 @@ export function parseStripeEvent(rawBody: Buffer): ParsedStripeEvent {
   const inner = (data as { object?: unknown } | null | undefined)?.object;
   if (typeof inner !== 'object' || inner === null) return { kind: 'malformed' };
   const resource = inner as { object?: unknown; id?: unknown; payment_intent?: unknown };
+  if (type.startsWith('charge.dispute.')) {
+    const read = stripeDisputeOf(inner);
+    if (!read.ok && read.reason === 'malformed') return { kind: 'malformed' };
+    return { kind: 'event', eventId: id, type, paymentIntentIds: [], ...(read.ok ? { dispute: read.dispute } : {}) };
+  }
   const ids: string[] = [];
   if (resource.object === 'payment_intent' && typeof resource.id === 'string') ids.push(resource.id);
   else if (typeof resource.payment_intent === 'string' && resource.payment_intent) ids.push(resource.payment_intent);
