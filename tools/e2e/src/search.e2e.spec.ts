@@ -60,15 +60,33 @@ describe('GET /v1/payments?q= (search) and pagination under creation', () => {
     for (let i = 0; i < 5; i++) first.push((await createPix({ customer: { name } })).id);
     const seen: string[] = [];
     let cursor = '';
-    for (let page = 0; page < 10; page++) {
-      const body = (await api('GET', `/v1/payments?q=${encodeURIComponent(name)}&limit=2${cursor ? `&starting_after=${cursor}` : ''}`)).body;
-      seen.push(...ids(body));
-      // Newer payments arrive between pages; they sort before the cursor and never shift the rest.
-      await createPix({ customer: { name } });
-      if (!body.has_more) break;
-      cursor = body.data[body.data.length - 1].id;
+    // Another client keeps creating payments with the same name, concurrently, the whole time.
+    let paging = true;
+    const made: string[] = [];
+    const creator = (async () => {
+      while (paging) made.push((await createPix({ customer: { name } })).id);
+    })();
+    try {
+      for (let page = 0; page < 10; page++) {
+        const body = (await api('GET', `/v1/payments?q=${encodeURIComponent(name)}&limit=2${cursor ? `&starting_after=${cursor}` : ''}`)).body;
+        seen.push(...ids(body));
+        // Between pages too, for certain: newer payments sort before the cursor and never shift the rest.
+        made.push((await createPix({ customer: { name } })).id);
+        if (!body.has_more) break;
+        cursor = body.data[body.data.length - 1].id;
+      }
+    } finally {
+      paging = false;
+      await creator;
     }
+    expect(made.length).toBeGreaterThan(1);
+    // Nothing repeated, newest first throughout, and every payment older than the first page is there, in order.
     expect(new Set(seen).size).toBe(seen.length);
-    expect(seen).toEqual([...first].reverse());
+    expect([...seen].sort().reverse()).toEqual(seen);
+    expect(seen.slice(-first.length)).toEqual([...first].reverse());
+    // Only payments made while paging can precede them, and only on the first page.
+    const newer = seen.slice(0, -first.length);
+    expect(newer.every((id) => made.includes(id))).toBe(true);
+    expect(newer.length).toBeLessThanOrEqual(2); // the first page's size
   });
 });
