@@ -5,7 +5,7 @@ export const PROVIDER_DISPUTE_UPDATED = 'internal.provider_dispute.updated' as c
 
 /**
  * data.object of `internal.provider_dispute.updated`: a dispute as the provider reports it now.
- * Published by the providers service from webhooks (Woovi) and polls (Efí `infracoes`); the
+ * Published by the providers service from webhooks (Woovi, Stripe) and polls (Efí `infracoes`); the
  * payments service finds the payment by the charge id or the Pix end-to-end id and creates or
  * moves its dispute. Redelivery is harmless: the dispute is keyed by (account, provider dispute id)
  * and a report that changes nothing is a no-op.
@@ -13,7 +13,7 @@ export const PROVIDER_DISPUTE_UPDATED = 'internal.provider_dispute.updated' as c
 export const providerDisputeUpdatedSchema = z.object({
   account_id: z.string(),
   provider: z.string(),
-  /** The provider's id of the dispute (Efí idInfracao; Woovi: the Pix end-to-end id). */
+  /** The provider's id of the dispute (Efí idInfracao; Woovi: the Pix end-to-end id; Stripe dp_…). */
   provider_dispute_id: z.string().min(1),
   /** The disputed charge, when the provider names it. */
   provider_payment_id: z.string().optional(),

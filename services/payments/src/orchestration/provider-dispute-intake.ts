@@ -10,7 +10,7 @@ import { DEFAULT_REASON, disputableAmount, disputeKindFor, dueAtFor, providerDis
 export type DisputeIntakeResult = 'created' | 'changed' | 'unchanged' | 'unknown_payment';
 
 /**
- * Disputes opened at a provider (Efí infrações by poll, Woovi MED by webhook), reported by the
+ * Disputes opened at a provider (Efí infrações by poll, Woovi MED and Stripe chargebacks by webhook), reported by the
  * providers service as `internal.provider_dispute.updated`. The first report of a dispute creates
  * it (`dispute.created`); later ones move it (`dispute.updated` into under_review,
  * `dispute.closed` into won/lost/canceled). The provider decides these disputes, so no local

@@ -97,7 +97,7 @@ export class WebhookIntakeService {
       });
     }
 
-    // Disputes the webhook itself reports (Woovi MED): the body is signed, so it is the report.
+    // Disputes the webhook itself reports (Woovi MED, Stripe chargebacks): the body is signed, so it is the report.
     for (const reported of parsed.disputes ?? []) {
       const dispute = await this.withCharge(account, reported);
       if (!dispute) return { httpStatus: 503, body: '' };
