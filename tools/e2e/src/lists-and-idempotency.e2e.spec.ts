@@ -34,7 +34,11 @@ describe('listing payments', () => {
     expect(canceled.body.data.map((p: { id: string }) => p.id)).not.toContain(pending.id);
     const pix = await api('GET', '/v1/payments?method=pix&provider=efi&limit=100');
     expect(pix.body.data.map((p: { id: string }) => p.id)).toEqual(expect.arrayContaining([pending.id, toCancel.id]));
-    const none = await api('GET', '/v1/payments?provider=stripe');
+    const stripe = await api('GET', '/v1/payments?provider=stripe&limit=100');
+    expect(stripe.body.data.every((p: { provider: string }) => p.provider === 'stripe')).toBe(true);
+    expect(stripe.body.data.map((p: { id: string }) => p.id)).not.toContain(pending.id);
+    // Efí takes Pix only: no boleto of this merchant can be at Efí.
+    const none = await api('GET', '/v1/payments?provider=efi&method=boleto');
     expect(none.body.data).toEqual([]);
     expect(none.body.has_more).toBe(false);
     const bad = await api('GET', '/v1/payments?status=paid');
