@@ -34,7 +34,7 @@ npx jest -c jest.config.js --ci
 step "end-to-end tests (the payment page in Debian's Chromium)"
 bash tools/setup/ensure-chromium.sh
 npx jest -c tools/e2e/jest.config.js --ci
-step "nothing lost: RabbitMQ stopped and notifications SIGKILLed while paying (private broker node)"
+step "nothing lost: RabbitMQ and notifications killed with SIGKILL while paying (private broker node)"
 bash tools/e2e/run-nothing-lost.sh --ci
 step "fuzzing the running stack's OpenAPI (Schemathesis: no 5xx, responses match the document)"
 bash tools/fuzz/fuzz.sh
