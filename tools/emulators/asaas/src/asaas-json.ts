@@ -72,6 +72,8 @@ export function paymentJson(p: StoredPayment, invoiceBase: string) {
     postalService: false,
     custody: null,
     refunds: p.refunds && p.refunds.length > 0 ? p.refunds.map(refundJson) : null,
+    // Only on a chargebacked payment (its place and shape beyond {status, reason} are unconfirmed).
+    ...(p.chargeback ? { chargeback: { status: p.chargeback.status, reason: p.chargeback.reason } } : {}),
     ...(p.creditCard ? { creditCard: { creditCardNumber: p.creditCard.last4, creditCardBrand: p.creditCard.brand, creditCardToken: null } } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { accountIdFor } from './asaas-ids';
 import { paymentJson } from './asaas-json';
 import type { EmulatorState, StoredPayment } from './emulator-state';
+import { ChargebackRefused, decideChargeback, openChargeback, redeliverChargeback } from './chargebacks';
 import { applyCard, cardPayable } from './invoice-checkout';
 import { invoicePageRoutes } from './invoice-page';
 import { TEST_CARDS } from './test-cards';
@@ -40,6 +41,9 @@ function fail(res: Response, status: number, error: string, message: string): vo
 }
 
 const declineSchema = z.object({ event: z.enum(['PAYMENT_CREDIT_CARD_CAPTURE_REFUSED', 'PAYMENT_REPROVED_BY_RISK_ANALYSIS']).optional() }).strict();
+
+const chargebackSchema = z.object({ reason: z.string().min(1).max(100).optional() }).strict();
+const chargebackDecisionSchema = z.object({ decision: z.enum(['dispute', 'won', 'lost']) }).strict();
 
 const dashboardRefundSchema = z.object({ value_cents: z.number().int().min(1).optional(), description: z.string().max(500).optional() }).strict();
 
@@ -110,6 +114,48 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
     const event = parsed.data.event ?? 'PAYMENT_CREDIT_CARD_CAPTURE_REFUSED';
     applyCard(state, sender, payment, { kind: 'declined', event, message: 'declined by the control port' }, json);
     res.status(200).json({ id: payment.id, status: payment.status, event });
+  });
+
+  // Card chargebacks (chargebacks.ts): open one on a paid card charge, then move or decide it.
+  app.post('/__control/charges/:id/chargeback', (req, res) => {
+    const parsed = chargebackSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const payment = state.findPayment(req.params['id'] ?? '');
+    if (!payment) return fail(res, 404, 'charge_not_found', `no charge ${req.params['id'] ?? ''}`);
+    try {
+      openChargeback(sender, payment, parsed.data.reason ?? 'MERCHANDISE_NOT_RECEIVED', json);
+    } catch (err) {
+      if (err instanceof ChargebackRefused) return fail(res, 409, 'chargeback_refused', err.message);
+      throw err;
+    }
+    logger.info({ account: payment.accountId, payment: payment.id }, 'chargeback opened');
+    res.status(200).json(json(payment));
+  });
+
+  app.post('/__control/charges/:id/chargeback/decide', (req, res) => {
+    const parsed = chargebackDecisionSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const payment = state.findPayment(req.params['id'] ?? '');
+    if (!payment) return fail(res, 404, 'charge_not_found', `no charge ${req.params['id'] ?? ''}`);
+    try {
+      decideChargeback(sender, payment, parsed.data.decision, json);
+    } catch (err) {
+      if (err instanceof ChargebackRefused) return fail(res, 409, 'chargeback_refused', err.message);
+      throw err;
+    }
+    logger.info({ account: payment.accountId, payment: payment.id, decision: parsed.data.decision }, 'chargeback moved');
+    res.status(200).json(json(payment));
+  });
+
+  app.post('/__control/charges/:id/chargeback/redeliver', (req, res) => {
+    const payment = state.findPayment(req.params['id'] ?? '');
+    if (!payment) return fail(res, 404, 'charge_not_found', `no charge ${req.params['id'] ?? ''}`);
+    try {
+      res.status(200).json({ id: payment.id, event_id: redeliverChargeback(sender, payment, json) });
+    } catch (err) {
+      if (err instanceof ChargebackRefused) return fail(res, 409, 'chargeback_refused', err.message);
+      throw err;
+    }
   });
 
   app.post('/__control/faults', (req, res) => {

@@ -4,6 +4,7 @@
  * deliveries (WebhookStore), stats and faults. No HTTP here: routes call these methods and turn
  * thrown AsaasApiErrors into answers.
  */
+import type { ChargebackPaymentStatus, StoredChargeback } from './chargebacks';
 import type { StoredRefund } from './refunds';
 import { FaultRegistry } from '../../kit';
 import { asaasErrors } from './asaas-errors';
@@ -37,7 +38,7 @@ export interface StoredCustomer {
  * The statuses the emulator's charges go through. Pix skips CONFIRMED (it is RECEIVED at once); a
  * card paid on the invoice page is CONFIRMED (paid, balance released later, as at Asaas).
  */
-export type PaymentStatus = 'PENDING' | 'OVERDUE' | 'CONFIRMED' | 'RECEIVED' | 'REFUNDED';
+export type PaymentStatus = 'PENDING' | 'OVERDUE' | 'CONFIRMED' | 'RECEIVED' | 'REFUNDED' | ChargebackPaymentStatus;
 
 /** PIX, or a card typed on the invoice page (CREDIT_CARD; UNDEFINED lets the buyer choose). */
 export type BillingType = 'PIX' | 'CREDIT_CARD' | 'UNDEFINED';
@@ -70,6 +71,8 @@ export interface StoredPayment {
   creditCard?: PaidCard;
   /** Estornos, oldest first (refunds.ts). */
   refunds?: StoredRefund[];
+  /** A card chargeback on it (chargebacks.ts). */
+  chargeback?: StoredChargeback;
 }
 
 export interface StoredPixTransaction {

@@ -47,14 +47,17 @@ export class WebhookSender {
     this.agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: timeoutMs } });
   }
 
-  /** Sends `event` about `payment` to every webhook of its account subscribed to it, in the background. */
-  paymentEvent(payment: StoredPayment, event: string, toJson: (p: StoredPayment) => unknown): void {
+  /**
+   * Sends `event` about `payment` to every webhook of its account subscribed to it, in the
+   * background; answers the event id. `eventId` given: a redelivery of that event (same id).
+   */
+  paymentEvent(payment: StoredPayment, event: string, toJson: (p: StoredPayment) => unknown, eventId: string = newEventId()): string {
     const subscribers = this.state.webhooks.subscribers(payment.accountId, event);
-    if (subscribers.length === 0) return;
+    if (subscribers.length === 0) return eventId;
     // One event id per event, shared by its deliveries and their retries, as Asaas does.
-    const eventId = newEventId();
     const body = writeJson({ id: eventId, event, dateCreated: spDateTime(this.state.now()), payment: toJson(payment) });
     for (const webhook of subscribers) this.deliver(webhook, { eventId, event, paymentId: payment.id }, body);
+    return eventId;
   }
 
   private deliver(webhook: StoredWebhook, about: { eventId: string; event: string; paymentId: string }, body: string): void {

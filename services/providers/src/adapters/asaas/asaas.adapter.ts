@@ -47,6 +47,7 @@ import { AUTH_TOKEN_HEADER, WEBHOOK_EVENTS, newAuthToken, parseAsaasWebhookBody,
 import { classifyTransportError, type Operation } from './asaas.transport';
 import { asaasCardDecline, declineReason } from '../../domain/card-declines';
 import { refundAsaasPayment, toProviderRefunds, type AsaasRefund } from './asaas.refunds';
+import { chargebackOf } from './asaas.chargebacks';
 
 /** Asaas requires a User-Agent on every request (accounts created since 2024-06-13). */
 const USER_AGENT = 'Orquestra/1.0 (payment orchestration)';
@@ -281,10 +282,16 @@ export class AsaasAdapter implements ProviderAdapter {
     // A card refused on the invoice page is reported only by the event (the charge stays PENDING
     // at Asaas, payable by another card): the intake turns it into a failed payment.
     const decline = asaasCardDecline(parsed.event);
+    // A chargeback rides on the payment (asaas.chargebacks.ts). The body is authenticated by the
+    // token, so it is the report; redeliveries dedupe by the event id, and payments only moves a
+    // dispute forward. A chargeback status we do not know is not guessed: the event is acknowledged.
+    const chargeback = chargebackOf(parsed.payment);
+    if (chargeback.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
     return {
       ok: true,
       providerPaymentIds: parsed.paymentIds,
       eventKey: `asaas:${parsed.eventId}`,
+      ...(chargeback.kind === 'dispute' ? { disputes: [chargeback.dispute] } : {}),
       ...(decline && parsed.paymentIds.length > 0 ? { cardDeclines: Object.fromEntries(parsed.paymentIds.map((id) => [id, { failureCode: decline, failureReason: declineReason(decline) }])) } : {}),
     };
   }

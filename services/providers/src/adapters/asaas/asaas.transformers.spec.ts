@@ -185,6 +185,8 @@ describe('webhook body and token', () => {
       eventId: 'evt_05b708f961d739ea7eba7e4db318f621&368604920',
       event: 'PAYMENT_RECEIVED',
       paymentIds: ['pay_080225913252'],
+      // The payment as sent, for the chargeback it may carry (asaas.chargebacks.ts).
+      payment: expect.objectContaining({ id: 'pay_080225913252', status: 'RECEIVED' }),
     });
   });
 

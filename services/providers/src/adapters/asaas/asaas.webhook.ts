@@ -6,6 +6,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { parseJsonExact } from './asaas.json';
+import { CHARGEBACK_EVENTS } from './asaas.chargebacks';
 
 export const WEBHOOK_EVENTS = [
   'PAYMENT_RECEIVED',
@@ -17,7 +18,8 @@ export const WEBHOOK_EVENTS = [
   'PAYMENT_PARTIALLY_REFUNDED',
   'PAYMENT_REFUND_IN_PROGRESS',
   'PAYMENT_RECEIVED_IN_CASH_UNDONE',
-  'PAYMENT_CHARGEBACK_REQUESTED',
+  // Card chargebacks (asaas.chargebacks.ts): received, in dispute, won awaiting the acquirer.
+  ...CHARGEBACK_EVENTS,
   'PAYMENT_UPDATED',
   // Card on the hosted invoice page: refused by the issuer or by Asaas's risk analysis.
   'PAYMENT_CREDIT_CARD_CAPTURE_REFUSED',
@@ -39,7 +41,8 @@ export function sameSecret(candidate: string | undefined, expected: string | und
   return timingSafeEqual(a, b);
 }
 
-export type ParsedAsaasWebhook = { kind: 'event'; eventId: string; event: string; paymentIds: string[] } | { kind: 'malformed' };
+/** `payment` is the event's payment object as sent (chargebacks are read from it). */
+export type ParsedAsaasWebhook = { kind: 'event'; eventId: string; event: string; paymentIds: string[]; payment?: unknown } | { kind: 'malformed' };
 
 /**
  * `{id:"evt_…", event, dateCreated, payment:{id,…}}`. `PAYMENT_*` events must carry the payment's
@@ -58,5 +61,5 @@ export function parseAsaasWebhookBody(rawBody: Buffer): ParsedAsaasWebhook {
   if (!event.startsWith('PAYMENT_')) return { kind: 'event', eventId: id, event, paymentIds: [] };
   const paymentId = (payment as { id?: unknown } | null | undefined)?.id;
   if (typeof paymentId !== 'string' || paymentId.length === 0) return { kind: 'malformed' };
-  return { kind: 'event', eventId: id, event, paymentIds: [paymentId] };
+  return { kind: 'event', eventId: id, event, paymentIds: [paymentId], payment };
 }
