@@ -102,7 +102,9 @@ export async function deliverOnce(delivery: WebhookDeliveryDoc, options: Deliver
     delivered ? 'webhook delivered' : 'webhook attempt failed',
   );
   if (delivered) {
-    if (endpoint.failing_since) await options.endpoints.markHealthy(endpoint._id);
+    // Always: a failure of a concurrent attempt may have marked the endpoint failing after it was
+    // read above, and a 2xx must clear that (markHealthy only writes when something is to clear).
+    await options.endpoints.markHealthy(endpoint._id);
   } else if (endpoint.enabled) {
     const disabled = await options.endpoints.markFailing(endpoint._id, { gone, disableAfterMs: options.disableAfterMs, now });
     if (disabled) logger.warn({ endpoint_id: endpoint._id, reason: gone ? 'gone' : 'failing' }, 'webhook endpoint disabled');

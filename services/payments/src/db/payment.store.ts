@@ -84,6 +84,17 @@ export class PaymentStore {
     return updated;
   }
 
+  /**
+   * Moves a payment's due work to `dueAt` (under its document lock), unless it changed since
+   * `current` was read. For due work that must be tried again later: a new due time puts it
+   * behind work that is due now, so it never holds up the rest.
+   */
+  async reschedule(current: PaymentDoc, dueAt: Date): Promise<void> {
+    await this.locks.withLock(LockManager.documentLock(this.collection.collectionName, current._id), async () => {
+      await this.collection.updateOne({ _id: current._id as never, status: current.status, due_at: current.due_at }, { $set: { due_at: dueAt, updated_at: new Date() } });
+    });
+  }
+
   /** The event of one refund of `payment` (data.object is the public refund). */
   refundEvent(type: string, payment: PaymentDoc, refund: RefundDoc): EventEnvelope {
     return {

@@ -118,3 +118,30 @@ describe('provider reports', () => {
     expect(planReports(done, [{ provider_refund_id: 'rea', refund_key: 'rea', amount: 300, status: 'pending' }], at, newId)).toBeNull();
   });
 });
+
+describe('provider reports never return more than was paid', () => {
+  it('ignores a provider-made refund that would pass the amount (the same money reported twice)', () => {
+    const payment = {
+      amount: 1000,
+      amount_refunded: 1000,
+      status: 'refunded' as const,
+      refunds: [{ id: 're_d', amount: 1000, status: 'succeeded' as const, reason: '', source: 'provider' as const, provider_refund_id: 'dispute:dp_1', failure_code: '', failure_reason: '', created_at: new Date(), updated_at: new Date() }],
+    };
+    const plan = planReports(payment as never, [{ provider_refund_id: 'D1234', refund_key: '', amount: 1000, status: 'succeeded' }], new Date(), () => 're_new');
+    expect(plan).toBeNull();
+  });
+
+  it('records a dispute return even while one of our refunds awaits its provider id (it has a key of its own)', () => {
+    const payment = {
+      amount: 1000,
+      amount_refunded: 0,
+      status: 'succeeded' as const,
+      refunds: [{ id: 're_ours', amount: 200, status: 'pending' as const, reason: '', source: 'service' as const, provider_refund_id: '', failure_code: '', failure_reason: '', created_at: new Date(), updated_at: new Date() }],
+    };
+    const plan = planReports(payment as never, [{ provider_refund_id: 'dispute:dp_1', refund_key: 'dispute:dp_1', amount: 800, status: 'succeeded' }], new Date(), () => 're_new');
+    expect(plan?.refunds.map((r) => [r.id, r.amount, r.status])).toEqual([
+      ['re_ours', 200, 'pending'],
+      ['re_new', 800, 'succeeded'],
+    ]);
+  });
+});

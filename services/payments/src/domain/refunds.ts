@@ -128,6 +128,10 @@ export function planReports(payment: RefundablePayment, reports: RefundReport[],
     // of ours still waits for the provider's id may be that very refund, seen before its answer was
     // recorded: it is left for the next webhook or sync rather than counted twice.
     if (!known && !alnum(report.refund_key) && refunds.some(awaitingProviderId)) continue;
+    // More money back than was paid cannot be: a provider-made refund that would pass the amount
+    // is the same money reported twice (a lost MED returned by us and by the provider's own
+    // devolução), never counted again.
+    if (!known && report.status === 'succeeded' && succeededAmount(refunds) + report.amount > payment.amount) continue;
     if (!known) {
       const added: RefundRecord = {
         id: newRefundId(),

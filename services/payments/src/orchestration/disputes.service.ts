@@ -177,7 +177,9 @@ export class DisputesService {
         [
           {
             provider_refund_id: `dispute:${dispute._id}`,
-            refund_key: '',
+            // A key of its own: never mistaken for a refund of ours still awaiting its provider id
+            // (planReports would then leave it for later, and the dispute closes with it unrecorded).
+            refund_key: `dispute:${dispute._id}`,
             amount,
             status: 'succeeded',
             reason: `Disputa ${dispute._id} perdida (${dispute.kind === 'med' ? 'MED' : 'chargeback'}).`,

@@ -12,6 +12,8 @@ const { ChargeStatus } = providersContract;
 
 /** Statuses after which the provider's charge can no longer change the payment's outcome. */
 const ENDED = new Set(['canceled', 'failed']);
+/** When an expiry finds the charge still open at the provider, the next try. */
+const EXPIRY_RETRY_MS = 5 * 60_000;
 
 export interface CallerScope {
   merchantId: string;
@@ -152,6 +154,15 @@ export class PaymentActions {
       const refunded = await this.refunds.applyReports(payment._id, charge.refunds ?? []);
       return updated !== null || refunded;
     }
+    if (charge.status === 'paid' && (payment.status === 'failed' || payment.status === 'canceled')) {
+      // Money arrived for a payment that had ended here (a late compensation, a charge the
+      // provider restored): never silent. Someone must refund or reconcile it.
+      this.logger.error(
+        { payment_id: payment._id, status: payment.status, provider: payment.provider, provider_payment_id: payment.provider_payment_id },
+        'provider reports a payment paid that ended here: reconcile it',
+      );
+      return false;
+    }
     if (charge.status === 'paid') return this.refunds.applyReports(payment._id, charge.refunds ?? []);
     if (charge.status === 'canceled' && payment.status === 'pending') {
       const updated = await this.store.transition(payment, 'canceled', 'payment.canceled', { due_at: null, next_action: null });
@@ -186,6 +197,14 @@ export class PaymentActions {
     const view = charge ? chargeView(charge) : { status: 'canceled' as const };
     if (view.status === 'paid') {
       await this.applyChargeState(payment, view);
+      return;
+    }
+    // Canceled only when the provider says the charge is gone: one it would not remove (a boleto
+    // being compensated, a card in analysis) is tried again after the lease, never canceled here
+    // while it could still be paid.
+    if (view.status === 'pending') {
+      this.logger.warn({ payment_id: payment._id, provider_payment_id: payment.provider_payment_id }, 'charge still open at the provider after the cancel; expiry tried again in 5 minutes');
+      await this.store.reschedule(payment, new Date(Date.now() + EXPIRY_RETRY_MS));
       return;
     }
     const boleto = payment.method === 'boleto';

@@ -117,7 +117,14 @@ export class PaymentRefunds {
       } finally {
         await this.deps.locks.release(lock).catch(() => undefined);
       }
-      if (result.refund.status === 'pending') await this.followUps?.record(result.refund.id, result.payment);
+      // The provider has answered: from here nothing may mark the key failed (a retry with it would
+      // take over under a new refund id and refund again). Sync still finds a refund whose
+      // follow-up could not be recorded.
+      if (result.refund.status === 'pending') {
+        await this.followUps?.record(result.refund.id, result.payment).catch((error: Error) =>
+          this.deps.logger.error({ refund_id: result.refund.id, err: error.message }, 'could not schedule the refund follow-up; sync will settle it'),
+        );
+      }
       if (key) await this.deps.idempotency.complete(recordId, refundId);
       return result;
     } catch (error) {

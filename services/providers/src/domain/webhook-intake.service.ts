@@ -146,11 +146,16 @@ export class WebhookIntakeService {
    * The buyer's card was refused on the provider's hosted checkout, which only the webhook says
    * (the charge itself stays open there). The payment fails, so the charge is removed first: a
    * failed payment must not be paid later by another card on the same page. Removing answers the
-   * charge as it is after; if it was paid meanwhile, that wins.
+   * charge as it is after; if it was paid meanwhile, that wins. Only a charge that is really gone
+   * fails the payment: one the provider would not remove (another card already in risk analysis
+   * or authorized) stays pending here, and the provider's next webhook decides.
    */
   private async declined(account: ProviderAccountDoc, charge: ProviderCharge, decline: CardDeclineReport): Promise<ProviderCharge> {
     const after = await this.accounts.call(account, (a) => a.cancelCharge(charge.providerPaymentId));
-    if (after.status === 'paid') return after;
+    if (after.status !== 'canceled') {
+      if (after.status === 'pending') this.logger.warn({ account_id: account._id, provider_payment_id: charge.providerPaymentId }, 'card refused but the charge is still open at the provider: left pending');
+      return after;
+    }
     return { ...after, status: 'failed', nextAction: { type: 'none' }, failureCode: decline.failureCode, failureReason: decline.failureReason };
   }
 }

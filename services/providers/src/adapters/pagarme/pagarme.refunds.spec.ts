@@ -76,6 +76,18 @@ describe('refundPagarmeCharge', () => {
     expect(api.mock.calls.some((c) => c[0] === 'DELETE')).toBe(false);
   });
 
+  it('names the refund by the cancel operation in the DELETE answer when the list does not echo our id (never sent twice)', async () => {
+    const cancel = transactions().find((t) => t.operation_type === 'cancel')!;
+    const withoutKey = { ...cancel, metadata: {} };
+    const api = (method: string, path: string) =>
+      Promise.resolve({
+        status: 200,
+        body: path.includes('/transactions') ? { data: [] } : method === 'DELETE' ? { ...paid, last_transaction: withoutKey } : paid,
+      });
+    const refund = await refundPagarmeCharge(api, { providerPaymentId: 'ch_1', refundId: 're_1', amount: cancel.amount });
+    expect(refund).toMatchObject({ providerRefundId: cancel.id, refundKey: 're_1', amount: cancel.amount });
+  });
+
   it('answers ambiguous when Pagar.me accepted but no operation carries our id', async () => {
     const api = (method: string, path: string) => Promise.resolve({ status: 200, body: path.includes('/transactions') ? { data: [] } : method === 'DELETE' ? paid : paid });
     await expect(refundPagarmeCharge(api, { providerPaymentId: 'ch_1', refundId: 're_1', amount: 100 })).rejects.toMatchObject({ kind: 'ambiguous' });

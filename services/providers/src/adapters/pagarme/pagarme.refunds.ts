@@ -118,10 +118,14 @@ export async function refundPagarmeCharge(api: PagarmeRefundApi, input: RefundCh
   const answer = await api('DELETE', path, 'write', body, { 'idempotency-key': input.refundId });
   if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'refund charge');
   const after = ours(await listChargeTransactions(api, input.providerPaymentId));
-  if (!after) {
-    throw new ProviderError('ambiguous', 'provider_error', `pagarme refund: accepted, but no cancel operation of charge ${charge.id} carries ${input.refundId}`);
-  }
-  return checked(toProviderRefund(after), input);
+  if (after) return checked(toProviderRefund(after), input);
+  // Pagar.me's docs do not show operation_reference coming back on the transaction. The DELETE
+  // answer is the charge with the cancel operation just made as its last transaction: its id
+  // names our refund from now on, so a later read matches it by id and nothing sends the DELETE
+  // again (a repeat after the 24 h idempotency window would refund twice).
+  const last = (answer.body as PagarmeCharge | undefined)?.last_transaction as PagarmeTransaction | null | undefined;
+  if (last?.id && isRefundTransaction(last) && last.amount === input.amount) return { ...toProviderRefund(last), refundKey: input.refundId };
+  throw new ProviderError('ambiguous', 'provider_error', `pagarme refund: accepted, but no cancel operation of charge ${charge.id} carries ${input.refundId}`);
 }
 
 function checked(refund: ProviderRefund, input: RefundChargeInput): ProviderRefund {
