@@ -335,8 +335,25 @@ lock() {
   flock -w 600 9 || die "timed out waiting for another infra.sh run (lock: $LOCAL/infra.lock)"
 }
 
+# The stacks' gRPC ports (50051–50055, plus the test stacks' offsets up to +6000) lie inside
+# Linux's ephemeral range (32768–60999): any outgoing connection may take one as its local port
+# first, and a service starting later fails with EADDRINUSE. Reserve them from automatic
+# assignment (explicit binds still work). Best effort: needs root; says so otherwise.
+reserve_stack_ports() {
+  local file=/proc/sys/net/ipv4/ip_local_reserved_ports want=50000-56999
+  [[ -r $file ]] || return 0
+  local current
+  current="$(cat "$file")"
+  [[ ",$current," == *",$want,"* ]] && return 0
+  if [[ -w $file ]]; then
+    echo "${current:+$current,}$want" >"$file" 2>/dev/null && log "reserved ports $want from the ephemeral range (stacks' gRPC ports)" && return 0
+  fi
+  log "could not reserve ports $want from the ephemeral range (not root?): a stack may rarely fail with EADDRINUSE"
+}
+
 cmd_up() {
   lock
+  reserve_stack_ports
   ferretdb_up
   rabbitmq_up
 }
