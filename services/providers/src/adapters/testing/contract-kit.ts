@@ -1,3 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { WebhookRequest } from '../provider-adapter';
+
 /**
  * Helpers shared by the adapters' contract tests (an adapter over real HTTP against its emulator).
  * Test-only: nothing in the providers service imports this folder.
@@ -12,4 +16,36 @@ export async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** A local receiver standing in for our webhook intake: records every request as the adapter reads it. */
+export interface WebhookRecorder {
+  /** Base URL (http://127.0.0.1:<port>); append the intake path. */
+  url: string;
+  received: WebhookRequest[];
+  close(): Promise<void>;
+}
+
+export async function startWebhookRecorder(): Promise<WebhookRecorder> {
+  const received: WebhookRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://receiver');
+      received.push({
+        subPath: '',
+        query: Object.fromEntries(url.searchParams),
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+        rawBody: Buffer.concat(chunks),
+      });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

@@ -4,11 +4,10 @@
  * control routes, and the RSA-signed webhooks it posts are read by the real adapter.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createWooviEmulator, type WooviEmulator } from '@orquestra/emulators';
 import type { WebhookRequest } from '../provider-adapter';
 import { WooviAdapter } from './woovi.adapter';
+import { startWebhookRecorder, type WebhookRecorder } from '../testing/contract-kit';
 
 jest.setTimeout(30_000);
 
@@ -19,8 +18,8 @@ const signingKeyPem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privat
 let emulator: WooviEmulator;
 let controlUrl: string;
 let adapter: WooviAdapter;
-let receiver: Server;
-const received: WebhookRequest[] = [];
+let receiver: WebhookRecorder;
+const received = (): WebhookRequest[] => receiver.received;
 
 const control = async (path: string, body: unknown = {}) => {
   const response = await fetch(`${controlUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -30,7 +29,7 @@ const control = async (path: string, body: unknown = {}) => {
 async function disputeWebhooks(count: number): Promise<WebhookRequest[]> {
   const deadline = Date.now() + 5_000;
   for (;;) {
-    const found = received.filter((r) => r.rawBody.toString().includes('"dispute"'));
+    const found = received().filter((r) => r.rawBody.toString().includes('"dispute"'));
     if (found.length >= count) return found;
     if (Date.now() > deadline) throw new Error(`expected ${count} dispute webhooks, got ${found.length}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -42,22 +41,8 @@ beforeAll(async () => {
   const ports = await emulator.start();
   controlUrl = `http://127.0.0.1:${ports.controlPort}`;
   const publicKeyPem = await (await fetch(`${controlUrl}/__control/public-key`)).text();
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://receiver');
-      received.push({
-        subPath: '',
-        query: Object.fromEntries(url.searchParams),
-        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
-        rawBody: Buffer.concat(chunks),
-      });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/woovi/acc_1?hmac=${WEBHOOK_SECRET}`;
+  receiver = await startWebhookRecorder();
+  const webhookUrl = `${receiver.url}/webhooks/woovi/acc_1?hmac=${WEBHOOK_SECRET}`;
   adapter = new WooviAdapter({
     baseUrl: `http://127.0.0.1:${ports.apiPort}`,
     controlUrl,
@@ -73,7 +58,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await adapter?.close();
   await emulator?.stop();
-  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  await receiver?.close();
 });
 
 describe('Woovi MED disputes (emulator)', () => {

@@ -2,12 +2,10 @@
  * Contract test for refunds: the real WooviAdapter over real HTTP against the Woovi emulator
  * (in-process, free ports), with a receiver for its RSA-signed webhooks.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createWooviEmulator, type WooviEmulator } from '@orquestra/emulators';
 import { ProviderError, type ProviderCharge, type WebhookRequest } from '../provider-adapter';
 import { WooviAdapter } from './woovi.adapter';
-import { until } from '../testing/contract-kit';
+import { startWebhookRecorder, until, type WebhookRecorder } from '../testing/contract-kit';
 
 jest.setTimeout(30_000);
 
@@ -17,8 +15,8 @@ const WEBHOOK_SECRET = 'whsec_refunds_w7';
 let emulator: WooviEmulator;
 let adapter: WooviAdapter;
 let controlUrl: string;
-let receiver: Server;
-const received: WebhookRequest[] = [];
+let receiver: WebhookRecorder;
+const received = (): WebhookRequest[] => receiver.received;
 let counter = 0;
 
 async function paidCharge(amount: number): Promise<ProviderCharge> {
@@ -41,22 +39,8 @@ beforeAll(async () => {
   const ports = await emulator.start();
   controlUrl = `http://127.0.0.1:${ports.controlPort}`;
   const publicKeyPem = await (await fetch(`${controlUrl}/__control/public-key`)).text();
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://r');
-      received.push({
-        subPath: '',
-        query: Object.fromEntries(url.searchParams),
-        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
-        rawBody: Buffer.concat(chunks),
-      });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/woovi/acc_r?hmac=${WEBHOOK_SECRET}`;
+  receiver = await startWebhookRecorder();
+  const webhookUrl = `${receiver.url}/webhooks/woovi/acc_r?hmac=${WEBHOOK_SECRET}`;
   adapter = new WooviAdapter({
     baseUrl: `http://127.0.0.1:${ports.apiPort}`,
     controlUrl,
@@ -72,10 +56,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await adapter?.close();
   await emulator?.stop();
-  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  await receiver?.close();
 });
 
-const refundHooks = () => received.filter((r) => r.rawBody.includes('OPENPIX:TRANSACTION_REFUND_RECEIVED') && r.rawBody.includes('"type":"REFUND"'));
+const refundHooks = () => received().filter((r) => r.rawBody.includes('OPENPIX:TRANSACTION_REFUND_RECEIVED') && r.rawBody.includes('"type":"REFUND"'));
 
 describe('refunds', () => {
   it('refunds partially by the charge (IN_PROCESSING → CONFIRMED, signed webhook naming the charge), then the rest by end-to-end id', async () => {
