@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { MongoClient } from 'mongodb';
+import { LockManager } from '@orquestra/platform';
+import { MongoClient, type Collection, type Document } from 'mongodb';
 import { api, createPix, emulator, eventually } from './support/api';
 import { stackInfo } from './support/stack-info';
 
@@ -26,10 +27,20 @@ describe('Pix expiry', () => {
     await mongo.close();
   });
 
+  /**
+   * Writes the payment's dates under its document lock in the payments service's own lock
+   * collection, as every writer of a payment does (FerretDB updates are read-modify-write: the
+   * service's outbox relay, flushing at the same moment, would otherwise write the old dates back).
+   */
+  async function setDates(id: string, dates: Record<string, Date>): Promise<number> {
+    const locks = new LockManager(mongo.db(`${stackInfo().dbPrefix}payments`).collection('locks') as unknown as Collection<Document>);
+    const moved = await locks.withLock(LockManager.documentLock('payments', id), () => payments().updateOne({ _id: id as never, status: 'pending' }, { $set: dates }));
+    return moved.modifiedCount;
+  }
+
   async function expireNow(id: string): Promise<void> {
     const past = new Date(Date.now() - 1_000);
-    const moved = await payments().updateOne({ _id: id as never, status: 'pending' }, { $set: { expires_at: past, due_at: past } });
-    expect(moved.modifiedCount).toBe(1);
+    expect(await setDates(id, { expires_at: past, due_at: past })).toBe(1);
   }
 
   it('cancels a pending Pix when it expires: charge removed at Efí, payment.canceled, polling sees canceled', async () => {
@@ -74,7 +85,7 @@ describe('Pix expiry', () => {
     expect((await api('POST', `/v1/payments/${payment.id}/simulate`)).body.status).toBe('succeeded');
     // Even if an expiry were still due (a stale schedule), the worker only takes pending payments.
     const past = new Date(Date.now() - 1_000);
-    await payments().updateOne({ _id: payment.id as never }, { $set: { due_at: past } });
+    await payments().updateOne({ _id: payment.id as never }, { $set: { due_at: past } }); // succeeded: no writer races it
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const read = await api('GET', `/v1/payments/${payment.id}`);
     expect(read.body.status).toBe('succeeded');
@@ -114,7 +125,7 @@ describe('Pix expiry', () => {
       const stored = await payments().findOne({ _id: boleto.id as never });
       expect(stored?.due_at?.getTime()).toBe(new Date(boleto.expires_at).getTime() + 7 * 86_400_000);
 
-      await payments().updateOne({ _id: boleto.id as never }, { $set: { due_at: new Date(Date.now() - 1_000) } });
+      expect(await setDates(boleto.id, { due_at: new Date(Date.now() - 1_000) })).toBe(1);
       const canceled = await eventually(async () => {
         const read = await api('GET', `/v1/payments/${boleto.id}`);
         return read.body.status === 'canceled' ? read.body : undefined;

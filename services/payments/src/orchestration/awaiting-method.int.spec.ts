@@ -177,13 +177,17 @@ describe('payments awaiting the buyer method (real store)', () => {
   it('expires a payment whose buyer did not choose in time (due work), and refuses a late choice', async () => {
     const { payment } = await create();
     const past = new Date(Date.now() - 1_000);
-    await store.collection.updateOne({ _id: payment._id as never }, { $set: { expires_at: past, due_at: past } });
+    // Under the payment's document lock, as every writer must (FerretDB updates are read-modify-write:
+    // an outbox flush running at the same moment would otherwise write the old dates back).
+    const setDates = (id: string, dates: Record<string, Date>) =>
+      locks.withLock(LockManager.documentLock(store.collection.collectionName, id), () => store.collection.updateOne({ _id: id as never }, { $set: dates }));
+    await setDates(payment._id, { expires_at: past, due_at: past });
     const worker = createPaymentExpiryWorker({ collection: store.collection, locks, actions, logger, pollIntervalMs: 60_000 });
     await worker.tick();
     expect(await read(payment._id)).toMatchObject({ status: 'canceled', failure_code: 'expired', due_at: null });
 
     const late = await create();
-    await store.collection.updateOne({ _id: late.payment._id as never }, { $set: { expires_at: past, due_at: new Date(Date.now() + 3_600_000) } });
+    await setDates(late.payment._id, { expires_at: past, due_at: new Date(Date.now() + 3_600_000) });
     const error = await awaiting.choose(late.payment._id, 'pix', 'r').catch((e: AppError) => e);
     expect(error).toMatchObject({ code: 'payment_not_awaiting_method' });
     expect((error as AppError).message).toContain('O prazo para escolher a forma de pagamento terminou');
