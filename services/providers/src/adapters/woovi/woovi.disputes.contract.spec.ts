@@ -4,10 +4,11 @@
  * control routes, and the RSA-signed webhooks it posts are read by the real adapter.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { createWooviEmulator, type WooviEmulator } from '@orquestra/emulators';
+import { createWooviEmulator } from '@orquestra/emulators';
 import type { WebhookRequest } from '../provider-adapter';
-import { WooviAdapter } from './woovi.adapter';
-import { startWebhookRecorder, type WebhookRecorder } from '../testing/contract-kit';
+import type { WooviAdapter } from './woovi.adapter';
+import { startWooviContract, type WooviContract } from './woovi.contract-kit';
+import type { WebhookRecorder } from '../testing/contract-kit';
 
 jest.setTimeout(30_000);
 
@@ -15,7 +16,6 @@ const APP_ID = 'Q2xpZW50X0lkX2Rpc3B1dGVzOnNlY3JldA==';
 const WEBHOOK_SECRET = 'whsec_disputes';
 const signingKeyPem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
-let emulator: WooviEmulator;
 let controlUrl: string;
 let adapter: WooviAdapter;
 let receiver: WebhookRecorder;
@@ -36,29 +36,15 @@ async function disputeWebhooks(count: number): Promise<WebhookRequest[]> {
   }
 }
 
+let contract: WooviContract;
+
 beforeAll(async () => {
-  emulator = createWooviEmulator({ accounts: [APP_ID], signingPrivateKeyPem: signingKeyPem, webhooks: { retries: 1, baseDelayMs: 20, timeoutMs: 2_000 } });
-  const ports = await emulator.start();
-  controlUrl = `http://127.0.0.1:${ports.controlPort}`;
-  const publicKeyPem = await (await fetch(`${controlUrl}/__control/public-key`)).text();
-  receiver = await startWebhookRecorder();
-  const webhookUrl = `${receiver.url}/webhooks/woovi/acc_1?hmac=${WEBHOOK_SECRET}`;
-  adapter = new WooviAdapter({
-    baseUrl: `http://127.0.0.1:${ports.apiPort}`,
-    controlUrl,
-    credentials: { app_id: APP_ID },
-    webhookUrl,
-    webhookSecret: WEBHOOK_SECRET,
-    settings: { webhook_public_key: publicKeyPem },
-    timeoutMs: 5_000,
-  });
-  await adapter.registerWebhook(webhookUrl);
+  contract = await startWooviContract({ appId: APP_ID, webhookSecret: WEBHOOK_SECRET, account: 'acc_1', emulator: createWooviEmulator({ accounts: [APP_ID], signingPrivateKeyPem: signingKeyPem, webhooks: { retries: 1, baseDelayMs: 20, timeoutMs: 2_000 } }) });
+  ({ adapter, controlUrl, receiver } = contract);
 });
 
 afterAll(async () => {
-  await adapter?.close();
-  await emulator?.stop();
-  await receiver?.close();
+  await contract?.stop();
 });
 
 describe('Woovi MED disputes (emulator)', () => {

@@ -4,15 +4,15 @@
  */
 import { createWooviEmulator, type WooviEmulator } from '@orquestra/emulators';
 import { ProviderError, type ProviderCharge, type WebhookRequest } from '../provider-adapter';
-import { WooviAdapter } from './woovi.adapter';
-import { startWebhookRecorder, until, type WebhookRecorder } from '../testing/contract-kit';
+import type { WooviAdapter } from './woovi.adapter';
+import { startWooviContract, type WooviContract } from './woovi.contract-kit';
+import { until, type WebhookRecorder } from '../testing/contract-kit';
 
 jest.setTimeout(30_000);
 
 const APP_ID = 'Q2xpZW50X0lkX3JlZnVuZHM6c2VjcmV0';
 const WEBHOOK_SECRET = 'whsec_refunds_w7';
 
-let emulator: WooviEmulator;
 let adapter: WooviAdapter;
 let controlUrl: string;
 let receiver: WebhookRecorder;
@@ -34,29 +34,17 @@ async function paidCharge(amount: number): Promise<ProviderCharge> {
   return charge;
 }
 
+let emulator: WooviEmulator;
+let contract: WooviContract;
+
 beforeAll(async () => {
   emulator = createWooviEmulator({ accounts: [APP_ID], webhooks: { retries: 0, timeoutMs: 2_000 }, refundSettleMs: 100 });
-  const ports = await emulator.start();
-  controlUrl = `http://127.0.0.1:${ports.controlPort}`;
-  const publicKeyPem = await (await fetch(`${controlUrl}/__control/public-key`)).text();
-  receiver = await startWebhookRecorder();
-  const webhookUrl = `${receiver.url}/webhooks/woovi/acc_r?hmac=${WEBHOOK_SECRET}`;
-  adapter = new WooviAdapter({
-    baseUrl: `http://127.0.0.1:${ports.apiPort}`,
-    controlUrl,
-    credentials: { app_id: APP_ID },
-    webhookUrl,
-    webhookSecret: WEBHOOK_SECRET,
-    settings: { webhook_public_key: publicKeyPem },
-    timeoutMs: 5_000,
-  });
-  await adapter.registerWebhook(webhookUrl);
+  contract = await startWooviContract({ appId: APP_ID, webhookSecret: WEBHOOK_SECRET, account: 'acc_r', emulator });
+  ({ adapter, controlUrl, receiver } = contract);
 });
 
 afterAll(async () => {
-  await adapter?.close();
-  await emulator?.stop();
-  await receiver?.close();
+  await contract?.stop();
 });
 
 const refundHooks = () => received().filter((r) => r.rawBody.includes('OPENPIX:TRANSACTION_REFUND_RECEIVED') && r.rawBody.includes('"type":"REFUND"'));
