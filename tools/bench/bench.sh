@@ -26,6 +26,9 @@ for arg in "$@"; do
 done
 
 [[ "$skip_deps" == 1 ]] || bash tools/setup/ensure-deps.sh
+# The benchmark's own store: mongo-java-server's memory backend on its own port (docs/performance.md
+# compares it with the H2 backend `npm start` uses).
+export STORE_BACKEND="${STORE_BACKEND:-memory}" STORE_PORT="${STORE_PORT:-27019}"
 bash tools/infra/infra.sh up
 eval "$(bash tools/infra/infra.sh env)"
 export MONGO_URL AMQP_URL

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs tools/e2e/src/nothing-lost.e2e.spec.ts against a PRIVATE RabbitMQ node, so that stopping the
-# broker mid-test disturbs no other stack or test sharing the infra.sh node. The store (FerretDB or
-# MONGO_URL) is shared as usual (each stack has its own databases).
+# broker mid-test disturbs no other stack or test sharing the infra.sh node. The store (the tests' local
+# store or MONGO_URL) is shared as usual (each stack has its own databases).
 #
 #   TEST_STACK_PORT_OFFSET=5000 E2E_STATE_DIR=.local/e2e-events bash tools/e2e/run-nothing-lost.sh
 set -euo pipefail
@@ -17,6 +17,7 @@ NODE="orquestra_e2e_${OFFSET}@localhost"
 DIR="$ROOT/.local/rabbitmq-e2e-$OFFSET"
 BIN=/usr/lib/rabbitmq/bin
 
+export STORE_BACKEND="${STORE_BACKEND:-memory}" STORE_PORT="${STORE_PORT:-27018}"
 bash tools/infra/infra.sh up >/dev/null
 if [[ -z "${MONGO_URL:-}" ]]; then
   MONGO_URL="$(bash tools/infra/infra.sh env | sed -n 's/^MONGO_URL=//p')"

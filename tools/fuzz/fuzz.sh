@@ -61,6 +61,7 @@ else
   SCRIPT="$ROOT/dist/tools/stack/test-stack-main.js"
   [[ -f "$SCRIPT" ]] || { echo "[fuzz] $SCRIPT is missing: run bash tools/build/build-all.sh first" >&2; exit 1; }
   if [[ -z "${MONGO_URL:-}" || -z "${AMQP_URL:-}" ]]; then
+    export STORE_BACKEND="${STORE_BACKEND:-memory}" STORE_PORT="${STORE_PORT:-27018}"
     bash tools/infra/infra.sh up >&2
     eval "$(bash tools/infra/infra.sh env)"
   fi

@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # Local infrastructure for Orquestra without Docker:
-#   - FerretDB v1.24.0 (MongoDB wire protocol, SQLite backend) as the MongoDB-compatible store
+#   - mongo-java-server 1.47 (MongoDB wire protocol, single-document atomicity) as the local store,
+#     fetched from Maven Central by Maven and started by a small launcher (tools/infra/mongo-java-server)
 #   - RabbitMQ from Debian's rabbitmq-server package, run as a plain user process
 #
 # Usage: tools/infra/infra.sh [up|down|status|env|install]      (default: up)
 #
 #   up      install what is missing, start what is not already answering, wait until ready
-#   install only install what is missing (FerretDB binary, rabbitmq-server package); start nothing
+#   install only install what is missing (Java 17 + Maven, the store's jars, rabbitmq-server); start nothing
 #   down    stop only what this script started (tracked by pid files under .local/)
 #   status  report each component; exits 1 if any of them is not answering
 #   env     print MONGO_URL=... and AMQP_URL=... lines, for `eval "$(tools/infra/infra.sh env)"`
 #
 # Environment:
 #   MONGO_URL / AMQP_URL   use these instead; the matching component is skipped entirely
-#   FERRETDB_PORT          default 27017
+#   STORE_PORT             default 27017
+#   STORE_BACKEND          h2 (default: persists to .local/store/<port>/orquestra.mv, so `npm start`
+#                          keeps its data across restarts) or memory (faster scans, nothing kept;
+#                          the test suite and the benchmark use it; docs/performance.md has figures)
+#   STORE_HEAP             the store JVM's maximum heap (default 1g)
 #   RABBITMQ_PORT          default 5672 (Erlang distribution port: RABBITMQ_DIST_PORT, default port+20000)
-#   FERRETDB_BIN           where the ferretdb binary lives/is built (default .local/bin/ferretdb)
 #
 # Everything (binaries, data, logs, pid files) lives in <repo>/.local/, which is git-ignored.
 set -euo pipefail
@@ -23,14 +27,15 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 LOCAL="$ROOT/.local"
 
-FERRETDB_VERSION="v1.24.0"
-FERRETDB_MODULE="github.com/FerretDB/FerretDB"
-FERRETDB_PORT="${FERRETDB_PORT:-27017}"
-FERRETDB_BIN="${FERRETDB_BIN:-$LOCAL/bin/ferretdb}"
-FDB_DIR="$LOCAL/ferretdb"
-FDB_PID="$FDB_DIR/ferretdb.pid"
-FDB_LOG="$FDB_DIR/ferretdb.log"
-FDB_BUILD_LOG="$FDB_DIR/build.log"
+STORE_PORT="${STORE_PORT:-27017}"
+STORE_BACKEND="${STORE_BACKEND:-h2}"
+STORE_HEAP="${STORE_HEAP:-1g}"
+STORE_SRC="$ROOT/tools/infra/mongo-java-server"
+STORE_HOME="$LOCAL/mongo-java-server"
+STORE_DIR="$LOCAL/store/$STORE_PORT"
+STORE_PID="$STORE_DIR/store.pid"
+STORE_LOG="$STORE_DIR/store.log"
+STORE_BUILD_LOG="$STORE_HOME/build.log"
 
 RABBITMQ_PORT="${RABBITMQ_PORT:-5672}"
 RMQ_DIST_PORT="${RABBITMQ_DIST_PORT:-$((RABBITMQ_PORT + 20000))}"
@@ -46,7 +51,7 @@ RMQ_LOG="$RMQ_DIR/log/$RMQ_NODE.log"
 # to .local/; the real scripts live here and run as any user.
 RMQ_BIN_DIR="/usr/lib/rabbitmq/bin"
 
-EFFECTIVE_MONGO_URL="${MONGO_URL:-mongodb://127.0.0.1:$FERRETDB_PORT}"
+EFFECTIVE_MONGO_URL="${MONGO_URL:-mongodb://127.0.0.1:$STORE_PORT}"
 EFFECTIVE_AMQP_URL="${AMQP_URL:-amqp://guest:guest@127.0.0.1:$RABBITMQ_PORT}"
 
 log() { printf '[infra] %s\n' "$*" >&2; }
@@ -70,7 +75,7 @@ mongo_answers() {
     ' "$ROOT" "$url" >/dev/null 2>&1
   else
     # No driver (node_modules not installed yet): an open port is the best we can check.
-    port_open "$FERRETDB_PORT"
+    port_open "$STORE_PORT"
   fi
 }
 
@@ -101,7 +106,7 @@ live_pid() {
 }
 
 # Our processes, only when they serve the port asked for now.
-fdb_pid_here() { live_pid "$FDB_PID" "--listen-addr=127.0.0.1:$FERRETDB_PORT"; }
+store_pid_here() { live_pid "$STORE_PID" "OrquestraStore --port $STORE_PORT "; }
 rmq_pid_here() {
   local pid
   pid="$(live_pid "$RMQ_PID" rabbitmq-server)" || return 1
@@ -132,103 +137,88 @@ stop_pid() {
   kill -KILL "$pid" 2>/dev/null || true
 }
 
-# --- FerretDB -----------------------------------------------------------------------------
+# --- the store: mongo-java-server ------------------------------------------------------
 
-ferretdb_ok() {
-  local out
-  [[ -x "$1" ]] && out="$("$1" --version 2>/dev/null)" || return 1
-  grep -iE "^version: *$FERRETDB_VERSION\$" >/dev/null <<<"$out"
-}
-
-build_ferretdb() {
-  local out="$1" work modcache src
-  command -v go >/dev/null ||
-    die "the Go toolchain (go >= 1.22) is missing; it is needed to build FerretDB $FERRETDB_VERSION. Install Go (https://go.dev/dl) or put a ferretdb $FERRETDB_VERSION binary at $out"
-  mkdir -p "$(dirname "$out")" "$FDB_DIR" "$LOCAL/build"
-  : >"$FDB_BUILD_LOG"
-  work="$(mktemp -d "$LOCAL/build/ferretdb.XXXXXX")"
-
-  log "building FerretDB $FERRETDB_VERSION into $out (log: $FDB_BUILD_LOG)"
-  if GOBIN="$work/gobin" go install "$FERRETDB_MODULE/cmd/ferretdb@$FERRETDB_VERSION" >>"$FDB_BUILD_LOG" 2>&1 &&
-    ferretdb_ok "$work/gobin/ferretdb"; then
-    mv "$work/gobin/ferretdb" "$out"
-    rm -rf "$work"; rmdir "$LOCAL/build" 2>/dev/null || true
-    return 0
+# apt-get install, as root or through passwordless sudo.
+apt_install() {
+  local sudo=()
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null && sudo -n true 2>/dev/null || die "$* is missing and installing it needs root; run: sudo apt-get install -y $*"
+    sudo=(sudo -n)
   fi
-  # The module proxy refuses FerretDB's version list (403), which `go install` needs; and a
-  # plain module build lacks build/version/version.txt, so the binary would panic at start.
-  log "'go install ...@$FERRETDB_VERSION' did not produce a working binary ($(grep -m1 -oE '403 Forbidden|Invalid build/version[^ ]*' "$FDB_BUILD_LOG" || echo "see $FDB_BUILD_LOG")); building from the module source instead (~1.5 min)"
-
-  (cd "$work" && go mod init x && go mod download -json "$FERRETDB_MODULE@$FERRETDB_VERSION") >"$work/download.json" 2>>"$FDB_BUILD_LOG" ||
-    die "could not download Go module $FERRETDB_MODULE@$FERRETDB_VERSION from the Go module proxy; see $FDB_BUILD_LOG"
-  modcache="$(sed -n 's/^[[:space:]]*"Dir": "\(.*\)",*$/\1/p' "$work/download.json")"
-  [[ -d "$modcache" ]] || modcache="$(go env GOMODCACHE)/github.com/!ferret!d!b/!ferret!d!b@$FERRETDB_VERSION"
-  [[ -d "$modcache" ]] || die "downloaded FerretDB module source not found (looked at $modcache); see $work/download.json"
-
-  src="$work/src"
-  cp -R "$modcache" "$src"
-  chmod -R u+w "$src"
-  printf '%s\n' "$FERRETDB_VERSION" >"$src/build/version/version.txt"
-  (cd "$src" && go build -buildvcs=false -trimpath -o "$out.tmp" ./cmd/ferretdb) >>"$FDB_BUILD_LOG" 2>&1 ||
-    die "building FerretDB from source failed; see $FDB_BUILD_LOG (sources kept in $src)"
-  ferretdb_ok "$out.tmp" || die "the freshly built $out.tmp does not report $FERRETDB_VERSION; see $FDB_BUILD_LOG"
-  mv "$out.tmp" "$out"
-  rm -rf "$work"; rmdir "$LOCAL/build" 2>/dev/null || true
-  log "built $out"
+  command -v apt-get >/dev/null || die "$* is missing and apt-get is not available to install it"
+  log "installing $* with apt-get"
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y "$@" >/dev/null ||
+    { "${sudo[@]}" apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y "$@" >/dev/null; } ||
+    die "apt-get could not install $*"
 }
 
-ensure_ferretdb_binary() {
-  if ferretdb_ok "$FERRETDB_BIN"; then return 0; fi
-  [[ -e "$FERRETDB_BIN" ]] && log "$FERRETDB_BIN is not FerretDB $FERRETDB_VERSION; rebuilding"
-  build_ferretdb "$FERRETDB_BIN"
+java_ok() { command -v java >/dev/null && command -v javac >/dev/null && [[ "$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')" -ge 17 ]]; }
+
+# What the built store depends on: a change to the pom or the launcher rebuilds it.
+store_stamp() { cat "$STORE_SRC/pom.xml" "$STORE_SRC/OrquestraStore.java" | sha256sum | cut -d' ' -f1; }
+
+ensure_store_build() {
+  if [[ -f "$STORE_HOME/stamp" && "$(cat "$STORE_HOME/stamp")" == "$(store_stamp)" ]] && java_ok; then return 0; fi
+  java_ok || apt_install openjdk-17-jdk-headless
+  command -v mvn >/dev/null || apt_install maven
+  mkdir -p "$STORE_HOME"
+  : >"$STORE_BUILD_LOG"
+  log "fetching mongo-java-server from Maven Central into $STORE_HOME/lib (log: $STORE_BUILD_LOG)"
+  rm -rf "$STORE_HOME/lib" "$STORE_HOME/classes"
+  mvn -B -q -f "$STORE_SRC/pom.xml" dependency:copy-dependencies -DoutputDirectory="$STORE_HOME/lib" >>"$STORE_BUILD_LOG" 2>&1 ||
+    die "Maven could not fetch mongo-java-server; see $STORE_BUILD_LOG"
+  javac -d "$STORE_HOME/classes" -cp "$STORE_HOME/lib/*" "$STORE_SRC/OrquestraStore.java" >>"$STORE_BUILD_LOG" 2>&1 ||
+    die "compiling the store launcher failed; see $STORE_BUILD_LOG"
+  store_stamp >"$STORE_HOME/stamp"
+  log "store built in $STORE_HOME"
 }
 
-ferretdb_up() {
+store_up() {
   if [[ -n "${MONGO_URL:-}" ]]; then
-    log "MONGO_URL is set; not starting FerretDB (using $MONGO_URL)"
+    log "MONGO_URL is set; not starting the local store (using $MONGO_URL)"
     return 0
   fi
   local pid
   if mongo_answers "$EFFECTIVE_MONGO_URL"; then
-    if pid="$(fdb_pid_here)"; then
-      log "FerretDB already running (pid $pid) on 127.0.0.1:$FERRETDB_PORT; reusing it"
+    if pid="$(store_pid_here)"; then
+      log "store already running (pid $pid) on 127.0.0.1:$STORE_PORT; reusing it"
     else
-      log "a MongoDB-compatible server (not started by this script) already answers on 127.0.0.1:$FERRETDB_PORT; reusing it"
+      log "a MongoDB-wire server (not started by this script) already answers on 127.0.0.1:$STORE_PORT; reusing it"
     fi
     return 0
   fi
-  if pid="$(fdb_pid_here)"; then
-    log "FerretDB pid $pid exists but does not answer yet; waiting for it"
-  elif pid="$(live_pid "$FDB_PID" ferretdb)"; then
-    die "FerretDB started by this script (pid $pid) serves another port, not $FERRETDB_PORT; run 'tools/infra/infra.sh down' first"
+  if pid="$(store_pid_here)"; then
+    log "store pid $pid exists but does not answer yet; waiting for it"
   else
-    port_open "$FERRETDB_PORT" &&
-      die "port $FERRETDB_PORT is taken by something that does not answer a MongoDB ping; free it, or set FERRETDB_PORT or MONGO_URL"
-    ensure_ferretdb_binary
-    mkdir -p "$FDB_DIR/data" "$FDB_DIR/state"
-    log "starting FerretDB $FERRETDB_VERSION on 127.0.0.1:$FERRETDB_PORT (log: $FDB_LOG)"
-    printf '=== %s: started by infra.sh ===\n' "$(date -Is)" >>"$FDB_LOG"
+    port_open "$STORE_PORT" &&
+      die "port $STORE_PORT is taken by something that does not answer a MongoDB ping; free it, or set STORE_PORT or MONGO_URL"
+    ensure_store_build
+    mkdir -p "$STORE_DIR"
+    local backend_args=(--backend "$STORE_BACKEND")
+    case "$STORE_BACKEND" in
+      h2) backend_args+=(--file "$STORE_DIR/orquestra.mv") ;;
+      memory) ;;
+      *) die "STORE_BACKEND must be h2 or memory (got '$STORE_BACKEND')" ;;
+    esac
+    log "starting mongo-java-server ($STORE_BACKEND backend) on 127.0.0.1:$STORE_PORT (log: $STORE_LOG)"
+    printf '=== %s: started by infra.sh ===\n' "$(date -Is)" >>"$STORE_LOG"
     # 9>&- : the child must not inherit the lock, or it would hold it forever.
-    # --log-level=error: at warn, FerretDB logs a 20-line dump for every driver connection close
-    # (the Node driver's endSessions is unsupported), which would flood the log during tests.
-    setsid nohup "$FERRETDB_BIN" \
-      --handler=sqlite \
-      --sqlite-url="file:$FDB_DIR/data/" \
-      --listen-addr="127.0.0.1:$FERRETDB_PORT" \
-      --state-dir="$FDB_DIR/state" \
-      --telemetry=disable \
-      --log-level=error \
-      --debug-addr=- \
-      >>"$FDB_LOG" 2>&1 </dev/null 9>&- &
+    # SerialGC and a bounded heap keep the JVM's resident memory close to what it stores.
+    setsid nohup java -Xms64m "-Xmx$STORE_HEAP" -XX:+UseSerialGC -XX:TieredStopAtLevel=4 \
+      -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+      -cp "$STORE_HOME/lib/*:$STORE_HOME/classes" \
+      OrquestraStore --port "$STORE_PORT" --host 127.0.0.1 "${backend_args[@]}" \
+      >>"$STORE_LOG" 2>&1 </dev/null 9>&- &
     pid=$!
-    echo "$pid" >"$FDB_PID"
+    echo "$pid" >"$STORE_PID"
   fi
   local rc=0
-  wait_until 30 "$pid" mongo_answers "$EFFECTIVE_MONGO_URL" || rc=$?
+  wait_until 60 "$pid" mongo_answers "$EFFECTIVE_MONGO_URL" || rc=$?
   case $rc in
-    0) log "FerretDB ready at $EFFECTIVE_MONGO_URL (pid $pid)" ;;
-    2) rm -f "$FDB_PID"; die "FerretDB exited during startup; read $FDB_LOG" ;;
-    *) die "FerretDB (pid $pid) did not answer a MongoDB ping on 127.0.0.1:$FERRETDB_PORT within 30 s; read $FDB_LOG" ;;
+    0) log "store ready at $EFFECTIVE_MONGO_URL (pid $pid)" ;;
+    2) rm -f "$STORE_PID"; die "the store exited during startup; read $STORE_LOG" ;;
+    *) die "the store (pid $pid) did not answer a MongoDB ping on 127.0.0.1:$STORE_PORT within 60 s; read $STORE_LOG" ;;
   esac
 }
 
@@ -354,14 +344,14 @@ reserve_stack_ports() {
 cmd_up() {
   lock
   reserve_stack_ports
-  ferretdb_up
+  store_up
   rabbitmq_up
 }
 
 cmd_install() {
   lock
-  if [[ -n "${MONGO_URL:-}" ]]; then log "MONGO_URL is set; FerretDB not needed"
-  else ensure_ferretdb_binary && log "FerretDB $FERRETDB_VERSION: $FERRETDB_BIN"; fi
+  if [[ -n "${MONGO_URL:-}" ]]; then log "MONGO_URL is set; the local store is not needed"
+  else ensure_store_build && log "store: $STORE_HOME"; fi
   if [[ -n "${AMQP_URL:-}" ]]; then log "AMQP_URL is set; RabbitMQ not needed"
   else
     [[ -x "$RMQ_BIN_DIR/rabbitmq-server" ]] || install_rabbitmq
@@ -372,12 +362,13 @@ cmd_install() {
 cmd_down() {
   lock
   local pid beam
-  if pid="$(live_pid "$FDB_PID" ferretdb)"; then
-    stop_pid "$pid" FerretDB
-  else
-    log "FerretDB: nothing started by this script is running"
-  fi
-  rm -f "$FDB_PID"
+  local pidfile
+  # Every store this script started, whatever its port (the dev store, the tests', the bench's).
+  for pidfile in "$LOCAL"/store/*/store.pid; do
+    [[ -f "$pidfile" ]] || continue
+    if pid="$(live_pid "$pidfile" OrquestraStore)"; then stop_pid "$pid" "store ($(basename "$(dirname "$pidfile")"))"; fi
+    rm -f "$pidfile"
+  done
   beam="$(live_pid "$RMQ_BEAM_PID" "$RMQ_DIR/home" || true)"
   if pid="$(live_pid "$RMQ_PID" rabbitmq-server)"; then
     stop_pid "$pid" RabbitMQ
@@ -393,10 +384,10 @@ cmd_down() {
 cmd_status() {
   local bad=0 pid owner
   if [[ -n "${MONGO_URL:-}" ]]; then owner="external (MONGO_URL)"
-  elif pid="$(fdb_pid_here)"; then owner="FerretDB pid $pid, started by infra.sh"
+  elif pid="$(store_pid_here)"; then owner="mongo-java-server pid $pid, started by infra.sh"
   else owner="not started by infra.sh"; fi
   if mongo_answers "$EFFECTIVE_MONGO_URL"; then log "mongo:    up   $EFFECTIVE_MONGO_URL ($owner)"
-  else log "mongo:    DOWN $EFFECTIVE_MONGO_URL (log: $FDB_LOG)"; bad=1; fi
+  else log "mongo:    DOWN $EFFECTIVE_MONGO_URL (log: $STORE_LOG)"; bad=1; fi
 
   if [[ -n "${AMQP_URL:-}" ]]; then owner="external (AMQP_URL)"
   elif pid="$(rmq_pid_here)"; then owner="RabbitMQ node $RMQ_NODE, pid $pid, started by infra.sh"

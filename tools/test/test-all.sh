@@ -12,6 +12,9 @@ step() { echo; echo "==> $* ($(( $(date +%s) - started ))s)"; }
 step "dependencies"
 bash tools/setup/ensure-deps.sh
 step "local infrastructure"
+# The tests' own store: mongo-java-server's memory backend on its own port (faster scans than the
+# persistent H2 backend `npm start` uses, and nothing of a developer's data is touched).
+export STORE_BACKEND=memory STORE_PORT=27018
 bash tools/infra/infra.sh up
 eval "$(bash tools/infra/infra.sh env)"
 export MONGO_URL AMQP_URL

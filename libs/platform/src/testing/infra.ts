@@ -14,11 +14,14 @@ const INFRA_SCRIPT = path.join(REPO_ROOT, 'tools/infra/infra.sh');
 const DOCKER_PROBE_MS = 2_000;
 const CONTAINER_STARTUP_MS = 120_000;
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+/** The tests' own store: in memory (faster scans, nothing to keep), apart from `npm start`'s. */
+export const TEST_STORE_ENV = { STORE_BACKEND: 'memory', STORE_PORT: '27018' } as const;
 
 /**
  * A MongoDB-compatible store and an AMQP broker for integration tests, in order of preference:
  * MONGO_URL + AMQP_URL from the environment, throwaway Docker containers, or the shared local
- * FerretDB + RabbitMQ from tools/infra/infra.sh (for machines without a Docker engine).
+ * store (mongo-java-server, memory backend, port 27018: never the `npm start` store on 27017) and
+ * RabbitMQ from tools/infra/infra.sh (for machines without a Docker engine).
  */
 export async function ensureTestInfra(): Promise<TestInfra> {
   const { MONGO_URL: mongoUrl, AMQP_URL: amqpUrl } = process.env;
@@ -29,7 +32,7 @@ export async function ensureTestInfra(): Promise<TestInfra> {
 
 /**
  * A per-suite name prefix such as `t_outbox_k3x9qa_`, so suites sharing one server never see
- * each other's databases, queues or exchanges. Kept short because FerretDB limits database
+ * each other's databases, queues or exchanges. Kept short because MongoDB limits database
  * names to 63 characters.
  */
 export function uniqueDbPrefix(label: string): string {
@@ -95,13 +98,14 @@ async function startContainers(): Promise<TestInfra> {
 
 function startLocalInfra(): TestInfra {
   // Parallel jest workers may all get here: flock inside infra.sh lets one start things and the
-  // others reuse them. Seconds once installed, but the very first run builds FerretDB (~1.5 min),
-  // longer than typical hook timeouts: run `tools/infra/infra.sh up` before the tests on a new machine.
-  const up = spawnSync('bash', [INFRA_SCRIPT, 'up'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  // others reuse them. Seconds once installed, but the very first run fetches the store's jars and
+  // may install Java (a minute or more): run `tools/infra/infra.sh up` first on a new machine.
+  const env = { ...process.env, ...TEST_STORE_ENV };
+  const up = spawnSync('bash', [INFRA_SCRIPT, 'up'], { cwd: REPO_ROOT, stdio: 'inherit', env });
   if (up.status !== 0) {
     throw new Error(`${INFRA_SCRIPT} up failed (${up.error?.message ?? `exit ${up.status}`}); see its output above`);
   }
-  const vars = parseEnvLines(execFileSync('bash', [INFRA_SCRIPT, 'env'], { cwd: REPO_ROOT, encoding: 'utf8' }));
+  const vars = parseEnvLines(execFileSync('bash', [INFRA_SCRIPT, 'env'], { cwd: REPO_ROOT, encoding: 'utf8', env }));
   const { MONGO_URL: mongoUrl, AMQP_URL: amqpUrl } = vars;
   if (!mongoUrl || !amqpUrl) throw new Error(`${INFRA_SCRIPT} env did not print MONGO_URL and AMQP_URL`);
   // The local servers are shared by every suite and later runs, so nothing to stop.

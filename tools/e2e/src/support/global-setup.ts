@@ -21,9 +21,11 @@ export default async function globalSetup(): Promise<void> {
   let mongoUrl = process.env.MONGO_URL;
   let amqpUrl = process.env.AMQP_URL;
   if (!mongoUrl || !amqpUrl) {
-    const up = spawnSync('bash', [path.join(ROOT, 'tools/infra/infra.sh'), 'up'], { stdio: 'inherit' });
+    // The tests' own store (in memory, port 27018), as npm test uses; never npm start's.
+    const infraEnv = { ...process.env, STORE_BACKEND: 'memory', STORE_PORT: '27018' };
+    const up = spawnSync('bash', [path.join(ROOT, 'tools/infra/infra.sh'), 'up'], { stdio: 'inherit', env: infraEnv });
     if (up.status !== 0) throw new Error('local infrastructure did not start (tools/infra/infra.sh up)');
-    const env = spawnSync('bash', [path.join(ROOT, 'tools/infra/infra.sh'), 'env'], { encoding: 'utf8' }).stdout;
+    const env = spawnSync('bash', [path.join(ROOT, 'tools/infra/infra.sh'), 'env'], { encoding: 'utf8', env: infraEnv }).stdout;
     mongoUrl = /MONGO_URL=(\S+)/.exec(env)?.[1];
     amqpUrl = /AMQP_URL=(\S+)/.exec(env)?.[1];
   }
