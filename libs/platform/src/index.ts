@@ -10,6 +10,5 @@ export * from './outbox';
 export * from './jobs';
 export * from './runtime';
 export * from './crypto';
-export * from './locks';
 export * from './metrics';
 export * from './webhooks';

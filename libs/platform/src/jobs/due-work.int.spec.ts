@@ -1,7 +1,6 @@
 import { MongoClient, type Collection, type Document } from 'mongodb';
 import pino from 'pino';
 import { ensureTestInfra, uniqueDbPrefix } from '../testing';
-import { LockManager } from '../locks';
 import { ServiceMetrics } from '../metrics';
 import { DueWorker } from './due-work';
 
@@ -11,14 +10,12 @@ const logger = pino({ level: 'silent' });
 describe('DueWorker against the real store', () => {
   let mongo: MongoClient;
   let collection: Collection<Document>;
-  let locks: LockManager;
 
   beforeAll(async () => {
     const infra = await ensureTestInfra();
     mongo = await MongoClient.connect(infra.mongoUrl);
     collection = mongo.db(`${uniqueDbPrefix('due')}db`).collection('jobs');
     await DueWorker.ensureIndex(collection);
-    locks = new LockManager(mongo.db(collection.dbName).collection('locks'));
   });
   afterAll(async () => {
     await mongo.db(collection.dbName).dropDatabase();
@@ -36,7 +33,7 @@ describe('DueWorker against the real store', () => {
       handled.push(String(doc._id));
       await collection.updateOne({ _id: doc._id }, { $set: { done: true, due_at: null } });
     };
-    const replicas = [1, 2, 3].map(() => new DueWorker({ name: 'test', collection, locks, filter: { _id: { $in: Array.from({ length: 30 }, (_, i) => `job_${i}`) } as never }, handle, logger, concurrency: 3 }));
+    const replicas = [1, 2, 3].map(() => new DueWorker({ name: 'test', collection, filter: { _id: { $in: Array.from({ length: 30 }, (_, i) => `job_${i}`) } as never }, handle, logger, concurrency: 3 }));
     await Promise.all(replicas.map((r) => r.tick()));
 
     expect(handled.sort()).toEqual(docs.map((d) => d._id).sort());
@@ -51,7 +48,6 @@ describe('DueWorker against the real store', () => {
     const worker = new DueWorker({
       name: 'flaky',
       collection,
-      locks,
       filter: { _id: 'job_flaky' as never },
       logger,
       leaseMs: 150,
@@ -81,7 +77,6 @@ describe('DueWorker against the real store', () => {
     const worker = new DueWorker({
       name: 'kick',
       collection,
-      locks,
       filter: { kick: true },
       logger,
       pollIntervalMs: 3_600_000,
@@ -111,7 +106,6 @@ describe('DueWorker against the real store', () => {
     const worker = new DueWorker({
       name: 'lagging',
       collection,
-      locks,
       filter: { _id: 'lag_1' as never },
       logger,
       leaseMs: 50,
@@ -123,10 +117,11 @@ describe('DueWorker against the real store', () => {
     });
     worker.start();
     try {
-      await worker.tick();
       const value = (text: string, pattern: RegExp) => Number(pattern.exec(text)?.[1]);
       let text = (await metrics.text()).body;
       expect(value(text, /^orquestra_due_work_lag_seconds\{[^}]*worker="lagging"[^}]*\} ([\d.]+)$/m)).toBeGreaterThanOrEqual(5);
+      await worker.tick();
+      text = (await metrics.text()).body;
       expect(value(text, /^orquestra_due_work_items_total\{[^}]*worker="lagging",outcome="failed"[^}]*\} (\d+)$/m)).toBe(1);
       fail = false;
       await new Promise((r) => setTimeout(r, 80));
@@ -147,7 +142,6 @@ describe('DueWorker against the real store', () => {
       new DueWorker({
         name: 'now',
         collection,
-        locks,
         filter: { _id: 'now_1' as never },
         logger,
         pollIntervalMs: 3_600_000,

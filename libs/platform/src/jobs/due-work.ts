@@ -1,6 +1,5 @@
 import type { Collection, Document, Filter } from 'mongodb';
 import type { Logger } from 'pino';
-import type { LockManager } from '../locks';
 
 /**
  * The field a document carries to be "due work" (ARCHITECTURE.md "Scheduled work"): Pix expiry,
@@ -16,13 +15,13 @@ export interface DueWorkFields {
 export interface DueWorkerOptions<T extends Document> {
   name: string;
   collection: Collection<Document>;
-  locks: LockManager;
   /** Narrows which due documents this worker handles (e.g. `{ status: 'pending' }`). */
   filter?: Filter<Document>;
   /**
-   * Does the work. It must, in its own write, set `due_at` to null or to a later time, or the
-   * document is taken again when the claim's lease ends. Throwing keeps the claim until its lease
-   * ends; then another pass (on any replica) retries.
+   * Does the work, given the document as claimed (its `due_at` is the claim's lease end). It must,
+   * in its own write, set `due_at` to null or to a later time, or the document is taken again when
+   * the lease ends. Throwing leaves the lease in place; when it ends, another pass (on any
+   * replica) retries.
    */
   handle: (document: T, logger: Logger) => Promise<void>;
   logger: Logger;
@@ -33,14 +32,14 @@ export interface DueWorkerOptions<T extends Document> {
 }
 
 /**
- * Runs due work safely on any number of replicas. A document is claimed by taking a lease-lock
- * named after the document and its due time (an atomic unique insert, see LockManager), so one
- * replica works it at a time, and a crashed replica's claim is taken over when its lease ends.
- * The claim does not write the document itself; the handler's own writes take the document lock.
+ * Runs due work safely on any number of replicas. A document is claimed with one atomic
+ * `findOneAndUpdate` whose filter is the due time this pass saw and whose update moves `due_at`
+ * to the end of a lease: exactly one replica wins the document, nobody else sees it due until the
+ * lease ends, and a crashed replica's work becomes due again by itself. No lock protocol.
  *
  * @example
  * const expiry = new DueWorker({
- *   name: 'payment-expiry', collection: payments, locks, filter: { status: 'pending' }, logger,
+ *   name: 'payment-expiry', collection: payments, filter: { status: 'pending' }, logger,
  *   handle: async (payment) => expirePayment(payment), // sets due_at: null with status canceled
  * });
  * expiry.start();
@@ -157,26 +156,24 @@ export class DueWorker<T extends Document> {
   }
 
   private async claimAndRun(document: T): Promise<boolean> {
-    const dueAt = (document as { due_at?: Date }).due_at;
-    const claimName = `due:${this.options.name}:${String(document._id)}:${dueAt?.getTime() ?? 0}`;
-    const claim = await this.options.locks.tryAcquire(claimName, this.leaseMs);
-    if (!claim) return false;
+    const dueAt = (document as { due_at?: Date | null }).due_at;
+    if (!dueAt) return false;
+    // The claim: still due at the time this pass saw (nobody finished or claimed it since), and
+    // now leased to this worker by moving its due time past the lease.
+    const current = (await this.options.collection.findOneAndUpdate(
+      { ...(this.options.filter ?? {}), _id: document._id, due_at: dueAt },
+      { $set: { due_at: new Date(Date.now() + this.leaseMs) } },
+      { returnDocument: 'after' },
+    )) as T | null;
+    if (!current) return false;
     const logger = this.options.logger.child({ worker: this.options.name, doc_id: String(document._id) });
     try {
-      // Re-read under the claim: another replica may have finished this work a moment ago.
-      const current = (await this.options.collection.findOne({ _id: document._id })) as T | null;
-      const currentDue = (current as { due_at?: Date | null } | null)?.due_at;
-      if (!current || !currentDue || currentDue.getTime() !== dueAt?.getTime()) {
-        await this.options.locks.release(claim);
-        return false;
-      }
       await this.options.handle(current, logger);
-      await this.options.locks.release(claim);
       DueWorker.onOutcome?.(this.options.name, 'done');
       return true;
     } catch (error) {
       DueWorker.onOutcome?.(this.options.name, 'failed');
-      // The claim is kept until its lease ends, which spaces out retries of failing work.
+      // The lease stays: the work is due again when it ends, which spaces out retries.
       logger.warn({ err: (error as Error).message }, 'due work failed; retried after the lease');
       return false;
     }

@@ -2,7 +2,6 @@ import { context, propagation } from '@opentelemetry/api';
 import type { Collection, Document } from 'mongodb';
 import type { Logger } from 'pino';
 import type { EventBus, EventEnvelope } from '../bus';
-import { LockManager } from '../locks';
 
 /**
  * Fields an aggregate document carries to hold its not-yet-published events. The events are
@@ -46,12 +45,19 @@ export function withOutbox(
 
 export interface OutboxRelayOptions {
   bus: EventBus;
-  locks: LockManager;
   logger: Logger;
   /** How often the sweeper looks for events the fast path did not publish. */
   sweepIntervalMs?: number;
   /** Events younger than this are left to the fast path. */
   sweepMinAgeMs?: number;
+  /** How long one relay may hold a document's outbox before another may take it over. */
+  leaseMs?: number;
+}
+
+/** The relay's claim on a document's outbox, kept in the document itself. */
+export interface OutboxLeaseFields {
+  /** Until when one relay is publishing this document's outbox; null or past when free. */
+  outbox_lease?: Date | null;
 }
 
 /**
@@ -59,10 +65,15 @@ export interface OutboxRelayOptions {
  *
  * Two paths, one mechanism: `flush(collection, id)` right after a write (the fast path: the event
  * reaches the broker within milliseconds), and a sweeper that finds documents whose events are
- * older than `sweepMinAgeMs` (after a crash, a broker outage, or on another replica). The relay
- * holds the document's lock (the same one every writer of the document takes), so removing
- * published events can never undo a concurrent state change. If a relay dies after publishing and
- * before removing, the event is published again: delivery is at least once; consumers dedupe by id.
+ * older than `sweepMinAgeMs` (after a crash, a broker outage, or on another replica).
+ *
+ * No lock protocol (ARCHITECTURE.md): a relay claims a document's outbox with one atomic
+ * `findOneAndUpdate` that sets a lease (`outbox_lease`) and returns the events to publish; after
+ * the broker confirms them it removes exactly those events by id (`$pull`), so events a concurrent
+ * writer pushed meanwhile stay, and clears `outbox_since` only while the outbox is empty (the
+ * `$size: 0` guard is in the filter). A relay that dies holding a lease leaves the events for
+ * whoever claims after the lease ends; an event published but not yet pulled is published again:
+ * delivery is at least once, and consumers dedupe by event id.
  */
 export class OutboxRelay {
   private readonly collections: Collection<Document>[] = [];
@@ -70,10 +81,12 @@ export class OutboxRelay {
   private sweeping = false;
   private readonly sweepIntervalMs: number;
   private readonly sweepMinAgeMs: number;
+  private readonly leaseMs: number;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.sweepIntervalMs = options.sweepIntervalMs ?? 1_000;
     this.sweepMinAgeMs = options.sweepMinAgeMs ?? 2_000;
+    this.leaseMs = options.leaseMs ?? 15_000;
   }
 
   /** Registers a collection whose documents carry OutboxFields. Creates the sweeper's index. */
@@ -96,19 +109,22 @@ export class OutboxRelay {
   /** Fast path: publish the outbox of one document now. Never throws; the sweeper is the fallback. */
   async flush(collection: Collection<Document>, id: unknown): Promise<number> {
     if (!this.options.bus.connected) return 0;
+    let published = 0;
     try {
-      const lock = await this.options.locks.tryAcquire(LockManager.documentLock(collection.collectionName, id), 15_000);
-      // Someone else holds the document: they wrote to it and will flush, or the sweeper will.
-      if (!lock) return 0;
-      try {
-        return await this.publishLocked(collection, id);
-      } finally {
-        await this.options.locks.release(lock);
+      // Events pushed while this relay published are published by the next round, not left to
+      // the sweeper; bounded so a document written non-stop cannot keep one caller here.
+      for (let round = 0; round < 5; round++) {
+        const claimed = await this.claim(collection, id);
+        // Nothing to publish, or another relay holds the outbox (it publishes, or the sweeper will).
+        if (!claimed) break;
+        const { count, remaining } = await this.publishClaimed(collection, id, claimed);
+        published += count;
+        if (remaining === 0) break;
       }
     } catch (error) {
       this.options.logger.warn({ err: (error as Error).message }, 'outbox flush failed; the sweeper will retry');
-      return 0;
     }
+    return published;
   }
 
   /** One sweeper pass over every watched collection. Returns how many events were published. */
@@ -134,26 +150,51 @@ export class OutboxRelay {
     return published;
   }
 
-  private async publishLocked(collection: Collection<Document>, id: unknown): Promise<number> {
-    const document = await collection.findOne({ _id: id as never });
+  /** Takes the document's outbox for one lease, answering its events (null: empty or taken). */
+  private async claim(collection: Collection<Document>, id: unknown): Promise<EventEnvelope[] | null> {
+    const now = new Date();
+    const document = await collection.findOneAndUpdate(
+      { _id: id as never, outbox_since: { $ne: null }, $or: [{ outbox_lease: null }, { outbox_lease: { $lte: now } }] },
+      { $set: { outbox_lease: new Date(now.getTime() + this.leaseMs) } },
+      { returnDocument: 'after', projection: { outbox: 1 } },
+    );
     const entries = (document?.outbox ?? []) as EventEnvelope[];
-    if (!document || entries.length === 0) return 0;
-    let published = 0;
+    if (!document) return null;
+    if (entries.length === 0) {
+      // outbox_since was left set by a relay that died between its two writes: clear both.
+      await collection.updateOne({ _id: id as never, outbox: { $size: 0 } }, { $set: { outbox_since: null, outbox_lease: null } });
+      return null;
+    }
+    return entries;
+  }
+
+  private async publishClaimed(
+    collection: Collection<Document>,
+    id: unknown,
+    entries: EventEnvelope[],
+  ): Promise<{ count: number; remaining: number }> {
+    const sent: string[] = [];
+    let failure: unknown;
     try {
       for (const entry of entries) {
         await this.options.bus.publish(entry);
-        published += 1;
+        sent.push(entry.id);
       }
-    } finally {
-      if (published > 0) {
-        const remaining = entries.slice(published);
-        await collection.updateOne(
-          { _id: id as never },
-          { $set: { outbox: remaining, outbox_since: remaining.length > 0 ? document.outbox_since : null } },
-        );
-      }
+    } catch (error) {
+      failure = error;
     }
-    return published;
+    // Removes what the broker confirmed (by id: entries pushed meanwhile stay) and frees the lease.
+    const after = await collection.findOneAndUpdate(
+      { _id: id as never },
+      { $pull: { outbox: { id: { $in: sent } } }, $set: { outbox_lease: null } } as Document,
+      { returnDocument: 'after', projection: { outbox: 1 } },
+    );
+    const remaining = ((after?.outbox ?? []) as EventEnvelope[]).length;
+    if (after && remaining === 0) {
+      await collection.updateOne({ _id: id as never, outbox: { $size: 0 } }, { $set: { outbox_since: null } });
+    }
+    if (failure) throw failure;
+    return { count: sent.length, remaining };
   }
 
   /** Events waiting in every watched collection, and the age of the oldest (for metrics). */

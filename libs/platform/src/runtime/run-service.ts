@@ -1,11 +1,9 @@
 import { trace } from '@opentelemetry/api';
 import type { Connection } from 'mongoose';
 import type { Logger } from 'pino';
-import type { Collection, Document } from 'mongodb';
 import { EventBus } from '../bus';
 import { GrpcServer } from '../grpc';
 import { createLogger } from '../logging';
-import { LockManager } from '../locks';
 import { connectDatabase } from '../mongo';
 import { OutboxRelay } from '../outbox';
 import { ServiceMetrics, startMetricsServer } from '../metrics';
@@ -28,8 +26,6 @@ export interface ServiceContext<C extends ServiceBaseConfig> {
   db: Connection;
   bus: EventBus;
   outbox: OutboxRelay;
-  /** Document and claim locks in the service's own database (see LockManager for why). */
-  locks: LockManager;
   grpc: GrpcServer;
   /** The process's Prometheus registry, served at `/metrics` on METRICS_PORT. */
   metrics: ServiceMetrics;
@@ -65,8 +61,7 @@ export async function runService<C extends ServiceBaseConfig>(options: {
     const bus = new EventBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger });
     await bus.start();
     cleanups.push(() => bus.close());
-    const locks = await LockManager.create(db.collection('locks') as unknown as Collection<Document>);
-    const outbox = new OutboxRelay({ bus, locks, logger });
+    const outbox = new OutboxRelay({ bus, logger });
     cleanups.push(() => outbox.stop());
     metrics.watchOutbox(outbox);
     metrics.watchDueWork();
@@ -76,7 +71,6 @@ export async function runService<C extends ServiceBaseConfig>(options: {
       db,
       bus,
       outbox,
-      locks,
       grpc,
       metrics,
       onShutdown: (cleanup) => cleanups.push(cleanup),
