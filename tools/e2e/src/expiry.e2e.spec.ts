@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { LockManager } from '@orquestra/platform';
-import { MongoClient, type Collection, type Document } from 'mongodb';
+import { MongoClient } from 'mongodb';
 import { api, createPix, emulator, eventually } from './support/api';
 import { stackInfo } from './support/stack-info';
 
@@ -28,13 +27,11 @@ describe('Pix expiry', () => {
   });
 
   /**
-   * Writes the payment's dates under its document lock in the payments service's own lock
-   * collection, as every writer of a payment does (FerretDB updates are read-modify-write: the
-   * service's outbox relay, flushing at the same moment, would otherwise write the old dates back).
+   * Moves the payment's dates with one conditional update, as every writer of a payment does: the
+   * store applies it atomically, so a concurrent outbox flush or webhook cannot write old dates back.
    */
   async function setDates(id: string, dates: Record<string, Date>): Promise<number> {
-    const locks = new LockManager(mongo.db(`${stackInfo().dbPrefix}payments`).collection('locks') as unknown as Collection<Document>);
-    const moved = await locks.withLock(LockManager.documentLock('payments', id), () => payments().updateOne({ _id: id as never, status: 'pending' }, { $set: dates }));
+    const moved = await payments().updateOne({ _id: id as never, status: 'pending' }, { $set: dates });
     return moved.modifiedCount;
   }
 

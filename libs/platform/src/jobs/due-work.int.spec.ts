@@ -161,5 +161,37 @@ describe('DueWorker against the real store', () => {
     expect(await creator.runNow(doc)).toBe(false);
     expect(await replica.tick()).toBe(0);
   });
-});
 
+  it('runs work found in the future at its due time, and work announced by kickAt, without another scan', async () => {
+    const handled: Array<{ id: string; late: number }> = [];
+    const worker = new DueWorker({
+      name: 'timed',
+      collection,
+      filter: { timed: true },
+      logger,
+      // No poll within the test: only the timers set by the first scan and by kickAt can run passes.
+      pollIntervalMs: 3_600_000,
+      handle: async (doc) => {
+        handled.push({ id: String(doc._id), late: Date.now() - Number(doc.wanted_at) });
+        await collection.updateOne({ _id: doc._id }, { $set: { due_at: null } });
+      },
+    });
+    const soon = Date.now() + 400;
+    await collection.insertOne({ _id: 'timed_scan' as never, timed: true, due_at: new Date(soon), wanted_at: soon });
+    worker.start();
+    try {
+      await worker.tick(); // the scan that sees timed_scan 400 ms ahead
+      const later = Date.now() + 600;
+      await collection.insertOne({ _id: 'timed_kick' as never, timed: true, due_at: new Date(later), wanted_at: later });
+      worker.kickAt(new Date(later));
+      for (let i = 0; i < 200 && handled.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(handled.map((h) => h.id)).toEqual(['timed_scan', 'timed_kick']);
+      for (const { late } of handled) {
+        expect(late).toBeGreaterThanOrEqual(0);
+        expect(late).toBeLessThan(300);
+      }
+    } finally {
+      await worker.stop();
+    }
+  });
+});

@@ -49,12 +49,24 @@ export class DueWorker<T extends Document> {
   static readonly started = new Set<DueWorker<Document>>();
   /** Told of every document a worker finished ('done') or failed on ('failed'); set by metrics. */
   static onOutcome: ((worker: string, outcome: 'done' | 'failed') => void) | undefined;
+  /** A pass's scan may cost at most 1/SCAN_BUDGET_FACTOR of the time between passes. */
+  static readonly SCAN_BUDGET_FACTOR = 20;
+  /** The longest wait between two scans, however slow the scan. */
+  static readonly MAX_POLL_INTERVAL_MS = 60_000;
+  /** How many future due times found by a scan or a kickAt are remembered for timers. */
+  private static readonly MAX_REMEMBERED = 10_000;
 
   private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
   private running = false;
   private stopped = false;
+  /** Between start() and stop(): passes are scheduled by timers. */
+  private active = false;
   /** A kick arrived during a pass: run another one right after it. */
   private rerun = false;
+  /** Future due times this worker knows of (ascending), each a reason for a pass at that time. */
+  private upcoming: number[] = [];
+  private lastScanMs = 0;
   private readonly leaseMs: number;
   private readonly pollIntervalMs: number;
   private readonly concurrency: number;
@@ -73,19 +85,32 @@ export class DueWorker<T extends Document> {
     return this.options.name;
   }
 
+  /**
+   * Time between two scans: the configured interval, stretched so a scan never takes more than a
+   * twentieth of it. MongoDB serves the scan from the due_at index and it stays at the interval;
+   * the embedded store answers it by reading the whole collection, whose cost grows with it.
+   * Work this worker knows of (found by a scan, or announced by kickAt) runs at its due time
+   * regardless, so the stretch only delays work another replica scheduled.
+   */
+  get scanIntervalMs(): number {
+    return Math.min(DueWorker.MAX_POLL_INTERVAL_MS, Math.max(this.pollIntervalMs, this.lastScanMs * DueWorker.SCAN_BUDGET_FACTOR));
+  }
+
   start(): void {
-    if (this.timer) return;
+    if (this.active) return;
     DueWorker.started.add(this as unknown as DueWorker<Document>);
     this.stopped = false;
-    this.timer = setInterval(() => void this.tick(), this.pollIntervalMs);
-    this.timer.unref();
+    this.active = true;
+    this.scheduleAt(Date.now() + this.pollIntervalMs);
   }
 
   async stop(): Promise<void> {
     DueWorker.started.delete(this as unknown as DueWorker<Document>);
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    this.active = false;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.timerAt = Infinity;
     while (this.running) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
@@ -102,22 +127,44 @@ export class DueWorker<T extends Document> {
     void this.tick();
   }
 
+  /**
+   * Announces work this process just scheduled for `dueAt` (a retry, an expiry), so a pass runs
+   * then without waiting for a scan to find it.
+   */
+  kickAt(dueAt: Date): void {
+    if (!this.active) return;
+    const at = dueAt.getTime();
+    if (at <= Date.now()) return this.kick();
+    this.remember(at);
+    this.scheduleAt(at);
+  }
+
   /** One pass over what is due now. Returns how many documents this worker handled. */
   async tick(): Promise<number> {
     if (this.running) return 0;
     this.running = true;
     let handled = 0;
+    let full = false;
     try {
-      const due = (await this.options.collection
-        .find({ ...(this.options.filter ?? {}), due_at: { $ne: null, $lte: new Date() } })
+      const started = Date.now();
+      // Due now AND the next ones to come, in one scan: the future ones set this worker's timers.
+      const found = (await this.options.collection
+        .find({ ...(this.options.filter ?? {}), due_at: { $ne: null } })
         .sort({ due_at: 1 })
         .limit(200)
-        .toArray()) as unknown as T[];
+        .project({ _id: 1, due_at: 1 })
+        .toArray()) as Array<{ _id: unknown; due_at: Date }>;
+      this.lastScanMs = Date.now() - started;
+      const now = Date.now();
+      const due = found.filter((document) => document.due_at.getTime() <= now);
+      full = due.length === found.length && found.length === 200;
+      this.upcoming = this.upcoming.filter((at) => at > now);
+      for (const document of found) if (document.due_at.getTime() > now) this.remember(document.due_at.getTime());
       let next = 0;
       const lane = async () => {
         while (!this.stopped && next < due.length) {
           const document = due[next++]!;
-          if (await this.claimAndRun(document)) handled += 1;
+          if (await this.claimAndRun(document as unknown as T)) handled += 1;
         }
       };
       await Promise.all(Array.from({ length: this.concurrency }, lane));
@@ -125,12 +172,45 @@ export class DueWorker<T extends Document> {
       this.options.logger.warn({ worker: this.options.name, err: (error as Error).message }, 'due-work pass failed');
     } finally {
       this.running = false;
-      if (this.rerun && !this.stopped) {
-        this.rerun = false;
-        setImmediate(() => void this.tick());
+      if (!this.stopped) {
+        if (this.rerun || full) {
+          // Kicked during the pass, or more is due than one pass takes: go again at once.
+          this.rerun = false;
+          setImmediate(() => void this.tick());
+        } else if (this.active) {
+          this.timerAt = Infinity;
+          this.scheduleAt(Math.min(Date.now() + this.scanIntervalMs, this.upcoming[0] ?? Infinity));
+        }
       }
     }
     return handled;
+  }
+
+  private remember(at: number): void {
+    let low = 0;
+    let high = this.upcoming.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.upcoming[middle]! < at) low = middle + 1;
+      else high = middle;
+    }
+    if (this.upcoming[low] === at) return;
+    this.upcoming.splice(low, 0, at);
+    if (this.upcoming.length > DueWorker.MAX_REMEMBERED) this.upcoming.pop();
+  }
+
+  /** Runs a pass at `at` unless one is already planned earlier. */
+  private scheduleAt(at: number): void {
+    if (!this.active || at >= this.timerAt) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Infinity;
+      if (this.running) this.rerun = true;
+      else void this.tick();
+    }, Math.max(0, at - Date.now()));
+    this.timer.unref();
   }
 
   /**

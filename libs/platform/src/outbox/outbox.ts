@@ -79,6 +79,8 @@ export class OutboxRelay {
   private readonly collections: Collection<Document>[] = [];
   private timer: NodeJS.Timeout | undefined;
   private sweeping = false;
+  private active = false;
+  private lastScanMs = 0;
   private readonly sweepIntervalMs: number;
   private readonly sweepMinAgeMs: number;
   private readonly leaseMs: number;
@@ -96,14 +98,29 @@ export class OutboxRelay {
   }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.sweep(), this.sweepIntervalMs);
-    this.timer.unref();
+    if (this.active) return;
+    this.active = true;
+    this.scheduleSweep(this.sweepIntervalMs);
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.active = false;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+  }
+
+  /**
+   * The sweeper's scan finds documents by `outbox_since`: MongoDB serves it from the index, the
+   * embedded store by reading every document of every watched collection. So the next sweep waits
+   * at least twenty times as long as the last scan took: the sweeper (a fallback: the fast path
+   * publishes nearly every event) never costs the store more than a twentieth of its time.
+   */
+  private scheduleSweep(delayMs: number): void {
+    if (!this.active) return;
+    this.timer = setTimeout(() => {
+      void this.sweep().finally(() => this.scheduleSweep(Math.min(60_000, Math.max(this.sweepIntervalMs, this.lastScanMs * 20))));
+    }, delayMs);
+    this.timer.unref();
   }
 
   /** Fast path: publish the outbox of one document now. Never throws; the sweeper is the fallback. */
@@ -133,15 +150,19 @@ export class OutboxRelay {
     this.sweeping = true;
     let published = 0;
     try {
+      let scanMs = 0;
       for (const collection of this.collections) {
+        const started = Date.now();
         const due = await collection
           .find({ outbox_since: { $ne: null, $lte: new Date(Date.now() - this.sweepMinAgeMs) } })
           .sort({ outbox_since: 1 })
           .limit(100)
           .project({ _id: 1 })
           .toArray();
+        scanMs += Date.now() - started;
         for (const { _id } of due) published += await this.flush(collection, _id);
       }
+      this.lastScanMs = scanMs;
     } catch (error) {
       this.options.logger.warn({ err: (error as Error).message }, 'outbox sweep failed');
     } finally {
