@@ -3,7 +3,7 @@ import { providers, routing } from '@orquestra/contracts';
 import { createRpcClient, ensureIndexes, runService } from '@orquestra/platform';
 import { config } from './config';
 import { registerAttemptOutcomeModel } from './db/attempt-outcome.model';
-import { registerRoutingRuleModel } from './db/routing-rule.model';
+import { registerRoutingRuleModel, registerRuleOrderModel } from './db/routing-rule.model';
 import { AccountHealth } from './domain/account-health';
 import { RulesService } from './domain/rules.service';
 import { startAttemptOutcomeConsumer } from './events/attempt-outcome.consumer';
@@ -12,8 +12,9 @@ import { routingHandlers } from './grpc/routing.handlers';
 void runService({
   config,
   grpcAddress: config.GRPC_ADDRESS,
-  setup: async ({ db, grpc, bus, locks, logger, onShutdown }) => {
+  setup: async ({ db, grpc, bus, logger, onShutdown }) => {
     const ruleModel = registerRoutingRuleModel(db);
+    const ruleOrders = registerRuleOrderModel(db);
     const outcomes = registerAttemptOutcomeModel(db);
     await ensureIndexes(db);
     const providersClient = createRpcClient(providers.ProvidersServiceService, config.PROVIDERS_GRPC_ADDR, {
@@ -24,7 +25,7 @@ void runService({
     health.start();
     onShutdown(() => health.stop());
     await startAttemptOutcomeConsumer(bus, outcomes, logger);
-    const rules = new RulesService(ruleModel, locks, providersClient);
+    const rules = new RulesService(ruleModel, ruleOrders, providersClient);
     grpc.addService(routing.RoutingServiceService, routingHandlers({ providersClient, rules, health, healthMinAttempts: config.HEALTH_MIN_ATTEMPTS }), 'orquestra.routing.v1.RoutingService');
   },
 });
