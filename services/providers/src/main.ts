@@ -1,7 +1,6 @@
 import './telemetry';
 import { providers } from '@orquestra/contracts';
 import { ensureIndexes, runService, SecretBox } from '@orquestra/platform';
-import type { Collection, Document } from 'mongodb';
 import { createAdapterFactory } from './adapters/adapter-factory';
 import './adapters';
 import { ProviderMetrics } from './breakers/provider-metrics';
@@ -13,15 +12,17 @@ import { ProviderAccountService } from './domain/provider-account.service';
 import { WebhookIntakeService } from './domain/webhook-intake.service';
 import { providersHandlers } from './grpc/providers.handlers';
 import { DisputePollWorker } from './jobs/dispute-poll.worker';
+import { registerDisputePollModel } from './db/dispute-poll.model';
 
 void runService({
   config,
   grpcAddress: config.GRPC_ADDRESS,
-  setup: async ({ db, grpc, outbox, locks, logger, metrics, onShutdown }) => {
+  setup: async ({ db, grpc, outbox, logger, metrics, onShutdown }) => {
     const accountModel = registerProviderAccountModel(db);
     const receipts = registerWebhookReceiptModel(db);
+    const pollModel = registerDisputePollModel(db);
     await ensureIndexes(db);
-    await outbox.watch(receipts.collection as unknown as Collection<Document>);
+    await outbox.watch(receipts.collection);
     const breakers = new BreakerRegistry(
       {
         errorThresholdPercentage: config.BREAKER_ERROR_THRESHOLD_PERCENT,
@@ -41,15 +42,12 @@ void runService({
       breakers,
       createAdapterFactory(config),
       config.PUBLIC_WEBHOOK_BASE_URL,
-      locks,
       logger,
     );
     const webhooks = new WebhookIntakeService(accounts, receipts, outbox, logger);
     // Disputes of providers that list them (Efí infrações): polled per account as due work.
-    const pollCollection = db.collection('dispute_polls') as unknown as Collection<Document>;
-    await DisputePollWorker.ensureIndexes(pollCollection);
-    await outbox.watch(pollCollection);
-    const disputePolls = new DisputePollWorker(pollCollection, accountModel, accounts, outbox, locks, logger, {
+    await outbox.watch(pollModel.collection);
+    const disputePolls = new DisputePollWorker(pollModel, accountModel, accounts, outbox, logger, {
       intervalMs: config.DISPUTE_POLL_INTERVAL_MS,
       lookbackDays: config.DISPUTE_POLL_LOOKBACK_DAYS,
     });

@@ -47,7 +47,7 @@ const schema = new Schema<ProviderAccountDoc>(
     methods: { type: [String], required: true },
     fees: { type: [{ _id: false, method: String, percent_bps: Number, fixed: Number }], default: [] },
     credentials_sealed: { type: sealedSchema, required: true },
-    credentials_last4: { type: Schema.Types.Mixed, default: {} },
+    credentials_last4: { type: Map, of: String, default: {} },
     webhook_secret_sealed: { type: sealedSchema, required: true },
     signing_secret_sealed: { type: sealedSchema, default: null },
     webhook_manual_setup: { type: Boolean, default: false },

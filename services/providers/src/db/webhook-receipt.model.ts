@@ -1,11 +1,11 @@
-import type { EventEnvelope, OutboxFields } from '@orquestra/platform';
+import { outboxSchemaFields, type EventEnvelope, type OutboxFields, type OutboxLeaseFields } from '@orquestra/platform';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /**
  * One accepted provider webhook. `_id` is `<account>:<provider event key>`, so a replayed webhook
  * collides and changes nothing; the resulting internal events ride in the same insert (outbox).
  */
-export interface WebhookReceiptDoc extends OutboxFields {
+export interface WebhookReceiptDoc extends OutboxFields, OutboxLeaseFields {
   _id: string;
   account_id: string;
   provider: string;
@@ -20,11 +20,11 @@ const schema = new Schema<WebhookReceiptDoc>(
     provider: { type: String, required: true },
     provider_payment_ids: { type: [String], default: [] },
     received_at: { type: Date, required: true },
-    outbox: { type: Schema.Types.Mixed, default: [] },
-    outbox_since: { type: Date, default: null },
+    ...outboxSchemaFields,
   },
   { versionKey: false },
 );
+schema.index({ outbox_since: 1 });
 
 export type WebhookReceiptModel = Model<WebhookReceiptDoc>;
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, LockManager, newId, type SecretBox } from '@orquestra/platform';
+import { AppError, newId, type SecretBox } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { AdapterAccount } from '../adapters/adapter-factory';
 import { ProviderError, type ProviderAdapter, type WebhookRegistration } from '../adapters/provider-adapter';
@@ -31,7 +31,6 @@ export class ProviderAccountService {
     private readonly breakers: BreakerRegistry,
     private readonly buildAdapter: (account: AdapterAccount) => ProviderAdapter,
     private readonly webhookBaseUrl: string,
-    private readonly locks: LockManager,
     private readonly logger: Logger,
   ) {
     breakers.onHalfOpen = (accountId) => void this.probe(accountId);
@@ -57,7 +56,7 @@ export class ProviderAccountService {
     return this.webhookUrl(doc._id, this.secrets.open(doc.webhook_secret_sealed));
   }
 
-  /** Changes name, priority, fees or enabled, under the account's document lock. */
+  /** Changes name, priority, fees or enabled: one write of the account's document, in its merchant and mode. */
   async update(
     merchantId: string,
     mode: 'test' | 'live',
@@ -67,17 +66,17 @@ export class ProviderAccountService {
     if (changes.priority !== undefined && (!Number.isInteger(changes.priority) || changes.priority < 1)) {
       throw new AppError('parameter_invalid', { param: 'priority', message: 'priority deve ser um inteiro maior ou igual a 1.' });
     }
-    return this.locks.withLock(LockManager.documentLock(this.accounts.collection.collectionName, accountId), async () => {
-      const current = await this.get(merchantId, mode, accountId);
-      const set: Partial<ProviderAccountDoc> = { updated_at: new Date() };
-      if (changes.name !== undefined) set.name = changes.name;
-      if (changes.priority !== undefined) set.priority = changes.priority;
-      if (changes.enabled !== undefined) set.enabled = changes.enabled;
-      if (changes.fees !== undefined) set.fees = changes.fees;
-      await this.accounts.updateOne({ _id: accountId }, { $set: set });
-      this.logger.info({ account_id: accountId, changed: Object.keys(set) }, 'provider account updated');
-      return { ...current, ...set };
-    });
+    const set: Partial<ProviderAccountDoc> = { updated_at: new Date() };
+    if (changes.name !== undefined) set.name = changes.name;
+    if (changes.priority !== undefined) set.priority = changes.priority;
+    if (changes.enabled !== undefined) set.enabled = changes.enabled;
+    if (changes.fees !== undefined) set.fees = changes.fees;
+    const updated = await this.accounts
+      .findOneAndUpdate({ _id: accountId, merchant_id: merchantId, mode }, { $set: set }, { new: true })
+      .lean<ProviderAccountDoc>();
+    if (!updated) throw new AppError('not_found', { param: 'provider_account_id' });
+    this.logger.info({ account_id: accountId, changed: Object.keys(set) }, 'provider account updated');
+    return updated;
   }
 
   async connect(input: ConnectAccountInput): Promise<ProviderAccountDoc> {

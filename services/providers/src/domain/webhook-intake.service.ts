@@ -1,6 +1,5 @@
 import { PROVIDER_CHARGE_UPDATED, type ProviderChargeUpdated, type ProviderRefundReport } from '@orquestra/contracts';
 import { isDuplicateKeyError, newId, outboxEntries, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
-import type { Collection, Document } from 'mongodb';
 import type { Logger } from 'pino';
 import { ProviderError, type CardDeclineReport, type ProviderCharge, type ProviderRefund } from '../adapters/provider-adapter';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
@@ -122,7 +121,7 @@ export class WebhookIntakeService {
       }
       throw error;
     }
-    void this.outbox.flush(this.receipts.collection as unknown as Collection<Document>, receiptId);
+    void this.outbox.flush(this.receipts.collection, receiptId);
     return { httpStatus: 200, body: '' };
   }
 

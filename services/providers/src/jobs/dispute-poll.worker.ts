@@ -1,22 +1,9 @@
-import { DueWorker, isDuplicateKeyError, withOutbox, type LockManager, type OutboxRelay } from '@orquestra/platform';
-import type { Collection, Document } from 'mongodb';
+import { DueWorker, isDuplicateKeyError, withOutbox, type OutboxRelay } from '@orquestra/platform';
 import type { Logger } from 'pino';
+import type { DisputePollDoc, DisputePollModel } from '../db/dispute-poll.model';
 import type { ProviderAccountDoc, ProviderAccountModel } from '../db/provider-account.model';
 import { disputeEvent } from '../domain/dispute-reports';
 import type { ProviderAccountService } from '../domain/provider-account.service';
-
-/** One document per polled account (collection `dispute_polls`), due work for the next poll. */
-export interface DisputePollDoc {
-  /** The provider account id. */
-  _id: string;
-  provider: string;
-  due_at: Date | null;
-  /** `<provider dispute id>|<status>` of every dispute seen in the window at the last poll. */
-  seen: string[];
-  last_polled_at: Date | null;
-  outbox: unknown[];
-  outbox_since: Date | null;
-}
 
 export interface DisputePollOptions {
   /** Time between two polls of one account. */
@@ -41,29 +28,22 @@ export class DisputePollWorker {
   private seeder: NodeJS.Timeout | undefined;
 
   constructor(
-    readonly collection: Collection<Document>,
+    private readonly polls: DisputePollModel,
     private readonly accountModel: ProviderAccountModel,
     private readonly accounts: ProviderAccountService,
     private readonly outbox: OutboxRelay,
-    locks: LockManager,
     private readonly logger: Logger,
     private readonly options: DisputePollOptions,
   ) {
     this.worker = new DueWorker<DisputePollDoc>({
       name: 'provider-dispute-poll',
-      collection,
-      locks,
+      collection: polls.collection,
       logger,
       pollIntervalMs: Math.min(1_000, options.intervalMs),
       // A poll is a few HTTP calls; longer than the provider timeout, shorter than the interval.
       leaseMs: 60_000,
       handle: (doc) => this.poll(doc),
     });
-  }
-
-  static async ensureIndexes(collection: Collection<Document>): Promise<void> {
-    await collection.createIndex({ due_at: 1 });
-    await collection.createIndex({ outbox_since: 1 });
   }
 
   start(): void {
@@ -86,8 +66,8 @@ export class DisputePollWorker {
       for (const account of all) {
         if (!this.pollable(account)) continue;
         try {
-          const result = await this.collection.updateOne(
-            { _id: account._id as never },
+          const result = await this.polls.updateOne(
+            { _id: account._id },
             { $setOnInsert: { provider: account.provider, due_at: new Date(), seen: [], last_polled_at: null, outbox: [], outbox_since: null } },
             { upsert: true },
           );
@@ -117,7 +97,7 @@ export class DisputePollWorker {
     const next = new Date(Date.now() + this.options.intervalMs);
     const account = await this.accounts.getUnscoped(doc._id);
     if (!account) {
-      await this.collection.updateOne({ _id: doc._id as never }, { $set: { due_at: null } });
+      await this.polls.updateOne({ _id: doc._id, due_at: doc.due_at }, { $set: { due_at: null } });
       return;
     }
     const until = new Date();
@@ -128,15 +108,15 @@ export class DisputePollWorker {
     } catch (error) {
       // Unreachable or refusing now: try again at the next interval (nothing was seen, nothing lost).
       this.logger.warn({ account_id: account._id, provider: account.provider, err: (error as Error).message }, 'dispute poll failed');
-      await this.collection.updateOne({ _id: doc._id as never }, { $set: { due_at: next } });
+      await this.polls.updateOne({ _id: doc._id, due_at: doc.due_at }, { $set: { due_at: next } });
       return;
     }
     const seen = new Set(doc.seen ?? []);
     const now = found.map((d) => `${d.providerDisputeId}|${d.status}`);
     const events = found.filter((d) => !seen.has(`${d.providerDisputeId}|${d.status}`)).map((d) => disputeEvent(account, d, 'poll'));
-    await this.collection.updateOne({ _id: doc._id as never }, withOutbox({ $set: { seen: now, due_at: next, last_polled_at: until } }, events));
+    await this.polls.updateOne({ _id: doc._id, due_at: doc.due_at }, withOutbox({ $set: { seen: now, due_at: next, last_polled_at: until } }, events));
     if (events.length > 0) {
-      void this.outbox.flush(this.collection, doc._id);
+      void this.outbox.flush(this.polls.collection, doc._id);
       this.logger.info({ account_id: account._id, provider: account.provider, reported: events.length }, 'provider disputes polled');
     }
   }
