@@ -1,6 +1,6 @@
 /**
  * Waits until the watched processes are (nearly) idle: after a phase, the stack may still be
- * working off what the load left behind (outbox relay, event consumers, locks), which would
+ * working off what the load left behind (outbox relay, event consumers, due work), which would
  * otherwise be counted against the next phase. How long that takes is itself worth knowing.
  */
 import { CLOCK_TICKS, readCpuTicks } from './proc-stats';

@@ -2,7 +2,7 @@ import { connect, type ChannelModel, type ConsumeMessage } from 'amqplib';
 import { MongoClient } from 'mongodb';
 import { ensureTestInfra, uniqueDbPrefix, type TestInfra } from './infra';
 
-// Generous: on a fresh machine the first call builds FerretDB and starts RabbitMQ.
+// Generous: on a fresh machine the first call fetches and builds the store and starts RabbitMQ.
 const SETUP_TIMEOUT_MS = 240_000;
 
 describe('ensureTestInfra', () => {
