@@ -1,6 +1,6 @@
 import './telemetry';
 import { notifications, webhooks } from '@orquestra/contracts';
-import { DueWorker, ensureIndexes, runService, SecretBox } from '@orquestra/platform';
+import { ensureIndexes, runService, SecretBox } from '@orquestra/platform';
 import { config } from './config';
 import { registerEventModel } from './db/event.model';
 import { registerWebhookDeliveryModel, type WebhookDeliveryDoc } from './db/webhook-delivery.model';
@@ -19,18 +19,17 @@ import { createEndpointDisableWorker } from './jobs/endpoint-disable.worker';
 void runService({
   config,
   grpcAddress: config.GRPC_ADDRESS,
-  setup: async ({ db, grpc, bus, logger, locks, outbox, metrics, onShutdown }) => {
+  setup: async ({ db, grpc, bus, logger, outbox, metrics, onShutdown }) => {
     const events = registerEventModel(db);
     const endpoints = new WebhookEndpointStore(
       registerWebhookEndpointModel(db),
       SecretBox.fromConfig(config.WEBHOOK_SECRETS_ENCRYPTION_KEYS),
-      locks,
       outbox,
       config.WEBHOOK_SECRET_OVERLAP_MS,
     );
-    const deliveries = new WebhookDeliveryStore(registerWebhookDeliveryModel(db), locks);
+    const deliveries = new WebhookDeliveryStore(registerWebhookDeliveryModel(db));
+    // Every index the queries and the due work need is declared in the schemas.
     await ensureIndexes(db);
-    await DueWorker.ensureIndex(deliveries.collection);
     await outbox.watch(endpoints.collection);
 
     const sender = new WebhookSender(config.WEBHOOK_TIMEOUT_MS);
@@ -39,7 +38,6 @@ void runService({
       endpoints,
       deliveries,
       sender,
-      locks,
       logger,
       policy: { baseMs: config.WEBHOOK_RETRY_BASE_MS, maxDelayMs: config.WEBHOOK_RETRY_MAX_DELAY_MS, windowMs: config.WEBHOOK_RETRY_WINDOW_MS },
       disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
@@ -69,10 +67,8 @@ void runService({
     worker.start();
     onShutdown(() => sender.close());
     onShutdown(() => worker.stop());
-    await DueWorker.ensureIndex(endpoints.collection);
     const disabler = createEndpointDisableWorker({
       endpoints,
-      locks,
       logger,
       disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
       pollIntervalMs: Math.max(config.WEBHOOK_POLL_INTERVAL_MS, 1_000),

@@ -25,7 +25,8 @@ const schema = new Schema<EventDoc>(
     source: { type: String, default: null },
     resource_id: { type: String, default: '' },
     payment_id: { type: String, default: '' },
-    data: { type: Schema.Types.Mixed, required: true },
+    // The public resource as the event carries it: its shape is the event type's (libs/contracts).
+    data: { object: { type: Schema.Types.Mixed, required: true } },
     received_at: { type: Date, required: true },
   },
   { versionKey: false, minimize: false },

@@ -42,6 +42,18 @@ export interface WebhookDeliveryDoc {
   updated_at: Date;
 }
 
+const attemptSchema = new Schema<DeliveryAttempt>(
+  {
+    number: { type: Number, required: true },
+    at: { type: Date, required: true },
+    status_code: { type: Number, required: true },
+    latency_ms: { type: Number, required: true },
+    error: { type: String, default: '' },
+    manual: { type: Boolean, default: false },
+  },
+  { _id: false },
+);
+
 const schema = new Schema<WebhookDeliveryDoc>(
   {
     _id: { type: String, required: true },
@@ -51,18 +63,22 @@ const schema = new Schema<WebhookDeliveryDoc>(
     merchant_id: { type: String, required: true },
     mode: { type: String, enum: ['test', 'live'], required: true },
     status: { type: String, enum: ['pending', 'delivered', 'failed', 'canceled'], required: true },
-    attempts: { type: Schema.Types.Mixed, default: [] },
+    attempts: { type: [attemptSchema], default: [] },
     due_at: { type: Date, default: null },
     window_start: { type: Date, required: true },
     manual: { type: Boolean, default: false },
+    // W3C trace headers (traceparent, tracestate, vendor keys): free-form by definition.
     trace: { type: Schema.Types.Mixed, default: undefined },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
   { versionKey: false, minimize: false },
 );
+// One delivery per (endpoint, event): a redelivered event's fan-out hits it and queues nothing.
 schema.index({ endpoint_id: 1, event_id: 1 }, { unique: true });
+// An endpoint's deliveries, newest first (list, with optional status and event filters).
 schema.index({ merchant_id: 1, mode: 1, endpoint_id: 1, _id: -1 });
+// Due work: the next attempt (DueWorker).
 schema.index({ due_at: 1 });
 
 export type WebhookDeliveryModel = Model<WebhookDeliveryDoc>;

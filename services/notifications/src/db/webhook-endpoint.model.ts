@@ -1,5 +1,6 @@
 import type { EventEnvelope, SealedSecret } from '@orquestra/platform';
 import { Schema, type Connection, type Model } from 'mongoose';
+import { outboxFields } from './outbox.schema';
 
 export interface StoredSecret {
   id: string;
@@ -32,12 +33,40 @@ export interface WebhookEndpointDoc {
    * Null while it is healthy or disabled.
    */
   due_at?: Date | null;
+  /**
+   * Incremented by every write that changes what the public endpoint object shows. Writes computed
+   * from a read (a secret rotation, the `webhook_endpoint.disabled` event's snapshot) expect the
+   * version they read, so a concurrent change makes them re-read instead of being overwritten or
+   * announced stale. Absent on endpoints written before it existed (read as null).
+   */
+  version?: number;
   created_at: Date;
   updated_at: Date;
   /** `webhook_endpoint.disabled` events waiting for the relay (see libs/platform outbox). */
   outbox: EventEnvelope[];
   outbox_since: Date | null;
+  outbox_lease?: Date | null;
 }
+
+const sealedSecretSchema = new Schema<SealedSecret>(
+  {
+    key_id: { type: String, required: true },
+    iv: { type: String, required: true },
+    tag: { type: String, required: true },
+    data: { type: String, required: true },
+  },
+  { _id: false },
+);
+
+const storedSecretSchema = new Schema<StoredSecret>(
+  {
+    id: { type: String, required: true },
+    sealed: { type: sealedSecretSchema, required: true },
+    created_at: { type: Date, required: true },
+    expires_at: { type: Date, default: null },
+  },
+  { _id: false },
+);
 
 const schema = new Schema<WebhookEndpointDoc>(
   {
@@ -49,19 +78,23 @@ const schema = new Schema<WebhookEndpointDoc>(
     only_source: { type: String, default: null },
     description: { type: String, default: '' },
     enabled: { type: Boolean, required: true },
-    disabled_reason: { type: String, default: null },
-    secrets: { type: Schema.Types.Mixed, required: true },
+    disabled_reason: { type: String, enum: ['by_request', 'gone', 'failing', null], default: null },
+    secrets: { type: [storedSecretSchema], required: true },
     failing_since: { type: Date, default: null },
     due_at: { type: Date, default: null },
+    version: { type: Number, default: 0 },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
-    outbox: { type: Schema.Types.Mixed, default: [] },
-    outbox_since: { type: Date, default: null },
+    ...outboxFields,
   },
   { versionKey: false, minimize: false },
 );
+// The merchant's endpoints, newest first (list), and the enabled ones each event fans out to.
 schema.index({ merchant_id: 1, mode: 1, _id: -1 });
+// Due work: the disable schedule (DueWorker).
 schema.index({ due_at: 1 });
+// The outbox sweeper.
+schema.index({ outbox_since: 1 });
 
 export type WebhookEndpointModel = Model<WebhookEndpointDoc>;
 

@@ -1,4 +1,4 @@
-import { AppError, LockManager, newId, withOutbox, type EventEnvelope, type OutboxRelay, type SecretBox } from '@orquestra/platform';
+import { AppError, newId, withOutbox, type EventEnvelope, type OutboxRelay, type SecretBox } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import { newWebhookSecret, signingSecrets } from '../domain/webhook-secret';
 import type { DisabledReason, StoredSecret, WebhookEndpointDoc, WebhookEndpointModel } from './webhook-endpoint.model';
@@ -36,26 +36,36 @@ export function publicEndpointObject(doc: WebhookEndpointDoc, now: Date = new Da
   };
 }
 
+/** Rounds of read-and-write a change computed from a read gets before giving up on concurrent changes. */
+const MAX_ROUNDS = 5;
+
+/** The filter a write computed from `read` adds: nothing that shows in the endpoint changed since. */
+function unchangedSince(read: WebhookEndpointDoc): { _id: string; version: number | null } {
+  // Endpoints written before the version field have none; a null filter matches exactly those.
+  return { _id: read._id, version: read.version ?? null };
+}
+
+function lostRaces(id: string): Error {
+  return new Error(`webhook endpoint ${id} kept changing during the write; try again`);
+}
+
 /**
- * Webhook endpoints: every write is one single-document write under the endpoint's document lock
- * (FerretDB applies conditional updates without isolation, see LockManager), and disabling writes
- * its `webhook_endpoint.disabled` event in the same write (outbox).
+ * Webhook endpoints. Every change is one conditional single-document write (no lock protocol):
+ * the expected state is in the filter, every change to what the endpoint shows increments
+ * `version`, and a change computed from a read (rotation, disabling with its announcement)
+ * expects the version it read and re-reads on a lost race. Disabling writes its
+ * `webhook_endpoint.disabled` event in the same write (outbox).
  */
 export class WebhookEndpointStore {
   constructor(
     readonly model: WebhookEndpointModel,
     private readonly box: SecretBox,
-    private readonly locks: LockManager,
     private readonly outbox: OutboxRelay,
     private readonly overlapMs: number,
   ) {}
 
   get collection(): Collection<Document> {
-    return this.model.collection as unknown as Collection<Document>;
-  }
-
-  private lockName(id: string): string {
-    return LockManager.documentLock(this.collection.collectionName, id);
+    return this.model.collection;
   }
 
   private sealNew(now: Date): { secret: string; stored: StoredSecret } {
@@ -74,6 +84,8 @@ export class WebhookEndpointStore {
       disabled_reason: null,
       secrets: [stored],
       failing_since: null,
+      due_at: null,
+      version: 0,
       created_at: now,
       updated_at: now,
       outbox: [],
@@ -89,7 +101,7 @@ export class WebhookEndpointStore {
 
   async get(scope: Scope, id: string): Promise<WebhookEndpointDoc> {
     const doc = await this.find(scope, id);
-    if (!doc) throw new AppError('not_found', { param: 'id', message: 'Endpoint de webhook não encontrado. Confira o id (we_…) e o modo da chave.' });
+    if (!doc) throw notFound();
     return doc;
   }
 
@@ -100,7 +112,10 @@ export class WebhookEndpointStore {
     return { data: docs.slice(0, limit), has_more: docs.length > limit };
   }
 
-  /** Every enabled endpoint of a merchant in one mode (fan-out reads this per event). */
+  /**
+   * Every enabled endpoint of a merchant in one mode: the fan-out reads this once per event. Not
+   * cached: endpoints change on any replica, and a stale list would lose or misroute deliveries.
+   */
   async enabledFor(merchantId: string, mode: 'test' | 'live'): Promise<WebhookEndpointDoc[]> {
     return this.model.find({ merchant_id: merchantId, mode, enabled: true }).lean<WebhookEndpointDoc[]>();
   }
@@ -109,28 +124,38 @@ export class WebhookEndpointStore {
     return this.model.findById(id).lean<WebhookEndpointDoc>();
   }
 
+  /**
+   * Applies a merchant's changes. Enabling or disabling depends on whether the endpoint is enabled
+   * now, so the write expects the `enabled` it read (a concurrent disabling makes it re-read).
+   */
   async update(scope: Scope, id: string, changes: EndpointChanges): Promise<WebhookEndpointDoc> {
-    return this.locks.withLock(this.lockName(id), async () => {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
       const current = await this.get(scope, id);
       const set: Record<string, unknown> = { updated_at: new Date() };
       for (const key of ['url', 'events', 'description', 'only_source'] as const) if (changes[key] !== undefined) set[key] = changes[key];
       if (changes.enabled === true && !current.enabled) Object.assign(set, { enabled: true, disabled_reason: null, failing_since: null, due_at: null });
-      if (changes.enabled === false && current.enabled) Object.assign(set, { enabled: false, disabled_reason: 'by_request' });
-      await this.model.updateOne({ _id: id }, { $set: set });
-      return (await this.get(scope, id));
-    });
+      // A disabled endpoint is never disabled again for failing: its schedule ends here.
+      if (changes.enabled === false && current.enabled) Object.assign(set, { enabled: false, disabled_reason: 'by_request', due_at: null });
+      const updated = await this.model
+        .findOneAndUpdate({ _id: id, ...scope, enabled: current.enabled }, { $set: set, $inc: { version: 1 } }, { new: true })
+        .lean<WebhookEndpointDoc>();
+      if (updated) return updated;
+    }
+    throw lostRaces(id);
   }
 
   async delete(scope: Scope, id: string): Promise<void> {
-    await this.locks.withLock(this.lockName(id), async () => {
-      await this.get(scope, id);
-      await this.model.deleteOne({ _id: id });
-    });
+    const result = await this.model.deleteOne({ _id: id, ...scope });
+    if (result.deletedCount === 0) throw notFound();
   }
 
-  /** A new current secret; the previous one keeps signing for the overlap (24 h). */
+  /**
+   * A new current secret; the previous one keeps signing for the overlap (24 h). The new list is
+   * computed from the one read, so the write expects the version read: two rotations at once both
+   * take effect, one after the other, and each caller gets a secret that signs.
+   */
   async rotateSecret(scope: Scope, id: string): Promise<{ doc: WebhookEndpointDoc; secret: string }> {
-    return this.locks.withLock(this.lockName(id), async () => {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
       const current = await this.get(scope, id);
       const now = new Date();
       const overlapEnd = new Date(now.getTime() + this.overlapMs);
@@ -139,9 +164,12 @@ export class WebhookEndpointStore {
         expires_at: stored.expires_at === null || stored.expires_at > overlapEnd ? overlapEnd : stored.expires_at,
       }));
       const { secret, stored } = this.sealNew(now);
-      await this.model.updateOne({ _id: id }, { $set: { secrets: [stored, ...kept], updated_at: now } });
-      return { doc: await this.get(scope, id), secret };
-    });
+      const doc = await this.model
+        .findOneAndUpdate({ ...unchangedSince(current), ...scope }, { $set: { secrets: [stored, ...kept], updated_at: now }, $inc: { version: 1 } }, { new: true })
+        .lean<WebhookEndpointDoc>();
+      if (doc) return { doc, secret };
+    }
+    throw lostRaces(id);
   }
 
   /** The plain secrets that sign a delivery now, newest first. */
@@ -149,11 +177,9 @@ export class WebhookEndpointStore {
     return signingSecrets(doc.secrets, now).map((stored) => this.box.open(stored.sealed));
   }
 
-  /** Records a successful delivery: the endpoint is no longer failing. */
+  /** Records a successful delivery: the endpoint is no longer failing (writes only when it was). */
   async markHealthy(id: string): Promise<void> {
-    await this.locks.withLock(this.lockName(id), async () => {
-      await this.model.updateOne({ _id: id, failing_since: { $ne: null } }, { $set: { failing_since: null, due_at: null } });
-    });
+    await this.model.updateOne({ _id: id, failing_since: { $ne: null } }, { $set: { failing_since: null, due_at: null }, $inc: { version: 1 } });
   }
 
   /**
@@ -163,52 +189,55 @@ export class WebhookEndpointStore {
    */
   async markFailing(id: string, options: { gone: boolean; disableAfterMs: number; now?: Date }): Promise<boolean> {
     const now = options.now ?? new Date();
-    return this.locks.withLock(this.lockName(id), async () => {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
       const current = await this.byId(id);
       if (!current || !current.enabled) return false;
       const since = current.failing_since ?? now;
       const reason: DisabledReason | null = options.gone ? 'gone' : now.getTime() - since.getTime() >= options.disableAfterMs ? 'failing' : null;
-      if (!reason) {
-        if (!current.failing_since) {
-          await this.model.updateOne({ _id: id }, { $set: { failing_since: now, due_at: new Date(now.getTime() + options.disableAfterMs) } });
-        }
-        return false;
+      if (reason) {
+        if (await this.disable(current, reason, since, now)) return true;
+        continue;
       }
-      await this.disableLocked(current, reason, since, now);
-      return true;
-    }).then(async (disabled) => {
-      if (disabled) await this.outbox.flush(this.collection, id);
-      return disabled;
-    });
+      if (current.failing_since) return false;
+      // The first failure: only one of concurrent failures starts the period (failing_since null).
+      const started = await this.model.updateOne(
+        { _id: id, enabled: true, failing_since: null },
+        { $set: { failing_since: now, due_at: new Date(now.getTime() + options.disableAfterMs) }, $inc: { version: 1 } },
+      );
+      if (started.modifiedCount === 1) return false;
+    }
+    throw lostRaces(id);
   }
 
   /**
-   * The scheduled end of the disable period: disables the endpoint if it is still failing since the
-   * same first failure (a success in between cleared the schedule). Answers true when it did.
+   * The scheduled end of the disable period, for the endpoint as the DueWorker claimed it (its
+   * due_at is the lease end): disables it if it is still failing since the same first failure (a
+   * success in between cleared the schedule). Answers true when it did. Every outcome ends the
+   * claim in the same write: disabled, rescheduled, or nothing left to schedule.
    */
-  async disableIfStillFailing(id: string, disableAfterMs: number, now: Date = new Date()): Promise<boolean> {
-    return this.locks.withLock(this.lockName(id), async () => {
-      const current = await this.byId(id);
+  async disableIfStillFailing(claimed: WebhookEndpointDoc, disableAfterMs: number, now: Date = new Date()): Promise<boolean> {
+    let current: WebhookEndpointDoc | null = claimed;
+    for (let round = 0; round < MAX_ROUNDS; round++) {
       if (!current) return false;
       const since = current.failing_since;
-      if (!current.enabled || !since) {
-        await this.model.updateOne({ _id: id }, { $set: { due_at: null } });
+      if (!current.enabled || !since || now.getTime() - since.getTime() < disableAfterMs) {
+        const next = current.enabled && since ? new Date(since.getTime() + disableAfterMs) : null;
+        // Only while the schedule is still this claim's: a success or a new failure meanwhile wrote its own.
+        await this.model.updateOne({ _id: current._id, due_at: current.due_at ?? null }, { $set: { due_at: next } });
         return false;
       }
-      if (now.getTime() - since.getTime() < disableAfterMs) {
-        await this.model.updateOne({ _id: id }, { $set: { due_at: new Date(since.getTime() + disableAfterMs) } });
-        return false;
-      }
-      await this.disableLocked(current, 'failing', since, now);
-      return true;
-    }).then(async (disabled) => {
-      if (disabled) await this.outbox.flush(this.collection, id);
-      return disabled;
-    });
+      if (await this.disable(current, 'failing', since, now)) return true;
+      current = await this.byId(claimed._id);
+    }
+    throw lostRaces(claimed._id);
   }
 
-  /** Disables under the endpoint's lock, with its `webhook_endpoint.disabled` event in the same write. */
-  private async disableLocked(current: WebhookEndpointDoc, reason: DisabledReason, since: Date, now: Date): Promise<void> {
+  /**
+   * Disables the endpoint as read in `current`, with its `webhook_endpoint.disabled` event (built
+   * from that read) in the same write, and publishes it. False when the endpoint changed since the
+   * read: nothing was written, and the caller decides again from a fresh read.
+   */
+  private async disable(current: WebhookEndpointDoc, reason: DisabledReason, since: Date, now: Date): Promise<boolean> {
     const disabled: WebhookEndpointDoc = { ...current, enabled: false, disabled_reason: reason, failing_since: since, updated_at: now };
     const event: EventEnvelope = {
       id: newId('event'),
@@ -219,9 +248,16 @@ export class WebhookEndpointStore {
       source: null,
       data: { object: publicEndpointObject(disabled) },
     };
-    await this.collection.updateOne(
-      { _id: current._id as never },
-      withOutbox({ $set: { enabled: false, disabled_reason: reason, failing_since: since, due_at: null, updated_at: now } }, [event]),
+    const result = await this.model.updateOne(
+      { ...unchangedSince(current), enabled: true },
+      withOutbox({ $set: { enabled: false, disabled_reason: reason, failing_since: since, due_at: null, updated_at: now }, $inc: { version: 1 } }, [event]),
     );
+    if (result.modifiedCount !== 1) return false;
+    await this.outbox.flush(this.collection, current._id);
+    return true;
   }
+}
+
+function notFound(): AppError {
+  return new AppError('not_found', { param: 'id', message: 'Endpoint de webhook não encontrado. Confira o id (we_…) e o modo da chave.' });
 }

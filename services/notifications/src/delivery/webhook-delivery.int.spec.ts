@@ -1,9 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connectDatabase, ensureIndexes, EventBus, LockManager, newId, OutboxRelay, SecretBox, type EventEnvelope } from '@orquestra/platform';
+import { connectDatabase, ensureIndexes, EventBus, newId, OutboxRelay, SecretBox, type EventEnvelope } from '@orquestra/platform';
 import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
-import type { Collection, Document } from 'mongodb';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerEventModel, type EventModel } from '../db/event.model';
@@ -72,7 +71,6 @@ describe('webhook deliveries against the real store and broker', () => {
   let events: EventModel;
   let endpoints: WebhookEndpointStore;
   let deliveries: WebhookDeliveryStore;
-  let locks: LockManager;
   let sender: WebhookSender;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let options: DeliveryWorkerOptions;
@@ -88,17 +86,16 @@ describe('webhook deliveries against the real store and broker', () => {
     await bus.start();
     await bus.consume({ queue: 'probe', patterns: ['webhook_endpoint.*'] }, async (event) => void busEvents.push(event));
     events = registerEventModel(db);
-    locks = await LockManager.create(db.collection('locks') as unknown as Collection<Document>);
-    const outbox = new OutboxRelay({ bus, locks, logger });
+    const outbox = new OutboxRelay({ bus, logger });
     const box = SecretBox.fromConfig(`t1:${randomBytes(32).toString('base64')}`);
-    endpoints = new WebhookEndpointStore(registerWebhookEndpointModel(db), box, locks, outbox, 86_400_000);
-    deliveries = new WebhookDeliveryStore(registerWebhookDeliveryModel(db), locks);
+    endpoints = new WebhookEndpointStore(registerWebhookEndpointModel(db), box, outbox, 86_400_000);
+    deliveries = new WebhookDeliveryStore(registerWebhookDeliveryModel(db));
     await ensureIndexes(db);
     await outbox.watch(endpoints.collection);
     sender = new WebhookSender(1_000);
     receiver = await startReceiver();
     options = {
-      events, endpoints, deliveries, sender, locks, logger,
+      events, endpoints, deliveries, sender, logger,
       policy: { baseMs: 60_000, maxDelayMs: 3_600_000, windowMs: 3 * 86_400_000 },
       disableAfterMs: 5 * 86_400_000, pollIntervalMs: 50, concurrency: 4, leaseMs: 5_000,
     };
@@ -228,7 +225,7 @@ describe('webhook deliveries against the real store and broker', () => {
     await endpoints.markHealthy(healed._id);
     expect((await endpoints.byId(healed._id))!.due_at).toBeNull();
 
-    const disabler = createEndpointDisableWorker({ endpoints, locks, logger, disableAfterMs, pollIntervalMs: 3_600_000 });
+    const disabler = createEndpointDisableWorker({ endpoints, logger, disableAfterMs, pollIntervalMs: 3_600_000 });
     // Not yet due: nothing happens.
     await disabler.tick();
     expect(await endpoints.byId(sick._id)).toMatchObject({ enabled: true });

@@ -1,5 +1,5 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { DueWorker, EVENT_ID_HEADER, SIGNATURE_HEADER, signWebhookPayload, type LockManager } from '@orquestra/platform';
+import { DueWorker, EVENT_ID_HEADER, SIGNATURE_HEADER, signWebhookPayload } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { EventDoc, EventModel } from '../db/event.model';
 import type { WebhookDeliveryDoc } from '../db/webhook-delivery.model';
@@ -21,7 +21,6 @@ export interface DeliveryWorkerOptions {
   endpoints: WebhookEndpointStore;
   deliveries: WebhookDeliveryStore;
   sender: WebhookSender;
-  locks: LockManager;
   logger: Logger;
   policy: RetryPolicy;
   disableAfterMs: number;
@@ -40,7 +39,6 @@ export function createWebhookDeliveryWorker(options: DeliveryWorkerOptions): Due
   return new DueWorker<WebhookDeliveryDoc>({
     name: 'webhook-delivery',
     collection: options.deliveries.collection,
-    locks: options.locks,
     filter: { status: 'pending' },
     logger: options.logger,
     pollIntervalMs: options.pollIntervalMs,
@@ -50,13 +48,15 @@ export function createWebhookDeliveryWorker(options: DeliveryWorkerOptions): Due
   });
 }
 
+/**
+ * One attempt of a delivery the DueWorker claimed (its due_at is the claim's lease end, which the
+ * attempt's record replaces with the next try or null).
+ */
 export async function deliverOnce(delivery: WebhookDeliveryDoc, options: DeliveryWorkerOptions, logger: Logger): Promise<void> {
-  const dueAt = delivery.due_at;
-  if (!dueAt) return; // DueWorker only hands over due documents; nothing is owed otherwise.
   const endpoint = await options.endpoints.byId(delivery.endpoint_id);
   // A resend by hand goes out even to a disabled endpoint (the merchant asked for it).
   if (!endpoint || (!endpoint.enabled && !delivery.manual)) {
-    await options.deliveries.cancel(delivery._id);
+    await options.deliveries.cancel(delivery);
     return;
   }
   const event = await options.events.findById(delivery.event_id).lean<EventDoc>();
@@ -89,7 +89,7 @@ export async function deliverOnce(delivery: WebhookDeliveryDoc, options: Deliver
   const now = new Date();
   const delivered = result.status_code >= 200 && result.status_code < 300;
   const gone = result.status_code === 410;
-  const updated = await options.deliveries.recordAttempt(delivery._id, dueAt, (current) => {
+  const updated = await options.deliveries.recordAttempt(delivery, (current) => {
     const attempt = { at: now, status_code: result.status_code, latency_ms: result.latency_ms, error: result.error };
     if (delivered) return { attempt, status: 'delivered', due_at: null };
     if (gone) return { attempt, status: 'failed', due_at: null };
@@ -98,7 +98,7 @@ export async function deliverOnce(delivery: WebhookDeliveryDoc, options: Deliver
     return { attempt, status: next ? 'pending' : 'failed', due_at: next };
   });
   logger.info(
-    { delivery_id: delivery._id, event_id: event._id, endpoint_id: endpoint._id, status_code: result.status_code, latency_ms: result.latency_ms, next: updated?.due_at ?? null },
+    { delivery_id: delivery._id, event_id: event._id, endpoint_id: endpoint._id, status_code: result.status_code, latency_ms: result.latency_ms, next: updated.due_at },
     delivered ? 'webhook delivered' : 'webhook attempt failed',
   );
   if (delivered) {

@@ -1,4 +1,4 @@
-import { DueWorker, type LockManager } from '@orquestra/platform';
+import { DueWorker } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { WebhookEndpointDoc } from '../db/webhook-endpoint.model';
 import type { WebhookEndpointStore } from '../db/webhook-endpoint.store';
@@ -11,7 +11,6 @@ import type { WebhookEndpointStore } from '../db/webhook-endpoint.store';
  */
 export function createEndpointDisableWorker(options: {
   endpoints: WebhookEndpointStore;
-  locks: LockManager;
   logger: Logger;
   disableAfterMs: number;
   pollIntervalMs: number;
@@ -19,12 +18,11 @@ export function createEndpointDisableWorker(options: {
   return new DueWorker<WebhookEndpointDoc>({
     name: 'webhook-endpoint-disable',
     collection: options.endpoints.collection,
-    locks: options.locks,
     filter: { enabled: true },
     logger: options.logger,
     pollIntervalMs: options.pollIntervalMs,
     handle: async (endpoint, logger) => {
-      if (await options.endpoints.disableIfStillFailing(endpoint._id, options.disableAfterMs)) {
+      if (await options.endpoints.disableIfStillFailing(endpoint, options.disableAfterMs)) {
         logger.warn({ endpoint_id: endpoint._id, failing_since: endpoint.failing_since }, 'webhook endpoint disabled: failing for the whole disable period');
       }
     },
