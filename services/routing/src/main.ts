@@ -2,7 +2,7 @@ import './telemetry';
 import { providers, routing } from '@orquestra/contracts';
 import { createRpcClient, ensureIndexes, runService } from '@orquestra/platform';
 import { config } from './config';
-import { registerAttemptOutcomeModel } from './db/attempt-outcome.model';
+import { registerHealthBucketModel } from './db/health-bucket.model';
 import { registerRoutingRuleModel, registerRuleOrderModel } from './db/routing-rule.model';
 import { AccountHealth } from './domain/account-health';
 import { RulesService } from './domain/rules.service';
@@ -15,16 +15,16 @@ void runService({
   setup: async ({ db, grpc, bus, logger, onShutdown }) => {
     const ruleModel = registerRoutingRuleModel(db);
     const ruleOrders = registerRuleOrderModel(db);
-    const outcomes = registerAttemptOutcomeModel(db);
+    const healthBuckets = registerHealthBucketModel(db);
     await ensureIndexes(db);
     const providersClient = createRpcClient(providers.ProvidersServiceService, config.PROVIDERS_GRPC_ADDR, {
       deadlineMs: config.GRPC_DEADLINE_MS,
     });
     onShutdown(() => providersClient.close());
-    const health = new AccountHealth(outcomes, logger);
+    const health = new AccountHealth(healthBuckets, logger);
     health.start();
     onShutdown(() => health.stop());
-    await startAttemptOutcomeConsumer(bus, outcomes, logger);
+    await startAttemptOutcomeConsumer(bus, health, logger);
     const rules = new RulesService(ruleModel, ruleOrders, providersClient);
     grpc.addService(routing.RoutingServiceService, routingHandlers({ providersClient, rules, health, healthMinAttempts: config.HEALTH_MIN_ATTEMPTS }), 'orquestra.routing.v1.RoutingService');
   },
