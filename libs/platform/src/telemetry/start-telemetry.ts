@@ -6,8 +6,11 @@
  *
  * The exporter is configured by the standard `OTEL_*` variables (OTLP: OTEL_EXPORTER_OTLP_ENDPOINT,
  * OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_TRACES_EXPORTER, OTEL_BSP_*), which the SDK reads itself; this
- * module only looks at whether any is set. Without them spans are still made (trace ids in logs,
- * context across services) but exported nowhere.
+ * module only looks at whether any is set. Without them nothing is recorded: every span is a
+ * non-recording one (ParentBased over AlwaysOff, unless OTEL_TRACES_SAMPLER says otherwise), which
+ * still carries a trace id into logs and across services but costs no attributes, events or span
+ * processing on the hot path. With an exporter the SDK's sampler settings apply (default: every
+ * trace; the chart documents ratio sampling for production).
  */
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { AmqplibInstrumentation } from '@opentelemetry/instrumentation-amqplib';
@@ -17,6 +20,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { AlwaysOffSampler, ParentBasedSampler } from '@opentelemetry/sdk-trace';
 
 const EXPORT_VARIABLES = ['OTEL_TRACES_EXPORTER', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'];
 
@@ -43,6 +47,7 @@ export function startTelemetry(serviceName: string, env: Record<string, string |
       new PinoInstrumentation(),
     ],
     ...(exporting ? {} : { spanProcessors: [] }),
+    ...(exporting || env['OTEL_TRACES_SAMPLER'] ? {} : { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }) }),
   });
   sdk.start();
   started = sdk;
