@@ -1,20 +1,8 @@
 import { customers as customersContract, modeFromName } from '@orquestra/contracts';
 import { AppError, isDuplicateKeyError, newId } from '@orquestra/platform';
-import type { Collection, Document, Filter } from 'mongodb';
+import type { FilterQuery } from 'mongoose';
+import type { CustomerDoc, CustomerModel } from './customer.model';
 import type { PaymentDoc } from './payment.model';
-
-/** A buyer of a merchant: one record per document (digits), merchant and mode. */
-export interface CustomerDoc {
-  _id: string;
-  merchant_id: string;
-  mode: 'test' | 'live';
-  document: string;
-  name: string;
-  email: string;
-  phone: string;
-  created_at: Date;
-  updated_at: Date;
-}
 
 const digitsOf = (document: string | undefined) => (document ?? '').replace(/\D/g, '');
 
@@ -38,12 +26,7 @@ export function toProtoCustomer(doc: CustomerDoc): customersContract.CustomerRec
  * latest name, e-mail and phone given.
  */
 export class CustomerStore {
-  constructor(readonly collection: Collection<Document>) {}
-
-  static async ensureIndexes(collection: Collection<Document>): Promise<void> {
-    await collection.createIndex({ merchant_id: 1, mode: 1, document: 1 }, { unique: true });
-    await collection.createIndex({ merchant_id: 1, mode: 1, _id: -1 });
-  }
+  constructor(readonly model: CustomerModel) {}
 
   /** The customer id for the payment's buyer, or undefined when no document was given. */
   async link(payment: Pick<PaymentDoc, 'merchant_id' | 'mode' | 'customer'>): Promise<string | undefined> {
@@ -51,12 +34,12 @@ export class CustomerStore {
     if (document.length !== 11 && document.length !== 14) return undefined;
     const key = { merchant_id: payment.merchant_id, mode: payment.mode, document };
     const latest = { name: payment.customer.name, email: payment.customer.email ?? '', phone: payment.customer.phone ?? '' };
-    const existing = (await this.collection.findOne(key)) as CustomerDoc | null;
+    const existing = await this.model.findOne(key).lean<CustomerDoc>();
     if (existing) {
       // Last writer wins on contact data; the record's identity (document) never changes.
       if (existing.name !== latest.name || (latest.email && existing.email !== latest.email) || (latest.phone && existing.phone !== latest.phone)) {
-        await this.collection.updateOne(
-          { _id: existing._id as never },
+        await this.model.updateOne(
+          { _id: existing._id },
           { $set: { name: latest.name, ...(latest.email ? { email: latest.email } : {}), ...(latest.phone ? { phone: latest.phone } : {}), updated_at: new Date() } },
         );
       }
@@ -65,17 +48,17 @@ export class CustomerStore {
     const now = new Date();
     const doc: CustomerDoc = { _id: newId('customer'), ...key, ...latest, created_at: now, updated_at: now };
     try {
-      await this.collection.insertOne(doc as never);
+      await this.model.create(doc);
       return doc._id;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
-      const winner = (await this.collection.findOne(key)) as CustomerDoc | null;
+      const winner = await this.model.findOne(key).lean<CustomerDoc>();
       return winner?._id;
     }
   }
 
   async get(id: string, scope: { merchantId: string; mode: 'test' | 'live' }): Promise<CustomerDoc> {
-    const doc = (await this.collection.findOne({ _id: id as never, merchant_id: scope.merchantId, mode: scope.mode })) as CustomerDoc | null;
+    const doc = await this.model.findOne({ _id: id, merchant_id: scope.merchantId, mode: scope.mode }).lean<CustomerDoc>();
     if (!doc) throw new AppError('not_found', { param: 'id', message: `Cliente ${id} não encontrado. Confira o id (cus_…) e o modo (teste ou produção) da chave.` });
     return doc;
   }
@@ -84,12 +67,12 @@ export class CustomerStore {
     scope: { merchantId: string; mode: 'test' | 'live' },
     query: { document: string; email: string; limit: number; startingAfter: string },
   ): Promise<{ data: CustomerDoc[]; hasMore: boolean }> {
-    const filter: Filter<Document> = { merchant_id: scope.merchantId, mode: scope.mode };
-    if (query.document) filter['document'] = digitsOf(query.document);
-    if (query.email) filter['email'] = { $regex: `^${query.email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, $options: 'i' };
+    const filter: FilterQuery<CustomerDoc> = { merchant_id: scope.merchantId, mode: scope.mode };
+    if (query.document) filter.document = digitsOf(query.document);
+    if (query.email) filter.email = { $regex: `^${query.email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, $options: 'i' };
     // Ids are ULIDs: newest first, and a cursor stays correct while customers are created.
-    if (query.startingAfter) filter['_id'] = { $lt: query.startingAfter } as never;
-    const found = (await this.collection.find(filter).sort({ _id: -1 }).limit(query.limit + 1).toArray()) as unknown as CustomerDoc[];
+    if (query.startingAfter) filter._id = { $lt: query.startingAfter };
+    const found = await this.model.find(filter).sort({ _id: -1 }).limit(query.limit + 1).lean<CustomerDoc[]>();
     return { data: found.slice(0, query.limit), hasMore: found.length > query.limit };
   }
 }

@@ -30,7 +30,7 @@ const schema = new Schema<IdempotencyRecordDoc>(
     _id: { type: String, required: true },
     request_hash: { type: String, required: true },
     payment_id: { type: String, required: true },
-    state: { type: String, required: true },
+    state: { type: String, enum: ['in_progress', 'done', 'failed'], required: true },
     error_code: { type: String, default: '' },
     error_message: { type: String, default: '' },
     error_param: { type: String, default: '' },

@@ -1,5 +1,5 @@
 import { modeFromName, toPublicPayment, type payments } from '@orquestra/contracts';
-import type { PaymentDoc, RefundDoc } from './payment.model';
+import type { AddressDoc, PaymentDoc, RefundDoc } from './payment.model';
 
 /** Stored refund → gRPC message. */
 export function toProtoRefund(refund: RefundDoc, paymentId: string): payments.Refund {
@@ -25,7 +25,7 @@ export function visibleRefunds(doc: PaymentDoc): RefundDoc[] {
 
 /** Stored payment → gRPC message. */
 export function toProtoPayment(doc: PaymentDoc): payments.Payment {
-  const address = doc.customer.address ?? {};
+  const address: Partial<AddressDoc> = doc.customer.address ?? {};
   return {
     id: doc._id,
     mode: modeFromName(doc.mode),

@@ -1,7 +1,7 @@
-import type { DueWorkFields, OutboxFields } from '@orquestra/platform';
+import { outboxSchemaFields, type DueWorkFields, type OutboxFields, type OutboxLeaseFields } from '@orquestra/platform';
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { PaymentStatus } from '../domain/payment-status';
-import type { RefundRecord } from '../domain/refunds';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment-status';
+import { REFUND_STATUSES, type RefundRecord } from '../domain/refunds';
 
 /** A refund lives inside its payment: its changes, the payment's amounts and their events are one write. */
 export type RefundDoc = RefundRecord;
@@ -27,13 +27,35 @@ export interface NextActionDoc {
   url: string;
 }
 
-export interface CustomerDoc {
+export interface AddressDoc {
+  street: string;
+  number: string;
+  neighborhood: string;
+  city: string;
+  state: string;
+  zip: string;
+  complement: string;
+}
+
+/** The buyer as the merchant described them on this payment (the record is CustomerDoc, customers). */
+export interface PaymentCustomerDoc {
   name: string;
   email: string;
   document: string;
   phone: string;
-  address: Record<string, string> | null;
+  address: AddressDoc | null;
   ip: string;
+}
+
+/**
+ * A buyer's choice of method being charged (payments created without one): claimed by one
+ * conditional write, so a double click walks the providers once and cancel or expiry never end a
+ * payment half-way through its charge. `until` frees a claim whose holder died.
+ */
+export interface MethodChoiceDoc {
+  id: string;
+  method: string;
+  until: Date;
 }
 
 export interface EventRefDoc {
@@ -46,7 +68,7 @@ export interface EventRefDoc {
  * A payment and everything that happens to it. State changes, their events (outbox) and the next
  * due work (expiry) are always written together by one single-document write (see PaymentStore).
  */
-export interface PaymentDoc extends OutboxFields, DueWorkFields {
+export interface PaymentDoc extends OutboxFields, OutboxLeaseFields, DueWorkFields {
   _id: string;
   merchant_id: string;
   mode: 'test' | 'live';
@@ -61,7 +83,9 @@ export interface PaymentDoc extends OutboxFields, DueWorkFields {
   fee: number;
   net: number;
   description: string;
-  customer: CustomerDoc;
+  customer: PaymentCustomerDoc;
+  /** Normalized search keys (GET /v1/payments?q=): the document as digits only. */
+  search?: { document: string };
   metadata: Record<string, string>;
   tracking: Record<string, string>;
   provider: string;
@@ -95,48 +119,145 @@ export interface PaymentDoc extends OutboxFields, DueWorkFields {
    * webhook deliveries of its events, is one trace (the provider's request is linked to it).
    */
   trace?: Record<string, string>;
+  /** Set while the buyer's chosen method is being charged (requires_method only). */
+  method_choice?: MethodChoiceDoc | null;
+  /**
+   * Counts the changes of the payment's state (status, refunds, amounts). A change recomputed
+   * from a read is written only while the version is still the one read (PaymentStore.changeRefunds).
+   * Absent on payments stored before it existed: read as 0, matched as null.
+   */
+  version?: number;
   created_at: Date;
   updated_at: Date;
 }
+
+/** One provider try; failed creations keep theirs too (failed-creation.model.ts). */
+export const attemptSchema = new Schema<AttemptDoc>(
+  {
+    id: { type: String, required: true },
+    provider_account_id: { type: String, required: true },
+    provider: { type: String, required: true },
+    outcome: { type: String, enum: ['succeeded', 'declined', 'failed', 'uncertain'], required: true },
+    failure_code: { type: String, default: '' },
+    failure_reason: { type: String, default: '' },
+    latency_ms: { type: Number, required: true },
+    provider_payment_id: { type: String, default: '' },
+    created_at: { type: Date, required: true },
+  },
+  { _id: false },
+);
+
+const refundSchema = new Schema<RefundDoc>(
+  {
+    id: { type: String, required: true },
+    amount: { type: Number, required: true },
+    status: { type: String, enum: REFUND_STATUSES, required: true },
+    reason: { type: String, default: '' },
+    source: { type: String, enum: ['service', 'provider'], required: true },
+    provider_refund_id: { type: String, default: '' },
+    failure_code: { type: String, default: '' },
+    failure_reason: { type: String, default: '' },
+    announced: { type: Boolean, required: true },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { _id: false },
+);
+
+const nextActionSchema = new Schema<NextActionDoc>(
+  {
+    type: { type: String, required: true },
+    qr_code: { type: String, default: '' },
+    qr_code_base64: { type: String, default: '' },
+    qr_code_url: { type: String, default: '' },
+    digitable_line: { type: String, default: '' },
+    url: { type: String, default: '' },
+  },
+  { _id: false },
+);
+
+const addressSchema = new Schema<AddressDoc>(
+  {
+    street: { type: String, default: '' },
+    number: { type: String, default: '' },
+    neighborhood: { type: String, default: '' },
+    city: { type: String, default: '' },
+    state: { type: String, default: '' },
+    zip: { type: String, default: '' },
+    complement: { type: String, default: '' },
+  },
+  { _id: false },
+);
+
+const paymentCustomerSchema = new Schema<PaymentCustomerDoc>(
+  {
+    name: { type: String, default: '' },
+    email: { type: String, default: '' },
+    document: { type: String, default: '' },
+    phone: { type: String, default: '' },
+    address: { type: addressSchema, default: null },
+    ip: { type: String, default: '' },
+  },
+  { _id: false },
+);
+
+const eventRefSchema = new Schema<EventRefDoc>(
+  { id: { type: String, required: true }, type: { type: String, required: true }, created: { type: Number, required: true } },
+  { _id: false },
+);
+
+const cardSchema = new Schema<NonNullable<PaymentDoc['card']>>(
+  { token: { type: String, required: true }, installments: { type: Number, default: 1 }, brand: { type: String, default: '' } },
+  { _id: false },
+);
+
+const methodChoiceSchema = new Schema<MethodChoiceDoc>(
+  { id: { type: String, required: true }, method: { type: String, required: true }, until: { type: Date, required: true } },
+  { _id: false },
+);
 
 const schema = new Schema<PaymentDoc>(
   {
     _id: { type: String, required: true },
     merchant_id: { type: String, required: true },
-    mode: { type: String, required: true },
+    mode: { type: String, enum: ['test', 'live'], required: true },
     source_key_id: { type: String, default: '' },
     customer_id: { type: String },
     method: { type: String, default: '' },
-    status: { type: String, required: true },
+    status: { type: String, enum: PAYMENT_STATUSES, required: true },
     amount: { type: Number, required: true },
     amount_refunded: { type: Number, default: 0 },
-    currency: { type: String, default: 'BRL' },
+    currency: { type: String, enum: ['BRL'], default: 'BRL' },
     fee: { type: Number, default: 0 },
     net: { type: Number, default: 0 },
     description: { type: String, default: '' },
-    customer: { type: Schema.Types.Mixed, required: true },
+    customer: { type: paymentCustomerSchema, required: true },
+    search: { document: { type: String, default: '' } },
+    // The merchant's own keys and values (spec: metadata, tracking): free-form by definition.
     metadata: { type: Schema.Types.Mixed, default: {} },
     tracking: { type: Schema.Types.Mixed, default: {} },
     provider: { type: String, default: '' },
     provider_account_id: { type: String, default: '' },
     provider_payment_id: { type: String, default: '' },
-    next_action: { type: Schema.Types.Mixed, default: null },
+    next_action: { type: nextActionSchema, default: null },
     failure_code: { type: String, default: '' },
     failure_reason: { type: String, default: '' },
     end_to_end_id: { type: String, default: '' },
     expires_at: { type: Date, default: null },
     paid_at: { type: Date, default: null },
-    attempts: { type: Schema.Types.Mixed, default: [] },
-    refunds: { type: Schema.Types.Mixed, default: [] },
-    events: { type: Schema.Types.Mixed, default: [] },
+    attempts: { type: [attemptSchema], default: [] },
+    refunds: { type: [refundSchema], default: [] },
+    events: { type: [eventRefSchema], default: [] },
     idempotency_key: { type: String, default: '' },
     requested_account_id: { type: String },
-    card: { type: Schema.Types.Mixed },
+    card: { type: cardSchema },
+    method_choice: { type: methodChoiceSchema, default: null },
+    // W3C trace headers of the creating request: free-form by definition.
     trace: { type: Schema.Types.Mixed },
+    version: { type: Number, default: 0 },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
-    outbox: { type: Schema.Types.Mixed, default: [] },
-    outbox_since: { type: Date, default: null },
+    ...outboxSchemaFields,
     due_at: { type: Date, default: null },
   },
   { versionKey: false, minimize: false },
@@ -151,6 +272,8 @@ schema.index({ provider_account_id: 1, provider_payment_id: 1 });
 schema.index({ provider_account_id: 1, end_to_end_id: 1 });
 // Idempotent refund replays find their payment by the refund id.
 schema.index({ 'refunds.id': 1 });
+// Search by the buyer's document (q=), within the merchant's payments.
+schema.index({ merchant_id: 1, mode: 1, 'search.document': 1 });
 schema.index({ due_at: 1 });
 schema.index({ outbox_since: 1 });
 

@@ -1,7 +1,8 @@
 import { context, propagation } from '@opentelemetry/api';
 import { PAYMENT_ATTEMPT_RECORDED, toPublicRefund, type PaymentAttemptRecorded } from '@orquestra/contracts';
-import { AppError, LockManager, newId, outboxEntries, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
+import { AppError, newId, outboxEntries, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
+import type { FilterQuery } from 'mongoose';
 import type { PaymentLinks } from '../domain/payment-links';
 import { searchableDocument } from '../domain/payment-search';
 import { canTransition, type PaymentStatus } from '../domain/payment-status';
@@ -9,13 +10,16 @@ import type { RefundPlan } from '../domain/refunds';
 import { publicPaymentObject, toProtoRefund } from './payment.mapper';
 import type { PaymentMetrics } from '../metrics/payment-metrics';
 import type { CustomerStore } from './customer.store';
+import type { FailedCreationModel } from './failed-creation.model';
+import { LOST_RACE, retryLostRaces } from './lost-race';
 import type { AttemptDoc, PaymentDoc, PaymentModel, RefundDoc } from './payment.model';
 
 /**
- * Every payment state change goes through here: checked against the transition table, made under
- * the payment's document lock against a fresh read (so a concurrent change makes it a no-op, never
- * a double or lost transition), and written as one single-document update that carries its event
- * in the outbox.
+ * Every payment state change goes through here: checked against the transition table and written
+ * as one conditional single-document update that carries its event in the outbox. The filter
+ * names the status the change starts from and the version the change was computed from, so of
+ * two writers racing (a webhook and a sync, an expiry and a payment) exactly one moves the
+ * payment; the other re-reads and decides again, never doubling a transition or an event.
  */
 export class PaymentStore {
   /** Links new payments to customer records (set by main.ts; absent in tests that do not need it). */
@@ -26,14 +30,14 @@ export class PaymentStore {
   constructor(
     readonly model: PaymentModel,
     /** Creations that failed at every account: kept for their attempts (health, audit). */
-    private readonly failedCreations: Collection<Document>,
-    private readonly locks: LockManager,
+    readonly failedCreations: FailedCreationModel,
     private readonly outbox: OutboxRelay,
     private readonly links: PaymentLinks,
   ) {}
 
+  /** The driver collection, for the outbox relay and the expiry worker. */
   get collection(): Collection<Document> {
-    return this.model.collection as unknown as Collection<Document>;
+    return this.model.collection;
   }
 
   /** The event for `doc` as it will be after the change. */
@@ -51,7 +55,9 @@ export class PaymentStore {
 
   /**
    * Moves `current` to `to` and records `eventType`. Returns the updated payment, or null when the
-   * payment was changed by someone else since `current` was read (the caller re-reads and decides).
+   * payment left `current.status` since `current` was read, or no longer matches `guard` (the
+   * caller re-reads and decides). A change that lost only to a write that kept the status (a
+   * refund report, recorded attempts) is computed again from a fresh read.
    */
   async transition(
     current: PaymentDoc,
@@ -60,22 +66,32 @@ export class PaymentStore {
     changes: Partial<PaymentDoc> = {},
     /** Further events written with the change (e.g. internal attempt events of a charge walk). */
     extraEvents: EventEnvelope[] = [],
+    /** What else must still hold for the change (e.g. the buyer's method choice is this caller's). */
+    guard: FilterQuery<PaymentDoc> = {},
   ): Promise<PaymentDoc | null> {
     if (!canTransition(current.status, to)) {
       throw new Error(`illegal payment transition ${current.status} → ${to} for ${current._id}`);
     }
-    const updated = await this.locks.withLock(LockManager.documentLock(this.collection.collectionName, current._id), async () => {
-      const fresh = await this.model.findById(current._id).lean<PaymentDoc>();
-      if (!fresh || fresh.status !== current.status) return null;
+    let read = current;
+    const updated = await retryLostRaces(`payment ${current._id}`, async () => {
       const now = new Date();
-      const next: PaymentDoc = { ...fresh, ...changes, status: to, updated_at: now };
-      const event = this.event(eventType, next);
-      const eventRef = { id: event.id, type: event.type, created: event.created };
-      await this.collection.updateOne(
-        { _id: current._id as never },
-        withOutbox({ $set: { ...changes, status: to, updated_at: now }, $push: { events: eventRef } }, [event, ...extraEvents]),
-      );
-      return { ...next, events: [...fresh.events, eventRef], outbox: [...fresh.outbox, ...outboxEntries([event, ...extraEvents])] };
+      const event = this.event(eventType, { ...read, ...changes, status: to, updated_at: now });
+      const written = await this.model
+        .findOneAndUpdate(
+          { ...guard, _id: current._id, status: current.status, version: read.version ?? null },
+          withOutbox(
+            { $set: { ...changes, status: to, updated_at: now }, $push: { events: { id: event.id, type: event.type, created: event.created } }, $inc: { version: 1 } },
+            [event, ...extraEvents],
+          ),
+          { returnDocument: 'after' },
+        )
+        .lean<PaymentDoc>();
+      if (written) return written;
+      const fresh = await this.model.findById(current._id).lean<PaymentDoc>();
+      // Gone, moved on, or unchanged since the read (then `guard` no longer holds): not this change.
+      if (!fresh || fresh.status !== current.status || (fresh.version ?? 0) === (read.version ?? 0)) return null;
+      read = fresh;
+      return LOST_RACE;
     });
     if (updated) {
       this.metrics?.entering(updated);
@@ -85,14 +101,12 @@ export class PaymentStore {
   }
 
   /**
-   * Moves a payment's due work to `dueAt` (under its document lock), unless it changed since
-   * `current` was read. For due work that must be tried again later: a new due time puts it
-   * behind work that is due now, so it never holds up the rest.
+   * Moves a payment's due work to `dueAt`, unless it changed since `current` (the due-work claim)
+   * was read. For due work that must be tried again later: a new due time puts it behind work that
+   * is due now, so it never holds up the rest.
    */
   async reschedule(current: PaymentDoc, dueAt: Date): Promise<void> {
-    await this.locks.withLock(LockManager.documentLock(this.collection.collectionName, current._id), async () => {
-      await this.collection.updateOne({ _id: current._id as never, status: current.status, due_at: current.due_at }, { $set: { due_at: dueAt, updated_at: new Date() } });
-    });
+    await this.model.updateOne({ _id: current._id, status: current.status, due_at: current.due_at }, { $set: { due_at: dueAt, updated_at: new Date() } });
   }
 
   /** The event of one refund of `payment` (data.object is the public refund). */
@@ -109,15 +123,17 @@ export class PaymentStore {
   }
 
   /**
-   * Changes a payment's refunds under the payment's document lock (the lock transition() takes):
-   * `plan` sees a fresh read and answers the new refunds, amounts, status and events, or null for
-   * "nothing to change". One single-document write carries the change and its events (outbox).
-   * Answers the payment as it is after (unchanged when plan answered null), or null if unknown.
+   * Changes a payment's refunds: `plan` sees a fresh read and answers the new refunds, amounts,
+   * status and events, or null for "nothing to change". One conditional write on the version read
+   * carries the change and its events (outbox); when another writer changed the payment first,
+   * `plan` runs again on a fresh read, so two changes never both count against the same read (a
+   * refund reservation never passes the amount). Answers the payment as it is after (as read when
+   * plan answered null), or null if unknown.
    */
   async changeRefunds(paymentId: string, plan: (fresh: PaymentDoc & { refunds: RefundDoc[] }) => RefundPlan | null): Promise<PaymentDoc | null> {
     let wrote = false;
     let statusChanged = false;
-    const result = await this.locks.withLock(LockManager.documentLock(this.collection.collectionName, paymentId), async () => {
+    const result = await retryLostRaces(`payment ${paymentId}`, async () => {
       const stored = await this.model.findById(paymentId).lean<PaymentDoc>();
       if (!stored) return null;
       const fresh = { ...stored, refunds: stored.refunds ?? [] };
@@ -133,14 +149,18 @@ export class PaymentStore {
         return refund ? this.refundEvent(event.type, next, refund) : this.event(event.type, next);
       });
       const eventRefs = events.map((event) => ({ id: event.id, type: event.type, created: event.created }));
-      const set = { refunds: change.refunds, amount_refunded: change.amount_refunded, status: change.status, updated_at: now };
-      await this.collection.updateOne(
-        { _id: paymentId as never },
-        events.length > 0 ? withOutbox({ $set: set, $push: { events: { $each: eventRefs } } }, events) : { $set: set },
-      );
+      const update = { $set: { refunds: change.refunds, amount_refunded: change.amount_refunded, status: change.status, updated_at: now }, $inc: { version: 1 } };
+      const written = await this.model
+        .findOneAndUpdate(
+          { _id: paymentId, version: fresh.version ?? null },
+          events.length > 0 ? withOutbox({ ...update, $push: { events: { $each: eventRefs } } }, events) : update,
+          { returnDocument: 'after' },
+        )
+        .lean<PaymentDoc>();
+      if (!written) return LOST_RACE;
       wrote = events.length > 0;
       statusChanged = change.status !== fresh.status;
-      return { ...next, events: [...fresh.events, ...eventRefs], outbox: [...fresh.outbox, ...outboxEntries(events)] };
+      return written;
     });
     if (wrote) void this.outbox.flush(this.collection, paymentId);
     if (statusChanged && result) this.metrics?.entering(result);
@@ -174,26 +194,22 @@ export class PaymentStore {
   /**
    * Adds the attempts of a charge walk that charged nowhere to a payment that stays as it is (a
    * buyer's choice on the payment page that failed at every account), with their internal events.
+   * `$push` appends beside any concurrent write; the version moves because the attempts are state.
    */
-  async recordAttempts(paymentId: string, attempts: AttemptDoc[]): Promise<void> {
+  async recordAttempts(payment: Pick<PaymentDoc, '_id' | 'merchant_id' | 'mode' | 'source_key_id'>, attempts: AttemptDoc[]): Promise<void> {
     if (attempts.length === 0) return;
-    await this.locks.withLock(LockManager.documentLock(this.collection.collectionName, paymentId), async () => {
-      const fresh = await this.model.findById(paymentId).lean<PaymentDoc>();
-      if (!fresh) return;
-      const events = this.attemptEvents(fresh, attempts);
-      await this.collection.updateOne(
-        { _id: paymentId as never },
-        withOutbox({ $set: { attempts: [...fresh.attempts, ...attempts], updated_at: new Date() } }, events),
-      );
-    });
-    void this.outbox.flush(this.collection, paymentId);
+    await this.model.updateOne(
+      { _id: payment._id },
+      withOutbox({ $push: { attempts: { $each: attempts } }, $set: { updated_at: new Date() }, $inc: { version: 1 } }, this.attemptEvents(payment, attempts)),
+    );
+    void this.outbox.flush(this.collection, payment._id);
   }
 
   /** Keeps a creation that failed everywhere (nothing was charged) with its attempts' events. */
   async recordFailedCreation(payment: PaymentDoc, attempts: AttemptDoc[], errorCode: string): Promise<void> {
     const events = this.attemptEvents(payment, attempts);
-    await this.failedCreations.insertOne({
-      _id: payment._id as never,
+    await this.failedCreations.create({
+      _id: payment._id,
       merchant_id: payment.merchant_id,
       mode: payment.mode,
       source_key_id: payment.source_key_id,
@@ -205,26 +221,26 @@ export class PaymentStore {
       outbox: outboxEntries(events),
       outbox_since: events.length > 0 ? new Date() : null,
     });
-    if (events.length > 0) void this.outbox.flush(this.failedCreations, payment._id);
+    if (events.length > 0) void this.outbox.flush(this.failedCreations.collection, payment._id);
   }
 
-  /** Stores a new payment together with its first events (one insert: nothing to lock). */
+  /** Stores a new payment together with its first events (one insert). */
   async insertWithEvents(doc: PaymentDoc, eventTypes: string[]): Promise<PaymentDoc> {
     const events = eventTypes.map((type) => this.event(type, doc));
     const customerId = this.customers ? await this.customers.link(doc) : undefined;
     const trace: Record<string, string> = {};
     propagation.inject(context.active(), trace);
-    const stored: PaymentDoc & { search: { document: string } } = {
+    const stored: PaymentDoc = {
       ...doc,
       ...(Object.keys(trace).length > 0 ? { trace } : {}),
       ...(customerId ? { customer_id: customerId } : {}),
-      // Normalized search keys for GET /v1/payments?q= (the document as digits only).
       search: { document: searchableDocument(doc.customer.document) },
       events: events.map((event) => ({ id: event.id, type: event.type, created: event.created })),
+      version: 0,
       outbox: outboxEntries([...events, ...this.attemptEvents(doc, doc.attempts)]),
       outbox_since: new Date(),
     };
-    await this.model.collection.insertOne(stored as never);
+    await this.model.create(stored);
     this.metrics?.entering(stored);
     void this.outbox.flush(this.collection, doc._id);
     return stored;

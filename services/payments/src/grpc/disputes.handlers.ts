@@ -1,6 +1,6 @@
 import { disputes as disputesContract, type common } from '@orquestra/contracts';
 import type { Handlers } from '@orquestra/platform';
-import { toProtoDispute } from '../db/dispute.store';
+import { toProtoDispute } from '../db/dispute.mapper';
 import type { DisputesService } from '../orchestration/disputes.service';
 import { scopeOf } from './payments.handlers';
 

@@ -1,18 +1,7 @@
-import { DueWorker, isDuplicateKeyError, type LockManager } from '@orquestra/platform';
-import type { Collection, Document } from 'mongodb';
+import { DueWorker, isDuplicateKeyError } from '@orquestra/platform';
 import type { Logger } from 'pino';
+import type { RefundFollowUpDoc, RefundFollowUpModel } from '../db/refund-follow-up.model';
 import type { PaymentActions } from '../orchestration/payment-actions';
-
-/** A refund that was left pending (the provider settles it later, or its answer was lost). */
-export interface RefundFollowUpDoc {
-  _id: string;
-  payment_id: string;
-  merchant_id: string;
-  mode: 'test' | 'live';
-  due_at: Date | null;
-  tries: number;
-  created_at: Date;
-}
 
 /** Waits between checks: quick at first, then sparser, for about three days in all. */
 export const FOLLOW_UP_DELAYS_MS = [30_000, 120_000, 600_000, 1_800_000, 3_600_000, 6 * 3_600_000, 12 * 3_600_000, 24 * 3_600_000, 24 * 3_600_000];
@@ -26,15 +15,13 @@ export class RefundFollowUps {
   readonly worker: DueWorker<RefundFollowUpDoc>;
 
   constructor(
-    private readonly collection: Collection<Document>,
-    locks: LockManager,
+    private readonly model: RefundFollowUpModel,
     private readonly actions: PaymentActions,
     private readonly logger: Logger,
   ) {
     this.worker = new DueWorker<RefundFollowUpDoc>({
       name: 'refund-follow-ups',
-      collection,
-      locks,
+      collection: model.collection,
       logger,
       pollIntervalMs: 5_000,
       handle: (followUp) => this.check(followUp),
@@ -43,8 +30,8 @@ export class RefundFollowUps {
 
   async record(refundId: string, payment: { _id: string; merchant_id: string; mode: 'test' | 'live' }): Promise<void> {
     try {
-      await this.collection.insertOne({
-        _id: refundId as never,
+      await this.model.create({
+        _id: refundId,
         payment_id: payment._id,
         merchant_id: payment.merchant_id,
         mode: payment.mode,
@@ -67,16 +54,17 @@ export class RefundFollowUps {
       this.logger.warn({ refund_id: followUp._id, err: (error as Error).message }, 'refund follow-up could not sync the payment');
     }
     if (settled) {
-      await this.collection.deleteOne({ _id: followUp._id as never });
+      await this.model.deleteOne({ _id: followUp._id });
       return;
     }
     const delay = FOLLOW_UP_DELAYS_MS[followUp.tries + 1];
     if (delay === undefined) {
       // Three days without an answer: a person must look (the refund stays pending, visible).
       this.logger.error({ refund_id: followUp._id, payment_id: followUp.payment_id }, 'refund still pending after three days of checks');
-      await this.collection.updateOne({ _id: followUp._id as never }, { $set: { due_at: null } });
+      await this.model.updateOne({ _id: followUp._id, due_at: followUp.due_at }, { $set: { due_at: null } });
       return;
     }
-    await this.collection.updateOne({ _id: followUp._id as never }, { $set: { due_at: new Date(Date.now() + delay), tries: followUp.tries + 1 } });
+    // Only while this pass's claim stands (its due_at): a pass that took over after the lease counts its own try.
+    await this.model.updateOne({ _id: followUp._id, due_at: followUp.due_at }, { $set: { due_at: new Date(Date.now() + delay), tries: followUp.tries + 1 } });
   }
 }

@@ -1,10 +1,11 @@
 import { common, providers as providersContract, type payments, type routing } from '@orquestra/contracts';
-import { AppError, connectDatabase, ensureIndexes, EventBus, LockManager, OutboxRelay, type EventEnvelope, type RpcClient } from '@orquestra/platform';
+import { AppError, connectDatabase, ensureIndexes, EventBus, OutboxRelay, type EventEnvelope, type RpcClient } from '@orquestra/platform';
 import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
-import type { Collection, Document } from 'mongodb';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
+import { registerFailedCreationModel } from '../db/failed-creation.model';
 import { registerIdempotencyRecordModel } from '../db/idempotency-record.model';
+import { registerOrphanChargeModel } from '../db/orphan-charge.model';
 import type { PaymentDoc } from '../db/payment.model';
 import { registerPaymentModel } from '../db/payment.model';
 import { PaymentStore } from '../db/payment.store';
@@ -23,7 +24,7 @@ const { ChargeStatus } = providersContract;
 const PIX_CODE = '00020101021226830014br.gov.bcb.pix2561qrcodes.example/v2/abc5204000053039865802BR6304ABCD';
 
 /**
- * requires_method against the real store, broker, locks and outbox. Routing and providers are
+ * requires_method against the real store, broker and outbox. Routing and providers are
  * in-process stand-ins answering as those services do (the whole chain over gRPC and the real
  * emulators is tools/e2e/src/payment-page.e2e.spec.ts): routing offers the methods in `offered`,
  * providers records every createCharge and answers an open Pix (or fails when `providerDown`).
@@ -35,7 +36,6 @@ describe('payments awaiting the buyer method (real store)', () => {
   let creator: PaymentCreator;
   let actions: PaymentActions;
   let awaiting: AwaitingMethodPayments;
-  let locks: LockManager;
   const published: EventEnvelope[] = [];
   const charges: providersContract.CreateChargeRequest[] = [];
   let offered = ['pix'];
@@ -80,21 +80,20 @@ describe('payments awaiting the buyer method (real store)', () => {
     bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
     await bus.start();
     await bus.consume({ queue: 'probe', patterns: ['payment.*'] }, async (event) => void published.push(event));
-    locks = await LockManager.create(db.collection('locks') as unknown as Collection<Document>);
-    const outbox = new OutboxRelay({ bus, locks, logger });
+    const outbox = new OutboxRelay({ bus, logger });
     const links = new PaymentLinks('http://pay.example.com', 'http://api.example.com');
-    store = new PaymentStore(registerPaymentModel(db), db.collection('failed_creations') as unknown as Collection<Document>, locks, outbox, links);
+    store = new PaymentStore(registerPaymentModel(db), registerFailedCreationModel(db), outbox, links);
     const idempotencyRecords = registerIdempotencyRecordModel(db);
+    const orphans = new OrphanCharges(registerOrphanChargeModel(db), providersClient, logger);
     await ensureIndexes(db);
-    const orphans = new OrphanCharges(db.collection('orphan_charges') as unknown as Collection<Document>, locks, providersClient, logger);
     creator = new PaymentCreator({
       store, orphans, links, logger, routing: routingClient, providers: providersClient,
-      idempotency: new IdempotencyGuard(idempotencyRecords, locks, 3_600_000, 60_000),
+      idempotency: new IdempotencyGuard(idempotencyRecords, 3_600_000, 60_000),
       defaultPixExpiresMinutes: 60, providerCallDeadlineMs: 5_000, defaultMethodChoiceMinutes: 45,
     });
-    const refunds = new PaymentRefunds({ store, idempotency: new IdempotencyGuard(idempotencyRecords, locks, 3_600_000, 60_000), locks, providers: providersClient, logger, providerCallDeadlineMs: 5_000 });
+    const refunds = new PaymentRefunds({ store, idempotency: new IdempotencyGuard(idempotencyRecords, 3_600_000, 60_000), providers: providersClient, logger, providerCallDeadlineMs: 5_000 });
     actions = new PaymentActions(store, providersClient, logger, refunds);
-    awaiting = new AwaitingMethodPayments({ store, creator, locks, logger, defaultPixExpiresMinutes: 30 });
+    awaiting = new AwaitingMethodPayments({ store, creator, logger, defaultPixExpiresMinutes: 30 });
     actions.awaitingMethod = awaiting;
   });
   afterAll(async () => {
@@ -177,12 +176,12 @@ describe('payments awaiting the buyer method (real store)', () => {
   it('expires a payment whose buyer did not choose in time (due work), and refuses a late choice', async () => {
     const { payment } = await create();
     const past = new Date(Date.now() - 1_000);
-    // Under the payment's document lock, as every writer must (FerretDB updates are read-modify-write:
-    // an outbox flush running at the same moment would otherwise write the old dates back).
-    const setDates = (id: string, dates: Record<string, Date>) =>
-      locks.withLock(LockManager.documentLock(store.collection.collectionName, id), () => store.collection.updateOne({ _id: id as never }, { $set: dates }));
+    // One conditional update, as every writer of a payment makes: the store applies it atomically,
+    // so a concurrent outbox flush cannot write the old dates back.
+    const setDates = async (id: string, dates: Record<string, Date>) =>
+      expect((await store.model.updateOne({ _id: id, status: 'requires_method' }, { $set: dates })).modifiedCount).toBe(1);
     await setDates(payment._id, { expires_at: past, due_at: past });
-    const worker = createPaymentExpiryWorker({ collection: store.collection, locks, actions, logger, pollIntervalMs: 60_000 });
+    const worker = createPaymentExpiryWorker({ model: store.model, actions, logger, pollIntervalMs: 60_000 });
     await worker.tick();
     expect(await read(payment._id)).toMatchObject({ status: 'canceled', failure_code: 'expired', due_at: null });
 

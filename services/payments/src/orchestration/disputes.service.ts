@@ -1,10 +1,11 @@
 import { modeFromName, providers as providersContract } from '@orquestra/contracts';
-import { AppError, DueWorker, newId, type LockManager, type RpcClient } from '@orquestra/platform';
+import { AppError, DueWorker, newId, type RpcClient } from '@orquestra/platform';
+import type { FilterQuery } from 'mongoose';
 import type { Logger } from 'pino';
-import type { DisputeDoc, DisputeStore } from '../db/dispute.store';
+import type { DisputeDoc } from '../db/dispute.model';
+import type { DisputeStore } from '../db/dispute.store';
 import type { PaymentStore } from '../db/payment.store';
 import {
-  ACTIVE_DISPUTE_STATUSES,
   DEFAULT_REASON,
   disputableAmount,
   disputeKindFor,
@@ -34,13 +35,11 @@ export class DisputesService {
     readonly store: DisputeStore,
     private readonly payments: PaymentStore,
     private readonly providers: RpcClient<typeof providersContract.ProvidersServiceService>,
-    locks: LockManager,
     private readonly logger: Logger,
   ) {
     this.worker = new DueWorker<DisputeDoc>({
       name: 'dispute-decisions',
       collection: store.collection,
-      locks,
       logger,
       pollIntervalMs: 500,
       handle: (dispute) => this.decide(dispute),
@@ -55,8 +54,8 @@ export class DisputesService {
     if (!kind || (payment.status !== 'succeeded' && payment.status !== 'partially_refunded') || left === 0) {
       throw new AppError('payment_not_disputable');
     }
-    const active = await this.store.collection.findOne({ payment_id: payment._id, status: { $in: [...ACTIVE_DISPUTE_STATUSES] } });
-    if (active) throw new AppError('payment_not_disputable', { message: `Já existe uma disputa em andamento para este pagamento (${String(active._id)}).` });
+    const active = await this.store.activeFor(payment._id);
+    if (active) throw new AppError('payment_not_disputable', { message: `Já existe uma disputa em andamento para este pagamento (${active._id}).` });
     if (input.amount > left) {
       throw new AppError('parameter_invalid', { param: 'amount', message: `O valor contestado não pode passar do que foi pago e não reembolsado (${left} centavos).` });
     }
@@ -92,9 +91,9 @@ export class DisputesService {
     scope: CallerScope,
     query: { status: string; paymentId: string; limit: number; startingAfter: string },
   ): Promise<{ disputes: DisputeDoc[]; hasMore: boolean }> {
-    const filter: Record<string, unknown> = { merchant_id: scope.merchantId, mode: scope.mode };
-    if (query.status) filter['status'] = query.status;
-    if (query.paymentId) filter['payment_id'] = query.paymentId;
+    const filter: FilterQuery<DisputeDoc> = { merchant_id: scope.merchantId, mode: scope.mode };
+    if (query.status) filter.status = query.status;
+    if (query.paymentId) filter.payment_id = query.paymentId;
     const after = query.startingAfter ? await this.store.find(query.startingAfter, scope) : undefined;
     return this.store.list(filter, query.limit, after);
   }
@@ -154,7 +153,7 @@ export class DisputesService {
     if (dispute.status === 'open') outcome = 'lost';
     else if (dispute.status === 'under_review' && dispute.mode === 'test' && dispute.evidence) outcome = sandboxOutcome(dispute.evidence.text);
     if (!outcome) {
-      await this.store.collection.updateOne({ _id: dispute._id as never, status: dispute.status }, { $set: { due_at: null } });
+      await this.store.clearDueWork(dispute);
       return;
     }
     if (outcome === 'lost') await this.returnToPayer(dispute);

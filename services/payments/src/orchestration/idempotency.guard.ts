@@ -1,4 +1,4 @@
-import { AppError, isDuplicateKeyError, isErrorCode, LockManager } from '@orquestra/platform';
+import { AppError, isDuplicateKeyError, isErrorCode } from '@orquestra/platform';
 import type { IdempotencyRecordDoc, IdempotencyRecordModel } from '../db/idempotency-record.model';
 
 /**
@@ -16,12 +16,11 @@ const POLL_MS = 50;
  * claims the key (an insert on a unique `_id`) and creates the payment; concurrent and later ones
  * wait for and return that payment. Same key with a different body is a conflict. Keys are kept for
  * `ttlMs`; an owner that crashed is replaced when its lease ends. Only the owner writes the record
- * (complete / fail); takeovers hold the record's lock.
+ * (complete / fail); a takeover is one conditional write on the record as it was read.
  */
 export class IdempotencyGuard {
   constructor(
     private readonly records: IdempotencyRecordModel,
-    private readonly locks: LockManager,
     private readonly ttlMs: number,
     private readonly leaseMs: number,
   ) {}
@@ -60,35 +59,25 @@ export class IdempotencyGuard {
       if (!expired && existing.state === 'failed' && waitedOnOwner) throw errorFromRecord(existing);
       const abandoned = existing.state === 'in_progress' && existing.lease_until.getTime() < now.getTime();
       if (expired || existing.state === 'failed' || abandoned) {
-        // Take over under the record's lock, re-checking that it is still exactly as read, so
-        // only one of several takers wins.
-        const lock = await this.locks.tryAcquire(LockManager.documentLock('idempotency_records', recordId), 10_000);
-        if (lock) {
-          try {
-            const again = await this.records.findById(recordId).lean<IdempotencyRecordDoc>();
-            if (again && again.state === existing.state && again.payment_id === existing.payment_id) {
-              const ownerId = !expired && existing.uncertain ? existing.payment_id : paymentId;
-              await this.records.updateOne(
-                { _id: recordId },
-                {
-                  $set: {
-                    request_hash: requestHash,
-                    payment_id: ownerId,
-                    state: 'in_progress',
-                    error_code: '',
-                    error_message: '',
-                    error_param: '',
-                    created_at: expired ? now : existing.created_at,
-                    lease_until: new Date(now.getTime() + this.leaseMs),
-                  },
-                },
-              );
-              return { kind: 'owner', paymentId: ownerId };
-            }
-          } finally {
-            await this.locks.release(lock);
-          }
-        }
+        // Take over by one conditional write on the record exactly as read (its state, owner and
+        // lease): of several takers only one matches it, the others look again.
+        const ownerId = !expired && existing.uncertain ? existing.payment_id : paymentId;
+        const taken = await this.records.updateOne(
+          { _id: recordId, state: existing.state, payment_id: existing.payment_id, lease_until: existing.lease_until },
+          {
+            $set: {
+              request_hash: requestHash,
+              payment_id: ownerId,
+              state: 'in_progress',
+              error_code: '',
+              error_message: '',
+              error_param: '',
+              created_at: expired ? now : existing.created_at,
+              lease_until: new Date(now.getTime() + this.leaseMs),
+            },
+          },
+        );
+        if (taken.matchedCount === 1) return { kind: 'owner', paymentId: ownerId };
         continue;
       }
       if (Date.now() > waitUntil) throw new AppError('idempotency_in_progress', { param: 'Idempotency-Key' });

@@ -1,27 +1,9 @@
 import { providers as providersContract } from '@orquestra/contracts';
-import { DueWorker, isDuplicateKeyError, type LockManager, type RpcClient } from '@orquestra/platform';
-import type { Collection, Document } from 'mongodb';
+import { DueWorker, isDuplicateKeyError, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
+import type { OrphanChargeDoc, OrphanChargeModel } from '../db/orphan-charge.model';
 
 const { ChargeStatus } = providersContract;
-
-/**
- * A charge that may exist at an account although the payment went elsewhere: the attempt timed
- * out (ambiguous) and failover moved on. Nobody was shown its QR, but it must not stay payable.
- */
-export interface OrphanChargeDoc {
-  _id: string;
-  payment_id: string;
-  account_id: string;
-  /**
-   * The exact CreateCharge request of the attempt (same idempotency key), in its proto JSON form
-   * so that it survives the store's round trip (int64, maps, absent optionals).
-   */
-  request: unknown;
-  due_at: Date | null;
-  tries: number;
-  created_at: Date;
-}
 
 const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000];
 
@@ -34,8 +16,7 @@ export class OrphanCharges {
   readonly worker: DueWorker<OrphanChargeDoc>;
 
   constructor(
-    private readonly collection: Collection<Document>,
-    locks: LockManager,
+    private readonly model: OrphanChargeModel,
     private readonly providers: RpcClient<typeof providersContract.ProvidersServiceService>,
     private readonly logger: Logger,
     /**
@@ -48,8 +29,7 @@ export class OrphanCharges {
   ) {
     this.worker = new DueWorker<OrphanChargeDoc>({
       name: 'orphan-charges',
-      collection,
-      locks,
+      collection: model.collection,
       logger,
       pollIntervalMs: 2_000,
       handle: (orphan) => this.resolve(orphan),
@@ -58,8 +38,8 @@ export class OrphanCharges {
 
   async record(paymentId: string, request: providersContract.CreateChargeRequest): Promise<void> {
     try {
-      await this.collection.insertOne({
-        _id: `${paymentId}:${request.account_id}` as never,
+      await this.model.create({
+        _id: `${paymentId}:${request.account_id}`,
         payment_id: paymentId,
         account_id: request.account_id,
         request: providersContract.CreateChargeRequest.toJSON(request),
@@ -76,7 +56,7 @@ export class OrphanCharges {
     const request = providersContract.CreateChargeRequest.fromJSON(orphan.request);
     try {
       if (await this.adoptedBy(orphan.payment_id, orphan.account_id)) {
-        await this.collection.deleteOne({ _id: orphan._id as never });
+        await this.model.deleteOne({ _id: orphan._id });
         this.logger.info({ payment_id: orphan.payment_id, account_id: orphan.account_id }, 'orphan charge adopted by its retried payment');
         return;
       }
@@ -94,12 +74,12 @@ export class OrphanCharges {
         // Nobody saw this charge's QR; a payment to it needs a human (refund at the provider).
         this.logger.error({ payment_id: orphan.payment_id, account_id: orphan.account_id }, 'orphan charge was paid; refund it');
       }
-      await this.collection.deleteOne({ _id: orphan._id as never });
+      await this.model.deleteOne({ _id: orphan._id });
       this.logger.info({ payment_id: orphan.payment_id, account_id: orphan.account_id }, 'orphan charge resolved');
     } catch (error) {
       const delay = RETRY_DELAYS_MS[Math.min(orphan.tries, RETRY_DELAYS_MS.length - 1)] ?? 3_600_000;
-      // Only this worker (holding the claim) writes orphan records after their insert.
-      await this.collection.updateOne({ _id: orphan._id as never }, { $set: { due_at: new Date(Date.now() + delay), tries: orphan.tries + 1 } });
+      // Only while this worker's claim stands (its due_at): a pass that took over after the lease wrote its own outcome.
+      await this.model.updateOne({ _id: orphan._id, due_at: orphan.due_at }, { $set: { due_at: new Date(Date.now() + delay), tries: orphan.tries + 1 } });
       const cause = (error as { cause?: Error }).cause?.message;
       this.logger.warn({ payment_id: orphan.payment_id, err: (error as Error).message, cause, retry_in_ms: delay }, 'orphan charge not resolved yet');
     }

@@ -1,10 +1,11 @@
 import { common, PROVIDER_DISPUTE_UPDATED, type providers as providersContract, type ProviderDisputeUpdated } from '@orquestra/contracts';
-import { AppError, connectDatabase, ensureIndexes, EventBus, LockManager, newId, OutboxRelay, type EventEnvelope, type RpcClient } from '@orquestra/platform';
+import { AppError, connectDatabase, ensureIndexes, EventBus, newId, OutboxRelay, type EventEnvelope, type RpcClient } from '@orquestra/platform';
 import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
-import type { Collection, Document } from 'mongodb';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
-import { DisputeStore, type DisputeDoc } from '../db/dispute.store';
+import { registerDisputeModel, type DisputeDoc } from '../db/dispute.model';
+import { DisputeStore } from '../db/dispute.store';
+import { registerFailedCreationModel } from '../db/failed-creation.model';
 import { registerPaymentModel, type PaymentDoc } from '../db/payment.model';
 import { PaymentStore } from '../db/payment.store';
 import { PaymentLinks } from '../domain/payment-links';
@@ -16,8 +17,7 @@ jest.setTimeout(60_000);
 const logger = pino({ level: 'silent' });
 
 /**
- * Disputes opened at providers, applied by payments against the real store, broker, locks and
- * outbox: reports travel over RabbitMQ as `internal.provider_dispute.updated`, public events come
+ * Disputes opened at providers, applied by payments against the real store, broker and outbox: reports travel over RabbitMQ as `internal.provider_dispute.updated`, public events come
  * out of the disputes' outbox. The providers service is an in-process stand-in that records the
  * defenses it is asked to send (the whole chain over gRPC and the emulators is the e2e suite).
  */
@@ -55,7 +55,7 @@ describe('provider disputes in payments (real store and broker)', () => {
   });
   const send = (object: ProviderDisputeUpdated) =>
     bus.publish({ id: newId('event'), type: PROVIDER_DISPUTE_UPDATED, created: Math.floor(Date.now() / 1000), merchant_id: scope.merchantId, mode: 'test', source: null, data: { object: object as unknown as Record<string, unknown> } });
-  const disputesOf = async (paymentId: string) => (await disputeStore.collection.find({ payment_id: paymentId }).toArray()) as unknown as DisputeDoc[];
+  const disputesOf = (paymentId: string) => disputeStore.model.find({ payment_id: paymentId }).lean<DisputeDoc[]>();
   const eventsOf = (disputeId: string) => published.filter((e) => (e.data.object as { id?: string }).id === disputeId).map((e) => e.type);
   async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
     const deadline = Date.now() + 15_000;
@@ -74,14 +74,11 @@ describe('provider disputes in payments (real store and broker)', () => {
     bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
     await bus.start();
     await bus.consume({ queue: `${prefix}probe`, patterns: ['dispute.*', 'refund.*', 'payment.*'] }, async (event) => void published.push(event));
-    const locks = await LockManager.create(db.collection('locks') as unknown as Collection<Document>);
-    const outbox = new OutboxRelay({ bus, locks, logger });
-    store = new PaymentStore(registerPaymentModel(db), db.collection('failed_creations') as unknown as Collection<Document>, locks, outbox, new PaymentLinks('http://pay.example.com', 'http://api.example.com'));
+    const outbox = new OutboxRelay({ bus, logger });
+    store = new PaymentStore(registerPaymentModel(db), registerFailedCreationModel(db), outbox, new PaymentLinks('http://pay.example.com', 'http://api.example.com'));
+    disputeStore = new DisputeStore(registerDisputeModel(db), outbox);
     await ensureIndexes(db);
-    const collection = db.collection('disputes') as unknown as Collection<Document>;
-    await DisputeStore.ensureIndexes(collection);
-    disputeStore = new DisputeStore(collection, locks, outbox);
-    disputes = new DisputesService(disputeStore, store, providersClient, locks, logger);
+    disputes = new DisputesService(disputeStore, store, providersClient, logger);
     await startProviderDisputeConsumer(bus, new ProviderDisputeIntake(disputeStore, store, (d) => disputes.returnToPayer(d), logger), logger);
   });
   afterAll(async () => {
@@ -138,7 +135,7 @@ describe('provider disputes in payments (real store and broker)', () => {
     // A poll still saying "open" never moves it back; the decision closes it, the payment untouched.
     await send(report({ account_id: 'pa_efi', provider: 'efi', provider_dispute_id: 'inf_1', end_to_end_id: payment.end_to_end_id, status: 'open', provider_status: 'ABERTA', accepts_evidence: true, via: 'poll' }));
     await send(report({ account_id: 'pa_efi', provider: 'efi', provider_dispute_id: 'inf_1', end_to_end_id: payment.end_to_end_id, status: 'won', provider_status: 'REJEITADA', accepts_evidence: true, via: 'poll' }));
-    await until(async () => ((await disputeStore.collection.findOne({ _id: dispute!._id as never }))?.['status'] === 'won' ? true : undefined), 'won');
+    await until(async () => ((await disputeStore.findById(dispute!._id))?.status === 'won' ? true : undefined), 'won');
     expect((await store.model.findById(payment._id).lean<PaymentDoc>())).toMatchObject({ status: 'succeeded', amount_refunded: 0 });
     await until(async () => (eventsOf(dispute!._id).includes('dispute.closed') ? true : undefined), 'dispute.closed');
     expect(eventsOf(dispute!._id)).toEqual(['dispute.created', 'dispute.updated', 'dispute.closed']);

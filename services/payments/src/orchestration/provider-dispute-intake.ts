@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { ProviderDisputeUpdated } from '@orquestra/contracts';
 import { isDuplicateKeyError } from '@orquestra/platform';
 import type { Logger } from 'pino';
-import type { DisputeDoc, DisputeStore } from '../db/dispute.store';
+import type { DisputeDoc } from '../db/dispute.model';
+import type { DisputeStore } from '../db/dispute.store';
 import type { PaymentDoc } from '../db/payment.model';
 import type { PaymentStore } from '../db/payment.store';
 import { DEFAULT_REASON, disputableAmount, disputeKindFor, dueAtFor, providerDisputeId, type DisputeStatus } from '../domain/disputes';
@@ -29,14 +30,14 @@ export class ProviderDisputeIntake {
 
   async apply(report: ProviderDisputeUpdated): Promise<DisputeIntakeResult> {
     const id = providerDisputeId(createHash('sha256').update(`${report.account_id}|${report.provider_dispute_id}`).digest());
-    let current = (await this.disputes.collection.findOne({ _id: id as never })) as DisputeDoc | null;
+    let current = await this.disputes.findById(id);
     let created = false;
     if (!current) {
       const payment = await this.paymentOf(report);
       if (!payment) return 'unknown_payment';
       current = await this.create(id, report, payment);
       created = current !== null;
-      current ??= (await this.disputes.collection.findOne({ _id: id as never })) as DisputeDoc | null;
+      current ??= await this.disputes.findById(id);
       if (!current) return 'unknown_payment';
     }
     const moved = await this.move(current, report);

@@ -1,5 +1,5 @@
 import { modeFromName, modeName, providers as providersContract, type ProviderRefundReport, type payments } from '@orquestra/contracts';
-import { AppError, LockManager, newId, type ErrorCode, type RpcClient } from '@orquestra/platform';
+import { AppError, newId, type ErrorCode, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { PaymentDoc, RefundDoc } from '../db/payment.model';
 import type { PaymentStore } from '../db/payment.store';
@@ -27,17 +27,10 @@ const NOT_REFUNDED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'amount_too_small',
 ]);
 
-/**
- * How long a refund request may wait for the other refunds of its payment in flight; with the
- * provider call it stays inside the gateway's deadline for this route (30 s).
- */
-const REFUND_LOCK_WAIT_MS = 15_000;
-
 export interface PaymentRefundsDeps {
   store: PaymentStore;
-  /** A guard of its own: its lease outlasts the refund lock wait plus the provider call. */
+  /** A guard of its own: its lease outlasts a refund request (its writes and the provider call). */
   idempotency: IdempotencyGuard;
-  locks: LockManager;
   providers: RpcClient<typeof providersContract.ProvidersServiceService>;
   logger: Logger;
   providerCallDeadlineMs: number;
@@ -68,11 +61,12 @@ export function reportFromEvent(refund: ProviderRefundReport): RefundReport {
 }
 
 /**
- * Refunds of a payment. One request at a time per payment: a lock named for the payment's refunds
- * (not the payment document lock, which every write takes briefly) is held across "check what is
- * left → reserve a pending refund → ask the provider → record its answer", so concurrent partial
- * refunds can never add up to more than was paid. The provider call happens outside the document
- * lock; webhooks and syncs keep updating the payment meanwhile.
+ * Refunds of a payment. A request first reserves its amount: a pending refund added by one
+ * conditional write on the payment's version, checked against what is left in that same read
+ * (PaymentStore.changeRefunds), so concurrent partial refunds can never add up to more than was
+ * paid. The provider call happens after the reservation, outside any write; webhooks, syncs and
+ * other refunds keep updating the payment meanwhile, and its answer is recorded by another
+ * conditional write.
  */
 export class PaymentRefunds {
   /** Where refunds left pending are followed up until final (set by main.ts). */
@@ -80,8 +74,12 @@ export class PaymentRefunds {
 
   constructor(private readonly deps: PaymentRefundsDeps) {}
 
-  static refundsLock(paymentId: string): string {
-    return `${LockManager.documentLock('payments', paymentId)}:refunds`;
+  /**
+   * How long a reservation may belong to a request still running (its provider call may be
+   * retried once); a sync leaves it to that request until then.
+   */
+  private get requestSpanMs(): number {
+    return this.deps.providerCallDeadlineMs * 2 + 10_000;
   }
 
   async refund(request: payments.RefundPaymentRequest, requestId: string): Promise<RefundResult> {
@@ -103,20 +101,7 @@ export class PaymentRefunds {
       }
     }
     try {
-      const lock = await this.deps.locks
-        .acquire(PaymentRefunds.refundsLock(request.payment_id), { waitMs: REFUND_LOCK_WAIT_MS, leaseMs: this.deps.providerCallDeadlineMs * 2 + 10_000 })
-        .catch((error: Error) => {
-          throw new AppError('service_unavailable', {
-            message: 'Outros reembolsos deste pagamento estão em processamento. Tente novamente em instantes com a mesma Idempotency-Key.',
-            cause: error,
-          });
-        });
-      let result: RefundResult;
-      try {
-        result = await this.refundLocked(request, scope, refundId, requestId);
-      } finally {
-        await this.deps.locks.release(lock).catch(() => undefined);
-      }
+      const result = await this.refundReserved(request, scope, refundId, requestId);
       // The provider has answered: from here nothing may mark the key failed (a retry with it would
       // take over under a new refund id and refund again). Sync still finds a refund whose
       // follow-up could not be recorded.
@@ -134,41 +119,48 @@ export class PaymentRefunds {
     }
   }
 
-  private async refundLocked(request: payments.RefundPaymentRequest, scope: CallerScope, refundId: string, requestId: string): Promise<RefundResult> {
+  private async refundReserved(request: payments.RefundPaymentRequest, scope: CallerScope, refundId: string, requestId: string): Promise<RefundResult> {
     const payment = await this.deps.store.findForCaller(request.payment_id, scope);
-    const check = checkRefundRequest({ ...payment, refunds: payment.refunds ?? [] }, request.amount);
-    if (!check.ok) throw refusal(check.reason, payment, check.remaining);
 
-    // 1. Reserve: a pending refund counts against what is left from now on (no event yet).
-    const now = new Date();
-    const reservation: RefundDoc = {
-      id: refundId,
-      amount: check.amount,
-      status: 'pending',
-      reason: request.reason,
-      source: 'service',
-      provider_refund_id: '',
-      failure_code: '',
-      failure_reason: '',
-      announced: false,
-      created_at: now,
-      updated_at: now,
-    };
-    await this.deps.store.changeRefunds(payment._id, (fresh) => ({
-      refunds: [...fresh.refunds, reservation],
-      amount_refunded: fresh.amount_refunded,
-      status: fresh.status,
-      events: [],
-    }));
+    // 1. Reserve: a pending refund counts against what is left from now on (no event yet). The
+    // check runs on the read the reservation is written against, again after any lost race.
+    let refused: AppError | undefined;
+    let amount = 0;
+    const reserved = await this.deps.store.changeRefunds(payment._id, (fresh) => {
+      const check = checkRefundRequest(fresh, request.amount);
+      if (!check.ok) {
+        refused = refusal(check.reason, fresh, check.remaining);
+        return null;
+      }
+      refused = undefined;
+      amount = check.amount;
+      const now = new Date();
+      const reservation: RefundDoc = {
+        id: refundId,
+        amount: check.amount,
+        status: 'pending',
+        reason: request.reason,
+        source: 'service',
+        provider_refund_id: '',
+        failure_code: '',
+        failure_reason: '',
+        announced: false,
+        created_at: now,
+        updated_at: now,
+      };
+      return { refunds: [...fresh.refunds, reservation], amount_refunded: fresh.amount_refunded, status: fresh.status, events: [] };
+    });
+    if (refused) throw refused;
+    if (!reserved) throw new AppError('not_found', { param: 'id', message: `Pagamento ${payment._id} não encontrado.` });
 
-    // 2. Ask the provider (outside the document lock; the refunds lock is still held).
+    // 2. Ask the provider (the reservation holds the amount meanwhile).
     let report: RefundReport;
     try {
       const { refund } = await this.deps.providers.refundCharge(
         {
           ref: { merchant_id: payment.merchant_id, mode: modeFromName(payment.mode), account_id: payment.provider_account_id, provider_payment_id: payment.provider_payment_id },
           refund_key: refundId,
-          amount: check.amount,
+          amount,
           reason: request.reason,
           end_to_end_id: payment.end_to_end_id,
         },
@@ -218,40 +210,37 @@ export class PaymentRefunds {
   /**
    * Sync: a refund left pending without the provider's answer (a lost answer, a crash mid-request)
    * is asked for again with the same key, which the provider answers with the existing refund or
-   * makes now, never twice. Skipped while a refund request of the payment is in flight.
+   * makes now, never twice. A reservation still young enough to belong to a running request is
+   * left to it (that request may yet remove it when the provider refuses it).
    */
   async resume(payment: PaymentDoc, requestId: string): Promise<void> {
-    const stuck = (payment.refunds ?? []).filter((r) => r.source === 'service' && r.status === 'pending' && !r.provider_refund_id);
-    if (stuck.length === 0) return;
-    const lock = await this.deps.locks.tryAcquire(PaymentRefunds.refundsLock(payment._id), this.deps.providerCallDeadlineMs * 2 + 10_000);
-    if (!lock) return;
-    try {
-      for (const refund of stuck) {
-        try {
-          const answer = await this.deps.providers.refundCharge(
-            {
-              ref: { merchant_id: payment.merchant_id, mode: modeFromName(payment.mode), account_id: payment.provider_account_id, provider_payment_id: payment.provider_payment_id },
-              refund_key: refund.id,
-              amount: refund.amount,
-              reason: refund.reason,
-              end_to_end_id: payment.end_to_end_id,
-            },
-            { requestId, deadlineMs: this.deps.providerCallDeadlineMs },
-          );
-          if (answer.refund) await this.applyReports(payment._id, [{ ...reportFromProto(answer.refund), refund_key: refund.id }]);
-        } catch (error) {
-          if (error instanceof AppError && error.code === 'provider_rejected') {
-            // The provider refuses it (and has no devolução with this id): it failed, its amount is free.
-            await this.applyReports(payment._id, [
-              { provider_refund_id: '', refund_key: refund.id, amount: refund.amount, status: 'failed', failure_code: 'provider_rejected', failure_reason: error.message },
-            ]);
-          } else {
-            this.deps.logger.warn({ payment_id: payment._id, refund_id: refund.id, err: (error as Error).message }, 'pending refund still unresolved');
-          }
+    const abandonedBefore = Date.now() - this.requestSpanMs;
+    const stuck = (payment.refunds ?? []).filter(
+      (r) => r.source === 'service' && r.status === 'pending' && !r.provider_refund_id && (r.announced || new Date(r.created_at).getTime() < abandonedBefore),
+    );
+    for (const refund of stuck) {
+      try {
+        const answer = await this.deps.providers.refundCharge(
+          {
+            ref: { merchant_id: payment.merchant_id, mode: modeFromName(payment.mode), account_id: payment.provider_account_id, provider_payment_id: payment.provider_payment_id },
+            refund_key: refund.id,
+            amount: refund.amount,
+            reason: refund.reason,
+            end_to_end_id: payment.end_to_end_id,
+          },
+          { requestId, deadlineMs: this.deps.providerCallDeadlineMs },
+        );
+        if (answer.refund) await this.applyReports(payment._id, [{ ...reportFromProto(answer.refund), refund_key: refund.id }]);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'provider_rejected') {
+          // The provider refuses it (and has no devolução with this id): it failed, its amount is free.
+          await this.applyReports(payment._id, [
+            { provider_refund_id: '', refund_key: refund.id, amount: refund.amount, status: 'failed', failure_code: 'provider_rejected', failure_reason: error.message },
+          ]);
+        } else {
+          this.deps.logger.warn({ payment_id: payment._id, refund_id: refund.id, err: (error as Error).message }, 'pending refund still unresolved');
         }
       }
-    } finally {
-      await this.deps.locks.release(lock);
     }
   }
 }
