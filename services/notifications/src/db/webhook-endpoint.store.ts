@@ -8,6 +8,9 @@ export interface Scope {
   mode: 'test' | 'live';
 }
 
+/** What the fan-out reads of an endpoint to match events to it. */
+export type RoutableEndpoint = Pick<WebhookEndpointDoc, '_id' | 'merchant_id' | 'mode' | 'enabled' | 'events' | 'only_source'>;
+
 export interface EndpointChanges {
   url?: string;
   events?: string[];
@@ -113,11 +116,14 @@ export class WebhookEndpointStore {
   }
 
   /**
-   * Every enabled endpoint of a merchant in one mode: the fan-out reads this once per event. Not
-   * cached: endpoints change on any replica, and a stale list would lose or misroute deliveries.
+   * Every enabled endpoint of a merchant in one mode, with only what matching needs: the fan-out
+   * reads this once per event. Not cached: endpoints change on any replica, and a stale list would
+   * lose or misroute deliveries.
    */
-  async enabledFor(merchantId: string, mode: 'test' | 'live'): Promise<WebhookEndpointDoc[]> {
-    return this.model.find({ merchant_id: merchantId, mode, enabled: true }).lean<WebhookEndpointDoc[]>();
+  async enabledFor(merchantId: string, mode: 'test' | 'live'): Promise<RoutableEndpoint[]> {
+    return this.model
+      .find({ merchant_id: merchantId, mode, enabled: true }, { merchant_id: 1, mode: 1, enabled: 1, events: 1, only_source: 1 })
+      .lean<RoutableEndpoint[]>();
   }
 
   async byId(id: string): Promise<WebhookEndpointDoc | null> {

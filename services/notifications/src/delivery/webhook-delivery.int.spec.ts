@@ -255,6 +255,76 @@ describe('webhook deliveries against the real store and broker', () => {
     await endpoints.delete(scope, doc._id);
   });
 
+  it('queues one delivery per endpoint when fan-outs of one event race (redeliveries on several replicas)', async () => {
+    const a = await endpoints.create(scope, { url: `${receiver.url}/race-a`, events: ['payout.*'], only_source: null, description: '' });
+    const b = await endpoints.create(scope, { url: `${receiver.url}/race-b`, events: ['*'], only_source: null, description: '' });
+    const event = await logEvent('payout.paid');
+    const queued = await Promise.all(Array.from({ length: 20 }, () => fanOutEvent(event, endpoints, deliveries)));
+    expect(queued.reduce((sum, n) => sum + n, 0)).toBe(2);
+    for (const endpoint of [a, b]) {
+      const page = await deliveries.list(scope, { endpoint_id: endpoint.doc._id, status: '', event_id: event.id, limit: 10, starting_after: '' });
+      expect(page.data).toHaveLength(1);
+    }
+    await Promise.all([worker().tick(), worker().tick(), worker().tick()]);
+    expect(receiver.received.filter((r) => r.url.startsWith('/race-'))).toHaveLength(2);
+    for (const endpoint of [a, b]) await endpoints.delete(scope, endpoint.doc._id);
+  });
+
+  it('keeps a resend asked for during an attempt due, and records both attempts once', async () => {
+    let calls = 0;
+    receiver.set((res) => {
+      calls += 1;
+      if (calls === 1) setTimeout(() => res.writeHead(500).end(), 300);
+      else res.writeHead(200).end();
+    });
+    const { doc } = await endpoints.create(scope, { url: `${receiver.url}/resent`, events: ['card.*'], only_source: null, description: '' });
+    await fanOutEvent(await logEvent('card.updated'), endpoints, deliveries);
+    const [queued] = (await deliveries.list(scope, { endpoint_id: doc._id, status: '', event_id: '', limit: 1, starting_after: '' })).data;
+    const inFlight = worker().tick();
+    await waitFor(() => (receiver.received.some((r) => r.url === '/resent') ? true : undefined));
+    const resent = await deliveries.resend(scope, queued!._id);
+    await inFlight;
+    const between = await deliveries.get(scope, queued!._id);
+    // The failed attempt is recorded, but its retry schedule does not replace the resend's.
+    expect(between).toMatchObject({ status: 'pending', manual: true, due_at: resent.due_at });
+    expect(between.attempts.map((a) => [a.number, a.status_code, a.manual])).toEqual([[1, 500, false]]);
+    await worker().tick();
+    const after = await deliveries.get(scope, queued!._id);
+    expect(after).toMatchObject({ status: 'delivered', manual: false, due_at: null });
+    expect(after.attempts.map((a) => [a.number, a.status_code, a.manual])).toEqual([[1, 500, false], [2, 200, true]]);
+    await endpoints.delete(scope, doc._id);
+  });
+
+  it('disables an endpoint once, with one announcement, when failures race', async () => {
+    const { doc } = await endpoints.create(scope, { url: `${receiver.url}/race-gone`, events: ['*'], only_source: null, description: '' });
+    const disabled = await Promise.all(Array.from({ length: 20 }, () => endpoints.markFailing(doc._id, { gone: true, disableAfterMs: 5 * 86_400_000 })));
+    expect(disabled.filter(Boolean)).toHaveLength(1);
+    expect(await endpoints.byId(doc._id)).toMatchObject({ enabled: false, disabled_reason: 'gone', outbox: [] });
+    await waitFor(() => busEvents.find((e) => (e.data.object as { id?: string }).id === doc._id));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(busEvents.filter((e) => (e.data.object as { id?: string }).id === doc._id)).toHaveLength(1);
+
+    const sick = (await endpoints.create(scope, { url: `${receiver.url}/race-sick`, events: ['*'], only_source: null, description: '' })).doc;
+    const startedAt = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => endpoints.markFailing(sick._id, { gone: false, disableAfterMs: 60_000, now: new Date(Date.now() + i) })),
+    );
+    expect(startedAt.some(Boolean)).toBe(false);
+    const failing = await endpoints.byId(sick._id);
+    // One failure started the period, and the schedule is that failure's.
+    expect(failing!.due_at!.getTime()).toBe(failing!.failing_since!.getTime() + 60_000);
+    for (const id of [doc._id, sick._id]) await endpoints.delete(scope, id);
+  });
+
+  it('gives every caller of concurrent rotations a secret that signs', async () => {
+    const { doc, secret: original } = await endpoints.create(scope, { url: `${receiver.url}/race-rot`, events: ['*'], only_source: null, description: '' });
+    const rotated = await Promise.all(Array.from({ length: 5 }, () => endpoints.rotateSecret(scope, doc._id)));
+    const current = (await endpoints.byId(doc._id))!;
+    expect(current.secrets).toHaveLength(6);
+    const signing = endpoints.signingSecrets(current);
+    expect(new Set(signing)).toEqual(new Set([original, ...rotated.map((r) => r.secret)]));
+    await endpoints.delete(scope, doc._id);
+  });
+
   it('counts a timeout and a redirect as failures and never follows the redirect', async () => {
     receiver.set((res, req) => {
       if (req.url === '/slow') setTimeout(() => res.writeHead(200).end(), 2_500);

@@ -15,13 +15,14 @@ export function publicOnlyLookup(hostname: string, options: LookupOptions, callb
     if (error) return callback(error, []);
     const list = addresses as LookupAddress[];
     const internal = list.find((entry) => isInternalAddress(entry.address));
-    if (internal || list.length === 0) {
+    const first = list[0];
+    if (internal || !first) {
       const refused: NodeJS.ErrnoException = new Error(`${hostname} resolves to an internal address`);
       refused.code = 'EINTERNALADDRESS';
       return callback(refused, []);
     }
     if (options.all) return callback(null, list);
-    callback(null, list[0]!.address, list[0]!.family);
+    callback(null, first.address, first.family);
   });
 }
 
