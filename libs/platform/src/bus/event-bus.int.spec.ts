@@ -78,6 +78,27 @@ describe('EventBus against a real RabbitMQ', () => {
     expect(calls).toBe(2);
   });
 
+  it('counts every confirmed publish and every delivery, redeliveries included', async () => {
+    const counted = new EventBus({ url: amqpUrl, exchange: `${prefix}counted`, logger });
+    const messages = { published: 0, consumed: 0 };
+    counted.onMessage = (direction) => (messages[direction] += 1);
+    await counted.start();
+    try {
+      let calls = 0;
+      await counted.consume({ queue: `${prefix}counted`, patterns: ['count.*'], retryDelayMs: 100 }, async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('first try fails');
+      });
+      await counted.publish(envelope('count.me'));
+      expect(messages.published).toBe(1);
+      const deadline = Date.now() + 5_000;
+      while (calls < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(messages).toEqual({ published: 1, consumed: 2 });
+    } finally {
+      await counted.close();
+    }
+  });
+
   it('refuses to publish when not connected', async () => {
     const offline = new EventBus({ url: amqpUrl, exchange: `${prefix}events`, logger });
     await expect(offline.publish(envelope('payment.created'))).rejects.toThrow(/not connected/);

@@ -47,6 +47,9 @@ export class EventBus {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private reconnectDelayMs = 250;
 
+  /** Counts every confirmed publish and every delivery received (redeliveries too); set by runService. */
+  onMessage: ((direction: 'published' | 'consumed') => void) | undefined;
+
   constructor(
     private readonly options: { url: string; exchange: string; logger: Logger },
   ) {}
@@ -117,6 +120,7 @@ export class EventBus {
         (error: unknown) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()),
       );
     });
+    this.onMessage?.('published');
   }
 
   async consume(options: ConsumerOptions, handler: EventHandler): Promise<void> {
@@ -171,6 +175,7 @@ export class EventBus {
     options: Required<ConsumerOptions>,
     handler: EventHandler,
   ): Promise<void> {
+    this.onMessage?.('consumed');
     const attempt = deliveryAttempt(message, options.queue);
     let event: EventEnvelope;
     try {

@@ -11,6 +11,10 @@ import type { OutboxRelay } from '../outbox';
 export class ServiceMetrics {
   readonly registry = new Registry();
   readonly rpcDuration: Histogram<'method' | 'code'>;
+  /** Commands sent to the store, by command name (runService counts them through connectDatabase). */
+  readonly storeCommands: Counter<'command'>;
+  /** Messages this process published to or consumed from the broker (runService wires the EventBus). */
+  readonly busMessages: Counter<'direction'>;
 
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
@@ -20,6 +24,18 @@ export class ServiceMetrics {
       help: 'Time to handle one unary gRPC call, by method and normalized result code.',
       labelNames: ['method', 'code'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
+    });
+    this.storeCommands = new Counter({
+      name: 'orquestra_store_commands_total',
+      help: 'Commands sent to the store (MongoDB wire protocol), by command name.',
+      labelNames: ['command'],
+      registers: [this.registry],
+    });
+    this.busMessages = new Counter({
+      name: 'orquestra_bus_messages_total',
+      help: 'Event messages published to the broker (confirmed) or delivered by it to this process.',
+      labelNames: ['direction'],
       registers: [this.registry],
     });
   }

@@ -9,15 +9,25 @@ export async function connectDatabase(options: {
   url: string;
   dbName: string;
   logger: Logger;
+  /**
+   * Told the name of every command sent to the store (`find`, `update`, `findAndModify`, …):
+   * what one request costs the store, counted by the service's metrics. Turns on the driver's
+   * command monitoring, which also decodes every reply once more for its succeeded event.
+   */
+  onCommand?: (commandName: string) => void;
 }): Promise<Connection> {
+  const { onCommand } = options;
   const connection = mongoose.createConnection(options.url, {
     dbName: options.dbName,
     serverSelectionTimeoutMS: 10_000,
     maxPoolSize: 50,
     // Indexes are created explicitly by `ensureIndexes` at start, not lazily per model.
     autoIndex: false,
+    monitorCommands: onCommand !== undefined,
   });
   await connection.asPromise();
+  // The connection handshake is not a monitored command: nothing before this point is missed.
+  if (onCommand) connection.getClient().on('commandStarted', (event) => onCommand(event.commandName));
   options.logger.info({ db: options.dbName }, 'database connected');
   return connection;
 }

@@ -56,9 +56,15 @@ export async function runService<C extends ServiceBaseConfig>(options: {
     const port = await grpc.listen(options.grpcAddress);
     cleanups.push(() => grpc.shutdown(0));
     logger.info({ port }, 'gRPC listening (NOT_SERVING until connected)');
-    const db = await connectDatabase({ url: config.MONGO_URL, dbName: `${config.DB_PREFIX}${config.SERVICE_NAME}`, logger });
+    const db = await connectDatabase({
+      url: config.MONGO_URL,
+      dbName: `${config.DB_PREFIX}${config.SERVICE_NAME}`,
+      logger,
+      onCommand: (command) => metrics.storeCommands.inc({ command }),
+    });
     cleanups.push(() => db.close());
     const bus = new EventBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger });
+    bus.onMessage = (direction) => metrics.busMessages.inc({ direction });
     await bus.start();
     cleanups.push(() => bus.close());
     const outbox = new OutboxRelay({ bus, logger });
