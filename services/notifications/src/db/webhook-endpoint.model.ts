@@ -1,6 +1,5 @@
-import type { EventEnvelope, SealedSecret } from '@orquestra/platform';
+import { outboxSchemaFields, type EventEnvelope, type SealedSecret } from '@orquestra/platform';
 import { Schema, type Connection, type Model } from 'mongoose';
-import { outboxFields } from './outbox.schema';
 
 export interface StoredSecret {
   id: string;
@@ -85,7 +84,7 @@ const schema = new Schema<WebhookEndpointDoc>(
     version: { type: Number, default: 0 },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
-    ...outboxFields,
+    ...outboxSchemaFields,
   },
   { versionKey: false, minimize: false },
 );
