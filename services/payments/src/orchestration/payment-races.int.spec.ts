@@ -1,0 +1,185 @@
+import { common, providers as providersContract, type payments, type ProviderChargeUpdated, type routing } from '@orquestra/contracts';
+import { AppError, connectDatabase, ensureIndexes, EventBus, OutboxRelay, type EventEnvelope, type RpcClient } from '@orquestra/platform';
+import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import type { Connection } from 'mongoose';
+import pino from 'pino';
+import { registerFailedCreationModel } from '../db/failed-creation.model';
+import { registerIdempotencyRecordModel } from '../db/idempotency-record.model';
+import { registerOrphanChargeModel } from '../db/orphan-charge.model';
+import { registerPaymentModel, type PaymentDoc } from '../db/payment.model';
+import { PaymentStore } from '../db/payment.store';
+import { PaymentLinks } from '../domain/payment-links';
+import { PaymentCreator } from './create-payment';
+import { IdempotencyGuard } from './idempotency.guard';
+import { OrphanCharges } from './orphan-charges';
+import { PaymentActions } from './payment-actions';
+import { PaymentRefunds } from './refund-payment';
+
+jest.setTimeout(60_000);
+const logger = pino({ level: 'silent' });
+const { ChargeStatus, RefundStatus } = providersContract;
+const PIX_CODE = '00020101021226830014br.gov.bcb.pix2561qrcodes.example/v2/abc5204000053039865802BR6304ABCD';
+const jitter = () => new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 40));
+
+/**
+ * The money invariants that hold without any lock, against the real store and broker: every
+ * writer races through conditional single-document writes only. Routing and providers are
+ * in-process stand-ins with a little random latency, so the contenders interleave.
+ */
+describe('payments under concurrent writers (real store)', () => {
+  let db: Connection;
+  let bus: EventBus;
+  let store: PaymentStore;
+  let creator: PaymentCreator;
+  let actions: PaymentActions;
+  let refunds: PaymentRefunds;
+  const published: EventEnvelope[] = [];
+  const charges: providersContract.CreateChargeRequest[] = [];
+  const refundCalls: providersContract.RefundChargeRequest[] = [];
+
+  const routingClient = {
+    route: async () => ({ candidates: [{ account_id: 'pa_a', provider: 'efi', priority: 10, reason: 'priority', fees: [] }] }),
+  } as unknown as RpcClient<typeof routing.RoutingServiceService>;
+  const charge = (providerPaymentId: string, status: providersContract.ChargeStatus, amount: number): providersContract.Charge => ({
+    provider: 'efi', account_id: 'pa_a', provider_payment_id: providerPaymentId, status,
+    next_action: { type: 'pix_qr', qr_code: PIX_CODE, qr_code_base64: '', qr_code_url: '', digitable_line: '', url: '' },
+    expires_at: new Date(Date.now() + 3_600_000).toISOString(), amount, amount_paid: status === ChargeStatus.CHARGE_STATUS_PAID ? amount : 0,
+    end_to_end_id: status === ChargeStatus.CHARGE_STATUS_PAID ? `E2E${providerPaymentId}` : '', failure_code: '', failure_reason: '', provider_fee: -1,
+    paid_at: status === ChargeStatus.CHARGE_STATUS_PAID ? new Date().toISOString() : '', refunds: [],
+  });
+  const providersClient = {
+    createCharge: async (request: providersContract.CreateChargeRequest) => {
+      charges.push(request);
+      await jitter();
+      return { charge: charge(`tx${request.payment_id.replace(/_/g, '')}`, ChargeStatus.CHARGE_STATUS_PENDING, request.amount) };
+    },
+    getCharge: async (request: providersContract.GetChargeRequest) => {
+      await jitter();
+      return { charge: charge(request.ref!.provider_payment_id, ChargeStatus.CHARGE_STATUS_PAID, 1000) };
+    },
+    refundCharge: async (request: providersContract.RefundChargeRequest) => {
+      refundCalls.push(request);
+      await jitter();
+      const refund: providersContract.ProviderRefund = {
+        provider_refund_id: `D${request.refund_key}`, refund_key: request.refund_key, amount: request.amount, status: RefundStatus.REFUND_STATUS_SUCCEEDED,
+        failure_code: '', failure_reason: '', reason: request.reason, created_at: new Date().toISOString(),
+      };
+      return { refund };
+    },
+  } as unknown as RpcClient<typeof providersContract.ProvidersServiceService>;
+
+  const caller: common.Caller = { merchant_id: 'acct_races', mode: common.Mode.MODE_TEST, key_id: 'key_1', restricted: false, request_id: '' };
+  const scope = { merchantId: 'acct_races', mode: 'test' as const };
+  const createRequest = (overrides: Partial<payments.CreatePaymentRequest> = {}): payments.CreatePaymentRequest => ({
+    caller, idempotency_key: '', request_hash: '', method: 'pix', amount: 1000, description: 'Pedido', customer: { name: 'Ana', email: '', document: '', phone: '', ip: '' },
+    expires_in_minutes: 0, metadata: {}, tracking: {}, provider_account_id: '', ...overrides,
+  });
+  const read = async (id: string) => (await store.model.findById(id).lean<PaymentDoc>()) as PaymentDoc;
+  const paid = (payment: PaymentDoc): ProviderChargeUpdated => ({
+    account_id: 'pa_a', provider: 'efi', provider_payment_id: payment.provider_payment_id, status: 'paid', amount_paid: payment.amount,
+    end_to_end_id: `E2E${payment.provider_payment_id}`, paid_at: new Date().toISOString(), via: 'webhook',
+  });
+  const publishedFor = (paymentId: string, type: string) =>
+    published.filter((event) => event.type === type && ((event.data.object as { id?: string; payment_id?: string }).payment_id ?? (event.data.object as { id?: string }).id) === paymentId);
+
+  beforeAll(async () => {
+    const infra = await ensureTestInfra();
+    const prefix = uniqueDbPrefix('payraces');
+    db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}payments`, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    await bus.start();
+    await bus.consume({ queue: `${prefix}probe`, patterns: ['payment.*', 'refund.*'] }, async (event) => void published.push(event));
+    const outbox = new OutboxRelay({ bus, logger });
+    const links = new PaymentLinks('http://pay.example.com', 'http://api.example.com');
+    store = new PaymentStore(registerPaymentModel(db), registerFailedCreationModel(db), outbox, links);
+    const idempotencyRecords = registerIdempotencyRecordModel(db);
+    const orphans = new OrphanCharges(registerOrphanChargeModel(db), providersClient, logger);
+    await ensureIndexes(db);
+    creator = new PaymentCreator({
+      store, orphans, links, logger, routing: routingClient, providers: providersClient,
+      idempotency: new IdempotencyGuard(idempotencyRecords, 3_600_000, 60_000),
+      defaultPixExpiresMinutes: 60, providerCallDeadlineMs: 5_000, defaultMethodChoiceMinutes: 45,
+    });
+    refunds = new PaymentRefunds({ store, idempotency: new IdempotencyGuard(idempotencyRecords, 3_600_000, 60_000), providers: providersClient, logger, providerCallDeadlineMs: 5_000 });
+    actions = new PaymentActions(store, providersClient, logger, refunds);
+  });
+  afterAll(async () => {
+    await bus.close();
+    await db.dropDatabase();
+    await db.close();
+  });
+
+  it('50 concurrent creates with one Idempotency-Key make one payment and one charge', async () => {
+    const request = createRequest({ idempotency_key: 'order-50', request_hash: 'h-50' });
+    const answers = await Promise.all(Array.from({ length: 50 }, () => creator.create(request, 'req')));
+    const ids = new Set(answers.map((answer) => answer.payment._id));
+    expect(ids.size).toBe(1);
+    expect(answers.filter((answer) => !answer.replayed)).toHaveLength(1);
+    expect(await store.model.countDocuments({ merchant_id: 'acct_races', idempotency_key: 'order-50' })).toBe(1);
+    expect(charges.filter((c) => ids.has(c.payment_id))).toHaveLength(1);
+  });
+
+  it('webhooks and syncs racing on one payment move it once, with one payment.succeeded', async () => {
+    const { payment } = await creator.create(createRequest(), 'req');
+    const webhook = paid(payment);
+    const outcomes = await Promise.all([
+      ...Array.from({ length: 5 }, () => actions.applyProviderUpdate(webhook)),
+      ...Array.from({ length: 5 }, () => actions.sync(payment._id, scope, 'req').then(() => 'synced' as const)),
+    ]);
+    expect(outcomes.filter((outcome) => outcome === 'applied').length).toBeLessThanOrEqual(1);
+    const stored = await read(payment._id);
+    expect(stored.status).toBe('succeeded');
+    expect(stored.due_at).toBeNull();
+    expect(stored.events.filter((event) => event.type === 'payment.succeeded')).toHaveLength(1);
+    await waitFor(() => publishedFor(payment._id, 'payment.succeeded').length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(publishedFor(payment._id, 'payment.succeeded')).toHaveLength(1);
+  });
+
+  it('20 parallel refunds of a tenth each: exactly the amount is refunded, the rest refused', async () => {
+    const { payment } = await creator.create(createRequest(), 'req');
+    await actions.applyProviderUpdate(paid(payment));
+    refundCalls.length = 0;
+    const refund = (): payments.RefundPaymentRequest => ({ caller, payment_id: payment._id, idempotency_key: '', request_hash: '', amount: 100, reason: '' });
+    const answers = await Promise.allSettled(Array.from({ length: 20 }, () => refunds.refund(refund(), 'req')));
+    const accepted = answers.filter((answer) => answer.status === 'fulfilled');
+    const refused = answers.filter((answer): answer is PromiseRejectedResult => answer.status === 'rejected');
+    expect(accepted).toHaveLength(10);
+    expect(refused).toHaveLength(10);
+    for (const { reason } of refused) {
+      expect(reason).toBeInstanceOf(AppError);
+      expect(['refund_amount_exceeds_remaining', 'payment_not_refundable']).toContain((reason as AppError).code);
+    }
+    expect(refundCalls).toHaveLength(10);
+
+    const stored = await read(payment._id);
+    expect(stored).toMatchObject({ status: 'refunded', amount_refunded: 1000 });
+    expect(stored.refunds).toHaveLength(10);
+    expect(stored.refunds!.every((r) => r.status === 'succeeded' && r.amount === 100 && r.announced)).toBe(true);
+    const types = stored.events.map((event) => event.type);
+    expect(types.filter((type) => type === 'refund.created')).toHaveLength(10);
+    expect(types.filter((type) => type === 'refund.succeeded')).toHaveLength(10);
+    expect(types.filter((type) => type === 'payment.partially_refunded')).toHaveLength(9);
+    expect(types.filter((type) => type === 'payment.refunded')).toHaveLength(1);
+  });
+
+  it('a refund recorded by its request and reported by the provider at once counts once', async () => {
+    const { payment } = await creator.create(createRequest(), 'req');
+    await actions.applyProviderUpdate(paid(payment));
+    const done = await refunds.refund({ caller, payment_id: payment._id, idempotency_key: '', request_hash: '', amount: 400, reason: '' }, 'req');
+    const report = { provider_refund_id: done.refund.provider_refund_id, refund_key: done.refund.id, amount: 400, status: 'succeeded' as const };
+    await Promise.all(Array.from({ length: 10 }, () => refunds.applyReports(payment._id, [report])));
+    const stored = await read(payment._id);
+    expect(stored).toMatchObject({ status: 'partially_refunded', amount_refunded: 400 });
+    expect(stored.refunds).toHaveLength(1);
+    expect(stored.events.filter((event) => event.type === 'refund.succeeded')).toHaveLength(1);
+  });
+});
+
+async function waitFor(probe: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
