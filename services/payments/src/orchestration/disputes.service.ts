@@ -124,7 +124,7 @@ export class DisputesService {
 
   /**
    * A dispute opened at the provider is answered there: the defense goes through the providers
-   * service first (outside any lock; a provider that takes no defense by API answers
+   * service first (before any write; a provider that takes no defense by API answers
    * dispute_evidence_not_supported), then the dispute records it and goes under_review. The
    * provider's decision arrives later by webhook or poll.
    */
