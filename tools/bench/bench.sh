@@ -2,9 +2,11 @@
 # `npm run bench [-- options]`: throughput, latency and memory of the platform on this machine.
 # Provisions like `npm start` (dependencies, store + broker, certificates, build), bundles the
 # benchmark and runs it: it starts a stack of its own (ports +3000, databases bench_<rand>_*),
-# loads POST /v1/payments through the gateway with both Efí accounts up, then again with account A
-# down, prints the figures and writes them to .local/bench/<timestamp>.{json,md}. Never run in CI.
-# See docs/performance.md.
+# loads POST /v1/payments through the gateway with both Efí accounts up (8 and 64 connections,
+# then paced at half the best rate), then with account A down, measures each process's cost per
+# payment (CPU, store commands, broker messages) and GET /v1/payments latency at 10 000 and 100 000
+# payments, prints the figures against issue 11's targets and writes them to
+# .local/bench/<timestamp>.{json,md}. Never run in CI. See docs/performance.md.
 #
 # Options go to the benchmark (node dist/tools/bench/main.js --help), except these two, for
 # repeated runs on a prepared checkout:

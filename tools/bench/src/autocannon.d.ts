@@ -18,6 +18,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string | Buffer;
     pipelining?: number;
+    /** Requests per second across all connections (paced); absent: as fast as answers come. */
+    overallRate?: number;
     requests?: Array<
       RequestParams & {
         setupRequest?: (request: RequestParams, context: Record<string, unknown>) => RequestParams;

@@ -22,9 +22,9 @@ export const clientErrors = (load: LoadResult): number => load.failedResponses +
 
 /**
  * `healthy` is the reference: the healthy run before the failover run, or — when a healthy run
- * after it exists — the mean of the two p99s. The store's speed depends on how much it holds
- * (FerretDB on SQLite scans on updates, docs/performance.md), so a run later in the benchmark is
- * slower for that reason alone; bracketing the failover run cancels that out.
+ * after it exists — the mean of the two p99s. The store's speed depends on how much it holds (the
+ * embedded store answers non-unique filters by scanning, docs/performance.md), so a run later in
+ * the benchmark is slower for that reason alone; bracketing the failover run cancels that out.
  */
 export function failoverGoal(healthy: LoadResult, failover: LoadResult, healthyAfter?: LoadResult): FailoverGoal {
   const healthyP99Ms = healthyAfter ? (healthy.latency.p99 + healthyAfter.latency.p99) / 2 : healthy.latency.p99;

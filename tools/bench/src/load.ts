@@ -26,10 +26,17 @@ export interface LoadShape {
   connections: number;
   durationS: number;
   timeoutS: number;
+  /**
+   * Requests per second across all connections. Absent: closed loop (the highest rate the target
+   * sustains at this concurrency). With a rate below that, latency is measured off saturation.
+   */
+  ratePerS?: number;
 }
 
 export interface LoadResult {
   connections: number;
+  /** The paced rate asked for; absent in a closed-loop run. */
+  ratePerS?: number;
   durationS: number;
   /** Responses received (any status). Requests still in flight when the time is up are not counted. */
   responses: number;
@@ -61,6 +68,7 @@ export async function runLoad(target: LoadTarget, shape: LoadShape): Promise<Loa
     connections: shape.connections,
     duration: shape.durationS,
     timeout: shape.timeoutS,
+    ...(shape.ratePerS !== undefined ? { overallRate: shape.ratePerS } : {}),
     method: target.method,
     headers: target.headers,
     body: target.body,
@@ -96,6 +104,7 @@ export async function runLoad(target: LoadTarget, shape: LoadShape): Promise<Loa
   const durationS = result.duration;
   return {
     connections: shape.connections,
+    ...(shape.ratePerS !== undefined ? { ratePerS: shape.ratePerS } : {}),
     durationS,
     responses: all.count,
     successes,

@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: starts a stack of its own, loads the gateway's `POST /v1/payments` while both
- * Efí accounts are up and again while account A is down, samples memory and CPU of every process,
- * prints the figures and writes them to `.local/bench/<timestamp>.{json,md}`. The stack is stopped
+ * Efí accounts are up (at each connection count, then paced at half the best rate) and again while
+ * account A is down, measures what a payment costs every process (CPU, store commands, broker
+ * messages), then the latency of `GET /v1/payments` as the payments grow; prints the figures with
+ * the issue's targets and writes them to `.local/bench/<timestamp>.{json,md}`. The stack is stopped
  * and its databases dropped at the end, on failure and on Ctrl-C. tools/bench/bench.sh provisions,
  * builds and bundles first. See docs/performance.md.
  */
@@ -11,7 +13,8 @@ import { dropBenchData, startBenchStack } from './bench-stack';
 import { machineInfo } from './machine';
 import { HelpRequested, parseOptions, UsageError } from './options';
 import { log } from './phases';
-import { findFerretDb, findRabbitMq } from './proc-stats';
+import { issueTargets } from './issue-targets';
+import { findRabbitMq, findStore } from './proc-stats';
 import { formatReport, overhead, writeReport, type BenchReport } from './report';
 import type { WatchedProcess } from './resource-sampler';
 import { runAll } from './runs';
@@ -39,11 +42,12 @@ function onSignal(signal: NodeJS.Signals): void {
 }
 
 function watchedProcesses(stack: RunningStack, mongoUrl: string, amqpUrl: string) {
-  const infra = { ferretdb: findFerretDb(mongoUrl), rabbitmq: findRabbitMq(amqpUrl) };
+  const infra = { store: findStore(mongoUrl), rabbitmq: findRabbitMq(amqpUrl) };
   const numbered = (name: string, pids: number[]) => pids.map((pid, i): WatchedProcess => ({ name: pids.length > 1 ? `${name}#${i + 1}` : name, pid, group: 'infra' }));
   const watched: WatchedProcess[] = [
-    ...stack.processes.processes.map((p): WatchedProcess => ({ name: p.name, pid: p.child.pid ?? -1, group: 'stack' })),
-    ...numbered('ferretdb', infra.ferretdb),
+    // The launcher names the emulators `<provider>-emulator`; everything else it starts is a service.
+    ...stack.processes.processes.map((p): WatchedProcess => ({ name: p.name, pid: p.child.pid ?? -1, group: p.name.endsWith('-emulator') ? 'emulator' : 'service' })),
+    ...numbered('store (mongo-java-server)', infra.store),
     ...numbered('rabbitmq (beam.smp)', infra.rabbitmq),
     { name: 'bench (autocannon)', pid: process.pid, group: 'bench' },
   ];
@@ -97,11 +101,13 @@ async function main(): Promise<number> {
       [seed.secondTestProviderAccountId ?? 'B']: 'B',
     };
     const { ports } = stack;
-    const metricsPorts = [ports.accountsMetrics, ports.paymentsMetrics, ports.routingMetrics, ports.providersMetrics, ports.notificationsMetrics];
+    const metricsPorts = [ports.gatewayMetrics, ports.accountsMetrics, ports.paymentsMetrics, ports.routingMetrics, ports.providersMetrics, ports.notificationsMetrics];
     const context = { options, watched, efiControlUrl: stack.efiControlUrl, metricsPorts, accountNames };
-    const { phases, checks, goal } = await runAll(bench, context, runId);
+    const { phases, lists, checks, goal } = await runAll(bench, context, { mongoUrl, storePid: infra.store[0] }, runId);
 
-    const report: BenchReport = { runId, startedAt, options, machine: machineInfo(infra), phases, goal, overheadMs: overhead(phases), checks };
+    const overheadMs = overhead(phases);
+    const targets = issueTargets({ phases, overheadMs, goal });
+    const report: BenchReport = { runId, startedAt, options, machine: machineInfo(infra), phases, goal, overheadMs, lists, targets, checks };
     const files = writeReport(report, path.join(REPO_ROOT, '.local', 'bench'));
     console.log(formatReport(report));
     console.log(`\nWritten to ${path.relative(REPO_ROOT, files.json)} and ${path.relative(REPO_ROOT, files.markdown)}`);

@@ -1,6 +1,22 @@
 /** A run as a markdown section, ready to paste into docs/performance.md. */
 import type { BenchReport } from './report';
-import { distributionTable, goalLine, loadTable, methodTable, overheadLine, peakRssLine, resourceTable, webhookTable, type Table } from './tables';
+import {
+  busMessagesTable,
+  cpuCostTable,
+  distributionTable,
+  goalLine,
+  listSeedLine,
+  listTable,
+  loadTable,
+  methodTable,
+  overheadLine,
+  peakRssLine,
+  resourceTable,
+  storeCommandsTable,
+  targetsTable,
+  webhookTable,
+  type Table,
+} from './tables';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
@@ -14,9 +30,11 @@ export function markdownSection(report: BenchReport): string {
   const parts = [
     `### Run ${report.runId} (${report.startedAt})`,
     '',
-    `${machine.cores} cores (${machine.cpuModel}), ${machine.memTotalGiB} GiB RAM, Linux ${machine.kernel}, node ${machine.node}, ` +
-      `FerretDB ${machine.ferretdb}, RabbitMQ ${machine.rabbitmq}. ` +
-      `${options.connections} connections, ${options.durationS} s per run, ${options.warmupS} s warm-up before the healthy run.`,
+    `${machine.cores} cores (${machine.cpuModel}), ${machine.memTotalGiB} GiB RAM, Linux ${machine.kernel}, node ${machine.node}. ` +
+      `Store: ${machine.store}. RabbitMQ ${machine.rabbitmq}. ` +
+      `Connections ${options.connections.join(' and ')}, ${options.durationS} s per run, ${options.warmupS} s warm-up before the first run.`,
+    '',
+    markdown(targetsTable(report.targets)),
     '',
     markdown(loadTable(report.phases)),
     '',
@@ -25,6 +43,11 @@ export function markdownSection(report: BenchReport): string {
   for (const line of [goalLine(report), overheadLine(report)]) if (line) parts.push('', `**${line}**`);
   const webhooks = webhookTable(report.phases);
   if (webhooks) parts.push('', 'Event → webhook latency (POST /v1/payments answered → its `payment.created` webhook arrived; goal p99 ≤ 500 ms):', '', markdown(webhooks));
+  parts.push('', 'Cost per payment, from the start of each run until the stack was idle again (CPU ms per payment):', '', markdown(cpuCostTable(report.phases)));
+  parts.push('', 'Store commands per payment (`orquestra_store_commands_total`):', '', markdown(storeCommandsTable(report.phases)));
+  parts.push('', 'Broker messages per payment (`orquestra_bus_messages_total`, published / consumed):', '', markdown(busMessagesTable(report.phases)));
+  const lists = listTable(report.lists);
+  if (lists) parts.push('', `\`GET /v1/payments\` one request at a time, ${options.listRequests} per query (${listSeedLine(report.lists)}):`, '', markdown(lists));
   parts.push('', 'Mean ms per call inside each service (calls in brackets):', '', markdown(methodTable(report.phases)));
   parts.push('', markdown(resourceTable(report)), '', peakRssLine(report));
   const failed = report.checks.filter((c) => !c.ok);

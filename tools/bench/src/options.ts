@@ -6,8 +6,11 @@
 export interface BenchOptions {
   /** Measured seconds per phase. */
   durationS: number;
-  /** Concurrent connections (closed loop: each sends its next request when the previous answered). */
-  connections: number;
+  /**
+   * Concurrent connections of each healthy run, in order (closed loop: each sends its next request
+   * when the previous answered). The failover run uses the first.
+   */
+  connections: number[];
   /** Unmeasured seconds of the same load before each phase (JIT, caches, connection pools). */
   warmupS: number;
   /** Resource sampling interval. */
@@ -16,30 +19,43 @@ export interface BenchOptions {
   portOffset: number;
   /** Client-side timeout of one request. */
   timeoutS: number;
-  /** Skip the failover run (account A down): the healthy run only. */
+  /** Skip the failover run (account A down). */
   skipFailover: boolean;
-  /** Also load the Efí emulator directly (the floor the platform adds to). */
+  /** Also load the Efí emulator directly at the half-rate run's rate (the floor the platform adds to). */
   emulatorBaseline: boolean;
+  /** Payments of the bench merchant before each list-latency run, ascending; empty: no list runs. */
+  listSizes: number[];
+  /** Requests per query of a list-latency run (one at a time). */
+  listRequests: number;
   /** Keep the bench databases and exchange after the run (default: dropped). */
   keepData: boolean;
 }
 
-/** healthy: both accounts up; failover: account A in outage; emulator: the emulator alone. */
-export type PhaseName = 'healthy' | 'failover' | 'healthy_after' | 'emulator';
+/**
+ * healthy: both accounts up, closed loop; half_rate: the same at half the best healthy rate
+ * (paced); failover: account A in outage; healthy_after: A back; emulator: the emulator alone at
+ * the half rate.
+ */
+export type PhaseName = 'healthy' | 'half_rate' | 'failover' | 'healthy_after' | 'emulator';
 
 const USAGE = `usage: npm run bench -- [options]            (env in brackets; flags win)
   --duration <s>       measured seconds per run                   [BENCH_DURATION, 30]
-  --connections <n>    concurrent connections                     [BENCH_CONNECTIONS, 8] 
-  --warmup <s>         unmeasured warm-up before the healthy run  [BENCH_WARMUP, 5]
+  --connections <n,…>  connections of each healthy run             [BENCH_CONNECTIONS, 8,64]
+  --warmup <s>         unmeasured warm-up before the first run    [BENCH_WARMUP, 5]
   --sample-ms <ms>     RSS/CPU sampling interval                  [BENCH_SAMPLE_MS, 250]
   --port-offset <n>    stack port offset                          [BENCH_PORT_OFFSET, 3000]
   --timeout <s>        per-request client timeout                 [BENCH_TIMEOUT, 40]
   --skip-failover      healthy run only (no outage of account A)  [BENCH_SKIP_FAILOVER=1]
   --skip-emulator-baseline  do not load the Efí emulator directly [BENCH_SKIP_EMULATOR_BASELINE=1]
+  --list-sizes <n,…>   payments before each list-latency run      [BENCH_LIST_SIZES, 10000,100000]
+  --list-requests <n>  requests per list query                    [BENCH_LIST_REQUESTS, 100]
+  --skip-list          no list-latency runs                       [BENCH_SKIP_LIST=1]
   --keep-data          keep the bench databases/exchange          [BENCH_KEEP_DATA=1]
   --help
-Runs: healthy (accounts A and B up), failover (A in outage at the Efí emulator, same load), then the
-same load straight at the Efí emulator, for the platform's overhead per percentile.`;
+Runs: healthy (accounts A and B up) at each --connections, the same paced at half the best healthy
+rate, failover (A in outage at the Efí emulator, first --connections) and healthy again, the Efí
+emulator alone at the half rate (the platform's overhead per percentile), then GET /v1/payments
+latency after seeding the payments database up to each --list-sizes.`;
 
 /**
  * 3000, not 2000: with +2000 the gateway would listen on 10080, one of the ports fetch() refuses
@@ -66,8 +82,8 @@ export class UsageError extends Error {}
 export class HelpRequested extends UsageError {}
 
 /** Flags without a value, and flags with one. */
-const SWITCHES = new Set(['keep-data', 'skip-failover', 'skip-emulator-baseline', 'help']);
-const VALUED = new Set(['duration', 'connections', 'warmup', 'sample-ms', 'port-offset', 'timeout']);
+const SWITCHES = new Set(['keep-data', 'skip-failover', 'skip-emulator-baseline', 'skip-list', 'help']);
+const VALUED = new Set(['duration', 'connections', 'warmup', 'sample-ms', 'port-offset', 'timeout', 'list-sizes', 'list-requests']);
 
 function parseArgs(argv: string[]): Map<string, string> {
   const flags = new Map<string, string>();
@@ -106,9 +122,18 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     }
     return value;
   };
+  const ints = (flag: string, envName: string, fallback: number[], min: number, max: number): number[] => {
+    const text = raw(flag, envName);
+    if (text === undefined || text === '') return fallback;
+    const values = text.split(',').map((part) => Number(part.trim()));
+    if (values.some((value) => !Number.isInteger(value) || value < min || value > max)) {
+      throw new UsageError(`--${flag} (${envName}) must be integers in ${min}…${max} separated by commas, got '${text}'`);
+    }
+    return values;
+  };
   return {
     durationS: int('duration', 'BENCH_DURATION', 30, 1, 3_600),
-    connections: int('connections', 'BENCH_CONNECTIONS', 8, 1, 10_000),
+    connections: ints('connections', 'BENCH_CONNECTIONS', [8, 64], 1, 10_000),
     warmupS: int('warmup', 'BENCH_WARMUP', 5, 0, 600),
     sampleMs: int('sample-ms', 'BENCH_SAMPLE_MS', 250, 50, 10_000),
     portOffset: checkedOffset(int('port-offset', 'BENCH_PORT_OFFSET', DEFAULT_PORT_OFFSET, 0, 10_000)),
@@ -116,5 +141,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     skipFailover: on('skip-failover', 'BENCH_SKIP_FAILOVER'),
     emulatorBaseline: !on('skip-emulator-baseline', 'BENCH_SKIP_EMULATOR_BASELINE'),
     keepData: on('keep-data', 'BENCH_KEEP_DATA'),
+    listSizes: on('skip-list', 'BENCH_SKIP_LIST') ? [] : ints('list-sizes', 'BENCH_LIST_SIZES', [10_000, 100_000], 1, 10_000_000).sort((a, b) => a - b),
+    listRequests: int('list-requests', 'BENCH_LIST_REQUESTS', 100, 1, 100_000),
   };
 }

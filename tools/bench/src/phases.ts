@@ -1,7 +1,9 @@
 /**
- * One measured phase: optional warm-up, then the load with RSS/CPU sampling, the emulator's
- * charges per account and the services' metrics (time per gRPC method, calls per provider account)
- * around it, then a wait until the stack is idle again so that the next phase starts clean.
+ * One measured phase: optional warm-up, then the load with RSS/CPU sampling, then a wait until the
+ * stack is idle again. Around the phase (from before the load until idle, so the work a payment
+ * leaves behind — outbox relay, consumers, webhook delivery — counts too): the emulator's charges
+ * per account, the CPU time of every watched process, and the services' metrics (time per gRPC
+ * method, calls per provider account, store commands, broker messages).
  */
 import os from 'node:os';
 import { chargesByClient, emulatorStats } from './emulator-control';
@@ -9,8 +11,8 @@ import { runLoad, type LoadTarget } from './load';
 import type { BenchOptions, PhaseName } from './options';
 import { waitUntilQuiet } from './quiet';
 import type { PhaseReport } from './report';
-import { ResourceSampler, type WatchedProcess } from './resource-sampler';
-import { methodTimes, providerCalls, snapshotMetrics } from './service-metrics';
+import { cpuMsSince, cpuTicksNow, inStack, ResourceSampler, type WatchedProcess } from './resource-sampler';
+import { busMessages, methodTimes, providerCalls, snapshotMetrics, storeCommands } from './service-metrics';
 import type { WebhookProbe } from './webhook-probe';
 
 export const log = (message: string) => console.error(`[bench] ${message}`);
@@ -23,8 +25,20 @@ export interface PhaseContext {
   metricsPorts: number[];
   /** Emulator client ids and provider account ids → A / B. */
   accountNames: Record<string, string>;
-  /** Event-to-webhook latency of the gateway phases (absent with --skip-webhooks). */
+  /** Event-to-webhook latency of the gateway phases. */
   webhooks?: WebhookProbe;
+}
+
+/** What one phase loads, and how. */
+export interface PhaseSpec {
+  phase: PhaseName;
+  label: string;
+  target: LoadTarget;
+  connections: number;
+  /** Paced requests per second; absent: closed loop. */
+  ratePerS?: number;
+  /** Unmeasured seconds of the same load first. */
+  warmupS: number;
 }
 
 const rename = (counts: Record<string, number>, names: Record<string, string>) =>
@@ -32,24 +46,32 @@ const rename = (counts: Record<string, number>, names: Record<string, string>) =
 
 /** Waits for the stack to go idle; answers the seconds it took. */
 export async function settle(watched: WatchedProcess[]): Promise<number> {
-  const pids = watched.filter((w) => w.group === 'stack').map((w) => w.pid);
+  const pids = watched.filter(inStack).map((w) => w.pid);
   const quiet = await waitUntilQuiet(pids, { thresholdPercent: 25, windowMs: 1_000, maxMs: 120_000 });
   log(`stack ${quiet.quiet ? 'idle' : 'still busy'} after ${(quiet.waitedMs / 1000).toFixed(0)} s`);
   return quiet.waitedMs / 1000;
 }
 
-export async function measurePhase(phase: PhaseName, label: string, target: LoadTarget, context: PhaseContext, warmupS: number): Promise<PhaseReport> {
+/** `healthy c8`, `half_rate 150/s`: a phase's short name, unique within a run. */
+export function phaseId(spec: Pick<PhaseSpec, 'phase' | 'connections' | 'ratePerS'>): string {
+  return spec.ratePerS !== undefined ? `${spec.phase} ${spec.ratePerS}/s` : `${spec.phase} c${spec.connections}`;
+}
+
+export async function measurePhase(spec: PhaseSpec, context: PhaseContext): Promise<PhaseReport> {
   const { options } = context;
-  const shape = { connections: options.connections, timeoutS: options.timeoutS };
-  if (warmupS > 0) {
-    log(`${label}: warm-up ${warmupS} s…`);
-    await runLoad(target, { ...shape, durationS: warmupS });
+  const { label, target } = spec;
+  const shape = { connections: spec.connections, timeoutS: options.timeoutS, ...(spec.ratePerS !== undefined ? { ratePerS: spec.ratePerS } : {}) };
+  if (spec.warmupS > 0) {
+    log(`${label}: warm-up ${spec.warmupS} s…`);
+    await runLoad(target, { ...shape, durationS: spec.warmupS });
     // The warm-up's last requests are cut off at the client but still run in the stack.
     await settle(context.watched);
   }
   const snapshot = () => Promise.all([emulatorStats(context.efiControlUrl), snapshotMetrics(context.metricsPorts)]);
   const [statsBefore, metricsBefore] = await snapshot();
-  log(`${label}: measuring ${options.durationS} s with ${options.connections} connections…`);
+  const cpuStart = cpuTicksNow(context.watched);
+  const pace = spec.ratePerS !== undefined ? `, paced at ${spec.ratePerS}/s` : '';
+  log(`${label}: measuring ${options.durationS} s with ${spec.connections} connections${pace}…`);
   const sampler = new ResourceSampler(context.watched, options.sampleMs, os.availableParallelism());
   // Only payments of the measured run count (the warm-up's are left out).
   const probe = target.onSuccess ? context.webhooks : undefined;
@@ -57,22 +79,32 @@ export async function measurePhase(phase: PhaseName, label: string, target: Load
   sampler.start();
   const load = await runLoad(target, { ...shape, durationS: options.durationS });
   const resources = sampler.stop();
-  const [statsAfter, metricsAfter] = await snapshot();
   const errors = load.failedResponses + load.transportErrorCount;
   log(`${label}: ${load.successes} × 201 (${load.successesPerS.toFixed(1)}/s), ${errors} errors, p99 ${load.latency.p99.toFixed(1)} ms`);
   const webhooks = probe ? await probe.collect() : undefined;
   if (webhooks) {
     log(`${label}: ${webhooks.delivered}/${webhooks.expected} payment.created webhooks, event→webhook p50 ${webhooks.latency.p50.toFixed(0)} ms, p99 ${webhooks.latency.p99.toFixed(0)} ms`);
   }
+  const settleS = await settle(context.watched);
+  const cpuMs = cpuMsSince(context.watched, cpuStart);
+  const [statsAfter, metricsAfter] = await snapshot();
+  const chargesByAccount = rename(chargesByClient(statsBefore, statsAfter), context.accountNames);
   return {
+    id: phaseId(spec),
     webhooks,
-    phase,
+    phase: spec.phase,
     label,
     load,
     resources,
-    chargesByAccount: rename(chargesByClient(statsBefore, statsAfter), context.accountNames),
+    chargesByAccount,
+    // Each Pix payment creates exactly one charge at the emulator, including those still in flight
+    // when the load stopped (their work is in the CPU and counters too).
+    payments: Object.values(chargesByAccount).reduce((sum, n) => sum + n, 0),
+    cpuMs,
+    storeCommands: storeCommands(metricsBefore, metricsAfter),
+    busMessages: busMessages(metricsBefore, metricsAfter),
     providerCalls: providerCalls(metricsBefore, metricsAfter, context.accountNames),
     methodTimes: methodTimes(metricsBefore, metricsAfter, context.accountNames),
-    settleS: await settle(context.watched),
+    settleS,
   };
 }

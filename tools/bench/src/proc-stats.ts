@@ -81,20 +81,33 @@ export function pgrep(needle: string): number[] {
     .filter((pid) => pid !== process.pid && cmdline(pid).includes(needle));
 }
 
+const portOf = (url: string, fallback: string) => /:(\d+)(?:\/|\?|$)/.exec(url.replace(/^[a-z+]+:\/\/[^@]*@/, 'x://'))?.[1] ?? fallback;
+
 /**
- * The FerretDB process serving `mongoUrl`'s port (several may run on a shared machine). Falls
- * back to every ferretdb process when none names that port.
+ * The mongo-java-server JVM serving `mongoUrl`'s port: tools/infra/infra.sh starts it as
+ * `java … OrquestraStore --port <port> --host … --backend memory|h2`. Several may run on a shared
+ * machine (the tests' store, `npm start`'s, the bench's), so only the one on that port counts;
+ * none when `MONGO_URL` names another kind of server.
  */
-export function findFerretDb(mongoUrl: string): number[] {
-  const port = /:(\d+)(?:\/|\?|$)/.exec(mongoUrl.replace(/^mongodb(\+srv)?:\/\/[^@]*@/, 'mongodb://'))?.[1] ?? '27017';
-  const all = pgrep('ferretdb').filter((pid) => cmdline(pid).includes('--listen-addr'));
-  const mine = all.filter((pid) => new RegExp(`--listen-addr=\\S*:${port}\\b`).test(cmdline(pid)));
-  return mine.length > 0 ? mine : all;
+export function findStore(mongoUrl: string): number[] {
+  const port = portOf(mongoUrl, '27017');
+  const serving = new RegExp(`^\\S*java .*\\bOrquestraStore --port ${port}\\b`);
+  return pgrep('OrquestraStore').filter((pid) => serving.test(cmdline(pid)));
+}
+
+/** The store's backend and heap limit from its command line (`--backend memory`, `-Xmx1g`). */
+export function storeSettings(pid: number): { backend: string; maxHeap: string; classpath: string } {
+  const line = cmdline(pid);
+  return {
+    backend: /--backend (\S+)/.exec(line)?.[1] ?? 'unknown',
+    maxHeap: /-Xmx(\S+)/.exec(line)?.[1] ?? 'default',
+    classpath: /-cp (\S+)/.exec(line)?.[1] ?? '',
+  };
 }
 
 /** The RabbitMQ Erlang VM (beam.smp) serving `amqpUrl`'s port; every beam.smp when none says. */
 export function findRabbitMq(amqpUrl: string): number[] {
-  const port = /:(\d+)(?:\/|\?|$)/.exec(amqpUrl.replace(/^amqps?:\/\/[^@]*@/, 'amqp://'))?.[1] ?? '5672';
+  const port = portOf(amqpUrl, '5672');
   const all = pgrep('beam.smp').filter((pid) => cmdline(pid).includes('rabbit'));
   const mine = all.filter((pid) => environ(pid).includes(`RABBITMQ_NODE_PORT=${port}`));
   return mine.length > 0 ? mine : all;

@@ -7,18 +7,46 @@ import type { LoadResult } from './load';
 import type { MachineInfo } from './machine';
 import { markdownSection } from './markdown';
 import type { BenchOptions, PhaseName } from './options';
-import type { MethodTime, ProviderCalls } from './service-metrics';
+import type { ListLatencyRun } from './list-latency';
+import type { BusMessages, MethodTime, ProviderCalls, StoreCommands } from './service-metrics';
+import type { TargetVerdict } from './issue-targets';
 import type { ResourceReport } from './resource-sampler';
 import type { WebhookLatency } from './webhook-probe';
-import { distributionTable, goalLine, loadTable, methodTable, overheadLine, peakRssLine, resourceTable, webhookTable, type Table } from './tables';
+import {
+  busMessagesTable,
+  cpuCostTable,
+  distributionTable,
+  goalLine,
+  listSeedLine,
+  listTable,
+  loadTable,
+  methodTable,
+  overheadLine,
+  peakRssLine,
+  resourceTable,
+  storeCommandsTable,
+  targetsTable,
+  webhookTable,
+  type Table,
+} from './tables';
 
 export interface PhaseReport {
+  /** Unique within the run: `healthy c8`, `half_rate 150/s`. */
+  id: string;
   phase: PhaseName;
   label: string;
   load: LoadResult;
   resources: ResourceReport;
-  /** Charges the Efí emulator created during the phase, per account (A, B). */
+  /** Charges the Efí emulator created from the start of the load until the stack was idle, per account (A, B). */
   chargesByAccount: Record<string, number>;
+  /** Payments the phase created (= its charges): the divisor of the per-payment figures. */
+  payments: number;
+  /** CPU time of every watched process from the start of the load until the stack was idle, ms. */
+  cpuMs: Record<string, number>;
+  /** Commands each service sent to the store over the same span. */
+  storeCommands: StoreCommands;
+  /** Messages each service published and consumed over the same span. */
+  busMessages: BusMessages;
   /** Calls of the providers service per account and result during the phase. */
   providerCalls: ProviderCalls;
   /** Mean time per gRPC method and per provider account during the phase, slowest first. */
@@ -37,13 +65,17 @@ export interface BenchReport {
   phases: PhaseReport[];
   /** Healthy vs failover; absent with --skip-failover. */
   goal: FailoverGoal | undefined;
-  /** healthy − emulator alone, successful responses, ms; absent with --skip-emulator-baseline. */
+  /** half rate − emulator alone at the same rate, successful responses, ms; absent with --skip-emulator-baseline. */
   overheadMs: { p50: number; p90: number; p95: number; p99: number } | undefined;
+  /** GET /v1/payments latency at each store size. */
+  lists: ListLatencyRun[];
+  /** The issue's targets with what this run measured. */
+  targets: TargetVerdict[];
   checks: Check[];
 }
 
 export function overhead(phases: PhaseReport[]): BenchReport['overheadMs'] {
-  const platform = phases.find((p) => p.phase === 'healthy')?.load.successLatency;
+  const platform = phases.find((p) => p.phase === 'half_rate')?.load.successLatency;
   const emulator = phases.find((p) => p.phase === 'emulator')?.load.successLatency;
   if (!platform?.count || !emulator?.count) return undefined;
   return { p50: platform.p50 - emulator.p50, p90: platform.p90 - emulator.p90, p95: platform.p95 - emulator.p95, p99: platform.p99 - emulator.p99 };
@@ -62,8 +94,12 @@ function list({ header, rows }: Table): string {
 export function formatReport(report: BenchReport): string {
   const { options, machine } = report;
   const out = [
-    `Run ${report.runId} at ${report.startedAt}: ${options.connections} connections, ${options.durationS} s per run, ${options.warmupS} s warm-up before the healthy run`,
-    `Machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memTotalGiB} GiB, node ${machine.node}, FerretDB ${machine.ferretdb}, RabbitMQ ${machine.rabbitmq}`,
+    `Run ${report.runId} at ${report.startedAt}: connections ${options.connections.join(' and ')}, ${options.durationS} s per run, ${options.warmupS} s warm-up before the first run`,
+    `Machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memTotalGiB} GiB, node ${machine.node}`,
+    `Store: ${machine.store}; RabbitMQ ${machine.rabbitmq}`,
+    '',
+    'Targets',
+    text(targetsTable(report.targets)),
     '',
     'Load (latency of every response, ms; errors = non-201 responses + requests without a response)',
     text(loadTable(report.phases)),
@@ -72,6 +108,11 @@ export function formatReport(report: BenchReport): string {
   for (const line of [goalLine(report), overheadLine(report)]) if (line) out.push('', line);
   const webhooks = webhookTable(report.phases);
   if (webhooks) out.push('', 'Event → webhook (POST /v1/payments answered → its payment.created webhook arrived, ms; goal p99 ≤ 500)', text(webhooks));
+  out.push('', 'CPU ms per payment (from the start of each run until the stack was idle again)', text(cpuCostTable(report.phases)));
+  out.push('', 'Store commands per payment', text(storeCommandsTable(report.phases)));
+  out.push('', 'Broker messages per payment (published / consumed)', text(busMessagesTable(report.phases)));
+  const lists = listTable(report.lists);
+  if (lists) out.push('', `GET /v1/payments, one request at a time, ${options.listRequests} per query (${listSeedLine(report.lists)})`, text(lists));
   out.push('', 'Where the time goes (mean ms per call inside each service, from its /metrics; calls in brackets)', text(methodTable(report.phases)));
   out.push(
     '',

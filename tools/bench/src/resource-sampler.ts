@@ -6,13 +6,32 @@
  */
 import { CLOCK_TICKS, readCpuTicks, readMachineTicks, readMemory } from './proc-stats';
 
-export type ProcessGroupName = 'stack' | 'infra' | 'bench';
+export type ProcessGroupName = 'service' | 'emulator' | 'infra' | 'bench';
 
 export interface WatchedProcess {
   name: string;
   pid: number;
-  /** stack: the emulator and the six services; infra: store and broker; bench: this load generator. */
+  /** service: the six Node.js services; emulator: the provider emulators; infra: store and broker; bench: this load generator. */
   group: ProcessGroupName;
+}
+
+/** The services and the emulators: what the benchmark started (the stack), as opposed to store, broker and itself. */
+export const inStack = (p: WatchedProcess): boolean => p.group === 'service' || p.group === 'emulator';
+
+/** CPU time each watched process used since `start`, in ms (all its threads). */
+export function cpuMsSince(watched: WatchedProcess[], start: Map<number, number>): Record<string, number> {
+  return Object.fromEntries(
+    watched.map((p) => {
+      const before = start.get(p.pid) ?? 0;
+      const ticks = Math.max(0, (readCpuTicks(p.pid) ?? before) - before);
+      return [p.name, (ticks / CLOCK_TICKS) * 1000];
+    }),
+  );
+}
+
+/** The CPU clock ticks of every watched process now: the start of a cpuMsSince measurement. */
+export function cpuTicksNow(watched: WatchedProcess[]): Map<number, number> {
+  return new Map(watched.map((p) => [p.pid, readCpuTicks(p.pid) ?? 0]));
 }
 
 export interface ProcessResources {
@@ -31,7 +50,7 @@ export interface ResourceReport {
   samples: number;
   cores: number;
   processes: ProcessResources[];
-  /** Highest sum of the stack processes' RSS seen in one sample. */
+  /** Highest sum of the services' and emulators' RSS seen in one sample. */
   peakStackRssBytes: number;
   /** Highest sum of stack + infra RSS seen in one sample. */
   peakStackAndInfraRssBytes: number;
@@ -60,7 +79,7 @@ export class ResourceSampler {
   start(): void {
     this.startedAt = performance.now();
     this.machineStart = readMachineTicks();
-    for (const p of this.watched) this.startTicks.set(p.pid, readCpuTicks(p.pid) ?? 0);
+    for (const [pid, ticks] of cpuTicksNow(this.watched)) this.startTicks.set(pid, ticks);
     this.sample();
     this.timer = setInterval(() => this.sample(), this.intervalMs);
   }
@@ -71,7 +90,7 @@ export class ResourceSampler {
     for (const p of this.watched) {
       const rss = readMemory(p.pid)?.rssBytes ?? 0;
       this.peakRss.set(p.pid, Math.max(this.peakRss.get(p.pid) ?? 0, rss));
-      if (p.group === 'stack') stack += rss;
+      if (inStack(p)) stack += rss;
       if (p.group !== 'bench') all += rss;
     }
     this.peakStack = Math.max(this.peakStack, stack);

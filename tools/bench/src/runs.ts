@@ -1,12 +1,15 @@
 /**
- * The sequence of a benchmark: the healthy run (after a warm-up), the failover run (account A in
- * outage at the emulator from its first request, so it measures the breaker opening too, not only
- * the steady state), and optionally the emulator alone. Collects the checks of each.
+ * The sequence of a benchmark: a healthy run at each connection count (after a warm-up), the same
+ * load paced at half the best healthy rate, the failover run (account A in outage at the emulator
+ * from its first request, so it measures the breaker opening too, not only the steady state) and
+ * a healthy run after it, the emulator alone at the half rate, then the list-latency runs.
+ * Collects the checks of each.
  */
 import type { BenchStack } from './bench-stack';
 import { distributionCheck, chargesCheck, latestPaymentCheck, webhookChecks, type Check } from './checks';
 import { clearFaults, startOutage } from './emulator-control';
 import { failoverGoal } from './goal';
+import { measureListLatency, type ListLatencyRun } from './list-latency';
 import { log, measurePhase, settle, type PhaseContext } from './phases';
 import type { PhaseReport } from './report';
 import { emulatorTarget, emulatorToken, gatewayTarget } from './targets';
@@ -14,8 +17,15 @@ import { WebhookProbe } from './webhook-probe';
 
 export interface RunsResult {
   phases: PhaseReport[];
+  lists: ListLatencyRun[];
   checks: Check[];
   goal: ReturnType<typeof failoverGoal> | undefined;
+}
+
+/** What the list-latency runs need beyond the phases' context. */
+export interface ListContext {
+  mongoUrl: string;
+  storePid: number | undefined;
 }
 
 function phaseChecks(report: PhaseReport, expectedAccount: string): Check[] {
@@ -39,60 +49,98 @@ async function waitForBreakerClosed(metricsPort: number): Promise<void> {
   log('warning: a breaker was still not closed after 40 s');
 }
 
-export async function runAll(bench: BenchStack, context: PhaseContext, runId: string): Promise<RunsResult> {
+export async function runAll(bench: BenchStack, context: PhaseContext, lists: ListContext, runId: string): Promise<RunsResult> {
   const { stack, seed } = bench;
   // A merchant's webhook receiver for payment.created: event-to-webhook latency under this load.
   const probe = new WebhookProbe(`http://127.0.0.1:${stack.ports.gateway}`, seed.testKey);
   await probe.start();
   try {
-    return await measureAll(bench, { ...context, webhooks: probe }, runId);
+    return await measureAll(bench, { ...context, webhooks: probe }, lists, runId);
   } finally {
     await probe.stop();
   }
 }
 
-async function measureAll(bench: BenchStack, context: PhaseContext, runId: string): Promise<RunsResult> {
+async function measureAll(bench: BenchStack, context: PhaseContext, lists: ListContext, runId: string): Promise<RunsResult> {
   const { stack, seed } = bench;
   const { options } = context;
   const phases: PhaseReport[] = [];
   const checks: Check[] = [];
   const probe = context.webhooks;
   const gateway = { ...gatewayTarget({ port: stack.ports.gateway, testKey: seed.testKey, runId }), ...(probe ? { onSuccess: (body: string) => probe.onCreated(body) } : {}) };
+  const [firstConnections = 8] = options.connections;
+  const mostConnections = Math.max(...options.connections);
   await settle(context.watched);
 
-  const healthy = await measurePhase('healthy', 'healthy (A and B up)', gateway, context, options.warmupS);
-  phases.push(healthy);
-  checks.push(...phaseChecks(healthy, 'A'), await latestPaymentCheck({ port: stack.ports.gateway, testKey: seed.testKey, runId }));
+  for (const [i, connections] of options.connections.entries()) {
+    const label = `healthy (A and B up), ${connections} connections`;
+    const healthy = await measurePhase({ phase: 'healthy', label, target: gateway, connections, warmupS: i === 0 ? options.warmupS : 0 }, context);
+    phases.push(healthy);
+    checks.push(...phaseChecks(healthy, 'A'));
+    if (i === 0) checks.push(await latestPaymentCheck({ port: stack.ports.gateway, testKey: seed.testKey, runId }));
+  }
+
+  // Half the best closed-loop rate, paced: the platform's latency when it is not saturated.
+  const bestRate = Math.max(...phases.map((p) => p.load.successesPerS));
+  const halfRate = Math.max(1, Math.round(bestRate / 2));
+  const half = await measurePhase({ phase: 'half_rate', label: `healthy at half the best rate (${halfRate}/s)`, target: gateway, connections: mostConnections, ratePerS: halfRate, warmupS: 0 }, context);
+  phases.push(half);
+  checks.push(...phaseChecks(half, 'A'));
 
   let goal: RunsResult['goal'];
   if (!options.skipFailover) {
+    // The first healthy run has the failover run's concurrency.
+    const [reference] = phases;
     log(`failover: outage of account A (emulator client ${seed.emulatorClient.clientId})`);
     await startOutage(stack.efiControlUrl, seed.emulatorClient.clientId);
+    let failover: PhaseReport;
     try {
-      const failover = await measurePhase('failover', 'failover (A down)', gateway, context, 0);
+      failover = await measurePhase({ phase: 'failover', label: `failover (A down), ${firstConnections} connections`, target: gateway, connections: firstConnections, warmupS: 0 }, context);
       phases.push(failover);
       checks.push(...phaseChecks(failover, 'B'));
-      goal = failoverGoal(healthy.load, failover.load);
     } finally {
       await clearFaults(stack.efiControlUrl);
     }
     // A is back: its breaker closes after the providers service's own recovery trial. A second
-    // healthy run brackets the failover run (same store size), and shows payments return to A.
+    // healthy run at the same concurrency brackets the failover run (the store holds more by then),
+    // and shows payments return to A.
     await waitForBreakerClosed(stack.ports.providersMetrics);
-    const after = await measurePhase('healthy_after', 'healthy again (A back)', gateway, context, 0);
+    const after = await measurePhase({ phase: 'healthy_after', label: `healthy again (A back), ${firstConnections} connections`, target: gateway, connections: firstConnections, warmupS: 0 }, context);
     phases.push(after);
     checks.push(...phaseChecks(after, 'A'));
-    const failoverPhase = phases.find((p) => p.phase === 'failover');
-    if (failoverPhase) goal = failoverGoal(healthy.load, failoverPhase.load, after.load);
+    if (reference) goal = failoverGoal(reference.load, failover.load, after.load);
   }
 
   if (options.emulatorBaseline) {
     const client = seed.emulatorClient;
     const token = await emulatorToken({ port: stack.ports.efiApi, certDir: bench.certDir, client });
     const target = emulatorTarget({ port: stack.ports.efiApi, certDir: bench.certDir, token, pixKey: client.pixKey, runId });
-    const emulator = await measurePhase('emulator', 'emulator alone (PUT /v2/cob, mTLS)', target, context, options.warmupS);
+    const label = `emulator alone (PUT /v2/cob, mTLS) at ${halfRate}/s`;
+    const emulator = await measurePhase({ phase: 'emulator', label, target, connections: mostConnections, ratePerS: halfRate, warmupS: options.warmupS }, context);
     phases.push(emulator);
     checks.push(chargesCheck(emulator.label, Object.values(emulator.chargesByAccount).reduce((sum, n) => sum + n, 0), emulator.load.successes));
   }
-  return { phases, checks, goal };
+
+  const listRuns =
+    options.listSizes.length === 0
+      ? []
+      : await measureListLatency({
+          sizes: options.listSizes,
+          requests: options.listRequests,
+          baseUrl: `http://127.0.0.1:${stack.ports.gateway}`,
+          testKey: seed.testKey,
+          mongoUrl: lists.mongoUrl,
+          dbName: `${bench.dbPrefix}payments`,
+          runId,
+          storePid: lists.storePid,
+        });
+  for (const run of listRuns) {
+    const failed = run.queries.filter((q) => q.errors > 0);
+    checks.push({
+      name: `list at ${run.payments} payments: every GET /v1/payments answered 200`,
+      ok: failed.length === 0,
+      detail: failed.map((q) => `?${q.query}: ${q.errors} errors`).join(', ') || `${run.queries.length} queries × ${options.listRequests}`,
+    });
+  }
+  return { phases, lists: listRuns, checks, goal };
 }

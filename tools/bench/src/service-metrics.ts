@@ -4,7 +4,9 @@
  * - calls of the providers service to each provider account by result
  *   (`orquestra_provider_request_duration_seconds`): during the failover run, how many requests
  *   still paid for a try on account A (`not_created`: the reset) and how many its open breaker
- *   turned away at once (`breaker_open`).
+ *   turned away at once (`breaker_open`);
+ * - commands each service sent to the store (`orquestra_store_commands_total`, by command name) and
+ *   messages it published to or consumed from the broker (`orquestra_bus_messages_total`).
  */
 type Samples = Map<string, number>;
 
@@ -34,7 +36,7 @@ async function scrape(port: number): Promise<Samples> {
   if (!response?.ok) return samples;
   for (const line of (await response.text()).split('\n')) {
     const match = SAMPLE.exec(line);
-    if (match && (match[1]?.endsWith('_sum') || match[1]?.endsWith('_count'))) samples.set(`${match[1]}{${match[2]}}`, Number(match[3]));
+    if (match && /_(sum|count|total)$/.test(match[1] ?? '')) samples.set(`${match[1]}{${match[2]}}`, Number(match[3]));
   }
   return samples;
 }
@@ -45,7 +47,7 @@ export async function snapshotMetrics(ports: number[]): Promise<MetricsSnapshot>
   return { byPort: new Map(scraped) };
 }
 
-/** Every `<metric>_sum|_count{labels}` that grew between the snapshots, with its growth. */
+/** Every `<metric>_sum|_count|_total{labels}` that grew between the snapshots, with its growth. */
 function growth(before: MetricsSnapshot, after: MetricsSnapshot): Array<{ key: string; metric: string; labels: string; value: number }> {
   const out: Array<{ key: string; metric: string; labels: string; value: number }> = [];
   for (const [port, samples] of after.byPort) {
@@ -87,4 +89,33 @@ export function methodTimes(before: MetricsSnapshot, after: MetricsSnapshot, nam
     .filter(([, t]) => t.count > 0)
     .map(([name, t]) => ({ name, calls: t.count, meanMs: (t.sum / t.count) * 1000 }))
     .sort((a, b) => b.meanMs - a.meanMs);
+}
+
+/** service → command name → commands sent to the store during the phase. */
+export type StoreCommands = Record<string, Record<string, number>>;
+
+export function storeCommands(before: MetricsSnapshot, after: MetricsSnapshot): StoreCommands {
+  const commands: StoreCommands = {};
+  for (const { metric, labels, value } of growth(before, after)) {
+    if (metric !== 'orquestra_store_commands_total') continue;
+    const service = label(labels, 'service');
+    const command = label(labels, 'command');
+    (commands[service] ??= {})[command] = (commands[service]?.[command] ?? 0) + value;
+  }
+  return commands;
+}
+
+/** service → messages it published (confirmed by the broker) and consumed during the phase. */
+export type BusMessages = Record<string, { published: number; consumed: number }>;
+
+export function busMessages(before: MetricsSnapshot, after: MetricsSnapshot): BusMessages {
+  const messages: BusMessages = {};
+  for (const { metric, labels, value } of growth(before, after)) {
+    if (metric !== 'orquestra_bus_messages_total') continue;
+    const direction = label(labels, 'direction');
+    if (direction !== 'published' && direction !== 'consumed') continue;
+    const counts = (messages[label(labels, 'service')] ??= { published: 0, consumed: 0 });
+    counts[direction] += value;
+  }
+  return messages;
 }

@@ -3,7 +3,10 @@
  * terminal (report.ts) and as markdown for docs/performance.md (markdown.ts).
  */
 import { clientErrors } from './goal';
+import type { ListLatencyRun } from './list-latency';
+import { commandsPerPayment, cpuPerPayment, createsPayments, groupOf, messagesPerPayment, servicesCpuPerPayment } from './per-payment';
 import type { BenchReport, PhaseReport } from './report';
+import type { TargetVerdict } from './issue-targets';
 
 export interface Table {
   header: string[];
@@ -16,9 +19,10 @@ const mib = (bytes: number) => (bytes / 1024 ** 2).toFixed(0);
 /** Throughput, client-visible errors and latency of every phase. */
 export function loadTable(phases: PhaseReport[]): Table {
   return {
-    header: ['run', 'responses', 'req/s', '201/s', 'errors', 'p50 ms', 'p90 ms', 'p95 ms', 'p99 ms', 'max ms'],
+    header: ['run', 'connections', 'responses', 'req/s', '201/s', 'errors', 'p50 ms', 'p90 ms', 'p95 ms', 'p99 ms', 'max ms'],
     rows: phases.map((p) => [
       p.label,
+      p.load.ratePerS !== undefined ? `${p.load.connections}, paced ${p.load.ratePerS}/s` : String(p.load.connections),
       String(p.load.responses),
       p.load.responsesPerS.toFixed(1),
       p.load.successesPerS.toFixed(1),
@@ -71,13 +75,13 @@ export function resourceTable(report: BenchReport): Table {
   });
   rows.push(['(other processes, kernel)', '', '', ...phases.map((p) => p.resources.otherCpuPercent.toFixed(0))]);
   rows.push(['(whole machine)', '', '', ...phases.map((p) => p.resources.machineCpuPercent.toFixed(0))]);
-  return { header: ['process', 'peak RSS MiB', 'VmHWM MiB', ...phases.map((p) => `CPU% ${p.phase}`)], rows };
+  return { header: ['process', 'peak RSS MiB', 'VmHWM MiB', ...phases.map((p) => `CPU% ${p.id}`)], rows };
 }
 
 export function peakRssLine(report: BenchReport): string {
   const stack = Math.max(...report.phases.map((p) => p.resources.peakStackRssBytes));
   const all = Math.max(...report.phases.map((p) => p.resources.peakStackAndInfraRssBytes));
-  return `Peak summed RSS: stack (emulators + 6 services) ${mib(stack)} MiB; with store + broker ${mib(all)} MiB`;
+  return `Peak summed RSS during the load runs: services + emulators ${mib(stack)} MiB; with store + broker ${mib(all)} MiB`;
 }
 
 export function goalLine(report: BenchReport): string | undefined {
@@ -92,14 +96,14 @@ export function goalLine(report: BenchReport): string | undefined {
 export function overheadLine(report: BenchReport): string | undefined {
   const o = report.overheadMs;
   if (!o) return undefined;
-  return `Platform overhead (healthy − emulator alone, 201 responses): p50 ${ms(o.p50)} ms, p90 ${ms(o.p90)} ms, p95 ${ms(o.p95)} ms, p99 ${ms(o.p99)} ms`;
+  return `Platform overhead at half the best rate (gateway − emulator alone at the same rate, 201 responses): p50 ${ms(o.p50)} ms, p90 ${ms(o.p90)} ms, p95 ${ms(o.p95)} ms, p99 ${ms(o.p99)} ms`;
 }
 
 /** Mean time per gRPC method and per provider account, one column per phase. */
 export function methodTable(phases: PhaseReport[]): Table {
   const names = [...new Set(phases.flatMap((p) => p.methodTimes.map((m) => m.name)))];
   return {
-    header: ['method', ...phases.map((p) => `${p.phase} ms (calls)`)],
+    header: ['method', ...phases.map((p) => `${p.id} ms (calls)`)],
     rows: names.map((name) => [
       name,
       ...phases.map((p) => {
@@ -112,13 +116,82 @@ export function methodTable(phases: PhaseReport[]): Table {
 
 /** Event-to-webhook latency per gateway phase: POST /v1/payments answered → its payment.created webhook arrived. */
 export function webhookTable(phases: PhaseReport[]): Table | undefined {
-  const measured = phases.filter((p) => p.webhooks);
+  const measured = phases.flatMap((p) => (p.webhooks ? [{ id: p.id, ...p.webhooks }] : []));
   if (measured.length === 0) return undefined;
   return {
     header: ['run', 'webhooks', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms'],
-    rows: measured.map((p) => {
-      const w = p.webhooks!;
-      return [p.phase, `${w.delivered}/${w.expected}`, ms(w.latency.p50), ms(w.latency.p90), ms(w.latency.p99), ms(w.latency.max)];
-    }),
+    rows: measured.map((w) => [w.id, `${w.delivered}/${w.expected}`, ms(w.latency.p50), ms(w.latency.p90), ms(w.latency.p99), ms(w.latency.max)]),
+  };
+}
+
+const GROUP_ORDER = ['service', 'emulator', 'infra', 'bench'];
+const perPaymentHeader = (phases: PhaseReport[]) => phases.map((p) => `${p.id} (${p.payments} payments)`);
+
+/**
+ * CPU ms per payment of every process in each gateway run (from the start of the load until the
+ * stack was idle, so the work a payment leaves behind counts), the Node.js services' total first.
+ */
+export function cpuCostTable(phases: PhaseReport[]): Table {
+  const runs = phases.filter(createsPayments);
+  const rank = (name: string) => GROUP_ORDER.indexOf((runs[0] && groupOf(runs[0], name)) ?? 'bench');
+  const names = [...new Set(runs.flatMap((p) => Object.keys(p.cpuMs)))].sort((a, b) => rank(a) - rank(b));
+  const rows = [['Node.js services together', ...runs.map((p) => servicesCpuPerPayment(p).toFixed(2))]];
+  for (const name of names) rows.push([name, ...runs.map((p) => cpuPerPayment(p)[name]?.toFixed(2) ?? '-')]);
+  return { header: ['process (CPU ms per payment)', ...perPaymentHeader(runs)], rows };
+}
+
+/** Store commands per payment: every service's total, then its commands. */
+export function storeCommandsTable(phases: PhaseReport[]): Table {
+  const runs = phases.filter(createsPayments);
+  const costs = runs.map(commandsPerPayment);
+  const services = [...new Set(costs.flatMap((c) => Object.keys(c.byService)))].sort();
+  const rows = [['all services', ...costs.map((c) => c.total.toFixed(2))]];
+  for (const service of services) {
+    rows.push([service, ...costs.map((c) => c.byService[service]?.toFixed(2) ?? '-')]);
+    const commands = [...new Set(costs.flatMap((c) => Object.keys(c.byCommand[service] ?? {})))].sort();
+    for (const command of commands) rows.push([`  ${service}: ${command}`, ...costs.map((c) => c.byCommand[service]?.[command]?.toFixed(2) ?? '-')]);
+  }
+  return { header: ['service / command (per payment)', ...perPaymentHeader(runs)], rows };
+}
+
+/** Broker messages per payment (published / consumed) by service. */
+export function busMessagesTable(phases: PhaseReport[]): Table {
+  const runs = phases.filter(createsPayments);
+  const costs = runs.map(messagesPerPayment);
+  const services = [...new Set(costs.flatMap((c) => Object.keys(c.byService)))].sort();
+  const pair = (m: { published: number; consumed: number } | undefined) => (m ? `${m.published.toFixed(2)} / ${m.consumed.toFixed(2)}` : '-');
+  return {
+    header: ['service (published / consumed per payment)', ...perPaymentHeader(runs)],
+    rows: [['all services', ...costs.map((c) => pair(c))], ...services.map((service) => [service, ...costs.map((c) => pair(c.byService[service]))])],
+  };
+}
+
+/** GET /v1/payments latency per query (one request at a time), one column per store size. */
+export function listTable(lists: ListLatencyRun[]): Table | undefined {
+  if (lists.length === 0) return undefined;
+  const queries = [...new Set(lists.flatMap((l) => l.queries.map((q) => q.query)))];
+  return {
+    header: ['GET /v1/payments?', ...lists.map((l) => `${l.payments} payments: p50 / p99 ms (returned)`)],
+    rows: queries.map((query) => [
+      query,
+      ...lists.map((l) => {
+        const q = l.queries.find((x) => x.query === query);
+        return q ? `${ms(q.latency.p50)} / ${ms(q.latency.p99)} (${q.returned})${q.errors > 0 ? ` ${q.errors} errors` : ''}` : '-';
+      }),
+    ]),
+  };
+}
+
+export function listSeedLine(lists: ListLatencyRun[]): string | undefined {
+  if (lists.length === 0) return undefined;
+  return lists
+    .map((l) => `${l.payments} payments: ${l.seeded} copied in ${l.seedS.toFixed(1)} s${l.storeRssBytes !== undefined ? `, store RSS ${mib(l.storeRssBytes)} MiB` : ''}`)
+    .join('; ');
+}
+
+export function targetsTable(targets: TargetVerdict[]): Table {
+  return {
+    header: ['target (issue 11)', 'measured', 'result'],
+    rows: targets.map((t) => [t.target, t.measured, t.met === undefined ? 'not measured' : t.met ? 'met' : 'MISSED']),
   };
 }

@@ -31,7 +31,7 @@ export class WebhookProbe {
   ) {}
 
   async start(): Promise<void> {
-    this.server = createServer((req, res) => {
+    const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
@@ -48,10 +48,11 @@ export class WebhookProbe {
         }
       });
     });
+    this.server = server;
     // The receiver answers at once; keep-alive like a real receiver behind a load balancer.
-    this.server.keepAliveTimeout = 10_000;
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
-    const url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/bench`;
+    server.keepAliveTimeout = 10_000;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/bench`;
     const response = await fetch(`${this.baseUrl}/v1/webhook-endpoints`, {
       method: 'POST',
       headers: { authorization: `Bearer ${this.testKey}`, 'content-type': 'application/json' },
@@ -64,9 +65,8 @@ export class WebhookProbe {
   /** The load generator saw POST /v1/payments answer 201 with this body. */
   onCreated(body: string): void {
     const at = performance.now();
-    const match = /"id":"(pay_[a-z0-9]+)"/.exec(body);
-    if (!match) return;
-    const id = match[1]!;
+    const id = /"id":"(pay_[a-z0-9]+)"/.exec(body)?.[1];
+    if (!id) return;
     this.answered.set(id, at);
     // The webhook beat the load generator's own bookkeeping of the answer: sub-millisecond.
     const arrivedAt = this.arrived.get(id);
