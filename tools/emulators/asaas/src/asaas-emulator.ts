@@ -15,6 +15,7 @@ import type { Merchant } from './br-code';
 import { controlApp } from './control.routes';
 import { EmulatorState, type AccountRegistration } from './emulator-state';
 import { refuseDuringOutage } from './fault-injection';
+import { StateFile } from '../../kit';
 import { createEmulatorLogger, type Logger } from './logger';
 import { RefundSettler } from './refunds';
 import { WebhookSender, type WebhookSenderOptions } from './webhook-sender';
@@ -44,6 +45,8 @@ export interface AsaasEmulatorOptions {
   now?: () => Date;
   /** How long a refund stays PENDING before it is DONE (default 300 ms). */
   refundSettleMs?: number;
+  /** Keep accounts, customers, charges and webhooks in this JSON file across restarts (kit/state-file.ts). */
+  stateFile?: string;
 }
 
 export interface AsaasEmulator {
@@ -77,7 +80,6 @@ export function createAsaasEmulator(options: AsaasEmulatorOptions = {}): AsaasEm
   const logger = options.logger ?? createEmulatorLogger('silent');
   const host = options.host ?? '127.0.0.1';
   const state = new EmulatorState(options.now ?? (() => new Date()));
-  for (const account of options.accounts ?? []) state.registerAccount(account);
 
   const sender = new WebhookSender(state, options.webhooks ?? {}, logger);
   const settler = new RefundSettler(state, sender, logger, options.refundSettleMs ?? 300);
@@ -92,6 +94,11 @@ export function createAsaasEmulator(options: AsaasEmulatorOptions = {}): AsaasEm
   const apiServer = createServer(api);
   apiServer.on('connection', refuseDuringOutage(state.faults));
   const controlServer = createServer(controlApp(state, sender, () => routes.invoiceBase, logger, settler));
+  const stateFile = options.stateFile ? new StateFile(options.stateFile, { state }, logger) : undefined;
+  stateFile?.load();
+  for (const server of [apiServer, controlServer]) stateFile?.watch(server);
+  // After the file: accounts given at start win over the remembered ones.
+  for (const account of options.accounts ?? []) state.registerAccount(account);
 
   return {
     state,
@@ -109,6 +116,7 @@ export function createAsaasEmulator(options: AsaasEmulatorOptions = {}): AsaasEm
       settler.close();
       await sender.close();
       await Promise.all([close(apiServer), close(controlServer)]);
+      stateFile?.close();
       logger.info('asaas emulator stopped');
     },
     webhooksIdle: () => sender.idle(),

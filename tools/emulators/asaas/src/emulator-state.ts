@@ -6,7 +6,7 @@
  */
 import type { ChargebackPaymentStatus, StoredChargeback } from './chargebacks';
 import type { StoredRefund } from './refunds';
-import { FaultRegistry } from '../../kit';
+import { FaultRegistry, refill } from '../../kit';
 import { asaasErrors } from './asaas-errors';
 import { accountIdFor, newEndToEndId, newUuid } from './asaas-ids';
 import { spDate } from './sao-paulo-time';
@@ -241,5 +241,26 @@ export class EmulatorState {
     this.createFaults.injected = 0;
     this.webhooks.reset();
     this.counters = EmulatorState.zeroCounters();
+  }
+
+  // --- persistence (kit/state-file.ts) ------------------------------------------------------
+
+  /** What a restart keeps: accounts, customers, charges and webhook set-up; stats and faults start afresh. */
+  snapshot() {
+    return {
+      accounts: this.accounts,
+      customers: this.customers,
+      payments: this.payments,
+      pixTransactions: this.pixTransactions,
+      webhooks: this.webhooks.snapshot(),
+    };
+  }
+
+  restore(snapshot: ReturnType<EmulatorState['snapshot']>): void {
+    refill(this.accounts, snapshot.accounts);
+    refill(this.customers, snapshot.customers);
+    refill(this.payments, snapshot.payments);
+    refill(this.pixTransactions, snapshot.pixTransactions);
+    this.webhooks.restore(snapshot.webhooks);
   }
 }

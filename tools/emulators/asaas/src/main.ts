@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     accounts: config.ASAAS_EMULATOR_ACCOUNTS,
     ...(config.ASAAS_EMULATOR_INVOICE_BASE_URL ? { invoiceBase: config.ASAAS_EMULATOR_INVOICE_BASE_URL } : {}),
     webhooks: { retries: config.ASAAS_EMULATOR_WEBHOOK_RETRIES, baseDelayMs: config.ASAAS_EMULATOR_WEBHOOK_BACKOFF_MS },
+    ...(config.ASAAS_EMULATOR_STATE_FILE ? { stateFile: config.ASAAS_EMULATOR_STATE_FILE } : {}),
     logger,
   });
   await emulator.start();

@@ -3,6 +3,7 @@
  * every delivery with its attempts. URLs are kept as registered (they may carry the integrator's
  * secret in the query string); deliveries record them without the query.
  */
+import { refill } from '../../kit';
 import { newUuid } from './asaas-ids';
 
 export type SendType = 'SEQUENTIALLY' | 'NON_SEQUENTIALLY';
@@ -116,5 +117,14 @@ export class WebhookStore {
   reset(): void {
     this.deliveries.length = 0;
     this.counters = { webhooks_sent: 0, webhooks_failed: 0, webhook_attempts: 0 };
+  }
+
+  /** Webhook configurations only: deliveries are a log that a restart starts afresh. */
+  snapshot(): Map<string, StoredWebhook[]> {
+    return this.byAccount;
+  }
+
+  restore(snapshot: Map<string, StoredWebhook[]>): void {
+    refill(this.byAccount, snapshot);
   }
 }

@@ -16,6 +16,7 @@ import type { Merchant } from './br-code';
 import { controlApp } from './control.routes';
 import { EmulatorState, type ClientRegistration } from './emulator-state';
 import { refuseDuringOutage } from './fault-injection';
+import { StateFile } from '../../kit';
 import { createEmulatorLogger, type Logger } from './logger';
 import { InfracaoBook } from './infracoes';
 import { pixApiApp } from './pix-api.routes';
@@ -44,6 +45,8 @@ export interface EfiEmulatorOptions {
   now?: () => Date;
   /** How long a devolução stays EM_PROCESSAMENTO before it settles (default 300 ms). */
   refundSettleMs?: number;
+  /** Keep clients, charges, webhooks and infrações in this JSON file across restarts (kit/state-file.ts). */
+  stateFile?: string;
 }
 
 export interface EfiEmulator {
@@ -80,7 +83,6 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
     outcome: 'DEVOLVIDO',
     settleAfterMs: options.refundSettleMs ?? 300,
   });
-  for (const client of options.clients ?? []) state.registerClient(client);
 
   const sender = new WebhookSender(state, options.tls, options.webhooks ?? {}, logger);
   const settler = new RefundSettler(state, sender, logger);
@@ -106,6 +108,13 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
   apiServer.on('connection', refuseDuringOutage(state.faults));
   apiServer.on('tlsClientError', (err) => logger.debug({ code: (err as { code?: string }).code }, 'TLS client refused'));
   const controlServer = createHttpServer(controlApp(state, sender, settler, logger, infracoes));
+  const stateFile = options.stateFile ? new StateFile(options.stateFile, { state, infracoes }, logger) : undefined;
+  if (stateFile?.load()) {
+    for (const { charge, pix, devolucao } of state.processingDevolucoes()) settler.schedule(charge, pix, devolucao);
+  }
+  for (const server of [apiServer, controlServer]) stateFile?.watch(server);
+  // After the file: clients given at start win over the remembered ones.
+  for (const client of options.clients ?? []) state.registerClient(client);
 
   return {
     state,
@@ -120,6 +129,7 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
       settler.close();
       await sender.close();
       await Promise.all([close(apiServer), close(controlServer)]);
+      stateFile?.close();
       logger.info('efi emulator stopped');
     },
     webhooksIdle: () => sender.idle(),

@@ -34,6 +34,8 @@ const envSchema = z.object({
   EFI_EMULATOR_VERIFY_WEBHOOKS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** How long a devolução stays EM_PROCESSAMENTO before it settles (and its webhook is sent). */
   EFI_EMULATOR_REFUND_SETTLE_MS: z.coerce.number().int().min(0).max(600_000).default(300),
+  /** Set by the local stack only: keep the emulator's accounts and charges in this file across restarts. */
+  EFI_EMULATOR_STATE_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -6,7 +6,7 @@
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { CobRequest } from './cob-validation';
-import { FaultRegistry } from '../../kit';
+import { FaultRegistry, refill } from '../../kit';
 import { newAccessToken, newEndToEndId, newReturnId } from './pix-ids';
 import { pixErrors } from './pix-errors';
 
@@ -380,6 +380,40 @@ export class EmulatorState {
 
   listDeliveries(): readonly WebhookDelivery[] {
     return this.deliveries;
+  }
+
+  // --- persistence (kit/state-file.ts) ------------------------------------------------------
+
+  /** What a restart keeps: account set-up and charges; tokens, deliveries, stats and faults start afresh. */
+  snapshot() {
+    return {
+      clients: this.clients,
+      charges: this.charges,
+      webhooks: this.webhooks,
+      refundBehaviours: this.refundBehaviours,
+      nextLocId: this.nextLocId,
+    };
+  }
+
+  restore(snapshot: ReturnType<EmulatorState['snapshot']>): void {
+    refill(this.clients, snapshot.clients);
+    refill(this.charges, snapshot.charges);
+    refill(this.webhooks, snapshot.webhooks);
+    refill(this.refundBehaviours, snapshot.refundBehaviours);
+    this.nextLocId = snapshot.nextLocId;
+  }
+
+  /** Devoluções still EM_PROCESSAMENTO (after a restart their settlement must be scheduled again). */
+  processingDevolucoes(): { charge: StoredCharge; pix: PixRecebido; devolucao: Devolucao }[] {
+    const found: { charge: StoredCharge; pix: PixRecebido; devolucao: Devolucao }[] = [];
+    for (const own of this.charges.values()) {
+      for (const charge of own.values()) {
+        for (const pix of charge.pix) {
+          for (const devolucao of pix.devolucoes ?? []) if (devolucao.status === 'EM_PROCESSAMENTO') found.push({ charge, pix, devolucao });
+        }
+      }
+    }
+    return found;
   }
 
   // --- stats and reset ----------------------------------------------------------------------

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { clientOf } from './cob.routes';
 import type { EmulatorState } from './emulator-state';
 import { EfiApiError, pixErrors } from './pix-errors';
+import { refill } from '../../kit';
 
 export type InfracaoStatus = 'ABERTA' | 'ACEITA' | 'CANCELADA_EFI' | 'EM_DEFESA' | 'REJEITADA';
 
@@ -72,6 +73,14 @@ export class InfracaoBook {
 
   clear(): void {
     this.infracoes.clear();
+  }
+
+  snapshot(): Map<string, Infracao> {
+    return this.infracoes;
+  }
+
+  restore(snapshot: Map<string, Infracao>): void {
+    refill(this.infracoes, snapshot);
   }
 }
 

@@ -21,6 +21,7 @@ async function main(): Promise<void> {
       verifyOnRegister: config.EFI_EMULATOR_VERIFY_WEBHOOKS,
     },
     refundSettleMs: config.EFI_EMULATOR_REFUND_SETTLE_MS,
+    ...(config.EFI_EMULATOR_STATE_FILE ? { stateFile: config.EFI_EMULATOR_STATE_FILE } : {}),
     logger,
   });
   await emulator.start();

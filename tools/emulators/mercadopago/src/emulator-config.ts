@@ -21,6 +21,8 @@ const envSchema = z.object({
     }),
   MERCADOPAGO_EMULATOR_WEBHOOK_RETRIES: z.coerce.number().int().min(0).max(20).default(3),
   MERCADOPAGO_EMULATOR_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(0).default(500),
+  /** Set by the local stack only: keep the emulator's accounts and charges in this file across restarts. */
+  MERCADOPAGO_EMULATOR_STATE_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

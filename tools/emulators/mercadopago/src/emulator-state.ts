@@ -5,7 +5,7 @@
  * methods and turn thrown MpApiErrors into responses.
  */
 import { randomBytes } from 'node:crypto';
-import { FaultRegistry } from '../../kit';
+import { FaultRegistry, refill } from '../../kit';
 import { evpKeyFor, idSeed, newEndToEndId, userIdForToken } from './mp-ids';
 import { mpErrors } from './mp-errors';
 import type { PixPaymentRequest } from './payment-request';
@@ -238,5 +238,29 @@ export class EmulatorState {
     this.faults.injected = 0;
     this.deliveries.length = 0;
     this.counters = EmulatorState.zeroCounters();
+  }
+
+  // --- persistence (kit/state-file.ts) ------------------------------------------------------
+
+  /** What a restart keeps: accounts, payments, idempotency keys and id sequences; stats and faults start afresh. */
+  snapshot() {
+    return {
+      accounts: this.accounts,
+      payments: this.payments,
+      idempotency: this.idempotency,
+      nextPaymentId: this.nextPaymentId,
+      nextNotificationId: this.nextNotificationId,
+    };
+  }
+
+  restore(snapshot: ReturnType<EmulatorState['snapshot']>): void {
+    refill(this.accounts, snapshot.accounts);
+    refill(this.payments, snapshot.payments);
+    // The index shares the payments' objects, so it is rebuilt rather than stored twice.
+    this.byId.clear();
+    for (const own of this.payments.values()) for (const payment of own.values()) this.byId.set(payment.id, payment);
+    refill(this.idempotency, snapshot.idempotency);
+    this.nextPaymentId = snapshot.nextPaymentId;
+    this.nextNotificationId = snapshot.nextNotificationId;
   }
 }

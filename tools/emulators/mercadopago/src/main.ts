@@ -12,6 +12,7 @@ async function main(): Promise<void> {
     host: config.MERCADOPAGO_EMULATOR_HOST,
     accounts: config.MERCADOPAGO_EMULATOR_ACCOUNTS,
     webhooks: { retries: config.MERCADOPAGO_EMULATOR_WEBHOOK_RETRIES, baseDelayMs: config.MERCADOPAGO_EMULATOR_WEBHOOK_BACKOFF_MS },
+    ...(config.MERCADOPAGO_EMULATOR_STATE_FILE ? { stateFile: config.MERCADOPAGO_EMULATOR_STATE_FILE } : {}),
     logger,
   });
   await emulator.start();

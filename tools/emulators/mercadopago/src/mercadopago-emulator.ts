@@ -16,6 +16,7 @@ import type { Merchant } from './br-code';
 import { controlApp } from './control.routes';
 import { EmulatorState, type AccountRegistration } from './emulator-state';
 import { refuseDuringOutage } from './fault-injection';
+import { StateFile } from '../../kit';
 import { createEmulatorLogger, type Logger } from './logger';
 import { RefundSettler } from './refunds';
 import { WebhookSender, type WebhookSenderOptions } from './webhook-sender';
@@ -36,6 +37,8 @@ export interface MercadoPagoEmulatorOptions {
   refundSettleMs?: number;
   /** Clock (tests may move time forward to expire payments). */
   now?: () => Date;
+  /** Keep accounts and payments in this JSON file across restarts (kit/state-file.ts). */
+  stateFile?: string;
 }
 
 export interface MercadoPagoEmulator {
@@ -69,7 +72,6 @@ export function createMercadoPagoEmulator(options: MercadoPagoEmulatorOptions = 
   const logger = options.logger ?? createEmulatorLogger('silent');
   const host = options.host ?? '127.0.0.1';
   const state = new EmulatorState(options.now ?? (() => new Date()));
-  for (const account of options.accounts ?? []) state.registerAccount(account);
 
   const sender = new WebhookSender(state, options.webhooks ?? {}, logger);
   const settler = new RefundSettler(state, sender, logger, options.refundSettleMs ?? 300);
@@ -79,6 +81,11 @@ export function createMercadoPagoEmulator(options: MercadoPagoEmulatorOptions = 
   );
   apiServer.on('connection', refuseDuringOutage(state.faults));
   const controlServer = createServer(controlApp(state, sender, logger, settler));
+  const stateFile = options.stateFile ? new StateFile(options.stateFile, { state }, logger) : undefined;
+  stateFile?.load();
+  for (const server of [apiServer, controlServer]) stateFile?.watch(server);
+  // After the file: accounts given at start win over the remembered ones.
+  for (const account of options.accounts ?? []) state.registerAccount(account);
 
   return {
     state,
@@ -93,6 +100,7 @@ export function createMercadoPagoEmulator(options: MercadoPagoEmulatorOptions = 
       settler.close();
       await sender.close();
       await Promise.all([close(apiServer), close(controlServer)]);
+      stateFile?.close();
       logger.info('mercadopago emulator stopped');
     },
     webhooksIdle: () => sender.idle(),

@@ -5,7 +5,7 @@
  * and turn thrown PagarmeApiErrors into responses.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { FaultRegistry } from '../../kit';
+import { FaultRegistry, refill } from '../../kit';
 import { accountIdFor, newEndToEndId, newId } from './pagarme-ids';
 import { pagarmeErrors } from './pagarme-errors';
 import type { Account, AccountRegistration, RefundTransaction, StoredCustomer, StoredOrder, WebhookConfig, WebhookDelivery } from './emulator-records';
@@ -298,5 +298,29 @@ export class EmulatorState {
     this.faults.clear();
     this.deliveries.length = 0;
     this.counters = zeroCounters();
+  }
+
+  // --- persistence (kit/state-file.ts) ------------------------------------------------------
+
+  /** What a restart keeps: accounts, customers, orders, idempotency keys and webhook URLs; stats and faults start afresh. */
+  snapshot() {
+    return {
+      accounts: this.accounts,
+      customers: this.customers,
+      orders: this.orders,
+      idempotency: this.idempotency,
+      webhooks: this.webhooks,
+    };
+  }
+
+  restore(snapshot: ReturnType<EmulatorState['snapshot']>): void {
+    refill(this.accounts, snapshot.accounts);
+    refill(this.customers, snapshot.customers);
+    refill(this.orders, snapshot.orders);
+    // The index shares the orders' objects, so it is rebuilt rather than stored twice.
+    this.byChargeId.clear();
+    for (const own of this.orders.values()) for (const order of own.values()) this.byChargeId.set(order.charge.id, order);
+    refill(this.idempotency, snapshot.idempotency);
+    refill(this.webhooks, snapshot.webhooks);
   }
 }

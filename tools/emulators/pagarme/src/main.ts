@@ -13,6 +13,7 @@ async function main(): Promise<void> {
     ...(config.PAGARME_EMULATOR_PUBLIC_URL ? { publicBaseUrl: config.PAGARME_EMULATOR_PUBLIC_URL } : {}),
     accounts: config.PAGARME_EMULATOR_ACCOUNTS,
     webhooks: { retries: config.PAGARME_EMULATOR_WEBHOOK_RETRIES, baseDelayMs: config.PAGARME_EMULATOR_WEBHOOK_BACKOFF_MS },
+    ...(config.PAGARME_EMULATOR_STATE_FILE ? { stateFile: config.PAGARME_EMULATOR_STATE_FILE } : {}),
     logger,
   });
   await emulator.start();

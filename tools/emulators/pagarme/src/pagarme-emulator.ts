@@ -15,6 +15,7 @@ import { API_PREFIX, pagarmeApiApp } from './api.app';
 import { controlApp } from './control.routes';
 import { EmulatorState, type AccountRegistration } from './emulator-state';
 import { refuseDuringOutage } from './fault-injection';
+import { StateFile } from '../../kit';
 import { createEmulatorLogger, type Logger } from './logger';
 import { publishTransition } from './webhook-events';
 import { WebhookSender, type WebhookSenderOptions } from './webhook-sender';
@@ -39,6 +40,8 @@ export interface PagarmeEmulatorOptions {
   logger?: Logger;
   /** Clock (tests may move time forward to expire charges). */
   now?: () => Date;
+  /** Keep accounts, orders and webhook URLs in this JSON file across restarts (kit/state-file.ts). */
+  stateFile?: string;
 }
 
 export interface PagarmeEmulator {
@@ -72,7 +75,6 @@ export function createPagarmeEmulator(options: PagarmeEmulatorOptions = {}): Pag
   const logger = options.logger ?? createEmulatorLogger('silent');
   const host = options.host ?? '127.0.0.1';
   const state = new EmulatorState(options.now ?? (() => new Date()));
-  for (const account of options.accounts ?? []) state.registerAccount(account);
 
   let publicBase = options.publicBaseUrl?.replace(/\/+$/, '') ?? '';
   const qrCodeUrl = (transactionId: string) => `${publicBase}${API_PREFIX}/transactions/${transactionId}/qrcode?payment_method=pix`;
@@ -95,6 +97,11 @@ export function createPagarmeEmulator(options: PagarmeEmulatorOptions = {}): Pag
   const apiServer = createServer(api);
   apiServer.on('connection', refuseDuringOutage(state.faults));
   const controlServer = createServer(controlApp(state, sender, qrCodeUrl, logger));
+  const stateFile = options.stateFile ? new StateFile(options.stateFile, { state }, logger) : undefined;
+  stateFile?.load();
+  for (const server of [apiServer, controlServer]) stateFile?.watch(server);
+  // After the file: accounts given at start win over the remembered ones.
+  for (const account of options.accounts ?? []) state.registerAccount(account);
   let sweep: NodeJS.Timeout | undefined;
 
   return {
@@ -118,6 +125,7 @@ export function createPagarmeEmulator(options: PagarmeEmulatorOptions = {}): Pag
       if (sweep) clearInterval(sweep);
       await sender.close();
       await Promise.all([close(apiServer), close(controlServer)]);
+      stateFile?.close();
       logger.info('pagarme emulator stopped');
     },
     webhooksIdle: () => sender.idle(),

@@ -10,6 +10,7 @@
  * - the bank decides (control `POST /__control/disputes/:id/close`): `won` (funds reinstated,
  *   `charge.dispute.funds_reinstated`) or `lost`; `charge.dispute.closed` either way.
  */
+import { refill } from '../../kit';
 import type { EmulatorState } from './emulator-state';
 import { buildEvent, type EventType, type StripeEvent } from './events';
 import type { Logger } from './logger';
@@ -182,5 +183,13 @@ export class DisputeBook {
 
   reset(): void {
     this.disputes.clear();
+  }
+
+  snapshot(): Map<string, StoredDispute> {
+    return this.disputes;
+  }
+
+  restore(snapshot: Map<string, StoredDispute>): void {
+    refill(this.disputes, snapshot);
   }
 }

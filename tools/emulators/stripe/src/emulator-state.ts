@@ -4,7 +4,7 @@
  * (in FaultRegistry) faults. No HTTP here; routes and the lifecycle call these methods.
  */
 import { createHash } from 'node:crypto';
-import { FaultRegistry } from '../../kit';
+import { FaultRegistry, refill } from '../../kit';
 import type { StoredPaymentIntent } from './payment-intent-model';
 import type { StoredRefund } from './refunds';
 import { stripeErrors } from './stripe-errors';
@@ -264,5 +264,26 @@ export class EmulatorState {
     this.faults.clear();
     this.faults.injected = 0;
     this.counters = EmulatorState.zeroCounters();
+  }
+
+  // --- persistence (kit/state-file.ts) ------------------------------------------------------
+
+  /** What a restart keeps: accounts, PaymentIntents, refunds, idempotency records and endpoints; stats and faults start afresh. */
+  snapshot() {
+    return {
+      accountsByKey: this.accountsByKey,
+      intents: this.intents,
+      refunds: this.refunds,
+      idempotency: this.idempotency,
+      endpoints: this.endpoints,
+    };
+  }
+
+  restore(snapshot: ReturnType<EmulatorState['snapshot']>): void {
+    refill(this.accountsByKey, snapshot.accountsByKey);
+    refill(this.intents, snapshot.intents);
+    refill(this.refunds, snapshot.refunds);
+    refill(this.idempotency, snapshot.idempotency);
+    refill(this.endpoints, snapshot.endpoints);
   }
 }

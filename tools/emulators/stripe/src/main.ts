@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     accounts: config.STRIPE_EMULATOR_ACCOUNTS,
     ...(config.STRIPE_EMULATOR_PUBLIC_URL ? { publicBaseUrl: config.STRIPE_EMULATOR_PUBLIC_URL } : {}),
     webhooks: { retries: config.STRIPE_EMULATOR_WEBHOOK_RETRIES, baseDelayMs: config.STRIPE_EMULATOR_WEBHOOK_BACKOFF_MS },
+    ...(config.STRIPE_EMULATOR_STATE_FILE ? { stateFile: config.STRIPE_EMULATOR_STATE_FILE } : {}),
     logger,
   });
   await emulator.start();

@@ -15,6 +15,7 @@ import type { Merchant } from './br-code';
 import { controlApp } from './control.routes';
 import { EmulatorState } from './emulator-state';
 import { refuseDuringOutage } from './fault-injection';
+import { StateFile } from '../../kit';
 import { createEmulatorLogger, type Logger } from './logger';
 import { PaymentIntentLifecycle, type Fees } from './payment-intent-lifecycle';
 import { DisputeBook } from './disputes';
@@ -45,6 +46,8 @@ export interface StripeEmulatorOptions {
   logger?: Logger;
   /** Clock (tests may move time forward). */
   now?: () => Date;
+  /** Keep accounts, PaymentIntents, refunds, disputes and endpoints in this JSON file across restarts (kit/state-file.ts). */
+  stateFile?: string;
 }
 
 export interface StripeEmulator {
@@ -78,7 +81,6 @@ export function createStripeEmulator(options: StripeEmulatorOptions = {}): Strip
   const logger = options.logger ?? createEmulatorLogger('silent');
   const host = options.host ?? '127.0.0.1';
   const state = new EmulatorState(options.now ?? (() => new Date()));
-  for (const account of options.accounts ?? []) state.registerAccount(typeof account === 'string' ? account : account.secret_key);
 
   const sender = new WebhookSender(state, options.webhooks ?? {}, logger);
   let publicBase = options.publicBaseUrl ?? '';
@@ -98,6 +100,11 @@ export function createStripeEmulator(options: StripeEmulatorOptions = {}): Strip
   const apiServer = createServer(stripeApiApp(state, lifecycle, refunds, disputes, logger));
   apiServer.on('connection', refuseDuringOutage(state.faults));
   const controlServer = createServer(controlApp(state, lifecycle, refunds, disputes, logger));
+  const stateFile = options.stateFile ? new StateFile(options.stateFile, { state, disputes }, logger) : undefined;
+  stateFile?.load();
+  for (const server of [apiServer, controlServer]) stateFile?.watch(server);
+  // After the file: accounts given at start win over the remembered ones.
+  for (const account of options.accounts ?? []) state.registerAccount(typeof account === 'string' ? account : account.secret_key);
   let sweep: NodeJS.Timeout | undefined;
 
   return {
@@ -122,6 +129,7 @@ export function createStripeEmulator(options: StripeEmulatorOptions = {}): Strip
       refunds.close();
       await sender.close();
       await Promise.all([close(apiServer), close(controlServer)]);
+      stateFile?.close();
       logger.info('stripe emulator stopped');
     },
     webhooksIdle: () => sender.idle(),

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { Router, type Response } from 'express';
 import { z } from 'zod';
+import { refill } from '../../kit';
 import type { EmulatorState, StoredCharge } from './emulator-state';
 import type { Logger } from './logger';
 import type { WebhookSender } from './webhook-sender';
@@ -66,6 +67,14 @@ export class DisputeBook {
 
   clear(): void {
     this.disputes.clear();
+  }
+
+  snapshot(): Map<string, StoredDispute> {
+    return this.disputes;
+  }
+
+  restore(snapshot: Map<string, StoredDispute>): void {
+    refill(this.disputes, snapshot);
   }
 }
 

@@ -4,7 +4,7 @@
  * No HTTP here: routes call these methods and turn thrown WooviApiErrors into responses.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { FaultRegistry } from '../../kit';
+import { FaultRegistry, refill } from '../../kit';
 import { accountIdFor, newEndToEndId } from './woovi-ids';
 import { wooviErrors } from './woovi-errors';
 
@@ -266,5 +266,18 @@ export class EmulatorState {
     this.faults.injected = 0;
     this.deliveries.length = 0;
     this.counters = EmulatorState.zeroCounters();
+  }
+
+  // --- persistence (kit/state-file.ts) ------------------------------------------------------
+
+  /** What a restart keeps: accounts, charges and webhook registrations; stats and faults start afresh. */
+  snapshot() {
+    return { accounts: this.accounts, charges: this.charges, webhooks: this.webhooks };
+  }
+
+  restore(snapshot: ReturnType<EmulatorState['snapshot']>): void {
+    refill(this.accounts, snapshot.accounts);
+    refill(this.charges, snapshot.charges);
+    refill(this.webhooks, snapshot.webhooks);
   }
 }

@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     accounts: config.WOOVI_EMULATOR_ACCOUNTS,
     ...(config.signingPrivateKeyPem ? { signingPrivateKeyPem: config.signingPrivateKeyPem } : {}),
     webhooks: { retries: config.WOOVI_EMULATOR_WEBHOOK_RETRIES, baseDelayMs: config.WOOVI_EMULATOR_WEBHOOK_BACKOFF_MS },
+    ...(config.WOOVI_EMULATOR_STATE_FILE ? { stateFile: config.WOOVI_EMULATOR_STATE_FILE } : {}),
     logger,
   });
   await emulator.start();

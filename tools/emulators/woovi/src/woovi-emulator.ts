@@ -18,6 +18,7 @@ import { controlApp } from './control.routes';
 import { DisputeBook } from './disputes';
 import { EmulatorState } from './emulator-state';
 import { refuseDuringOutage } from './fault-injection';
+import { StateFile } from '../../kit';
 import { createEmulatorLogger, type Logger } from './logger';
 import { SigningKeys } from './signing-keys';
 import { WebhookSender, type WebhookSenderOptions } from './webhook-sender';
@@ -49,6 +50,8 @@ export interface WooviEmulatorOptions {
   now?: () => Date;
   /** How long a refund stays IN_PROCESSING before it is CONFIRMED (default 300 ms). */
   refundSettleMs?: number;
+  /** Keep accounts, charges, webhooks and disputes in this JSON file across restarts (kit/state-file.ts). */
+  stateFile?: string;
 }
 
 export interface WooviEmulator {
@@ -84,7 +87,6 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
   const logger = options.logger ?? createEmulatorLogger('silent');
   const host = options.host ?? '127.0.0.1';
   const state = new EmulatorState(options.now ?? (() => new Date()));
-  for (const appId of options.accounts ?? []) state.registerAccount(appId);
   const keys = new SigningKeys(options.signingPrivateKeyPem);
   const company = options.company ?? { id: '64cab82a485da23384a4e3af', name: 'Orquestra Sandbox LTDA', taxID: '11222333000181' };
   const sender = new WebhookSender(state, keys, company, options.webhooks ?? {}, logger);
@@ -111,6 +113,11 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
   apiServer.on('connection', refuseDuringOutage(state.faults));
   const disputes = new DisputeBook();
   const controlServer = createServer(controlApp({ state, sender, expiry, keys, logger, refunds, disputes }));
+  const stateFile = options.stateFile ? new StateFile(options.stateFile, { state, disputes }, logger) : undefined;
+  stateFile?.load();
+  for (const server of [apiServer, controlServer]) stateFile?.watch(server);
+  // After the file: accounts given at start win over the remembered ones.
+  for (const appId of options.accounts ?? []) state.registerAccount(appId);
 
   return {
     state,
@@ -126,6 +133,7 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
       refunds.close();
       await sender.close();
       await Promise.all([close(apiServer), close(controlServer)]);
+      stateFile?.close();
       logger.info('woovi emulator stopped');
     },
     webhooksIdle: () => sender.idle(),
