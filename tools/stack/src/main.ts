@@ -7,13 +7,27 @@ import { startStack } from './start-stack';
 /**
  * `npm start`: runs the whole local stack in the foreground (Ctrl-C stops everything), seeds the
  * test merchant and prints what a developer needs. tools/stack/stack.sh provisions and builds first.
+ *
+ * ORQUESTRA_STACK_DIR, ORQUESTRA_STACK_PORT_OFFSET and ORQUESTRA_STACK_DB_PREFIX run a second copy
+ * beside a developer's (tools/e2e's restart suite restarts one); its stack.env then goes in that folder.
  */
 async function main(): Promise<void> {
-  const stateDir = path.join(REPO_ROOT, '.local', 'stack');
+  const ownDir = process.env.ORQUESTRA_STACK_DIR;
+  const stateDir = ownDir ? path.resolve(ownDir) : path.join(REPO_ROOT, '.local', 'stack');
   const certDir = path.join(REPO_ROOT, '.local', 'certs');
   const mongoUrl = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
   const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-  const stack = await startStack({ mongoUrl, amqpUrl, dbPrefix: 'orq_', stateDir, certDir, logLevel: process.env.LOG_LEVEL ?? 'info' });
+  const stack = await startStack({
+    portOffset: Number(process.env.ORQUESTRA_STACK_PORT_OFFSET ?? 0),
+    mongoUrl,
+    amqpUrl,
+    dbPrefix: process.env.ORQUESTRA_STACK_DB_PREFIX ?? 'orq_',
+    stateDir,
+    certDir,
+    logLevel: process.env.LOG_LEVEL ?? 'info',
+    // The store keeps npm start's data, so the emulators keep theirs: a restart works like the first start.
+    emulatorStateDir: path.join(stateDir, 'emulators'),
+  });
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -25,7 +39,11 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 
-  const seed = await seedStack({ ports: stack.ports, certDir, stateFile: path.join(stateDir, 'seed.json') });
+  const seed = await seedStack({ ports: stack.ports, certDir, stateFile: path.join(stateDir, 'seed.json') }).catch(async (error: Error) => {
+    // The services and emulators are child processes: never leave them running without their parent.
+    await stack.stop();
+    throw error;
+  });
   const values: Record<string, string> = {
     ORQUESTRA_BASE_URL: stack.baseUrl,
     ORQUESTRA_TEST_KEY: seed.testKey,
@@ -35,7 +53,7 @@ async function main(): Promise<void> {
     ORQUESTRA_TEST_PROVIDER_ACCOUNT_ID: seed.testProviderAccountId,
     EFI_EMULATOR_CONTROL_URL: stack.efiControlUrl,
   };
-  const envFile = path.join(REPO_ROOT, 'stack.env');
+  const envFile = ownDir ? path.join(stateDir, 'stack.env') : path.join(REPO_ROOT, 'stack.env');
   writeFileSync(envFile, Object.entries(values).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
 
   console.log(`

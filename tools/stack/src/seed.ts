@@ -34,6 +34,20 @@ async function registerEmulatorClient(controlUrl: string, client: { clientId: st
   if (!response.ok) throw new Error(`emulator refused client registration: ${response.status}`);
 }
 
+/** Marks (in its name) an account the seed replaced because the emulator no longer knew its webhook. */
+const REPLACED_SUFFIX = ' (substituída: o emulador a esqueceu)';
+
+/**
+ * Whether the Efí emulator still has this client's webhook. It keeps its state in a file across
+ * restarts of `npm start`; without that file (deleted, or data from before it existed) it starts
+ * empty, and an account whose webhook it forgot would never hear of a payment again.
+ */
+async function emulatorKnowsWebhook(controlUrl: string, clientId: string): Promise<boolean> {
+  const response = await fetch(`${controlUrl}/__control/clients/${encodeURIComponent(clientId)}`);
+  if (!response.ok) throw new Error(`emulator did not answer for client ${clientId}: ${response.status}`);
+  return ((await response.json()) as { webhook_registered?: boolean }).webhook_registered === true;
+}
+
 /**
  * Creates (or, on a later start, finds again) the test merchant, its API keys and its provider
  * accounts on the local Efí emulator. State that cannot be read back (full keys are only stored
@@ -71,7 +85,7 @@ export async function seedStack(options: {
     const liveKey = (await keyStillWorks(state.liveKey)) ? state.liveKey! : await makeKey(common.Mode.MODE_LIVE, accounts.KeyKind.KEY_KIND_FULL, 'live full');
 
     // One Efí client (and Pix key) per mode, as a real merchant has one sandbox and one production
-    // account. The emulator keeps clients in memory: register them again on every start.
+    // account. Registered again on every start: the emulator may have started empty.
     const clientSecret = state.clientSecret ?? `Client_Secret_${randomBytes(16).toString('hex')}`;
     const clientFor = (mode: 'test' | 'live' | 'testB') => ({
       clientId: `Client_Id_${mode}_${merchant.id}`,
@@ -79,17 +93,35 @@ export async function seedStack(options: {
       pixKey: `pix-${mode}@loja-teste.orquestra.dev`,
     });
     const emulatorClient = clientFor('test');
+    const efiControlUrl = `http://127.0.0.1:${options.ports.efiControl}`;
     for (const mode of ['test', 'live', 'testB'] as const) {
-      await registerEmulatorClient(`http://127.0.0.1:${options.ports.efiControl}`, clientFor(mode));
+      await registerEmulatorClient(efiControlUrl, clientFor(mode));
     }
     const certificate = ['client.pem', 'client.key'].map((f) => readFileSync(path.join(options.certDir, f), 'utf8')).join('\n');
 
     const connect = async (mode: common.Mode, second = false): Promise<string> => {
       const client = clientFor(second ? 'testB' : mode === common.Mode.MODE_LIVE ? 'live' : 'test');
       const existing = (await providersClient.listAccounts({ merchant_id: merchant.id, mode })).accounts.find(
-        (a) => a.provider === 'efi' && a.credentials_last4.client_id === client.clientId.slice(-4) && a.priority === (second ? 20 : 10),
+        (a) =>
+          a.provider === 'efi' &&
+          a.credentials_last4.client_id === client.clientId.slice(-4) &&
+          a.priority === (second ? 20 : 10) &&
+          !a.name.endsWith(REPLACED_SUFFIX),
       );
-      if (existing) return existing.id;
+      if (existing && (await emulatorKnowsWebhook(efiControlUrl, client.clientId))) return existing.id;
+      if (existing) {
+        // Only connecting registers the webhook (its URL carries a secret the providers service
+        // keeps), so a fresh account replaces the forgotten one, which is switched off.
+        await providersClient.updateAccount({
+          merchant_id: merchant.id,
+          mode,
+          account_id: existing.id,
+          enabled: false,
+          name: `${existing.name}${REPLACED_SUFFIX}`,
+          set_fees: false,
+          fees: [],
+        });
+      }
       const { account } = await providersClient.connectAccount({
         merchant_id: merchant.id,
         mode,

@@ -23,6 +23,11 @@ export interface StackOptions {
   overrides?: Record<string, Record<string, string>>;
   /** Variables for every service, e.g. the standard OTEL_* exporter settings. */
   shared?: Record<string, string>;
+  /**
+   * Where the emulators keep their state (`<dir>/<code>.json`), so that a restarted stack finds the
+   * accounts, charges and webhooks its providers service set up before. Unset: in memory (tests).
+   */
+  emulatorStateDir?: string;
 }
 
 export interface RunningStack {
@@ -84,6 +89,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         [`${prefix}_EMULATOR_API_PORT`]: String(ports[`${code}Api`]),
         [`${prefix}_EMULATOR_CONTROL_PORT`]: String(ports[`${code}Control`]),
         ...(code === 'efi' ? { EFI_EMULATOR_CERT_DIR: options.certDir } : {}),
+        ...(options.emulatorStateDir ? { [`${prefix}_EMULATOR_STATE_FILE`]: path.join(options.emulatorStateDir, `${code}.json`) } : {}),
         LOG_LEVEL: options.logLevel ?? 'info',
       });
     }

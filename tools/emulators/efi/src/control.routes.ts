@@ -68,6 +68,14 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
     res.status(created ? 201 : 200).json({ client_id: parsed.data.client_id, chave: parsed.data.chave });
   });
 
+  // Whether a client's account is set up (the stack's seed checks its webhook after a restart).
+  app.get('/__control/clients/:clientId', (req, res) => {
+    const clientId = req.params['clientId'] ?? '';
+    const chave = state.clientChave(clientId);
+    if (chave === undefined) return fail(res, 404, 'client_not_found', 'unknown client_id');
+    res.status(200).json({ client_id: clientId, chave, webhook_registered: state.getWebhook(clientId, chave) !== undefined });
+  });
+
   app.post('/__control/charges/:txid/pay', (req, res) => {
     const parsed = payBodySchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');

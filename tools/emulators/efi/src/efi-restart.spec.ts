@@ -107,6 +107,8 @@ it('keeps charges, the webhook registration and settling devoluções across a r
   const second = await startEmulator(50);
   try {
     expect((await second.call('GET', `/v2/webhook/${CLIENT.chave}`)).body).toMatchObject({ webhookUrl: receiverUrl });
+    expect((await second.control('GET', `/__control/clients/${CLIENT.client_id}`)).body).toEqual({ client_id: CLIENT.client_id, chave: CLIENT.chave, webhook_registered: true });
+    expect((await second.control('GET', '/__control/clients/nobody')).status).toBe(404);
     const open = await second.call('GET', '/v2/cob/restarttxid00000000000000000002');
     expect(open.body).toMatchObject({ status: 'ATIVA', pixCopiaECola: openCharge.body['pixCopiaECola'] });
     expect((open.body['calendario'] as { criacao: string }).criacao).toBe((openCharge.body['calendario'] as { criacao: string }).criacao);
