@@ -18,8 +18,6 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string | Buffer;
     pipelining?: number;
-    /** Requests per second across all connections (paced); absent: as fast as answers come. */
-    overallRate?: number;
     requests?: Array<
       RequestParams & {
         setupRequest?: (request: RequestParams, context: Record<string, unknown>) => RequestParams;

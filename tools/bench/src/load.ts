@@ -26,16 +26,11 @@ export interface LoadShape {
   connections: number;
   durationS: number;
   timeoutS: number;
-  /**
-   * Requests per second across all connections. Absent: closed loop (the highest rate the target
-   * sustains at this concurrency). With a rate below that, latency is measured off saturation.
-   */
-  ratePerS?: number;
 }
 
 export interface LoadResult {
   connections: number;
-  /** The paced rate asked for; absent in a closed-loop run. */
+  /** The paced rate (paced-load.ts); absent in a closed-loop run. */
   ratePerS?: number;
   durationS: number;
   /** Responses received (any status). Requests still in flight when the time is up are not counted. */
@@ -54,8 +49,8 @@ export interface LoadResult {
   latency: LatencySummary;
   /** Latency of the successful responses only (ms). */
   successLatency: LatencySummary;
-  /** autocannon's own summary of the same responses (HdrHistogram, whole ms), for cross-checking. */
-  autocannon: { p50: number; p99: number; max: number; mean: number };
+  /** autocannon's own summary of the same responses (HdrHistogram, whole ms), for cross-checking; absent in paced runs. */
+  autocannon?: { p50: number; p99: number; max: number; mean: number };
 }
 
 export async function runLoad(target: LoadTarget, shape: LoadShape): Promise<LoadResult> {
@@ -68,7 +63,6 @@ export async function runLoad(target: LoadTarget, shape: LoadShape): Promise<Loa
     connections: shape.connections,
     duration: shape.durationS,
     timeout: shape.timeoutS,
-    ...(shape.ratePerS !== undefined ? { overallRate: shape.ratePerS } : {}),
     method: target.method,
     headers: target.headers,
     body: target.body,
@@ -104,7 +98,6 @@ export async function runLoad(target: LoadTarget, shape: LoadShape): Promise<Loa
   const durationS = result.duration;
   return {
     connections: shape.connections,
-    ...(shape.ratePerS !== undefined ? { ratePerS: shape.ratePerS } : {}),
     durationS,
     responses: all.count,
     successes,

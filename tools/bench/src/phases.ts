@@ -8,6 +8,7 @@
 import os from 'node:os';
 import { chargesByClient, emulatorStats } from './emulator-control';
 import { runLoad, type LoadTarget } from './load';
+import { runPacedLoad } from './paced-load';
 import type { BenchOptions, PhaseName } from './options';
 import { waitUntilQuiet } from './quiet';
 import type { PhaseReport } from './report';
@@ -35,7 +36,7 @@ export interface PhaseSpec {
   label: string;
   target: LoadTarget;
   connections: number;
-  /** Paced requests per second; absent: closed loop. */
+  /** Requests per second, evenly spaced (open loop, at most `connections` in flight); absent: closed loop. */
   ratePerS?: number;
   /** Unmeasured seconds of the same load first. */
   warmupS: number;
@@ -60,27 +61,28 @@ export function phaseId(spec: Pick<PhaseSpec, 'phase' | 'connections' | 'ratePer
 export async function measurePhase(spec: PhaseSpec, context: PhaseContext): Promise<PhaseReport> {
   const { options } = context;
   const { label, target } = spec;
-  const shape = { connections: spec.connections, timeoutS: options.timeoutS, ...(spec.ratePerS !== undefined ? { ratePerS: spec.ratePerS } : {}) };
+  const shape = { connections: spec.connections, timeoutS: options.timeoutS };
+  const { ratePerS } = spec;
+  const load = (durationS: number) => (ratePerS !== undefined ? runPacedLoad(target, { ...shape, durationS, ratePerS }) : runLoad(target, { ...shape, durationS }));
   if (spec.warmupS > 0) {
     log(`${label}: warm-up ${spec.warmupS} s…`);
-    await runLoad(target, { ...shape, durationS: spec.warmupS });
+    await load(spec.warmupS);
     // The warm-up's last requests are cut off at the client but still run in the stack.
     await settle(context.watched);
   }
   const snapshot = () => Promise.all([emulatorStats(context.efiControlUrl), snapshotMetrics(context.metricsPorts)]);
   const [statsBefore, metricsBefore] = await snapshot();
   const cpuStart = cpuTicksNow(context.watched);
-  const pace = spec.ratePerS !== undefined ? `, paced at ${spec.ratePerS}/s` : '';
-  log(`${label}: measuring ${options.durationS} s with ${spec.connections} connections${pace}…`);
+  log(`${label}: measuring ${options.durationS} s ${ratePerS !== undefined ? `at ${ratePerS} requests/s (≤ ${spec.connections} connections)` : `with ${spec.connections} connections`}…`);
   const sampler = new ResourceSampler(context.watched, options.sampleMs, os.availableParallelism());
   // Only payments of the measured run count (the warm-up's are left out).
   const probe = target.onSuccess ? context.webhooks : undefined;
   probe?.reset();
   sampler.start();
-  const load = await runLoad(target, { ...shape, durationS: options.durationS });
+  const measured = await load(options.durationS);
   const resources = sampler.stop();
-  const errors = load.failedResponses + load.transportErrorCount;
-  log(`${label}: ${load.successes} × 201 (${load.successesPerS.toFixed(1)}/s), ${errors} errors, p99 ${load.latency.p99.toFixed(1)} ms`);
+  const errors = measured.failedResponses + measured.transportErrorCount;
+  log(`${label}: ${measured.successes} × 201 (${measured.successesPerS.toFixed(1)}/s), ${errors} errors, p99 ${measured.latency.p99.toFixed(1)} ms`);
   const webhooks = probe ? await probe.collect() : undefined;
   if (webhooks) {
     log(`${label}: ${webhooks.delivered}/${webhooks.expected} payment.created webhooks, event→webhook p50 ${webhooks.latency.p50.toFixed(0)} ms, p99 ${webhooks.latency.p99.toFixed(0)} ms`);
@@ -94,7 +96,7 @@ export async function measurePhase(spec: PhaseSpec, context: PhaseContext): Prom
     webhooks,
     phase: spec.phase,
     label,
-    load,
+    load: measured,
     resources,
     chargesByAccount,
     // Each Pix payment creates exactly one charge at the emulator, including those still in flight

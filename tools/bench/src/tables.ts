@@ -22,7 +22,7 @@ export function loadTable(phases: PhaseReport[]): Table {
     header: ['run', 'connections', 'responses', 'req/s', '201/s', 'errors', 'p50 ms', 'p90 ms', 'p95 ms', 'p99 ms', 'max ms'],
     rows: phases.map((p) => [
       p.label,
-      p.load.ratePerS !== undefined ? `${p.load.connections}, paced ${p.load.ratePerS}/s` : String(p.load.connections),
+      p.load.ratePerS !== undefined ? `paced ${p.load.ratePerS}/s (≤ ${p.load.connections})` : String(p.load.connections),
       String(p.load.responses),
       p.load.responsesPerS.toFixed(1),
       p.load.successesPerS.toFixed(1),
