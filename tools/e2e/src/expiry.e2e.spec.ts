@@ -77,6 +77,28 @@ describe('Pix expiry', () => {
     expect((await payments().findOne({ _id: payment.id as never }))?.due_at).toBeNull();
   });
 
+  it('cancels a Pix whose charge the provider no longer knows, at sync and at expiry, instead of retrying forever', async () => {
+    const forget = async (txid: string) => {
+      const answer = await fetch(`${stackInfo().efiControlUrl}/__control/charges/${txid}`, { method: 'DELETE' });
+      expect(answer.status).toBe(204);
+    };
+    const synced = await createPix({ expires_in_minutes: 30 });
+    await forget(synced.provider_payment_id);
+    const afterSync = await api('POST', `/v1/payments/${synced.id}/sync`);
+    expect(afterSync.status).toBe(200);
+    expect(afterSync.body.status).toBe('canceled');
+
+    const expiring = await createPix({ expires_in_minutes: 1 });
+    await forget(expiring.provider_payment_id);
+    await expireNow(expiring.id);
+    const canceled = await eventually(async () => {
+      const read = await api('GET', `/v1/payments/${expiring.id}`);
+      return read.body.status === 'canceled' ? read.body : undefined;
+    }, 'the Pix with a forgotten charge to be canceled at expiry', 60_000);
+    expect(canceled).toMatchObject({ status: 'canceled', failure_code: 'expired' });
+    expect((await payments().findOne({ _id: expiring.id as never }))?.due_at).toBeNull();
+  });
+
   it('never cancels a Pix that was paid: a payment that succeeded before its expiry stays succeeded', async () => {
     const payment = await createPix({ expires_in_minutes: 1 });
     expect((await api('POST', `/v1/payments/${payment.id}/simulate`)).body.status).toBe('succeeded');

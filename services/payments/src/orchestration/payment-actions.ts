@@ -122,11 +122,18 @@ export class PaymentActions {
       (error: unknown) => {
         // Some providers forget a charge once it is removed (Woovi answers 404 after DELETE): for a
         // payment that already ended there is nothing left to learn, and the payment is the answer.
-        if (error instanceof RpcError && error.code === 'not_found' && ENDED.has(payment.status)) return undefined;
+        if (chargeUnknown(error) && ENDED.has(payment.status)) return undefined;
+        // A pending charge the provider no longer knows (removed, or forgotten by a sandbox) can
+        // never be paid: the payment is canceled, as when the provider reports it canceled.
+        if (chargeUnknown(error) && payment.status === 'pending') {
+          this.warnChargeGone(payment, 'sync');
+          return 'gone' as const;
+        }
         throw error;
       },
     );
-    if (charge) await this.applyChargeState(payment, chargeView(charge));
+    if (charge === 'gone') await this.applyChargeState(payment, { status: 'canceled' });
+    else if (charge) await this.applyChargeState(payment, chargeView(charge));
     await this.refunds.resume(await this.store.findForCaller(id, scope), requestId);
     return this.store.findForCaller(id, scope);
   }
@@ -182,6 +189,13 @@ export class PaymentActions {
     return false;
   }
 
+  private warnChargeGone(payment: PaymentDoc, during: 'sync' | 'expiry'): void {
+    this.logger.warn(
+      { payment_id: payment._id, provider: payment.provider, provider_payment_id: payment.provider_payment_id, during },
+      'charge unknown at the provider: treated as gone',
+    );
+  }
+
   /**
    * Due work: a pending Pix whose `expires_at` passed. The charge is removed at the provider first
    * (if it was paid meanwhile, the payment succeeds instead), then the payment is canceled.
@@ -193,7 +207,16 @@ export class PaymentActions {
     }
     // The worker only picks pending payments; anything else changed since and has nothing to expire.
     if (payment.status !== 'pending') return;
-    const { charge } = await this.providers.cancelCharge({ ref: this.ref(payment) }, {});
+    const charge = await this.providers.cancelCharge({ ref: this.ref(payment) }, {}).then(
+      (answer) => answer.charge,
+      (error: unknown) => {
+        // Unknown at the provider: nothing there can be paid, so the charge is gone. Retrying
+        // would fail the same way after every lease, forever.
+        if (!chargeUnknown(error)) throw error;
+        this.warnChargeGone(payment, 'expiry');
+        return undefined;
+      },
+    );
     const view = charge ? chargeView(charge) : { status: 'canceled' as const };
     if (view.status === 'paid') {
       await this.applyChargeState(payment, view);
@@ -216,4 +239,9 @@ export class PaymentActions {
     });
     if (canceled) this.logger.info({ payment_id: payment._id, method: payment.method }, boleto ? 'unpaid boleto past due was canceled' : 'pending Pix expired and was canceled');
   }
+}
+
+/** The provider answered that the charge does not exist (not that the account is unknown). */
+function chargeUnknown(error: unknown): boolean {
+  return error instanceof RpcError && error.code === 'not_found' && error.param === 'provider_payment_id';
 }

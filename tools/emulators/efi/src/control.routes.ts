@@ -92,6 +92,16 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
     res.status(200).json({ txid, status: charge.status, pix: charge.pix, webhook: registration ? 'scheduled' : 'not_registered' });
   });
 
+  // The provider losing a charge (a sandbox reset): every route then answers it is not found.
+  app.delete('/__control/charges/:txid', (req, res) => {
+    const txid = req.params['txid'] ?? '';
+    const candidates = state.findChargesByTxid(txid);
+    if (candidates.length === 0) return fail(res, 404, 'charge_not_found', `no charge with txid ${txid}`);
+    for (const charge of candidates) state.forgetCharge(charge.clientId, txid);
+    logger.info({ txid }, 'charge forgotten');
+    res.status(204).end();
+  });
+
   // A devolução made in Efí's dashboard (not through the API): same rules, an id Efí chooses.
   app.post('/__control/pix/:e2eId/devolucao', (req, res) => {
     const parsed = dashboardRefundSchema.safeParse(req.body ?? {});

@@ -247,6 +247,14 @@ export class EmulatorState {
     return pix;
   }
 
+  /**
+   * Forgets a charge as if it never existed (a sandbox reset, data lost at the provider): its txid
+   * then answers "not found" on every route. A control-port hook for tests.
+   */
+  forgetCharge(clientId: string, txid: string): boolean {
+    return this.charges.get(clientId)?.delete(txid) ?? false;
+  }
+
   /** One client's charges, oldest first (a control-port view for tests). */
   listCharges(clientId: string): StoredCharge[] {
     return [...(this.charges.get(clientId)?.values() ?? [])].map((charge) => this.expireIfDue(charge));
