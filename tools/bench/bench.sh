@@ -30,7 +30,7 @@ done
 [[ "$skip_deps" == 1 ]] || bash tools/setup/ensure-deps.sh
 # The benchmark's own store: mongo-java-server's memory backend on its own port (docs/performance.md
 # compares it with the H2 backend `npm start` uses). The memory backend keeps every document on the
-# JVM heap: 100 000 payments of the list-latency run take 1.35 GiB live (about 13 KiB each), so the
+# JVM heap: 100 000 payments of the list-latency run take 1.3 GiB live (about 13 KiB each), so the
 # default 1g heap runs out; 3g leaves room for the services' own documents.
 export STORE_BACKEND="${STORE_BACKEND:-memory}" STORE_PORT="${STORE_PORT:-27019}" STORE_HEAP="${STORE_HEAP:-3g}"
 bash tools/infra/infra.sh up
