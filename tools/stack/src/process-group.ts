@@ -22,7 +22,7 @@ export class ProcessGroup {
   start(name: string, script: string, env: Record<string, string>, options: { inheritOutput?: boolean } = {}): ManagedProcess {
     const logFile = path.join(this.logDir, `${name}.log`);
     const log = createWriteStream(logFile, { flags: 'a' });
-    const child = spawn(process.execPath, ['--enable-source-maps', script], {
+    const child = spawn(process.execPath, ['--enable-source-maps', ...extraNodeArgs(name), script], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SERVICE_NAME: name, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -57,4 +57,16 @@ export class ProcessGroup {
       ),
     );
   }
+}
+
+/**
+ * Extra Node.js flags for the stack's processes, for profiling (node refuses --cpu-prof in
+ * NODE_OPTIONS): ORQUESTRA_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles every process,
+ * ORQUESTRA_NODE_ARGS_FOR='payments,gateway' limits them to those processes. A profile is written
+ * when the process exits cleanly (the stack's stop).
+ */
+function extraNodeArgs(name: string): string[] {
+  const args = (process.env['ORQUESTRA_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
+  const only = (process.env['ORQUESTRA_NODE_ARGS_FOR'] ?? '').split(',').filter(Boolean);
+  return only.length === 0 || only.includes(name) ? args : [];
 }
