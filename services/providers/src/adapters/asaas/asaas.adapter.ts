@@ -10,7 +10,7 @@
  * exist, we show one QR code, and the other expires unpaid (nobody has its code). The platform
  * also never runs two creates of one payment at once.
  */
-import { rootCertificates } from 'node:tls';
+import { tlsConnectOptions } from '../http/tls-context';
 import { Agent, request, type Dispatcher } from 'undici';
 import {
   ProviderError,
@@ -80,7 +80,7 @@ export class AsaasAdapter implements ProviderAdapter {
     this.#signingSecret = context.signingSecret;
     this.#agent = new Agent({
       // An extra CA is added to Node's roots, not substituted for them: live Asaas still verifies.
-      connect: { timeout: context.timeoutMs, ...(context.caPem ? { ca: [...rootCertificates, context.caPem] } : {}) },
+      connect: { timeout: context.timeoutMs, ...tlsConnectOptions({ caPem: context.caPem }) },
       headersTimeout: context.timeoutMs,
       bodyTimeout: context.timeoutMs,
       keepAliveTimeout: 10_000,

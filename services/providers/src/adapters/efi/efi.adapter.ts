@@ -7,7 +7,7 @@
  * charges (`cob`) whose txid is derived from our idempotency key, which makes creation idempotent.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { rootCertificates } from 'node:tls';
+import { tlsConnectOptions } from '../http/tls-context';
 import { Agent, request, type Dispatcher } from 'undici';
 import {
   ProviderError,
@@ -123,10 +123,9 @@ export class EfiAdapter implements ProviderAdapter {
     this.#webhookSecret = options.webhookSecret;
     this.#agent = new Agent({
       connect: {
-        cert: options.certificatePem,
-        key: options.privateKeyPem,
-        // An extra CA is added to Node's roots, not substituted for them: live Efí still verifies.
-        ...(options.caPem ? { ca: [...rootCertificates, options.caPem] } : {}),
+        // The account's client certificate (mTLS); an extra CA is added to Node's roots, not
+        // substituted for them: live Efí still verifies.
+        ...tlsConnectOptions({ certificatePem: options.certificatePem, privateKeyPem: options.privateKeyPem, caPem: options.caPem }),
         timeout: options.timeoutMs,
       },
       headersTimeout: options.timeoutMs,

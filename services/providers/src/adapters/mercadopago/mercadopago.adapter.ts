@@ -9,7 +9,7 @@
  * `notification_url` (Mercado Pago has no webhook-registration API) and are verified with the
  * account's "assinatura secreta" (credential `webhook_secret`).
  */
-import { rootCertificates } from 'node:tls';
+import { tlsConnectOptions } from '../http/tls-context';
 import { Agent, request, type Dispatcher } from 'undici';
 import {
   ProviderError,
@@ -103,7 +103,7 @@ export class MercadoPagoAdapter implements ProviderAdapter {
       keepAliveTimeout: 30_000,
       connect: {
         // An extra CA is added to Node's roots, not substituted for them: the live API still verifies.
-        ...(context.caPem ? { ca: [...rootCertificates, context.caPem] } : {}),
+        ...tlsConnectOptions({ caPem: context.caPem }),
         timeout: context.timeoutMs,
       },
       headersTimeout: context.timeoutMs,

@@ -9,8 +9,8 @@
  * per-account secret (`?hmac=`), and the caller re-reads the charge before trusting a state.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { rootCertificates } from 'node:tls';
 import QRCode from 'qrcode';
+import { tlsConnectOptions } from '../http/tls-context';
 import { Agent, request, type Dispatcher } from 'undici';
 import {
   ProviderError,
@@ -107,7 +107,7 @@ export class PagarmeAdapter implements ProviderAdapter {
     this.#agent = new Agent({
       keepAliveTimeout: 30_000,
       // An extra CA is added to Node's roots, not substituted for them: live Pagar.me still verifies.
-      connect: { timeout: context.timeoutMs, ...(context.caPem ? { ca: [...rootCertificates, context.caPem] } : {}) },
+      connect: { timeout: context.timeoutMs, ...tlsConnectOptions({ caPem: context.caPem }) },
       headersTimeout: context.timeoutMs,
       bodyTimeout: context.timeoutMs,
     });

@@ -7,7 +7,7 @@
  * Stripe's `Idempotency-Key` (the first answer for a key is replayed for 24 h). No retries happen
  * here: the caller's breaker and failover decide, using the error kind.
  */
-import { rootCertificates } from 'node:tls';
+import { tlsConnectOptions } from '../http/tls-context';
 import { Agent, request, type Dispatcher } from 'undici';
 import {
   ProviderError,
@@ -116,7 +116,7 @@ export class StripeAdapter implements ProviderAdapter {
       keepAliveTimeout: 30_000,
       connect: {
         // An extra CA is added to Node's roots, not substituted for them: live Stripe still verifies.
-        ...(context.caPem ? { ca: [...rootCertificates, context.caPem] } : {}),
+        ...tlsConnectOptions({ caPem: context.caPem }),
         timeout: context.timeoutMs,
       },
       headersTimeout: context.timeoutMs,

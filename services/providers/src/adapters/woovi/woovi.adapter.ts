@@ -7,7 +7,7 @@
  * repeated create answers the existing charge instead of making a second one.
  */
 import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { rootCertificates } from 'node:tls';
+import { tlsConnectOptions } from '../http/tls-context';
 import { Agent, request, type Dispatcher } from 'undici';
 import {
   ProviderError,
@@ -99,7 +99,7 @@ export class WooviAdapter implements ProviderAdapter {
     this.#publicKeys = parsePublicKeys(context.settings[PUBLIC_KEY_SETTING]);
     this.#agent = new Agent({
       // An extra CA is added to Node's roots, not substituted for them: live Woovi still verifies.
-      connect: { timeout: context.timeoutMs, ...(context.caPem ? { ca: [...rootCertificates, context.caPem] } : {}) },
+      connect: { timeout: context.timeoutMs, ...tlsConnectOptions({ caPem: context.caPem }) },
       headersTimeout: context.timeoutMs,
       bodyTimeout: context.timeoutMs,
       keepAliveTimeout: 30_000,
