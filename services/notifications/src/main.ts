@@ -7,7 +7,7 @@ import { registerWebhookDeliveryModel, type WebhookDeliveryDoc } from './db/webh
 import { WebhookDeliveryStore } from './db/webhook-delivery.store';
 import { registerWebhookEndpointModel } from './db/webhook-endpoint.model';
 import { WebhookEndpointStore } from './db/webhook-endpoint.store';
-import { createWebhookDeliveryWorker } from './delivery/webhook-delivery.worker';
+import { createWebhookDeliveryWorker, type DeliveryHint } from './delivery/webhook-delivery.worker';
 import { DeliveryMetrics } from './delivery/delivery-metrics';
 import { WebhookSender } from './delivery/webhook-sender';
 import { startEventLogConsumer } from './events/event-log.consumer';
@@ -52,17 +52,17 @@ void runService({
     // or when it fails, due work carries on. The consumer never waits for a receiver.
     let inFlight = 0;
     const maxInFlight = config.WEBHOOK_CONCURRENCY * 4;
-    const attemptNow = (delivery: WebhookDeliveryDoc) => {
+    const attemptNow = (delivery: WebhookDeliveryDoc, hint: DeliveryHint) => {
       if (inFlight >= maxInFlight) return kick();
       inFlight += 1;
       void worker
-        .runNow(delivery)
+        .runNow(delivery, hint)
         .catch((error: Error) => logger.warn({ delivery_id: delivery._id, err: error.message }, 'first webhook attempt failed; due work retries'))
         .finally(() => (inFlight -= 1));
     };
 
-    await startEventLogConsumer(bus, events, logger, async (event) => {
-      await fanOutEvent(event, endpoints, deliveries, attemptNow);
+    await startEventLogConsumer(bus, events, logger, async (event, stored) => {
+      await fanOutEvent(event, endpoints, deliveries, (delivery, endpoint) => attemptNow(delivery, { event: stored, endpoint }));
     });
     worker.start();
     onShutdown(() => sender.close());

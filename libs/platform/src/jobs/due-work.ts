@@ -12,7 +12,7 @@ export interface DueWorkFields {
   due_at: Date | null;
 }
 
-export interface DueWorkerOptions<T extends Document> {
+export interface DueWorkerOptions<T extends Document, H = never> {
   name: string;
   collection: Collection<Document>;
   /** Narrows which due documents this worker handles (e.g. `{ status: 'pending' }`). */
@@ -21,9 +21,10 @@ export interface DueWorkerOptions<T extends Document> {
    * Does the work, given the document as claimed (its `due_at` is the claim's lease end). It must,
    * in its own write, set `due_at` to null or to a later time, or the document is taken again when
    * the lease ends. Throwing leaves the lease in place; when it ends, another pass (on any
-   * replica) retries.
+   * replica) retries. `hint` is what the caller of `runNow` already holds about the document (for
+   * example what it read to create it), so the work need not read it again; passes give none.
    */
-  handle: (document: T, logger: Logger) => Promise<void>;
+  handle: (document: T, logger: Logger, hint?: H) => Promise<void>;
   logger: Logger;
   leaseMs?: number;
   pollIntervalMs?: number;
@@ -44,9 +45,9 @@ export interface DueWorkerOptions<T extends Document> {
  * });
  * expiry.start();
  */
-export class DueWorker<T extends Document> {
+export class DueWorker<T extends Document, H = never> {
   /** Workers started in this process, for the due-work metrics (ServiceMetrics.watchDueWork). */
-  static readonly started = new Set<DueWorker<Document>>();
+  static readonly started = new Set<DueWorker<Document, unknown>>();
   /** Told of every document a worker finished ('done') or failed on ('failed'); set by metrics. */
   static onOutcome: ((worker: string, outcome: 'done' | 'failed') => void) | undefined;
   /** A pass's scan may cost at most 1/SCAN_BUDGET_FACTOR of the time between passes. */
@@ -71,7 +72,7 @@ export class DueWorker<T extends Document> {
   private readonly pollIntervalMs: number;
   private readonly concurrency: number;
 
-  constructor(private readonly options: DueWorkerOptions<T>) {
+  constructor(private readonly options: DueWorkerOptions<T, H>) {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.concurrency = options.concurrency ?? 4;
@@ -98,14 +99,14 @@ export class DueWorker<T extends Document> {
 
   start(): void {
     if (this.active) return;
-    DueWorker.started.add(this as unknown as DueWorker<Document>);
+    DueWorker.started.add(this as unknown as DueWorker<Document, unknown>);
     this.stopped = false;
     this.active = true;
     this.scheduleAt(Date.now() + this.pollIntervalMs);
   }
 
   async stop(): Promise<void> {
-    DueWorker.started.delete(this as unknown as DueWorker<Document>);
+    DueWorker.started.delete(this as unknown as DueWorker<Document, unknown>);
     this.stopped = true;
     this.active = false;
     if (this.timer) clearTimeout(this.timer);
@@ -218,9 +219,9 @@ export class DueWorker<T extends Document> {
    * first attempt of a webhook delivery), under the same claim as a pass would take: a pass on any
    * replica running at the same moment skips it. Answers whether this call did the work.
    */
-  async runNow(document: T): Promise<boolean> {
+  async runNow(document: T, hint?: H): Promise<boolean> {
     if (this.stopped) return false;
-    return this.claimAndRun(document);
+    return this.claimAndRun(document, hint);
   }
 
   /** How late the oldest due document is, in ms (0 when nothing is due). */
@@ -235,7 +236,7 @@ export class DueWorker<T extends Document> {
     return dueAt ? now.getTime() - dueAt.getTime() : 0;
   }
 
-  private async claimAndRun(document: T): Promise<boolean> {
+  private async claimAndRun(document: T, hint?: H): Promise<boolean> {
     const dueAt = (document as { due_at?: Date | null }).due_at;
     if (!dueAt) return false;
     // The claim: still due at the time this pass saw (nobody finished or claimed it since), and
@@ -248,7 +249,7 @@ export class DueWorker<T extends Document> {
     if (!current) return false;
     const logger = this.options.logger.child({ worker: this.options.name, doc_id: String(document._id) });
     try {
-      await this.options.handle(current, logger);
+      await this.options.handle(current, logger, hint);
       DueWorker.onOutcome?.(this.options.name, 'done');
       return true;
     } catch (error) {

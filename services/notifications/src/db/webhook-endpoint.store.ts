@@ -8,9 +8,6 @@ export interface Scope {
   mode: 'test' | 'live';
 }
 
-/** What the fan-out reads of an endpoint to match events to it. */
-export type RoutableEndpoint = Pick<WebhookEndpointDoc, '_id' | 'merchant_id' | 'mode' | 'enabled' | 'events' | 'only_source'>;
-
 export interface EndpointChanges {
   url?: string;
   events?: string[];
@@ -120,10 +117,12 @@ export class WebhookEndpointStore {
    * reads this once per event. Not cached: endpoints change on any replica, and a stale list would
    * lose or misroute deliveries.
    */
-  async enabledFor(merchantId: string, mode: 'test' | 'live'): Promise<RoutableEndpoint[]> {
-    return this.model
-      .find({ merchant_id: merchantId, mode, enabled: true }, { merchant_id: 1, mode: 1, enabled: 1, events: 1, only_source: 1 })
-      .lean<RoutableEndpoint[]>();
+  /**
+   * The merchant's enabled endpoints in a mode, whole: the fan-out matches events to them and hands
+   * each to the delivery it queues, whose first attempt then need not read the endpoint again.
+   */
+  async enabledFor(merchantId: string, mode: 'test' | 'live'): Promise<WebhookEndpointDoc[]> {
+    return this.model.find({ merchant_id: merchantId, mode, enabled: true }).lean<WebhookEndpointDoc[]>();
   }
 
   async byId(id: string): Promise<WebhookEndpointDoc | null> {

@@ -5,10 +5,10 @@ import { connectDatabase, ensureIndexes, EventBus, newId, OutboxRelay, SecretBox
 import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
-import { registerEventModel, type EventModel } from '../db/event.model';
-import { registerWebhookDeliveryModel } from '../db/webhook-delivery.model';
+import { registerEventModel, type EventDoc, type EventModel } from '../db/event.model';
+import { registerWebhookDeliveryModel, type WebhookDeliveryDoc } from '../db/webhook-delivery.model';
 import { WebhookDeliveryStore } from '../db/webhook-delivery.store';
-import { registerWebhookEndpointModel } from '../db/webhook-endpoint.model';
+import { registerWebhookEndpointModel, type WebhookEndpointDoc } from '../db/webhook-endpoint.model';
 import { WebhookEndpointStore } from '../db/webhook-endpoint.store';
 import { fanOutEvent } from '../events/webhook-fanout';
 import { createEndpointDisableWorker } from '../jobs/endpoint-disable.worker';
@@ -143,6 +143,34 @@ describe('webhook deliveries against the real store and broker', () => {
     expect(page.data).toHaveLength(1);
     expect(page.data[0]).toMatchObject({ status: 'delivered', due_at: null });
     expect(page.data[0]!.attempts).toEqual([expect.objectContaining({ number: 1, status_code: 200, error: '', manual: false })]);
+    await endpoints.delete(scope, doc._id);
+  });
+
+  it("sends a fan-out's first attempt from what the fan-out read, and reads the store when the hint is not the delivery's", async () => {
+    const { doc, secret } = await endpoints.create(scope, { url: `${receiver.url}/h`, events: ['payment.*'], only_source: null, description: '' });
+    // Two events that are not in the log: only a hint can give the attempt their body.
+    const unlogged = (type: string): EventDoc => ({
+      _id: newId('event'), type, created: Math.floor(Date.now() / 1000), merchant_id: merchant, mode: 'test', source: null,
+      resource_id: 'pay_h', payment_id: 'pay_h', data: { object: { id: 'pay_h', object: 'payment' } }, received_at: new Date(),
+    });
+    const hinted = unlogged('payment.succeeded');
+    const queued: Array<{ delivery: WebhookDeliveryDoc; endpoint: WebhookEndpointDoc }> = [];
+    const envelope = (entry: EventDoc) => ({ id: entry._id, type: entry.type, merchant_id: merchant, mode: 'test' as const, source: null });
+    expect(await fanOutEvent(envelope(hinted), endpoints, deliveries, (delivery, endpoint) => queued.push({ delivery, endpoint }))).toBe(1);
+    expect(queued[0]!.endpoint).toMatchObject({ _id: doc._id, url: doc.url, secrets: doc.secrets });
+
+    expect(await worker().runNow(queued[0]!.delivery, { event: hinted, endpoint: queued[0]!.endpoint })).toBe(true);
+    expect(receiver.received).toHaveLength(1);
+    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ id: hinted._id, type: 'payment.succeeded' });
+    expect(signatureMatches(String(receiver.received[0]!.headers['service-signature']), receiver.received[0]!.body, secret)).toBe(true);
+    expect((await deliveries.get(scope, queued[0]!.delivery._id)).status).toBe('delivered');
+
+    // A hint about another event is not used: the attempt reads the log, misses, and sends nothing.
+    const other = unlogged('payment.failed');
+    expect(await fanOutEvent(envelope(other), endpoints, deliveries, (delivery, endpoint) => queued.push({ delivery, endpoint }))).toBe(1);
+    expect(await worker().runNow(queued[1]!.delivery, { event: hinted, endpoint: queued[1]!.endpoint })).toBe(false);
+    expect(receiver.received).toHaveLength(1);
+    expect((await deliveries.get(scope, queued[1]!.delivery._id)).attempts).toEqual([]);
     await endpoints.delete(scope, doc._id);
   });
 

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { EventDoc, EventModel } from '../db/event.model';
 import type { WebhookDeliveryDoc } from '../db/webhook-delivery.model';
 import type { WebhookDeliveryStore } from '../db/webhook-delivery.store';
+import type { WebhookEndpointDoc } from '../db/webhook-endpoint.model';
 import type { WebhookEndpointStore } from '../db/webhook-endpoint.store';
 import { nextAttemptAt, type RetryPolicy } from '../domain/retry-schedule';
 import type { DeliveryMetrics } from './delivery-metrics';
@@ -14,6 +15,18 @@ const tracer = trace.getTracer('orquestra-notifications');
 /** The body every receiver gets: the public event object (spec §6). */
 export function webhookBody(event: EventDoc): string {
   return JSON.stringify({ id: event._id, object: 'event', type: event.type, created: event.created, data: event.data });
+}
+
+/**
+ * What the fan-out already read for a delivery it queued: the logged event and the endpoint. The
+ * first attempt uses them instead of reading both again (two store reads per webhook). The endpoint
+ * may have changed in the milliseconds since: a disabling is then seen by the next attempt, as it
+ * would be if it came during the send, and a secret rotation keeps the previous secret valid for
+ * its overlap, so the signature verifies either way.
+ */
+export interface DeliveryHint {
+  event: EventDoc;
+  endpoint: WebhookEndpointDoc;
 }
 
 export interface DeliveryWorkerOptions {
@@ -35,8 +48,8 @@ export interface DeliveryWorkerOptions {
  * Sends due deliveries (due work: safe on any number of replicas; a replica that dies mid-send
  * leaves its claim to expire, and the delivery is sent again — receivers dedupe by event id).
  */
-export function createWebhookDeliveryWorker(options: DeliveryWorkerOptions): DueWorker<WebhookDeliveryDoc> {
-  return new DueWorker<WebhookDeliveryDoc>({
+export function createWebhookDeliveryWorker(options: DeliveryWorkerOptions): DueWorker<WebhookDeliveryDoc, DeliveryHint> {
+  return new DueWorker<WebhookDeliveryDoc, DeliveryHint>({
     name: 'webhook-delivery',
     collection: options.deliveries.collection,
     filter: { status: 'pending' },
@@ -44,7 +57,7 @@ export function createWebhookDeliveryWorker(options: DeliveryWorkerOptions): Due
     pollIntervalMs: options.pollIntervalMs,
     concurrency: options.concurrency,
     leaseMs: options.leaseMs,
-    handle: (delivery, logger) => deliverOnce(delivery, options, logger),
+    handle: (delivery, logger, hint) => deliverOnce(delivery, options, logger, hint),
   });
 }
 
@@ -52,14 +65,14 @@ export function createWebhookDeliveryWorker(options: DeliveryWorkerOptions): Due
  * One attempt of a delivery the DueWorker claimed (its due_at is the claim's lease end, which the
  * attempt's record replaces with the next try or null).
  */
-export async function deliverOnce(delivery: WebhookDeliveryDoc, options: DeliveryWorkerOptions, logger: Logger): Promise<void> {
-  const endpoint = await options.endpoints.byId(delivery.endpoint_id);
+export async function deliverOnce(delivery: WebhookDeliveryDoc, options: DeliveryWorkerOptions, logger: Logger, hint?: DeliveryHint): Promise<void> {
+  const endpoint = hint?.endpoint._id === delivery.endpoint_id ? hint.endpoint : await options.endpoints.byId(delivery.endpoint_id);
   // A resend by hand goes out even to a disabled endpoint (the merchant asked for it).
   if (!endpoint || (!endpoint.enabled && !delivery.manual)) {
     await options.deliveries.cancel(delivery);
     return;
   }
-  const event = await options.events.findById(delivery.event_id).lean<EventDoc>();
+  const event = hint?.event._id === delivery.event_id ? hint.event : await options.events.findById(delivery.event_id).lean<EventDoc>();
   if (!event) throw new Error(`event ${delivery.event_id} of delivery ${delivery._id} is not in the log`);
   const body = webhookBody(event);
   const headers = {

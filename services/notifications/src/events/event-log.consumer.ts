@@ -1,7 +1,7 @@
 import { isPublicEventType } from '@orquestra/contracts';
 import { isDuplicateKeyError, type EventBus, type EventEnvelope } from '@orquestra/platform';
 import type { Logger } from 'pino';
-import type { EventModel } from '../db/event.model';
+import type { EventDoc, EventModel } from '../db/event.model';
 
 /** Routing-key patterns of every public resource; internal events (`internal.*`) are not logged. */
 export const EVENT_LOG_PATTERNS = [
@@ -31,29 +31,32 @@ export async function startEventLogConsumer(
   bus: EventBus,
   events: EventModel,
   logger: Logger,
-  afterStore: (event: EventEnvelope) => Promise<void> = async () => undefined,
+  /** Given the envelope and the log entry as stored (or as stored before, on a redelivery). */
+  afterStore: (event: EventEnvelope, stored: EventDoc) => Promise<void> = async () => undefined,
 ): Promise<void> {
   await bus.consume({ queue: 'notifications.event-log', patterns: EVENT_LOG_PATTERNS }, async (event: EventEnvelope) => {
     if (!isPublicEventType(event.type)) {
       logger.warn({ type: event.type, event_id: event.id }, 'unknown public event type recorded');
     }
     const object = event.data?.object ?? {};
+    const entry: EventDoc = {
+      _id: event.id,
+      type: event.type,
+      created: event.created,
+      merchant_id: event.merchant_id,
+      mode: event.mode,
+      source: event.source ?? null,
+      resource_id: typeof object.id === 'string' ? object.id : '',
+      payment_id: paymentIdOf(object),
+      data: { object },
+      received_at: new Date(),
+    };
     try {
-      await events.create({
-        _id: event.id,
-        type: event.type,
-        created: event.created,
-        merchant_id: event.merchant_id,
-        mode: event.mode,
-        source: event.source ?? null,
-        resource_id: typeof object.id === 'string' ? object.id : '',
-        payment_id: paymentIdOf(object),
-        data: { object },
-        received_at: new Date(),
-      });
+      await events.create(entry);
     } catch (error) {
+      // A redelivery: the entry stored the first time has the same content (events are immutable).
       if (!isDuplicateKeyError(error)) throw error;
     }
-    await afterStore(event);
+    await afterStore(event, entry);
   });
 }

@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@orquestra/platform';
 import type { WebhookDeliveryDoc } from '../db/webhook-delivery.model';
+import type { WebhookEndpointDoc } from '../db/webhook-endpoint.model';
 import type { WebhookDeliveryStore } from '../db/webhook-delivery.store';
 import type { WebhookEndpointStore } from '../db/webhook-endpoint.store';
 import { endpointWantsEvent } from '../domain/endpoint-matching';
@@ -12,8 +13,8 @@ export async function fanOutEvent(
   event: Pick<EventEnvelope, 'id' | 'type' | 'merchant_id' | 'mode' | 'source'>,
   endpoints: WebhookEndpointStore,
   deliveries: WebhookDeliveryStore,
-  /** Told of each delivery queued now, e.g. to attempt it at once. */
-  onQueued?: (delivery: WebhookDeliveryDoc) => void,
+  /** Told of each delivery queued now and the endpoint it goes to, e.g. to attempt it at once. */
+  onQueued?: (delivery: WebhookDeliveryDoc, endpoint: WebhookEndpointDoc) => void,
 ): Promise<number> {
   const candidates = await endpoints.enabledFor(event.merchant_id, event.mode);
   let queued = 0;
@@ -28,7 +29,7 @@ export async function fanOutEvent(
     });
     if (created) {
       queued += 1;
-      onQueued?.(created);
+      onQueued?.(created, endpoint);
     }
   }
   return queued;
