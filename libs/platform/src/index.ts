@@ -6,6 +6,7 @@ export * from './money';
 export * from './grpc';
 export * from './mongo';
 export * from './bus';
+export * from './cache';
 export * from './outbox';
 export * from './jobs';
 export * from './runtime';

@@ -1,5 +1,5 @@
 import './telemetry';
-import { providers } from '@orquestra/contracts';
+import { PROVIDER_ACCOUNTS_CHANGED, providers, type ProviderAccountsChanged } from '@orquestra/contracts';
 import { ensureIndexes, runService, SecretBox } from '@orquestra/platform';
 import { createAdapterFactory } from './adapters/adapter-factory';
 import './adapters';
@@ -17,7 +17,7 @@ import { registerDisputePollModel } from './db/dispute-poll.model';
 void runService({
   config,
   grpcAddress: config.GRPC_ADDRESS,
-  setup: async ({ db, grpc, outbox, logger, metrics, onShutdown }) => {
+  setup: async ({ db, grpc, bus, outbox, logger, metrics, onShutdown }) => {
     const accountModel = registerProviderAccountModel(db);
     const receipts = registerWebhookReceiptModel(db);
     const pollModel = registerDisputePollModel(db);
@@ -44,6 +44,12 @@ void runService({
       config.PUBLIC_WEBHOOK_BASE_URL,
       logger,
     );
+    // Routing caches each merchant's accounts with their breaker states: tell every replica of it.
+    // The signal is confirmed by the broker before the change is answered (it never throws).
+    const accountsChanged = (scope: { merchant_id: string; mode: 'test' | 'live' }, change: ProviderAccountsChanged) =>
+      bus.signal(PROVIDER_ACCOUNTS_CHANGED, scope, change);
+    accounts.onChange = (account, reason) => accountsChanged({ merchant_id: account.merchant_id, mode: account.mode }, { account_id: account._id, reason });
+    breakers.onStateChange = (accountId) => void accountsChanged({ merchant_id: '', mode: 'test' }, { account_id: accountId, reason: 'breaker' });
     const webhooks = new WebhookIntakeService(accounts, receipts, outbox, logger);
     // Disputes of providers that list them (Efí infrações): polled per account as due work.
     await outbox.watch(pollModel.collection);

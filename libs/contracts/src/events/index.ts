@@ -4,3 +4,4 @@ export * from './provider-dispute-updated';
 export * from './payment-attempt-recorded';
 export * from './refund-events';
 export * from './event-catalogue';
+export * from './cache-signals';

@@ -99,6 +99,42 @@ describe('EventBus against a real RabbitMQ', () => {
     }
   });
 
+  it('broadcasts to every subscribed process, and re-attaches a subscription after the connection drops', async () => {
+    const exchange = `${prefix}broadcast`;
+    const buses = [0, 1].map(() => new EventBus({ url: amqpUrl, exchange, logger }));
+    const got: string[][] = [[], []];
+    const attached = [0, 0];
+    try {
+      for (const b of buses) await b.start();
+      const subscriptions = await Promise.all(
+        buses.map((b, i) => b.subscribe(['cache.*'], (e) => got[i]!.push(e.type), () => (attached[i]! += 1))),
+      );
+      expect(subscriptions.map((s) => s.live)).toEqual([true, true]);
+      expect(attached).toEqual([1, 1]);
+      await buses[0]!.publish(envelope('cache.dropped'));
+      await buses[0]!.publish(envelope('other.thing'));
+      const deadline = Date.now() + 5_000;
+      while (got.some((g) => g.length < 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(got).toEqual([['cache.dropped'], ['cache.dropped']]);
+
+      // The broker connection of process 1 drops: not live (its cache must not be trusted) until
+      // the bus reconnects, binds a new queue and calls onAttached again.
+      await (buses[1] as unknown as { connection: { close(): Promise<void> } }).connection.close();
+      expect(subscriptions[1]!.live).toBe(false);
+      const back = Date.now() + 10_000;
+      while (!subscriptions[1]!.live && Date.now() < back) await new Promise((r) => setTimeout(r, 20));
+      expect(subscriptions[1]!.live).toBe(true);
+      expect(attached).toEqual([1, 2]);
+      await buses[0]!.publish(envelope('cache.again'));
+      const again = Date.now() + 5_000;
+      while (got[1]!.length < 2 && Date.now() < again) await new Promise((r) => setTimeout(r, 20));
+      expect(got).toEqual([['cache.dropped', 'cache.again'], ['cache.dropped', 'cache.again']]);
+    } finally {
+      for (const b of buses) await b.close();
+    }
+  });
+
   it('refuses to publish when not connected', async () => {
     const offline = new EventBus({ url: amqpUrl, exchange: `${prefix}events`, logger });
     await expect(offline.publish(envelope('payment.created'))).rejects.toThrow(/not connected/);

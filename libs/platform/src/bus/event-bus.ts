@@ -1,6 +1,7 @@
 import { context, propagation } from '@opentelemetry/api';
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
 import type { Logger } from 'pino';
+import { newId } from '../ids';
 import type { EventEnvelope } from './event-envelope';
 
 export interface ConsumerOptions {
@@ -20,6 +21,22 @@ export type EventHandler = (event: EventEnvelope, delivery: { attempt: number })
 interface Registered {
   options: Required<ConsumerOptions>;
   handler: EventHandler;
+}
+
+/** A broadcast subscription (`EventBus.subscribe`): whether it is receiving now. */
+export interface Subscription {
+  /**
+   * True from the moment its queue is bound until the connection is lost. While false, events
+   * may be missed: a cache fed by the subscription must not be trusted (see InvalidatingCache).
+   */
+  readonly live: boolean;
+}
+
+interface Subscribed {
+  patterns: string[];
+  handler: (event: EventEnvelope) => void;
+  onAttached: () => void;
+  state: { live: boolean };
 }
 
 /**
@@ -43,6 +60,7 @@ export class EventBus {
   private connection: ChannelModel | undefined;
   private publishChannel: ConfirmChannel | undefined;
   private readonly consumers: Registered[] = [];
+  private readonly subscriptions: Subscribed[] = [];
   private closing = false;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private reconnectDelayMs = 250;
@@ -72,6 +90,7 @@ export class EventBus {
     this.connection = connection;
     this.publishChannel = publishChannel;
     for (const consumer of this.consumers) await this.attach(consumer);
+    for (const subscription of this.subscriptions) await this.attachSubscription(subscription);
     this.reconnectDelayMs = 250;
     this.options.logger.info('event bus connected');
   }
@@ -79,6 +98,7 @@ export class EventBus {
   private onConnectionLost(): void {
     this.connection = undefined;
     this.publishChannel = undefined;
+    for (const subscription of this.subscriptions) subscription.state.live = false;
     if (this.closing || this.reconnectTimer) return;
     this.options.logger.warn({ retry_in_ms: this.reconnectDelayMs }, 'event bus disconnected; reconnecting');
     this.reconnectTimer = setTimeout(() => {
@@ -96,6 +116,15 @@ export class EventBus {
     // An outboxed event continues the trace of the write that produced it.
     const parent = trace ? propagation.extract(context.active(), trace) : context.active();
     return context.with(parent, () => this.publishNow(event, extraHeaders));
+  }
+
+  /**
+   * Publishes a cache signal (libs/contracts "cache-signals") for `subscribe`rs: no outbox, and a
+   * failure is logged, not thrown — the write it follows is done, and the receivers' caches expire.
+   */
+  async signal(type: string, scope: { merchant_id: string; mode: 'test' | 'live' }, object: Record<string, unknown>): Promise<void> {
+    const envelope: EventEnvelope = { id: newId('event'), type, created: Math.floor(Date.now() / 1000), ...scope, source: null, data: { object } };
+    await this.publish(envelope).catch((error: Error) => this.options.logger.warn({ type, err: error.message }, 'cache signal not published; caches expire instead'));
   }
 
   private async publishNow(event: EventEnvelope, extraHeaders: Record<string, string>): Promise<void> {
@@ -130,6 +159,53 @@ export class EventBus {
     };
     this.consumers.push(registered);
     if (this.connection) await this.attach(registered);
+  }
+
+  /**
+   * Every process gets every matching event: a broadcast, for signals each replica must act on
+   * itself, such as "drop what you cached of this". The queue is the process's own (server-named,
+   * exclusive, deleted with the connection), so nothing waits for a process that is gone, and
+   * there is no retry or dead-lettering: a handler must not fail, and what it misses while the
+   * subscription is not `live` is made good by `onAttached`, called each time the queue is bound
+   * again after a reconnect (and the first time), before `live` turns true.
+   */
+  async subscribe(patterns: string[], handler: (event: EventEnvelope) => void, onAttached: () => void = () => undefined): Promise<Subscription> {
+    const subscribed: Subscribed = { patterns, handler, onAttached, state: { live: false } };
+    this.subscriptions.push(subscribed);
+    if (this.connection) await this.attachSubscription(subscribed);
+    const { state } = subscribed;
+    return {
+      get live() {
+        return state.live;
+      },
+    };
+  }
+
+  private async attachSubscription(subscribed: Subscribed): Promise<void> {
+    const connection = this.connection;
+    if (!connection) return;
+    const channel = await connection.createChannel();
+    channel.on('error', (error: Error) => this.options.logger.warn({ err: error.message }, 'amqp subscription channel error'));
+    channel.on('close', () => (subscribed.state.live = false));
+    await channel.assertExchange(this.options.exchange, 'topic', { durable: true });
+    const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
+    for (const pattern of subscribed.patterns) await channel.bindQueue(queue, this.options.exchange, pattern);
+    await channel.consume(
+      queue,
+      (message) => {
+        if (!message) return;
+        this.onMessage?.('consumed');
+        try {
+          subscribed.handler(JSON.parse(message.content.toString('utf8')) as EventEnvelope);
+        } catch (error) {
+          this.options.logger.warn({ err: (error as Error).message, type: message.properties.type }, 'broadcast handler failed');
+        }
+      },
+      { noAck: true },
+    );
+    // Bound: from here on nothing is missed; what changed before is dropped by onAttached.
+    subscribed.onAttached();
+    subscribed.state.live = true;
   }
 
   /**

@@ -36,6 +36,8 @@ export class BreakerRegistry {
    * that routing sends elsewhere meanwhile.
    */
   onHalfOpen: ((accountId: string) => void) | undefined;
+  /** Told of every state change of an account's breaker (routing reads the states). */
+  onStateChange: ((accountId: string, state: BreakerState) => void) | undefined;
   /** Observes every call (provider, account, result, seconds); set for metrics. */
   onCallEnd: ((provider: string, accountId: string, result: string, seconds: number) => void) | undefined;
 
@@ -110,12 +112,19 @@ export class BreakerRegistry {
         rollingCountBuckets: 10,
         errorFilter: (error: unknown) => !countsAgainstProvider(error),
       });
-      breaker.on('open', () => this.logger.warn({ account_id: accountId }, 'circuit breaker opened'));
+      breaker.on('open', () => {
+        this.logger.warn({ account_id: accountId }, 'circuit breaker opened');
+        this.onStateChange?.(accountId, 'open');
+      });
       breaker.on('halfOpen', () => {
         this.logger.info({ account_id: accountId }, 'circuit breaker half-open');
+        this.onStateChange?.(accountId, 'half_open');
         this.onHalfOpen?.(accountId);
       });
-      breaker.on('close', () => this.logger.info({ account_id: accountId }, 'circuit breaker closed'));
+      breaker.on('close', () => {
+        this.logger.info({ account_id: accountId }, 'circuit breaker closed');
+        this.onStateChange?.(accountId, 'closed');
+      });
       this.breakers.set(accountId, breaker);
     }
     return breaker;

@@ -24,6 +24,8 @@ export interface ConnectAccountInput {
  */
 export class ProviderAccountService {
   private readonly adapters = new Map<string, ProviderAdapter>();
+  /** Told after an account was connected or changed (routing caches the accounts it lists). */
+  onChange: ((account: Pick<ProviderAccountDoc, '_id' | 'merchant_id' | 'mode'>, reason: 'connected' | 'updated') => Promise<void>) | undefined;
 
   constructor(
     private readonly accounts: ProviderAccountModel,
@@ -76,6 +78,7 @@ export class ProviderAccountService {
       .lean<ProviderAccountDoc>();
     if (!updated) throw new AppError('not_found', { param: 'provider_account_id' });
     this.logger.info({ account_id: accountId, changed: Object.keys(set) }, 'provider account updated');
+    await this.onChange?.(updated, 'updated');
     return updated;
   }
 
@@ -155,6 +158,7 @@ export class ProviderAccountService {
       this.adapters.set(id, adapter);
     }
     this.logger.info({ account_id: id, provider: input.provider, mode: input.mode }, 'provider account connected');
+    await this.onChange?.(doc, 'connected');
     return doc;
   }
 

@@ -32,6 +32,9 @@ function draftOf(input: routing.RuleInput | undefined): RuleDraft {
  * themselves), and a reorder is numbered so the latest one wins on every rule it writes.
  */
 export class RulesService {
+  /** Told after every write to a merchant's rules, also failed ones that may have written (routing caches the rules). */
+  onChange: ((scope: { merchant_id: string; mode: 'test' | 'live' }) => void) | undefined;
+
   constructor(
     private readonly rules: RoutingRuleModel,
     private readonly orders: RuleOrderModel,
@@ -79,14 +82,18 @@ export class RulesService {
       updated_at: now,
     };
     await this.rules.create(doc);
-    // Concurrent creates may each have seen room for one more: ids are ULIDs, so the rules past the
-    // limit in creation order are the newest ones, and each of those removes itself.
-    const oldest = await this.rules.find(this.scope(caller), { _id: 1 }).sort({ _id: 1 }).limit(MAX_RULES).lean<Array<{ _id: string }>>();
-    if (oldest.length === MAX_RULES && id > oldest[MAX_RULES - 1]!._id) {
-      await this.rules.deleteOne({ _id: id });
-      throw limitReached();
+    try {
+      // Concurrent creates may each have seen room for one more: ids are ULIDs, so the rules past the
+      // limit in creation order are the newest ones, and each of those removes itself.
+      const oldest = await this.rules.find(this.scope(caller), { _id: 1 }).sort({ _id: 1 }).limit(MAX_RULES).lean<Array<{ _id: string }>>();
+      if (oldest.length === MAX_RULES && id > oldest[MAX_RULES - 1]!._id) {
+        await this.rules.deleteOne({ _id: id });
+        throw limitReached();
+      }
+      return doc;
+    } finally {
+      this.onChange?.(this.scope(caller));
     }
-    return doc;
   }
 
   async update(caller: common.Caller, id: string, input: routing.RuleInput | undefined, requestId: string): Promise<RoutingRuleDoc> {
@@ -104,12 +111,14 @@ export class RulesService {
       .findOneAndUpdate({ _id: id, ...this.scope(caller) }, { $set: changes }, { new: true })
       .lean<RoutingRuleDoc>();
     if (!updated) throw notFound(id);
+    this.onChange?.(this.scope(caller));
     return updated;
   }
 
   async remove(caller: common.Caller, id: string): Promise<void> {
     const { deletedCount } = await this.rules.deleteOne({ _id: id, ...this.scope(caller) });
     if (deletedCount === 0) throw notFound(id);
+    this.onChange?.(this.scope(caller));
   }
 
   async reorder(caller: common.Caller, ids: string[]): Promise<RoutingRuleDoc[]> {
@@ -136,6 +145,7 @@ export class RulesService {
       })),
       { ordered: false },
     );
+    this.onChange?.(scope);
     return this.list(caller);
   }
 }

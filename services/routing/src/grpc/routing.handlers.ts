@@ -1,8 +1,9 @@
 import { modeName, type common, type providers, type routing } from '@orquestra/contracts';
-import { AppError, type Handlers, type RpcClient } from '@orquestra/platform';
+import { AppError, type Handlers } from '@orquestra/platform';
 import { toProtoRule } from '../db/rule.mapper';
 import type { AccountHealth } from '../domain/account-health';
 import { planRoute, type AccountView, type CustomerField, type Plan } from '../domain/route-planner';
+import type { RoutingLookups } from '../domain/routing-lookups';
 import type { RulesService } from '../domain/rules.service';
 
 function callerOf(caller: common.Caller | undefined): common.Caller {
@@ -21,23 +22,21 @@ function customerHas(customer: common.Customer | undefined): Record<CustomerFiel
 }
 
 export function routingHandlers(deps: {
-  providersClient: RpcClient<typeof providers.ProvidersServiceService>;
   rules: RulesService;
+  /** The accounts and rules every route reads, cached (RoutingLookups). */
+  lookups: RoutingLookups;
   health: AccountHealth;
   /** Recent attempts needed before an account's success rate can rank it last. */
   healthMinAttempts?: number;
 }): Handlers<typeof routing.RoutingServiceService> {
-  const { providersClient, rules, health } = deps;
+  const { rules, lookups, health } = deps;
 
   const plan = async (
     caller: common.Caller,
     request: { method: string; amount: number; metadata: Record<string, string>; customer?: common.Customer; forced?: string; hostedCheckout?: boolean },
     requestId: string,
   ): Promise<{ plan: Plan; fees: Map<string, providers.FeeRule[]> }> => {
-    const [{ accounts }, ruleDocs] = await Promise.all([
-      providersClient.listAccounts({ merchant_id: caller.merchant_id, mode: caller.mode }, { requestId }),
-      rules.list(caller),
-    ]);
+    const [accounts, ruleDocs] = await Promise.all([lookups.accounts(caller, requestId), lookups.routingRules(caller)]);
     const views: AccountView[] = accounts
       .filter((a) => modeName(a.mode) === modeName(caller.mode))
       .map((a) => ({ id: a.id, provider: a.provider, enabled: a.enabled, priority: a.priority, methods: a.methods, requires: a.requires, hostedCheckout: a.hosted_checkout, breakerState: a.breaker_state || 'closed' }));

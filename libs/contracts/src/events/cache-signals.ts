@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/**
+ * Signals that a cached look-up changed, broadcast to every replica of the services that cache it
+ * (EventBus.subscribe; docs/decisions.md "Caches"). They carry no state: a receiver drops what it
+ * cached and reads again. Published straight to the bus after the write (not through an outbox):
+ * one lost in a crash is made good by the caches' time-to-live.
+ */
+
+/**
+ * A provider account was connected or changed (name, priority, enabled, fees), or its circuit
+ * breaker changed state. Published by providers; routing drops the merchant's cached accounts (all
+ * merchants' for a breaker change, which providers knows by account only: `merchant_id` '').
+ */
+export const PROVIDER_ACCOUNTS_CHANGED = 'internal.provider_accounts.changed' as const;
+
+export const providerAccountsChangedSchema = z.object({
+  account_id: z.string(),
+  reason: z.enum(['connected', 'updated', 'breaker']),
+});
+
+export type ProviderAccountsChanged = z.infer<typeof providerAccountsChangedSchema>;
+
+/** A merchant's routing rules changed (created, updated, deleted, reordered). Published by routing for its own replicas. */
+export const ROUTING_RULES_CHANGED = 'internal.routing_rules.changed' as const;

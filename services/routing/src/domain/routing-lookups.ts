@@ -1,0 +1,63 @@
+import { modeName, type common, type providers } from '@orquestra/contracts';
+import { InvalidatingCache, type RpcClient } from '@orquestra/platform';
+import type { RoutingRuleDoc } from '../db/routing-rule.model';
+import type { RulesService } from './rules.service';
+
+/**
+ * What every route reads and rarely changes — the merchant's provider accounts (with their breaker
+ * states) and its routing rules — cached per merchant and mode, dropped by the writers' signals
+ * (`internal.provider_accounts.changed` from providers, `internal.routing_rules.changed` from any
+ * routing replica) and trusted only while those signals arrive (`trusted`). Without the caches a
+ * payment costs a gRPC call to providers and two store reads before it is routed.
+ *
+ * A stale read costs no money: providers refuses a charge on a disabled account or an open
+ * breaker itself (payments then tries the next candidate), so the caches decide only the order.
+ */
+export class RoutingLookups {
+  private readonly accountCache: InvalidatingCache<providers.ProviderAccount[]>;
+  private readonly ruleCache: InvalidatingCache<RoutingRuleDoc[]>;
+
+  constructor(
+    private readonly providersClient: RpcClient<typeof providers.ProvidersServiceService>,
+    private readonly rules: RulesService,
+    options: { ttlMs: number; trusted: () => boolean },
+  ) {
+    this.accountCache = new InvalidatingCache(options);
+    this.ruleCache = new InvalidatingCache(options);
+  }
+
+  accounts(caller: common.Caller, requestId: string): Promise<providers.ProviderAccount[]> {
+    return this.accountCache.get(keyOf(caller.merchant_id, modeName(caller.mode)), async () => {
+      const { accounts } = await this.providersClient.listAccounts({ merchant_id: caller.merchant_id, mode: caller.mode }, { requestId });
+      return accounts;
+    });
+  }
+
+  routingRules(caller: common.Caller): Promise<RoutingRuleDoc[]> {
+    return this.ruleCache.get(keyOf(caller.merchant_id, modeName(caller.mode)), () => this.rules.list(caller));
+  }
+
+  /** A merchant's accounts changed; without a merchant (a breaker changed state), every merchant's. */
+  accountsChanged(scope: { merchant_id: string; mode: string }): void {
+    if (scope.merchant_id) this.accountCache.invalidate(keyOf(scope.merchant_id, scope.mode));
+    else this.accountCache.clear();
+  }
+
+  rulesChanged(scope: { merchant_id: string; mode: string }): void {
+    this.ruleCache.invalidate(keyOf(scope.merchant_id, scope.mode));
+  }
+
+  /** Everything cached may have changed unseen (the signals were down): drop it. */
+  clear(): void {
+    this.accountCache.clear();
+    this.ruleCache.clear();
+  }
+
+  get stats(): { accounts: { hits: number; misses: number }; rules: { hits: number; misses: number } } {
+    return { accounts: this.accountCache.stats, rules: this.ruleCache.stats };
+  }
+}
+
+function keyOf(merchantId: string, mode: string): string {
+  return `${merchantId}:${mode}`;
+}
