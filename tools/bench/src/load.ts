@@ -53,6 +53,35 @@ export interface LoadResult {
   autocannon?: { p50: number; p99: number; max: number; mean: number };
 }
 
+/** The figures of a run from what its load generator (closed loop or paced) recorded. */
+export function loadResult(recorded: {
+  target: Pick<LoadTarget, 'successStatus'>;
+  connections: number;
+  durationS: number;
+  all: LatencyRecorder;
+  ok: LatencyRecorder;
+  statusCounts: Record<string, number>;
+  transportErrors: Record<string, number>;
+  transportErrorCount: number;
+}): LoadResult {
+  const { all, ok, statusCounts, durationS } = recorded;
+  const successes = statusCounts[String(recorded.target.successStatus)] ?? 0;
+  return {
+    connections: recorded.connections,
+    durationS,
+    responses: all.count,
+    successes,
+    successesPerS: successes / durationS,
+    responsesPerS: all.count / durationS,
+    statusCounts,
+    failedResponses: all.count - successes,
+    transportErrors: recorded.transportErrors,
+    transportErrorCount: recorded.transportErrorCount,
+    latency: all.summary(),
+    successLatency: ok.summary(),
+  };
+}
+
 export async function runLoad(target: LoadTarget, shape: LoadShape): Promise<LoadResult> {
   const all = new LatencyRecorder();
   const ok = new LatencyRecorder();
@@ -94,21 +123,8 @@ export async function runLoad(target: LoadTarget, shape: LoadShape): Promise<Loa
   const result = await instance;
   const statusCounts: Record<string, number> = {};
   for (const [status, { count }] of Object.entries(result.statusCodeStats)) statusCounts[status] = count;
-  const successes = statusCounts[String(target.successStatus)] ?? 0;
-  const durationS = result.duration;
   return {
-    connections: shape.connections,
-    durationS,
-    responses: all.count,
-    successes,
-    successesPerS: successes / durationS,
-    responsesPerS: all.count / durationS,
-    statusCounts,
-    failedResponses: all.count - successes,
-    transportErrors,
-    transportErrorCount: result.errors,
-    latency: all.summary(),
-    successLatency: ok.summary(),
+    ...loadResult({ target, connections: shape.connections, durationS: result.duration, all, ok, statusCounts, transportErrors, transportErrorCount: result.errors }),
     autocannon: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, mean: result.latency.mean },
   };
 }

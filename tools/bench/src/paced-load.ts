@@ -8,7 +8,7 @@
  */
 import { Agent, request } from 'undici';
 import { LatencyRecorder } from './latency';
-import type { LoadResult, LoadShape, LoadTarget } from './load';
+import { loadResult, type LoadResult, type LoadShape, type LoadTarget } from './load';
 
 export async function runPacedLoad(target: LoadTarget, shape: LoadShape & { ratePerS: number }): Promise<LoadResult> {
   const all = new LatencyRecorder();
@@ -61,20 +61,8 @@ export async function runPacedLoad(target: LoadTarget, shape: LoadShape & { rate
   await Promise.all(inFlight);
   await agent.close();
 
-  const successes = statusCounts[String(target.successStatus)] ?? 0;
   return {
-    connections: shape.connections,
+    ...loadResult({ target, connections: shape.connections, durationS: sentS, all, ok, statusCounts, transportErrors, transportErrorCount }),
     ratePerS: shape.ratePerS,
-    durationS: sentS,
-    responses: all.count,
-    successes,
-    successesPerS: successes / sentS,
-    responsesPerS: all.count / sentS,
-    statusCounts,
-    failedResponses: all.count - successes,
-    transportErrors,
-    transportErrorCount,
-    latency: all.summary(),
-    successLatency: ok.summary(),
   };
 }
