@@ -11,7 +11,7 @@ import { customerRoutes } from './customers.routes';
 import type { EmulatorState } from './emulator-state';
 import { injectFaults, rateLimitHeaders } from './fault-injection';
 import { jsonBody } from './json-body';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import { paymentRoutes, type PaymentRoutesOptions } from './payments.routes';
 import { webhookConfigRoutes } from './webhook-config.routes';
 import { paymentJson } from './asaas-json';

@@ -13,7 +13,7 @@ import { ChargebackRefused, decideChargeback, openChargeback, redeliverChargebac
 import { applyCard, cardPayable } from './invoice-checkout';
 import { invoicePageRoutes } from './invoice-page';
 import { TEST_CARDS } from './test-cards';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import { createRefund, type RefundSettler } from './refunds';
 import type { WebhookSender } from './webhook-sender';
 

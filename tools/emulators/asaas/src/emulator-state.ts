@@ -219,12 +219,12 @@ export class EmulatorState {
     return {
       ...this.counters,
       by_account: { ...this.counters.by_account },
-      ...this.webhooks.counters,
+      ...this.webhooks.deliveries.counters,
       faults_injected: this.faults.injected + this.createFaults.injected,
       charges_stored: this.payments.size,
       accounts: this.accounts.size,
       webhooks_registered: this.webhooks.count(),
-      deliveries_pending: this.webhooks.pendingDeliveries(),
+      deliveries_pending: this.webhooks.deliveries.pending(),
     };
   }
 
@@ -239,7 +239,7 @@ export class EmulatorState {
     this.createFaults.clear();
     this.faults.injected = 0;
     this.createFaults.injected = 0;
-    this.webhooks.reset();
+    this.webhooks.deliveries.clear();
     this.counters = EmulatorState.zeroCounters();
   }
 

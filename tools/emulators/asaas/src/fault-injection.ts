@@ -4,10 +4,9 @@
  * -Reset, the seconds until the window resets).
  */
 import type { Request, RequestHandler } from 'express';
-import { injectFaults as injectWith, refuseDuringOutage, type FaultRegistry } from '../../kit';
+import { injectFaults as injectWith, type FaultRegistry } from '../../kit';
 import { asaasErrors } from './asaas-errors';
 
-export { refuseDuringOutage };
 
 export function injectFaults(registry: FaultRegistry, identify: (req: Request) => string | undefined): RequestHandler {
   return injectWith(registry, identify, {

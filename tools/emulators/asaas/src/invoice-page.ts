@@ -8,7 +8,7 @@ import express, { Router, type Response } from 'express';
 import { invoiceToken } from './asaas-json';
 import type { EmulatorState, StoredPayment } from './emulator-state';
 import { applyCard, cardPayable } from './invoice-checkout';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import { judgeCard } from './test-cards';
 import type { WebhookSender } from './webhook-sender';
 

@@ -10,7 +10,7 @@ import { asaasErrors } from './asaas-errors';
 import { newInvoiceNumber, newPaymentId } from './asaas-ids';
 import { listJson, pageOf, paymentJson, pixTransactionJson } from './asaas-json';
 import { accountOf } from './access-token';
-import { dynamicBrCode, qrCodePngBase64, type Merchant } from './br-code';
+import { dynamicBrCode, qrCodePngBase64, type Merchant } from '../../kit';
 import type { EmulatorState, StoredPayment } from './emulator-state';
 import { sendJson } from './json-body';
 import { reaisTextToCents } from './money-json';

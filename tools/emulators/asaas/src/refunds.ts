@@ -12,7 +12,7 @@
  */
 import { asaasErrors } from './asaas-errors';
 import type { EmulatorState, StoredPayment } from './emulator-state';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import { Reais } from './money-json';
 import { spDateTime } from './sao-paulo-time';
 import type { WebhookSender } from './webhook-sender';

@@ -5,46 +5,22 @@
  * anything else is retried with growing delays, and after 15 consecutive failures the webhook's
  * queue is interrupted. Here the retries are few and short (configurable).
  */
-import { Agent, request } from 'undici';
+import { WebhookOutbox, withoutQuery, type Logger, type WebhookRetryOptions } from '../../kit';
 import { newEventId } from './asaas-ids';
 import type { EmulatorState, StoredPayment } from './emulator-state';
-import type { Logger } from './logger';
 import { writeJson } from './money-json';
 import { spDateTime } from './sao-paulo-time';
-import { withoutQuery, type StoredWebhook } from './webhook-store';
-
-export interface WebhookSenderOptions {
-  /** Retries after the first attempt (default 3). */
-  retries?: number;
-  /** Delay before the first retry, doubled each time (default 500 ms). */
-  baseDelayMs?: number;
-  /** Per-attempt timeout (default 5 s). */
-  timeoutMs?: number;
-}
+import type { StoredWebhook, WebhookDelivery } from './webhook-store';
 
 const INTERRUPT_AFTER_FAILURES = 15;
 
-function errorCode(err: unknown): string {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e.code ?? e.cause?.code ?? 'UNKNOWN';
-}
-
-export class WebhookSender {
-  private readonly agent: Agent;
-  private readonly pending = new Set<Promise<void>>();
-  private readonly abort = new AbortController();
-  private readonly retries: number;
-  private readonly baseDelayMs: number;
-
+export class WebhookSender extends WebhookOutbox<WebhookDelivery> {
   constructor(
     private readonly state: EmulatorState,
-    options: WebhookSenderOptions,
-    private readonly logger: Logger,
+    options: WebhookRetryOptions,
+    logger: Logger,
   ) {
-    this.retries = options.retries ?? 3;
-    this.baseDelayMs = options.baseDelayMs ?? 500;
-    const timeoutMs = options.timeoutMs ?? 5_000;
-    this.agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: timeoutMs } });
+    super(state.webhooks.deliveries, state.now, options, logger);
   }
 
   /**
@@ -61,8 +37,7 @@ export class WebhookSender {
   }
 
   private deliver(webhook: StoredWebhook, about: { eventId: string; event: string; paymentId: string }, body: string): void {
-    const { event } = about;
-    const delivery = this.state.webhooks.startDelivery({
+    const delivery = this.log.start({
       webhookId: webhook.id,
       accountId: webhook.accountId,
       ...about,
@@ -70,55 +45,22 @@ export class WebhookSender {
     });
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Asaas_Hmlg/3.0 (emulator)' };
     if (webhook.authToken) headers['asaas-access-token'] = webhook.authToken;
-    const run = (async () => {
-      for (let attempt = 0; attempt <= this.retries; attempt += 1) {
-        if (attempt > 0) await this.sleep(this.baseDelayMs * 2 ** (attempt - 1));
-        if (this.abort.signal.aborted) break;
-        try {
-          const response = await request(webhook.url, { method: 'POST', headers, body, dispatcher: this.agent, signal: this.abort.signal });
-          await response.body.dump();
-          this.state.webhooks.recordAttempt(delivery, { at: this.state.now().toISOString(), status: response.statusCode });
-          if (response.statusCode === 200) {
-            webhook.consecutiveFailures = 0;
-            this.state.webhooks.finishDelivery(delivery, 'delivered');
-            this.logger.info({ delivery: delivery.id, event, url: delivery.urlWithoutQuery }, 'webhook delivered');
-            return;
-          }
-        } catch (err) {
-          this.state.webhooks.recordAttempt(delivery, { at: this.state.now().toISOString(), error: errorCode(err) });
+    this.enqueue({
+      delivery,
+      url: webhook.url,
+      body,
+      headers: () => headers,
+      // Only HTTP 200 counts as received (docs.asaas.com "FAQ de Webhooks").
+      accepted: (status) => status === 200,
+      afterAttempt: (received) => {
+        if (received) {
+          webhook.consecutiveFailures = 0;
+          return;
         }
         webhook.consecutiveFailures += 1;
         if (webhook.consecutiveFailures >= INTERRUPT_AFTER_FAILURES) webhook.interrupted = true;
-      }
-      this.state.webhooks.finishDelivery(delivery, 'failed');
-      this.logger.warn({ delivery: delivery.id, event, url: delivery.urlWithoutQuery, attempts: delivery.attempts.length }, 'webhook failed');
-    })();
-    this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.abort.signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
+      },
+      logFields: { event: about.event },
     });
-  }
-
-  /** Resolves when every background delivery has finished (tests use it). */
-  async idle(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
-  }
-
-  async close(): Promise<void> {
-    this.abort.abort();
-    await this.idle();
-    await this.agent.close();
   }
 }

@@ -3,7 +3,7 @@
  * every delivery with its attempts. URLs are kept as registered (they may carry the integrator's
  * secret in the query string); deliveries record them without the query.
  */
-import { refill } from '../../kit';
+import { DeliveryLog, refill, type DeliveryRecord } from '../../kit';
 import { newUuid } from './asaas-ids';
 
 export type SendType = 'SEQUENTIALLY' | 'NON_SEQUENTIALLY';
@@ -24,13 +24,7 @@ export interface StoredWebhook {
   consecutiveFailures: number;
 }
 
-export interface DeliveryAttempt {
-  at: string;
-  status?: number;
-  error?: string;
-}
-
-export interface WebhookDelivery {
+export interface WebhookDelivery extends DeliveryRecord {
   id: number;
   webhookId: string;
   accountId: string;
@@ -38,22 +32,13 @@ export interface WebhookDelivery {
   event: string;
   paymentId?: string;
   urlWithoutQuery: string;
-  attempts: DeliveryAttempt[];
-  outcome: 'pending' | 'delivered' | 'failed';
 }
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 10;
 
-export function withoutQuery(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname}`;
-}
-
 export class WebhookStore {
   private readonly byAccount = new Map<string, StoredWebhook[]>();
-  private readonly deliveries: WebhookDelivery[] = [];
-  private nextDeliveryId = 1;
-  counters = { webhooks_sent: 0, webhooks_failed: 0, webhook_attempts: 0 };
+  readonly deliveries = new DeliveryLog<WebhookDelivery>();
 
   list(accountId: string): StoredWebhook[] {
     return this.byAccount.get(accountId) ?? [];
@@ -87,36 +72,8 @@ export class WebhookStore {
     return total;
   }
 
-  startDelivery(delivery: Omit<WebhookDelivery, 'id' | 'attempts' | 'outcome'>): WebhookDelivery {
-    const record: WebhookDelivery = { ...delivery, id: this.nextDeliveryId, attempts: [], outcome: 'pending' };
-    this.nextDeliveryId += 1;
-    this.deliveries.push(record);
-    return record;
-  }
-
-  recordAttempt(delivery: WebhookDelivery, attempt: DeliveryAttempt): void {
-    delivery.attempts.push(attempt);
-    this.counters.webhook_attempts += 1;
-  }
-
-  finishDelivery(delivery: WebhookDelivery, outcome: 'delivered' | 'failed'): void {
-    delivery.outcome = outcome;
-    if (outcome === 'delivered') this.counters.webhooks_sent += 1;
-    else this.counters.webhooks_failed += 1;
-  }
-
   listDeliveries(): readonly WebhookDelivery[] {
-    return this.deliveries;
-  }
-
-  pendingDeliveries(): number {
-    return this.deliveries.filter((d) => d.outcome === 'pending').length;
-  }
-
-  /** Forgets deliveries and counters; webhook configurations stay (they are account set-up). */
-  reset(): void {
-    this.deliveries.length = 0;
-    this.counters = { webhooks_sent: 0, webhooks_failed: 0, webhook_attempts: 0 };
+    return this.deliveries.list();
   }
 
   /** Webhook configurations only: deliveries are a log that a restart starts afresh. */

@@ -4,7 +4,7 @@
  * behind the Bearer check, which leaves the caller's client id in `res.locals.clientId`.
  */
 import { Router, type Response } from 'express';
-import { dynamicBrCode, qrCodePngDataUrl, type Merchant } from './br-code';
+import { dynamicBrCode, qrCodePngDataUrl, type Merchant } from '../../kit';
 import { parseCobRequest } from './cob-validation';
 import type { EmulatorState, StoredCharge } from './emulator-state';
 import { pixErrors } from './pix-errors';

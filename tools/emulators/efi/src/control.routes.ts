@@ -4,10 +4,10 @@
  */
 import express, { type Express, type Response } from 'express';
 import { z } from 'zod';
-import { qrCodePngDataUrl } from './br-code';
+import { qrCodePngDataUrl } from '../../kit';
 import type { EmulatorState } from './emulator-state';
 import { infracaoControlRoutes, type InfracaoBook } from './infracoes';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import { newDashboardRefundId } from './pix-ids';
 import type { RefundSettler } from './refund-settler';
 import type { WebhookSender } from './webhook-sender';

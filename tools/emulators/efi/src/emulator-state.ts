@@ -6,7 +6,7 @@
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { CobRequest } from './cob-validation';
-import { FaultRegistry, refill } from '../../kit';
+import { DeliveryLog, FaultRegistry, refill, type DeliveryRecord } from '../../kit';
 import { newAccessToken, newEndToEndId, newReturnId } from './pix-ids';
 import { pixErrors } from './pix-errors';
 
@@ -69,21 +69,13 @@ export interface WebhookRegistration {
   criacao: Date;
 }
 
-export interface DeliveryAttempt {
-  at: string;
-  status?: number;
-  error?: string;
-}
-
-export interface WebhookDelivery {
+export interface WebhookDelivery extends DeliveryRecord {
   id: number;
   kind: 'pix' | 'registration_test';
   clientId: string;
   /** The URL posted to, without its query string (it may carry the integrator's secret). */
   urlWithoutQuery: string;
   txids: string[];
-  attempts: DeliveryAttempt[];
-  outcome: 'pending' | 'delivered' | 'failed';
 }
 
 const TOKEN_SCOPES =
@@ -113,9 +105,8 @@ export class EmulatorState {
   /** clientId → txid → charge: a txid is unique per receiving account, as the spec says. */
   private readonly charges = new Map<string, Map<string, StoredCharge>>();
   private readonly webhooks = new Map<string, WebhookRegistration>();
-  private readonly deliveries: WebhookDelivery[] = [];
+  readonly deliveries = new DeliveryLog<WebhookDelivery>((d) => d.kind === 'pix');
   private nextLocId = 1;
-  private nextDeliveryId = 1;
   private counters = EmulatorState.zeroCounters();
   /** Faults injected on the API port, per client or global. */
   readonly faults = new FaultRegistry();
@@ -132,9 +123,6 @@ export class EmulatorState {
       charges_created: 0,
       by_client: {} as Record<string, number>,
       tokens_issued: 0,
-      webhooks_sent: 0,
-      webhooks_failed: 0,
-      webhook_attempts: 0,
       devolucoes_created: 0,
     };
   }
@@ -367,27 +355,8 @@ export class EmulatorState {
     return this.webhooks.delete(`${clientId}\u0000${chave}`);
   }
 
-  startDelivery(delivery: Omit<WebhookDelivery, 'id' | 'attempts' | 'outcome'>): WebhookDelivery {
-    const record: WebhookDelivery = { ...delivery, id: this.nextDeliveryId, attempts: [], outcome: 'pending' };
-    this.nextDeliveryId += 1;
-    this.deliveries.push(record);
-    return record;
-  }
-
-  recordAttempt(delivery: WebhookDelivery, attempt: DeliveryAttempt): void {
-    delivery.attempts.push(attempt);
-    this.counters.webhook_attempts += 1;
-  }
-
-  finishDelivery(delivery: WebhookDelivery, outcome: 'delivered' | 'failed'): void {
-    delivery.outcome = outcome;
-    if (delivery.kind !== 'pix') return;
-    if (outcome === 'delivered') this.counters.webhooks_sent += 1;
-    else this.counters.webhooks_failed += 1;
-  }
-
   listDeliveries(): readonly WebhookDelivery[] {
-    return this.deliveries;
+    return this.deliveries.list();
   }
 
   // --- persistence (kit/state-file.ts) ------------------------------------------------------
@@ -431,12 +400,13 @@ export class EmulatorState {
     for (const own of this.charges.values()) charges_stored += own.size;
     return {
       ...this.counters,
+      ...this.deliveries.counters,
       by_client: { ...this.counters.by_client },
       faults_injected: this.faults.injected,
       charges_stored,
       clients: this.clients.size,
       webhooks_registered: this.webhooks.size,
-      deliveries_pending: this.deliveries.filter((d) => d.outcome === 'pending').length,
+      deliveries_pending: this.deliveries.pending(),
     };
   }
 
@@ -448,7 +418,7 @@ export class EmulatorState {
     this.charges.clear();
     this.refundBehaviours.clear();
     this.faults.clear();
-    this.deliveries.length = 0;
+    this.deliveries.clear();
     this.counters = EmulatorState.zeroCounters();
   }
 }

@@ -8,7 +8,7 @@ import { devolucaoRoutes } from './devolucao.routes';
 import type { EmulatorState } from './emulator-state';
 import { injectFaults } from './fault-injection';
 import { InfracaoBook, infracaoRoutes } from './infracoes';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import type { RefundSettler } from './refund-settler';
 import { identifyCaller, oauthRoutes, requireBearer } from './oauth.routes';
 import { apiErrorHandler, pixErrors } from './pix-errors';

@@ -3,7 +3,7 @@
  * the configured outcome (DEVOLVIDO by default) and the Pix webhook carrying `devolucoes[]`.
  */
 import type { Devolucao, EmulatorState, PixRecebido, RefundBehaviour, StoredCharge } from './emulator-state';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import type { WebhookSender } from './webhook-sender';
 
 export class RefundSettler {

@@ -6,7 +6,7 @@ import express, { type Express } from 'express';
 import { bearerToken, requireAccessToken } from './auth';
 import type { EmulatorState } from './emulator-state';
 import { injectFaults } from './fault-injection';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import { apiErrorHandler, mpErrors } from './mp-errors';
 import { paymentRoutes, type PaymentRoutesOptions } from './payments.routes';
 import type { RefundSettler } from './refunds';

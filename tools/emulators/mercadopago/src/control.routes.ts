@@ -6,7 +6,7 @@
 import express, { type Express, type Response } from 'express';
 import { z } from 'zod';
 import type { EmulatorState } from './emulator-state';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import { centsToText } from './mp-format';
 import { createRefund, type RefundSettler } from './refunds';
 import type { WebhookSender } from './webhook-sender';

@@ -5,7 +5,7 @@
  * methods and turn thrown MpApiErrors into responses.
  */
 import { randomBytes } from 'node:crypto';
-import { FaultRegistry, refill } from '../../kit';
+import { DeliveryLog, FaultRegistry, refill, type DeliveryRecord } from '../../kit';
 import { evpKeyFor, idSeed, newEndToEndId, userIdForToken } from './mp-ids';
 import { mpErrors } from './mp-errors';
 import type { PixPaymentRequest } from './payment-request';
@@ -48,13 +48,7 @@ export interface StoredPayment {
   refunds?: StoredRefund[];
 }
 
-export interface DeliveryAttempt {
-  at: string;
-  status?: number;
-  error?: string;
-}
-
-export interface WebhookDelivery {
+export interface WebhookDelivery extends DeliveryRecord {
   id: number;
   /** `webhook` (signed, JSON body) or the legacy `ipn` (topic/id query, not verifiable). */
   kind: 'webhook' | 'ipn';
@@ -63,8 +57,6 @@ export interface WebhookDelivery {
   action: string;
   /** The URL posted to, without its query string (it may carry the integrator's secret). */
   urlWithoutQuery: string;
-  attempts: DeliveryAttempt[];
-  outcome: 'pending' | 'delivered' | 'failed';
 }
 
 /** Mercado Pago's Pix fee for sellers in Brazil: 0.99 % of the amount, rounded half up to the cent. */
@@ -79,10 +71,9 @@ export class EmulatorState {
   private readonly byId = new Map<number, StoredPayment>();
   /** `${userId}\0${X-Idempotency-Key}` → payment id. */
   private readonly idempotency = new Map<string, number>();
-  private readonly deliveries: WebhookDelivery[] = [];
+  readonly deliveries = new DeliveryLog<WebhookDelivery>();
   private nextPaymentId = idSeed(1_320_000_000);
   private nextNotificationId = idSeed(120_000_000_000);
-  private nextDeliveryId = 1;
   private counters = EmulatorState.zeroCounters();
   /** Faults on the API port, keyed by access token, or global. */
   readonly faults = new FaultRegistry();
@@ -90,7 +81,7 @@ export class EmulatorState {
   constructor(readonly now: () => Date) {}
 
   private static zeroCounters() {
-    return { charges_created: 0, by_account: {} as Record<string, number>, webhooks_sent: 0, webhooks_failed: 0, webhook_attempts: 0 };
+    return { charges_created: 0, by_account: {} as Record<string, number> };
   }
 
   // --- accounts -----------------------------------------------------------------------------
@@ -194,26 +185,8 @@ export class EmulatorState {
 
   // --- webhook deliveries -------------------------------------------------------------------
 
-  startDelivery(delivery: Omit<WebhookDelivery, 'id' | 'attempts' | 'outcome'>): WebhookDelivery {
-    const record: WebhookDelivery = { ...delivery, id: this.nextDeliveryId, attempts: [], outcome: 'pending' };
-    this.nextDeliveryId += 1;
-    this.deliveries.push(record);
-    return record;
-  }
-
-  recordAttempt(delivery: WebhookDelivery, attempt: DeliveryAttempt): void {
-    delivery.attempts.push(attempt);
-    this.counters.webhook_attempts += 1;
-  }
-
-  finishDelivery(delivery: WebhookDelivery, outcome: 'delivered' | 'failed'): void {
-    delivery.outcome = outcome;
-    if (outcome === 'delivered') this.counters.webhooks_sent += 1;
-    else this.counters.webhooks_failed += 1;
-  }
-
   listDeliveries(): readonly WebhookDelivery[] {
-    return this.deliveries;
+    return this.deliveries.list();
   }
 
   // --- stats and reset ----------------------------------------------------------------------
@@ -221,11 +194,12 @@ export class EmulatorState {
   stats() {
     return {
       ...this.counters,
+      ...this.deliveries.counters,
       by_account: { ...this.counters.by_account },
       faults_injected: this.faults.injected,
       charges_stored: this.byId.size,
       accounts: this.accounts.size,
-      deliveries_pending: this.deliveries.filter((d) => d.outcome === 'pending').length,
+      deliveries_pending: this.deliveries.pending(),
     };
   }
 
@@ -236,7 +210,7 @@ export class EmulatorState {
     this.idempotency.clear();
     this.faults.clear();
     this.faults.injected = 0;
-    this.deliveries.length = 0;
+    this.deliveries.clear();
     this.counters = EmulatorState.zeroCounters();
   }
 

@@ -1,9 +1,8 @@
 /** Mercado Pago's answers for injected faults (the shared kit does the injecting). */
 import type { Request, RequestHandler } from 'express';
-import { injectFaults as injectWith, refuseDuringOutage, type FaultRegistry } from '../../kit';
+import { injectFaults as injectWith, type FaultRegistry } from '../../kit';
 import { mpErrors } from './mp-errors';
 
-export { refuseDuringOutage };
 
 export function injectFaults(registry: FaultRegistry, identify: (req: Request) => string | undefined): RequestHandler {
   return injectWith(registry, identify, {

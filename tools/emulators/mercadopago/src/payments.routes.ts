@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
-import { pixBrCode, qrCodePngBase64, type Merchant } from './br-code';
+import { qrCodePngBase64, staticBrCode, type Merchant } from '../../kit';
 import { accountOf } from './auth';
 import type { EmulatorState, StoredPayment } from './emulator-state';
 import { mpErrors } from './mp-errors';
@@ -41,7 +41,7 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
     const now = state.now();
     const request = parsePixPaymentRequest(req.body, now);
     const id = state.allocatePaymentId();
-    const qrCode = pixBrCode(account.pixKey, request.amountCents, id, options.merchant);
+    const qrCode = staticBrCode({ pixKey: account.pixKey, amountCents: request.amountCents, txid: `mpqrinter${id}`, merchant: options.merchant });
     const payment: StoredPayment = {
       id,
       userId: account.userId,

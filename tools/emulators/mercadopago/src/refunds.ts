@@ -11,7 +11,7 @@
  * refund guide (developers/en/docs/checkout-api/payment-management/cancellations-and-refunds/refund-pix).
  */
 import type { EmulatorState, StoredPayment } from './emulator-state';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import { mpErrors } from './mp-errors';
 import { centsToReais, mpDate, reaisToCents } from './mp-format';
 import type { WebhookSender } from './webhook-sender';

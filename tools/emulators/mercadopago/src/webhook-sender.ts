@@ -11,30 +11,11 @@
  * 15 min, 30 min, 6 h, 48 h, 96 h…; here a few short, configurable retries).
  */
 import { randomUUID } from 'node:crypto';
-import { Agent, request } from 'undici';
+import { WebhookOutbox, withoutQuery, type Logger, type WebhookRetryOptions } from '../../kit';
 import type { EmulatorState, StoredPayment, WebhookDelivery } from './emulator-state';
-import type { Logger } from './logger';
 import { signatureHeader } from './webhook-signature';
 
-export interface WebhookSenderOptions {
-  /** Retries after the first attempt (default 3). */
-  retries?: number;
-  /** Delay before the first retry, doubled each time (default 500 ms). */
-  baseDelayMs?: number;
-  /** Per-attempt timeout (Mercado Pago waits 22 s; default 5 s). */
-  timeoutMs?: number;
-}
-
 export type PaymentAction = 'payment.created' | 'payment.updated';
-
-function withoutQuery(url: URL): string {
-  return `${url.origin}${url.pathname}`;
-}
-
-function errorCode(err: unknown): string {
-  const e = err as { code?: string; cause?: { code?: string }; errors?: { code?: string }[] };
-  return e.code ?? e.cause?.code ?? e.errors?.[0]?.code ?? 'UNKNOWN';
-}
 
 interface Outbound {
   url: URL;
@@ -43,22 +24,13 @@ interface Outbound {
   headers: (attempt: number) => Record<string, string>;
 }
 
-export class WebhookSender {
-  private readonly agent: Agent;
-  private readonly pending = new Set<Promise<void>>();
-  private readonly abort = new AbortController();
-  private readonly retries: number;
-  private readonly baseDelayMs: number;
-
+export class WebhookSender extends WebhookOutbox<WebhookDelivery> {
   constructor(
     private readonly state: EmulatorState,
-    options: WebhookSenderOptions,
-    private readonly logger: Logger,
+    options: WebhookRetryOptions,
+    logger: Logger,
   ) {
-    this.retries = options.retries ?? 3;
-    this.baseDelayMs = options.baseDelayMs ?? 500;
-    const timeoutMs = options.timeoutMs ?? 5_000;
-    this.agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: timeoutMs } });
+    super(state.deliveries, state.now, options, logger);
   }
 
   /** Schedules the notifications of a payment event; answers whether there was a URL to send to. */
@@ -110,60 +82,15 @@ export class WebhookSender {
   }
 
   private send(kind: WebhookDelivery['kind'], payment: StoredPayment, action: PaymentAction, outbound: Outbound): void {
-    const delivery = this.state.startDelivery({ kind, userId: payment.userId, paymentId: payment.id, action, urlWithoutQuery: withoutQuery(outbound.url) });
-    const run = (async () => {
-      for (let attempt = 0; attempt <= this.retries; attempt += 1) {
-        if (attempt > 0) await this.sleep(this.baseDelayMs * 2 ** (attempt - 1));
-        if (this.abort.signal.aborted) break;
-        try {
-          const response = await request(outbound.url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'user-agent': 'restclient-node/4.15.3', 'x-socket-timeout': '22000', ...outbound.headers(attempt) },
-            body: outbound.body,
-            dispatcher: this.agent,
-            signal: this.abort.signal,
-          });
-          await response.body.dump();
-          this.state.recordAttempt(delivery, { at: this.state.now().toISOString(), status: response.statusCode });
-          // Mercado Pago counts 200 and 201 as received; anything else is retried.
-          if (response.statusCode === 200 || response.statusCode === 201) {
-            this.state.finishDelivery(delivery, 'delivered');
-            this.logger.info({ delivery: delivery.id, kind, url: delivery.urlWithoutQuery, status: response.statusCode }, 'webhook delivered');
-            return;
-          }
-        } catch (err) {
-          this.state.recordAttempt(delivery, { at: this.state.now().toISOString(), error: errorCode(err) });
-        }
-      }
-      this.state.finishDelivery(delivery, 'failed');
-      this.logger.warn({ delivery: delivery.id, kind, url: delivery.urlWithoutQuery, attempts: delivery.attempts.length }, 'webhook failed');
-    })();
-    this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.abort.signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
+    const delivery = this.log.start({ kind, userId: payment.userId, paymentId: payment.id, action, urlWithoutQuery: withoutQuery(outbound.url) });
+    this.enqueue({
+      delivery,
+      url: outbound.url,
+      body: outbound.body,
+      headers: (attempt) => ({ 'content-type': 'application/json', 'user-agent': 'restclient-node/4.15.3', 'x-socket-timeout': '22000', ...outbound.headers(attempt) }),
+      // Mercado Pago counts 200 and 201 as received; anything else is retried.
+      accepted: (status) => status === 200 || status === 201,
+      logFields: { kind },
     });
-  }
-
-  /** Resolves when every background delivery has finished (tests use it). */
-  async idle(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
-  }
-
-  async close(): Promise<void> {
-    this.abort.abort();
-    await this.idle();
-    await this.agent.close();
   }
 }

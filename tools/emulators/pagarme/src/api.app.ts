@@ -8,7 +8,7 @@ import { identifyCaller, requireSecretKey } from './auth';
 import { chargeRoutes, qrCodeImageRoutes } from './charges.routes';
 import type { EmulatorState } from './emulator-state';
 import { injectFaults } from './fault-injection';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import { orderRoutes, type OrderRoutesOptions } from './orders.routes';
 import { apiErrorHandler, pagarmeErrors } from './pagarme-errors';
 import type { WebhookSender } from './webhook-sender';

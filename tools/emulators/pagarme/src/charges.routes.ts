@@ -5,7 +5,7 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { qrCodePng } from './br-code';
+import { qrCodePng } from '../../kit';
 import type { EmulatorState } from './emulator-state';
 import { idempotentReplay } from './idempotency';
 import { chargeJson, refundTransactionJson, transactionJson, type QrCodeUrl } from './order-json';

@@ -6,7 +6,7 @@
 import express, { type Express, type Response } from 'express';
 import { z } from 'zod';
 import type { EmulatorState } from './emulator-state';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import type { QrCodeUrl } from './order-json';
 import { accountIdFor } from './pagarme-ids';
 import { DEFAULT_WEBHOOK_EVENTS, publishTransition } from './webhook-events';

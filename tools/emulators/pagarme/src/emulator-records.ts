@@ -1,5 +1,6 @@
 /** The records the emulator keeps in memory (EmulatorState holds them; routes render them as JSON). */
 import type { PhoneRequest } from './order-validation';
+import type { DeliveryRecord } from '../../kit';
 
 export interface AccountRegistration {
   secret_key: string;
@@ -107,13 +108,11 @@ export interface WebhookConfig {
   events: string[];
 }
 
-export interface WebhookDelivery {
+export interface WebhookDelivery extends DeliveryRecord {
   id: string;
   accountId: string;
   type: string;
   /** The URL posted to, without its query string (it carries the receiver's secret). */
   urlWithoutQuery: string;
   chargeIds: string[];
-  attempts: { at: string; status?: number; error?: string }[];
-  outcome: 'pending' | 'delivered' | 'failed';
 }

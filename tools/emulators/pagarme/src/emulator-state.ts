@@ -5,7 +5,7 @@
  * and turn thrown PagarmeApiErrors into responses.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { FaultRegistry, refill } from '../../kit';
+import { DeliveryLog, FaultRegistry, refill } from '../../kit';
 import { accountIdFor, newEndToEndId, newId } from './pagarme-ids';
 import { pagarmeErrors } from './pagarme-errors';
 import type { Account, AccountRegistration, RefundTransaction, StoredCustomer, StoredOrder, WebhookConfig, WebhookDelivery } from './emulator-records';
@@ -32,7 +32,7 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }
 
-const zeroCounters = () => ({ charges_created: 0, by_account: {} as Record<string, number>, webhooks_sent: 0, webhooks_failed: 0, webhook_attempts: 0 });
+const zeroCounters = () => ({ charges_created: 0, by_account: {} as Record<string, number> });
 
 export class EmulatorState {
   private readonly accounts = new Map<string, Account>();
@@ -43,7 +43,7 @@ export class EmulatorState {
   private readonly byChargeId = new Map<string, StoredOrder>();
   private readonly idempotency = new Map<string, { at: number; status: number; body: unknown }>();
   private readonly webhooks = new Map<string, WebhookConfig>();
-  private readonly deliveries: WebhookDelivery[] = [];
+  readonly deliveries = new DeliveryLog<WebhookDelivery>();
   private counters = zeroCounters();
   readonly faults = new FaultRegistry();
   /** Called when a pending charge passes its `expires_at` (the emulator sends webhooks from it). */
@@ -254,25 +254,8 @@ export class EmulatorState {
     return this.accounts.get(accountId)?.name ?? 'Orquestra Sandbox';
   }
 
-  startDelivery(delivery: Omit<WebhookDelivery, 'attempts' | 'outcome'>): WebhookDelivery {
-    const record: WebhookDelivery = { ...delivery, attempts: [], outcome: 'pending' };
-    this.deliveries.push(record);
-    return record;
-  }
-
-  recordAttempt(delivery: WebhookDelivery, attempt: { status?: number; error?: string }): void {
-    delivery.attempts.push({ at: this.now().toISOString(), ...attempt });
-    this.counters.webhook_attempts += 1;
-  }
-
-  finishDelivery(delivery: WebhookDelivery, outcome: 'delivered' | 'failed'): void {
-    delivery.outcome = outcome;
-    if (outcome === 'delivered') this.counters.webhooks_sent += 1;
-    else this.counters.webhooks_failed += 1;
-  }
-
   listDeliveries(): readonly WebhookDelivery[] {
-    return this.deliveries;
+    return this.deliveries.list();
   }
 
   // --- stats and reset ----------------------------------------------------------------------
@@ -280,12 +263,13 @@ export class EmulatorState {
   stats() {
     return {
       ...this.counters,
+      ...this.deliveries.counters,
       by_account: { ...this.counters.by_account },
       faults_injected: this.faults.injected,
       charges_stored: this.byChargeId.size,
       accounts: this.accounts.size,
       webhooks_configured: this.webhooks.size,
-      deliveries_pending: this.deliveries.filter((d) => d.outcome === 'pending').length,
+      deliveries_pending: this.deliveries.pending(),
     };
   }
 
@@ -296,7 +280,7 @@ export class EmulatorState {
     this.customers.clear();
     this.idempotency.clear();
     this.faults.clear();
-    this.deliveries.length = 0;
+    this.deliveries.clear();
     this.counters = zeroCounters();
   }
 

@@ -1,9 +1,8 @@
 /** Pagar.me's answers for injected faults (the shared kit does the injecting). */
 import type { Request, RequestHandler } from 'express';
-import { injectFaults as injectWith, refuseDuringOutage, type FaultRegistry } from '../../kit';
+import { injectFaults as injectWith, type FaultRegistry } from '../../kit';
 import { pagarmeErrors } from './pagarme-errors';
 
-export { refuseDuringOutage };
 
 const answer = (error: ReturnType<(typeof pagarmeErrors)['internal']>) => ({ status: error.status, body: error.body });
 

@@ -4,7 +4,8 @@
  * check, which leaves the caller's account id in `res.locals.accountId`.
  */
 import { Router, type Response } from 'express';
-import { dynamicBrCode, merchantFor } from './br-code';
+import { dynamicBrCode } from '../../kit';
+import { merchantFor } from './emv-merchant';
 import type { EmulatorState, StoredCustomer, StoredOrder } from './emulator-state';
 import { idempotentReplay } from './idempotency';
 import { orderJson, type QrCodeUrl } from './order-json';

@@ -9,23 +9,15 @@
  * // … talk to http://127.0.0.1:<apiPort>/core/v5 with Basic base64("sk_test_abc123:") …
  * await emulator.stop();
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { createEmulatorLogger, hostEmulator, type EmulatorLifecycle, type EmulatorOptions } from '../../kit';
 import { API_PREFIX, pagarmeApiApp } from './api.app';
 import { controlApp } from './control.routes';
 import { EmulatorState, type AccountRegistration } from './emulator-state';
-import { refuseDuringOutage } from './fault-injection';
-import { StateFile } from '../../kit';
-import { createEmulatorLogger, type Logger } from './logger';
 import { publishTransition } from './webhook-events';
-import { WebhookSender, type WebhookSenderOptions } from './webhook-sender';
+import { WebhookSender } from './webhook-sender';
 
-export interface PagarmeEmulatorOptions {
-  /** 0 (default) picks a free port. */
-  apiPort?: number;
-  controlPort?: number;
-  /** Interface to listen on (default 127.0.0.1). */
-  host?: string;
+export interface PagarmeEmulatorOptions extends EmulatorOptions {
   /** Sandbox credentials known from the start. */
   accounts?: AccountRegistration[];
   /** City written into BR Codes. */
@@ -36,44 +28,14 @@ export interface PagarmeEmulatorOptions {
   publicBaseUrl?: string;
   /** How often pending charges past `expires_at` are failed (and their webhooks sent); 0 disables. */
   expirySweepMs?: number;
-  webhooks?: WebhookSenderOptions;
-  logger?: Logger;
-  /** Clock (tests may move time forward to expire charges). */
-  now?: () => Date;
-  /** Keep accounts, orders and webhook URLs in this JSON file across restarts (kit/state-file.ts). */
-  stateFile?: string;
 }
 
-export interface PagarmeEmulator {
-  start(): Promise<{ apiPort: number; controlPort: number }>;
-  stop(): Promise<void>;
+export interface PagarmeEmulator extends EmulatorLifecycle {
   readonly state: EmulatorState;
-  /** Resolves once every background webhook delivery has finished. */
-  webhooksIdle(): Promise<void>;
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
-function close(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (!server.listening) return resolve();
-    server.close(() => resolve());
-    // Hung requests (fault "hang") and keep-alive sockets would hold close() open.
-    server.closeAllConnections();
-  });
 }
 
 export function createPagarmeEmulator(options: PagarmeEmulatorOptions = {}): PagarmeEmulator {
-  const logger = options.logger ?? createEmulatorLogger('silent');
-  const host = options.host ?? '127.0.0.1';
+  const logger = options.logger ?? createEmulatorLogger('pagarme-emulator', 'silent');
   const state = new EmulatorState(options.now ?? (() => new Date()));
 
   let publicBase = options.publicBaseUrl?.replace(/\/+$/, '') ?? '';
@@ -94,40 +56,19 @@ export function createPagarmeEmulator(options: PagarmeEmulatorOptions = {}): Pag
     },
     logger,
   );
-  const apiServer = createServer(api);
-  apiServer.on('connection', refuseDuringOutage(state.faults));
-  const controlServer = createServer(controlApp(state, sender, qrCodeUrl, logger));
-  const stateFile = options.stateFile ? new StateFile(options.stateFile, { state }, logger) : undefined;
-  stateFile?.load();
-  for (const server of [apiServer, controlServer]) stateFile?.watch(server);
+  const { lifecycle } = hostEmulator('pagarme', options, {
+    api: createServer(api),
+    control: createServer(controlApp(state, sender, qrCodeUrl, logger)),
+    faults: state.faults,
+    stores: { state },
+    webhooks: sender,
+    logger,
+    sweep: { everyMs: options.expirySweepMs ?? 1_000, run: () => state.sweepExpired() },
+    onListening: ({ apiPort }, urlOf) => {
+      if (!options.publicBaseUrl) publicBase = urlOf(apiPort);
+    },
+  });
   // After the file: accounts given at start win over the remembered ones.
   for (const account of options.accounts ?? []) state.registerAccount(account);
-  let sweep: NodeJS.Timeout | undefined;
-
-  return {
-    state,
-    async start() {
-      const apiPort = await listen(apiServer, options.apiPort ?? 0, host);
-      const controlPort = await listen(controlServer, options.controlPort ?? 0, host);
-      if (!options.publicBaseUrl) {
-        const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? 'localhost' : host;
-        publicBase = `http://${shown}:${apiPort}`;
-      }
-      const every = options.expirySweepMs ?? 1_000;
-      if (every > 0) {
-        sweep = setInterval(() => state.sweepExpired(), every);
-        sweep.unref();
-      }
-      logger.info({ apiPort, controlPort, host }, 'pagarme emulator listening');
-      return { apiPort, controlPort };
-    },
-    async stop() {
-      if (sweep) clearInterval(sweep);
-      await sender.close();
-      await Promise.all([close(apiServer), close(controlServer)]);
-      stateFile?.close();
-      logger.info('pagarme emulator stopped');
-    },
-    webhooksIdle: () => sender.idle(),
-  };
+  return { state, ...lifecycle };
 }

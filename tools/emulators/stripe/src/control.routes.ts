@@ -5,9 +5,9 @@
  */
 import express, { type Express, type Response } from 'express';
 import { z } from 'zod';
-import { qrCodePng, qrCodeSvg } from './br-code';
+import { qrCodePng, qrCodeSvg } from '../../kit';
 import type { EmulatorState } from './emulator-state';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import type { PaymentIntentLifecycle } from './payment-intent-lifecycle';
 import type { StoredPaymentIntent } from './payment-intent-model';
 import { DISPUTE_REASONS, disputeJson, type DisputeBook } from './disputes';

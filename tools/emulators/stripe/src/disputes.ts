@@ -13,7 +13,7 @@
 import { refill } from '../../kit';
 import type { EmulatorState } from './emulator-state';
 import { buildEvent, type EventType, type StripeEvent } from './events';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import type { StoredPaymentIntent } from './payment-intent-model';
 import { StripeApiError } from './stripe-errors';
 import { newId } from './stripe-ids';

@@ -4,7 +4,7 @@
  * (in FaultRegistry) faults. No HTTP here; routes and the lifecycle call these methods.
  */
 import { createHash } from 'node:crypto';
-import { FaultRegistry, refill } from '../../kit';
+import { DeliveryLog, FaultRegistry, refill, type DeliveryRecord } from '../../kit';
 import type { StoredPaymentIntent } from './payment-intent-model';
 import type { StoredRefund } from './refunds';
 import { stripeErrors } from './stripe-errors';
@@ -37,13 +37,7 @@ export interface IdempotencyRecord {
   response?: { status: number; body: unknown };
 }
 
-export interface DeliveryAttempt {
-  at: string;
-  status?: number;
-  error?: string;
-}
-
-export interface WebhookDelivery {
+export interface WebhookDelivery extends DeliveryRecord {
   id: number;
   eventId: string;
   eventType: string;
@@ -52,8 +46,6 @@ export interface WebhookDelivery {
   /** The URL posted to, without its query string (it may carry the receiver's secret). */
   urlWithoutQuery: string;
   paymentIntentId?: string;
-  attempts: DeliveryAttempt[];
-  outcome: 'pending' | 'delivered' | 'failed';
 }
 
 /** Stripe prunes idempotency keys once they are at least 24 hours old. */
@@ -68,15 +60,14 @@ export class EmulatorState {
   private readonly refunds = new Map<string, StoredRefund>();
   private readonly idempotency = new Map<string, IdempotencyRecord>();
   private readonly endpoints = new Map<string, WebhookEndpoint>();
-  private readonly deliveries: WebhookDelivery[] = [];
-  private nextDeliveryId = 1;
+  readonly deliveries = new DeliveryLog<WebhookDelivery>();
   private counters = EmulatorState.zeroCounters();
   readonly faults = new FaultRegistry();
 
   constructor(readonly now: () => Date) {}
 
   private static zeroCounters() {
-    return { charges_created: 0, by_account: {} as Record<string, number>, webhooks_sent: 0, webhooks_failed: 0, webhook_attempts: 0 };
+    return { charges_created: 0, by_account: {} as Record<string, number> };
   }
 
   nowSeconds(): number {
@@ -216,26 +207,8 @@ export class EmulatorState {
     return [...this.endpoints.values()].filter((e) => e.accountId === accountId).reverse();
   }
 
-  startDelivery(delivery: Omit<WebhookDelivery, 'id' | 'attempts' | 'outcome'>): WebhookDelivery {
-    const record: WebhookDelivery = { ...delivery, id: this.nextDeliveryId, attempts: [], outcome: 'pending' };
-    this.nextDeliveryId += 1;
-    this.deliveries.push(record);
-    return record;
-  }
-
-  recordAttempt(delivery: WebhookDelivery, attempt: DeliveryAttempt): void {
-    delivery.attempts.push(attempt);
-    this.counters.webhook_attempts += 1;
-  }
-
-  finishDelivery(delivery: WebhookDelivery, outcome: 'delivered' | 'failed'): void {
-    delivery.outcome = outcome;
-    if (outcome === 'delivered') this.counters.webhooks_sent += 1;
-    else this.counters.webhooks_failed += 1;
-  }
-
   listDeliveries(): readonly WebhookDelivery[] {
-    return this.deliveries;
+    return this.deliveries.list();
   }
 
   // --- stats and reset ------------------------------------------------------------------------
@@ -243,12 +216,13 @@ export class EmulatorState {
   stats() {
     return {
       ...this.counters,
+      ...this.deliveries.counters,
       by_account: { ...this.counters.by_account },
       faults_injected: this.faults.injected,
       charges_stored: this.intents.size,
       accounts: this.accountsByKey.size,
       webhook_endpoints: this.endpoints.size,
-      deliveries_pending: this.deliveries.filter((d) => d.outcome === 'pending').length,
+      deliveries_pending: this.deliveries.pending(),
     };
   }
 
@@ -260,7 +234,7 @@ export class EmulatorState {
     this.intents.clear();
     this.refunds.clear();
     this.idempotency.clear();
-    this.deliveries.length = 0;
+    this.deliveries.clear();
     this.faults.clear();
     this.faults.injected = 0;
     this.counters = EmulatorState.zeroCounters();

@@ -11,7 +11,7 @@
  *   `requires_payment_method` with `last_payment_error` and the request answers 402 `card_error`.
  * - Not confirmed: `requires_payment_method`/`requires_confirmation`; any open status → `canceled`.
  */
-import { dynamicBrCode, type Merchant } from './br-code';
+import { dynamicBrCode, type Merchant } from '../../kit';
 import type { Account, EmulatorState } from './emulator-state';
 import { buildEvent, type EventCause, type EventType } from './events';
 import { chargeJson, paymentIntentJson, paymentMethodJson, type StoredCharge, type StoredPaymentIntent, type StoredPaymentMethod } from './payment-intent-model';

@@ -14,7 +14,7 @@
  */
 import type { EmulatorState } from './emulator-state';
 import { buildEvent, type EventCause, type EventType } from './events';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import { chargeJson, type StoredCharge, type StoredPaymentIntent } from './payment-intent-model';
 import { StripeApiError, stripeErrors } from './stripe-errors';
 import { newId } from './stripe-ids';

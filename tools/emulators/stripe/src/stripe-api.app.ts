@@ -9,7 +9,7 @@ import type { EmulatorState } from './emulator-state';
 import { API_VERSION } from './events';
 import { injectFaults } from './fault-injection';
 import { idempotency } from './idempotency';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import type { PaymentIntentLifecycle } from './payment-intent-lifecycle';
 import { paymentIntentRoutes } from './payment-intents.routes';
 import type { DisputeBook } from './disputes';

@@ -6,7 +6,7 @@
  */
 import { Router, type Request } from 'express';
 import { accountOf } from './auth';
-import { dynamicBrCode, type Merchant } from './br-code';
+import { dynamicBrCode, type Merchant } from '../../kit';
 import type { ExpiryScheduler } from './charge-expiry';
 import { chargeJson } from './charge-json';
 import { parseChargeRequest } from './charge-validation';

@@ -8,7 +8,7 @@ import express, { type Express, type Response } from 'express';
 import { z } from 'zod';
 import type { ExpiryScheduler } from './charge-expiry';
 import type { EmulatorState } from './emulator-state';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import type { SigningKeys } from './signing-keys';
 import { disputeControlRoutes, type DisputeBook } from './disputes';
 import { createRefund, type RefundSettler } from './refunds';

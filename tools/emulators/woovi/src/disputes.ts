@@ -11,7 +11,7 @@ import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { refill } from '../../kit';
 import type { EmulatorState, StoredCharge } from './emulator-state';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import type { WebhookSender } from './webhook-sender';
 import { accountIdFor } from './woovi-ids';
 

@@ -4,7 +4,7 @@
  * No HTTP here: routes call these methods and turn thrown WooviApiErrors into responses.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { FaultRegistry, refill } from '../../kit';
+import { DeliveryLog, FaultRegistry, refill, type DeliveryRecord } from '../../kit';
 import { accountIdFor, newEndToEndId } from './woovi-ids';
 import { wooviErrors } from './woovi-errors';
 
@@ -58,21 +58,13 @@ export interface WebhookRecord {
   updatedAt: Date;
 }
 
-export interface DeliveryAttempt {
-  at: string;
-  status?: number;
-  error?: string;
-}
-
-export interface WebhookDelivery {
+export interface WebhookDelivery extends DeliveryRecord {
   id: number;
   event: string;
   accountId: string;
   /** The URL posted to, without its query string (it may carry the integrator's secret). */
   urlWithoutQuery: string;
   correlationID?: string;
-  attempts: DeliveryAttempt[];
-  outcome: 'pending' | 'delivered' | 'failed';
 }
 
 function sameSecret(a: string, b: string): boolean {
@@ -86,8 +78,7 @@ export class EmulatorState {
   /** accountId → correlationID → charge: a correlationID is unique per account. */
   private readonly charges = new Map<string, Map<string, StoredCharge>>();
   private readonly webhooks = new Map<string, WebhookRecord[]>();
-  private readonly deliveries: WebhookDelivery[] = [];
-  private nextDeliveryId = 1;
+  readonly deliveries = new DeliveryLog<WebhookDelivery>();
   private counters = EmulatorState.zeroCounters();
   /** Faults injected on the API port, per account id or global. */
   readonly faults = new FaultRegistry();
@@ -97,7 +88,7 @@ export class EmulatorState {
   constructor(readonly now: () => Date) {}
 
   private static zeroCounters() {
-    return { charges_created: 0, by_account: {} as Record<string, number>, webhooks_sent: 0, webhooks_failed: 0, webhook_attempts: 0 };
+    return { charges_created: 0, by_account: {} as Record<string, number> };
   }
 
   // --- accounts -----------------------------------------------------------------------------
@@ -219,26 +210,8 @@ export class EmulatorState {
 
   // --- deliveries ---------------------------------------------------------------------------
 
-  startDelivery(delivery: Omit<WebhookDelivery, 'id' | 'attempts' | 'outcome'>): WebhookDelivery {
-    const record: WebhookDelivery = { ...delivery, id: this.nextDeliveryId, attempts: [], outcome: 'pending' };
-    this.nextDeliveryId += 1;
-    this.deliveries.push(record);
-    return record;
-  }
-
-  recordAttempt(delivery: WebhookDelivery, attempt: DeliveryAttempt): void {
-    delivery.attempts.push(attempt);
-    this.counters.webhook_attempts += 1;
-  }
-
-  finishDelivery(delivery: WebhookDelivery, outcome: 'delivered' | 'failed'): void {
-    delivery.outcome = outcome;
-    if (outcome === 'delivered') this.counters.webhooks_sent += 1;
-    else this.counters.webhooks_failed += 1;
-  }
-
   listDeliveries(): readonly WebhookDelivery[] {
-    return this.deliveries;
+    return this.deliveries.list();
   }
 
   // --- stats and reset ----------------------------------------------------------------------
@@ -250,12 +223,13 @@ export class EmulatorState {
     for (const own of this.webhooks.values()) webhooks_registered += own.length;
     return {
       ...this.counters,
+      ...this.deliveries.counters,
       by_account: { ...this.counters.by_account },
       faults_injected: this.faults.injected,
       charges_stored,
       accounts: this.accounts.size,
       webhooks_registered,
-      deliveries_pending: this.deliveries.filter((d) => d.outcome === 'pending').length,
+      deliveries_pending: this.deliveries.pending(),
     };
   }
 
@@ -264,7 +238,7 @@ export class EmulatorState {
     this.charges.clear();
     this.faults.clear();
     this.faults.injected = 0;
-    this.deliveries.length = 0;
+    this.deliveries.clear();
     this.counters = EmulatorState.zeroCounters();
   }
 

@@ -1,9 +1,8 @@
 /** Woovi's answers for injected faults (the shared kit does the injecting). */
 import type { Request, RequestHandler } from 'express';
-import { injectFaults as injectWith, refuseDuringOutage, type FaultRegistry } from '../../kit';
+import { injectFaults as injectWith, type FaultRegistry } from '../../kit';
 import { wooviErrors } from './woovi-errors';
 
-export { refuseDuringOutage };
 
 const answer = (error: { status: number; body: unknown }) => ({ status: error.status, body: error.body });
 

@@ -4,7 +4,7 @@
  * (`qrCodeImage`, `?size=` 600..4096, default 1024), and a bare payment page (`paymentLinkUrl`).
  */
 import { Router } from 'express';
-import { qrCodePng } from './br-code';
+import { qrCodePng } from '../../kit';
 import type { EmulatorState } from './emulator-state';
 import type { SigningKeys } from './signing-keys';
 import { wooviErrors } from './woovi-errors';

@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EmulatorState, StoredCharge } from './emulator-state';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import type { WebhookSender } from './webhook-sender';
 import { newEndToEndId } from './woovi-ids';
 import { wooviErrors } from './woovi-errors';

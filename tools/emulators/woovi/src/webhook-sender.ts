@@ -5,49 +5,20 @@
  * per third-party descriptions: unconfirmed). A non-2xx answer or a transport error is retried
  * with exponential backoff (Woovi: 8 attempts, 10 s · 2^n; here a few, short, configurable).
  */
-import { Agent, request } from 'undici';
+import { WebhookOutbox, withoutQuery, type Logger, type WebhookRetryOptions } from '../../kit';
 import { webhookBody, type Company, type WooviEvent } from './charge-json';
 import type { EmulatorState, StoredCharge, WebhookDelivery, WebhookRecord } from './emulator-state';
-import type { Logger } from './logger';
 import type { SigningKeys } from './signing-keys';
 
-export interface WebhookSenderOptions {
-  /** Retries after the first attempt (default 3). */
-  retries?: number;
-  /** Delay before the first retry, doubled each time (default 500 ms). */
-  baseDelayMs?: number;
-  /** Per-attempt timeout (default 5 s). */
-  timeoutMs?: number;
-}
-
-function withoutQuery(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname}`;
-}
-
-function errorCode(err: unknown): string {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e.code ?? e.cause?.code ?? 'UNKNOWN';
-}
-
-export class WebhookSender {
-  private readonly agent: Agent;
-  private readonly pending = new Set<Promise<void>>();
-  private readonly abort = new AbortController();
-  private readonly retries: number;
-  private readonly baseDelayMs: number;
-
+export class WebhookSender extends WebhookOutbox<WebhookDelivery> {
   constructor(
     private readonly state: EmulatorState,
     private readonly keys: SigningKeys,
     private readonly company: Company,
-    options: WebhookSenderOptions,
-    private readonly logger: Logger,
+    options: WebhookRetryOptions,
+    logger: Logger,
   ) {
-    this.retries = options.retries ?? 3;
-    this.baseDelayMs = options.baseDelayMs ?? 500;
-    const timeoutMs = options.timeoutMs ?? 5_000;
-    this.agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: timeoutMs } });
+    super(state.deliveries, state.now, options, logger);
   }
 
   /** Sends `event` about `charge` to every matching registration in the background; answers how many. */
@@ -80,7 +51,7 @@ export class WebhookSender {
   }
 
   private deliver(registration: WebhookRecord, event: string, correlationID: string | undefined, body: Buffer, signature: string): void {
-    const delivery = this.state.startDelivery({
+    const delivery = this.log.start({
       event,
       accountId: registration.accountId,
       urlWithoutQuery: withoutQuery(registration.url),
@@ -91,54 +62,6 @@ export class WebhookSender {
       headers['authorization'] = registration.authorization;
       headers['x-openpix-authorization'] = registration.authorization;
     }
-    const run = this.attempts(delivery, registration.url, headers, body);
-    this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
-  }
-
-  private async attempts(delivery: WebhookDelivery, url: string, headers: Record<string, string>, body: Buffer): Promise<void> {
-    for (let attempt = 0; attempt <= this.retries; attempt += 1) {
-      if (attempt > 0) await this.sleep(this.baseDelayMs * 2 ** (attempt - 1));
-      if (this.abort.signal.aborted) break;
-      try {
-        const response = await request(url, { method: 'POST', headers, body, dispatcher: this.agent, signal: this.abort.signal });
-        await response.body.dump();
-        this.state.recordAttempt(delivery, { at: this.state.now().toISOString(), status: response.statusCode });
-        if (response.statusCode >= 200 && response.statusCode <= 299) {
-          this.state.finishDelivery(delivery, 'delivered');
-          this.logger.info({ delivery: delivery.id, event: delivery.event, url: delivery.urlWithoutQuery, status: response.statusCode }, 'webhook delivered');
-          return;
-        }
-      } catch (err) {
-        this.state.recordAttempt(delivery, { at: this.state.now().toISOString(), error: errorCode(err) });
-      }
-    }
-    this.state.finishDelivery(delivery, 'failed');
-    this.logger.warn({ delivery: delivery.id, event: delivery.event, url: delivery.urlWithoutQuery, attempts: delivery.attempts.length }, 'webhook failed');
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.abort.signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
-    });
-  }
-
-  /** Resolves when every background delivery has finished (tests use it). */
-  async idle(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
-  }
-
-  async close(): Promise<void> {
-    this.abort.abort();
-    await this.idle();
-    await this.agent.close();
+    this.enqueue({ delivery, url: registration.url, body, headers: () => headers, logFields: { event } });
   }
 }

@@ -8,7 +8,7 @@ import type { ExpiryScheduler } from './charge-expiry';
 import { chargeRoutes, type ChargeRoutesOptions } from './charge.routes';
 import type { EmulatorState } from './emulator-state';
 import { injectFaults } from './fault-injection';
-import type { Logger } from './logger';
+import type { Logger } from '../../kit';
 import { publicRoutes } from './public.routes';
 import type { SigningKeys } from './signing-keys';
 import { webhookConfigRoutes } from './webhook-config.routes';
