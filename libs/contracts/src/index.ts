@@ -15,3 +15,4 @@ export * from './mode';
 export * from './public/payment.public';
 export * from './public/refund.public';
 export * from './public/dispute.public';
+export * from './public/statuses';

@@ -1,8 +1,7 @@
-import { modeName, type common, type payments } from '@orquestra/contracts';
+import { modeName, PAYMENT_STATUSES, type common, type payments } from '@orquestra/contracts';
 import { PAYMENT_METHODS } from '../schemas/create-payment.schema';
 import {
   NEXT_ACTION_TYPES,
-  PAYMENT_STATUSES,
   REFUND_SOURCES,
   REFUND_STATUSES,
   type CustomerJson,

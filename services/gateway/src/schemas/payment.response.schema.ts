@@ -1,3 +1,4 @@
+import { PAYMENT_STATUSES } from '@orquestra/contracts';
 import { PaymentMethodSchema } from './create-payment.schema';
 import { z } from './zod-openapi';
 
@@ -11,17 +12,6 @@ import { z } from './zod-openapi';
 export function nullableRef<T extends z.ZodTypeAny>(schema: T) {
   return z.union([schema, z.null()]);
 }
-
-export const PAYMENT_STATUSES = [
-  'requires_method',
-  'pending',
-  'processing',
-  'succeeded',
-  'failed',
-  'canceled',
-  'refunded',
-  'partially_refunded',
-] as const;
 
 export const PaymentStatusSchema = z.enum(PAYMENT_STATUSES).openapi('PaymentStatus', {
   description: 'Entregue o produto só em succeeded; pare de consultar em failed ou canceled (canceled inclui expirado).',

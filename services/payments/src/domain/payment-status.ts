@@ -4,18 +4,10 @@
  * its first charge exists, so it starts in `pending` (or `failed` on a decline); one created
  * without a method starts in `requires_method`, with no charge, until the buyer chooses.
  */
-export const PAYMENT_STATUSES = [
-  'requires_method',
-  'pending',
-  'processing',
-  'succeeded',
-  'failed',
-  'canceled',
-  'refunded',
-  'partially_refunded',
-] as const;
+import { PAYMENT_STATUSES, type PaymentStatus } from '@orquestra/contracts';
 
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+// The statuses themselves are the public contract's (libs/contracts); the transitions are ours.
+export { PAYMENT_STATUSES, type PaymentStatus } from '@orquestra/contracts';
 
 export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
   requires_method: ['pending', 'processing', 'failed', 'canceled'],
