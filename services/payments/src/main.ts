@@ -3,6 +3,7 @@ import { customers as customersContract, disputes as disputesContract, payments,
 import { createRpcClient, ensureIndexes, runService } from '@orquestra/platform';
 import { config } from './config';
 import { registerCustomerModel } from './db/customer.model';
+import { DueRecords } from './db/due-records';
 import { CustomerStore } from './db/customer.store';
 import { registerDisputeModel } from './db/dispute.model';
 import { DisputeStore } from './db/dispute.store';
@@ -20,15 +21,22 @@ import { customersHandlers } from './grpc/customers.handlers';
 import { disputesHandlers } from './grpc/disputes.handlers';
 import { paymentsHandlers } from './grpc/payments.handlers';
 import { createPaymentExpiryWorker } from './jobs/payment-expiry.worker';
-import { RefundFollowUps } from './jobs/refund-follow-ups';
+import { RefundFollowUpRecorder, RefundFollowUps } from './jobs/refund-follow-ups';
+import { ChargeStateApplier } from './orchestration/apply-charge-state';
+import { AvailableMethods } from './orchestration/available-methods';
+import { PaymentCancellation } from './orchestration/cancel-payment';
+import { ChargeWalker } from './orchestration/charge-walker';
 import { PaymentCreator } from './orchestration/create-payment';
 import { DisputesService } from './orchestration/disputes.service';
 import { ProviderDisputeIntake } from './orchestration/provider-dispute-intake';
 import { IdempotencyGuard } from './orchestration/idempotency.guard';
 import { OrphanCharges } from './orchestration/orphan-charges';
 import { AwaitingMethodPayments } from './orchestration/awaiting-method';
-import { PaymentActions } from './orchestration/payment-actions';
+import { PaymentExpiry } from './orchestration/expire-payment';
+import { ProviderChargeUpdates } from './orchestration/provider-charge-updates';
 import { PaymentRefunds } from './orchestration/refund-payment';
+import { PaymentSimulation } from './orchestration/simulate-payment';
+import { PaymentSync } from './orchestration/sync-payment';
 
 void runService({
   config,
@@ -54,37 +62,47 @@ void runService({
     });
 
     const links = new PaymentLinks(config.PAY_BASE_URL, config.PUBLIC_BASE_URL);
-    const store = new PaymentStore(paymentModel, failedCreations, outbox, links);
-    await outbox.watch(store.collection);
     // Customer records: one per document, merchant and mode, linked from the payments that name them.
-    store.customers = new CustomerStore(customerModel);
-    store.metrics = new PaymentMetrics(metrics.registry);
+    const customers = new CustomerStore(customerModel);
+    const store = new PaymentStore(paymentModel, failedCreations, outbox, links, { customers, metrics: new PaymentMetrics(metrics.registry) });
+    await outbox.watch(store.collection);
     await outbox.watch(failedCreations.collection);
     const idempotency = new IdempotencyGuard(idempotencyRecords, config.IDEMPOTENCY_TTL_HOURS * 3_600_000, 60_000);
     const purge = setInterval(() => void idempotency.purgeExpired().catch(() => undefined), 10 * 60_000);
     purge.unref();
     onShutdown(() => clearInterval(purge));
 
-    const orphans = new OrphanCharges(orphanCharges, providersClient, logger, async (id, accountId) =>
-      Boolean(await store.model.exists({ _id: id, provider_account_id: accountId })),
-    );
+    const orphans = new OrphanCharges(new DueRecords(orphanCharges), providersClient, logger, (id, accountId) => store.isChargedAt(id, accountId));
     orphans.worker.start();
     onShutdown(() => orphans.worker.stop());
+    // Creation: routing's candidates walked until one account charges (also the payment page's choice).
+    const walker = new ChargeWalker({ routing: routingClient, providers: providersClient, orphans, logger, providerCallDeadlineMs: config.PROVIDER_CALL_DEADLINE_MS });
+    const methods = new AvailableMethods(routingClient);
     const creator = new PaymentCreator({
-      orphans,
       store,
       idempotency,
       routing: routingClient,
-      providers: providersClient,
+      walker,
+      methods,
       links,
       logger,
       defaultPixExpiresMinutes: config.DEFAULT_PIX_EXPIRES_MINUTES,
-      providerCallDeadlineMs: config.PROVIDER_CALL_DEADLINE_MS,
       defaultMethodChoiceMinutes: config.DEFAULT_METHOD_CHOICE_MINUTES,
       boletoCancelAfterDays: config.BOLETO_CANCEL_AFTER_DAYS,
     });
     // Payments created without a method: the buyer's choice on the payment page, their cancel and expiry.
-    const awaitingMethod = new AwaitingMethodPayments({ store, creator, logger, defaultPixExpiresMinutes: config.DEFAULT_PIX_EXPIRES_MINUTES });
+    const awaitingMethod = new AwaitingMethodPayments({
+      store,
+      walker,
+      methods,
+      links,
+      logger,
+      defaultPixExpiresMinutes: config.DEFAULT_PIX_EXPIRES_MINUTES,
+      boletoCancelAfterDays: config.BOLETO_CANCEL_AFTER_DAYS,
+    });
+
+    // Refunds left pending are recorded for follow-up; the follow-up worker syncs their payments.
+    const refundFollowUpRecords = new DueRecords(refundFollowUpModel);
     const refunds = new PaymentRefunds({
       store,
       // Its own guard: a lease far past a refund request's span (its writes and the provider call),
@@ -93,17 +111,22 @@ void runService({
       providers: providersClient,
       logger,
       providerCallDeadlineMs: config.PROVIDER_CALL_DEADLINE_MS,
+      followUps: new RefundFollowUpRecorder(refundFollowUpRecords),
     });
-    const actions = new PaymentActions(store, providersClient, logger, refunds);
-    actions.awaitingMethod = awaitingMethod;
-    // Refunds left pending are re-checked at the provider until final, when no webhook settles them.
-    const refundFollowUps = new RefundFollowUps(refundFollowUpModel, actions, logger);
-    refunds.followUps = refundFollowUps;
+
+    // What happens to an existing payment, one object per action.
+    const charges = new ChargeStateApplier(store, refunds, logger);
+    const cancellation = new PaymentCancellation(store, providersClient, charges, awaitingMethod);
+    const simulation = new PaymentSimulation(store, providersClient);
+    const sync = new PaymentSync(store, providersClient, charges, refunds, logger);
+    const paymentExpiry = new PaymentExpiry(store, providersClient, charges, awaitingMethod, logger);
+
+    const refundFollowUps = new RefundFollowUps(refundFollowUpRecords, (id, scope, requestId) => sync.sync(id, scope, requestId), logger);
     refundFollowUps.worker.start();
     onShutdown(() => refundFollowUps.worker.stop());
-    await startProviderChargeConsumer(bus, actions, logger);
+    await startProviderChargeConsumer(bus, new ProviderChargeUpdates(store, charges), logger);
 
-    const expiry = createPaymentExpiryWorker({ model: paymentModel, actions, logger, pollIntervalMs: config.EXPIRY_POLL_INTERVAL_MS });
+    const expiry = createPaymentExpiryWorker({ store, expiry: paymentExpiry, logger, pollIntervalMs: config.EXPIRY_POLL_INTERVAL_MS });
     expiry.start();
     onShutdown(() => expiry.stop());
 
@@ -116,9 +139,9 @@ void runService({
     const disputeIntake = new ProviderDisputeIntake(disputes.store, store, (dispute) => disputes.returnToPayer(dispute), logger);
     await startProviderDisputeConsumer(bus, disputeIntake, logger);
     onShutdown(() => disputes.worker.stop());
-    grpc.addService(customersContract.CustomersServiceService, customersHandlers(store.customers), 'orquestra.payments.v1.CustomersService');
+    grpc.addService(customersContract.CustomersServiceService, customersHandlers(customers), 'orquestra.payments.v1.CustomersService');
     grpc.addService(disputesContract.DisputesServiceService, disputesHandlers(disputes), 'orquestra.payments.v1.DisputesService');
 
-    grpc.addService(payments.PaymentsServiceService, paymentsHandlers({ store, creator, actions, links, refunds, awaitingMethod }), 'orquestra.payments.v1.PaymentsService');
+    grpc.addService(payments.PaymentsServiceService, paymentsHandlers({ store, creator, cancellation, simulation, sync, methods, links, refunds, awaitingMethod }), 'orquestra.payments.v1.PaymentsService');
   },
 });

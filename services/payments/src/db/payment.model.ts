@@ -1,22 +1,14 @@
 import { outboxSchemaFields, type DueWorkFields, type OutboxFields, type OutboxLeaseFields } from '@orquestra/platform';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment-status';
+import type { Attempt } from '../domain/failover-walk';
 import { REFUND_STATUSES, type RefundRecord } from '../domain/refunds';
 
 /** A refund lives inside its payment: its changes, the payment's amounts and their events are one write. */
 export type RefundDoc = RefundRecord;
 
-export interface AttemptDoc {
-  id: string;
-  provider_account_id: string;
-  provider: string;
-  outcome: 'succeeded' | 'declined' | 'failed' | 'uncertain';
-  failure_code: string;
-  failure_reason: string;
-  latency_ms: number;
-  provider_payment_id: string;
-  created_at: Date;
-}
+/** One try at one provider account (domain/failover-walk.ts), stored with the payment. */
+export type AttemptDoc = Attempt;
 
 export interface NextActionDoc {
   type: string;

@@ -1,18 +1,24 @@
 import { context, propagation } from '@opentelemetry/api';
-import { PAYMENT_ATTEMPT_RECORDED, toPublicRefund, type PaymentAttemptRecorded } from '@orquestra/contracts';
-import { AppError, newId, outboxEntries, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
+import { AppError, outboxEntries, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
-import type { FilterQuery } from 'mongoose';
 import type { PaymentLinks } from '../domain/payment-links';
 import { searchableDocument } from '../domain/payment-search';
 import { canTransition, type PaymentStatus } from '../domain/payment-status';
 import type { RefundPlan } from '../domain/refunds';
-import { publicPaymentObject, toProtoRefund } from './payment.mapper';
 import type { PaymentMetrics } from '../metrics/payment-metrics';
 import type { CustomerStore } from './customer.store';
 import type { FailedCreationModel } from './failed-creation.model';
 import { LOST_RACE, retryLostRaces } from './lost-race';
-import type { AttemptDoc, PaymentDoc, PaymentModel, RefundDoc } from './payment.model';
+import { attemptEvents, paymentEvent, refundEvent } from './payment-events';
+import { listFilter, methodChoiceHeldBy, noMethodChoice, type CallerScope, type PaymentGuard, type PaymentListQuery } from './payment-filters';
+import type { AttemptDoc, MethodChoiceDoc, PaymentDoc, PaymentModel, RefundDoc } from './payment.model';
+
+export interface PaymentStoreOptions {
+  /** Links new payments to customer records (absent in tests that do not need it). */
+  customers?: CustomerStore;
+  /** Counts payments entering each status (absent in tests that do not need it). */
+  metrics?: PaymentMetrics;
+}
 
 /**
  * Every payment state change goes through here: checked against the transition table and written
@@ -20,20 +26,27 @@ import type { AttemptDoc, PaymentDoc, PaymentModel, RefundDoc } from './payment.
  * names the status the change starts from and the version the change was computed from, so of
  * two writers racing (a webhook and a sync, an expiry and a payment) exactly one moves the
  * payment; the other re-reads and decides again, never doubling a transition or an event.
+ *
+ * The only way to the payments collection: callers outside db/ never see the model, and every
+ * read by a caller goes through its scope (merchant, mode, restricted key) here. Reads without a
+ * scope are named for the one source that makes them safe (an id from this merchant's own
+ * record, a provider's report about its account, the public payment page).
  */
 export class PaymentStore {
-  /** Links new payments to customer records (set by main.ts; absent in tests that do not need it). */
-  customers: CustomerStore | undefined;
-  /** Counts payments entering each status (set by main.ts; absent in tests that do not need it). */
-  metrics: PaymentMetrics | undefined;
+  private readonly customers: CustomerStore | undefined;
+  private readonly metrics: PaymentMetrics | undefined;
 
   constructor(
-    readonly model: PaymentModel,
+    private readonly model: PaymentModel,
     /** Creations that failed at every account: kept for their attempts (health, audit). */
-    readonly failedCreations: FailedCreationModel,
+    private readonly failedCreations: FailedCreationModel,
     private readonly outbox: OutboxRelay,
     private readonly links: PaymentLinks,
-  ) {}
+    options: PaymentStoreOptions = {},
+  ) {
+    this.customers = options.customers;
+    this.metrics = options.metrics;
+  }
 
   /** The driver collection, for the outbox relay and the expiry worker. */
   get collection(): Collection<Document> {
@@ -41,16 +54,8 @@ export class PaymentStore {
   }
 
   /** The event for `doc` as it will be after the change. */
-  event(type: string, doc: PaymentDoc): EventEnvelope {
-    return {
-      id: newId('event'),
-      type,
-      created: Math.floor(Date.now() / 1000),
-      merchant_id: doc.merchant_id,
-      mode: doc.mode,
-      source: doc.source_key_id || null,
-      data: { object: publicPaymentObject(doc, this.links.paymentUrl(doc._id)) },
-    };
+  private event(type: string, doc: PaymentDoc): EventEnvelope {
+    return paymentEvent(type, doc, this.links);
   }
 
   /**
@@ -67,7 +72,7 @@ export class PaymentStore {
     /** Further events written with the change (e.g. internal attempt events of a charge walk). */
     extraEvents: EventEnvelope[] = [],
     /** What else must still hold for the change (e.g. the buyer's method choice is this caller's). */
-    guard: FilterQuery<PaymentDoc> = {},
+    guard: PaymentGuard = {},
   ): Promise<PaymentDoc | null> {
     if (!canTransition(current.status, to)) {
       throw new Error(`illegal payment transition ${current.status} → ${to} for ${current._id}`);
@@ -109,19 +114,6 @@ export class PaymentStore {
     await this.model.updateOne({ _id: current._id, status: current.status, due_at: current.due_at }, { $set: { due_at: dueAt, updated_at: new Date() } });
   }
 
-  /** The event of one refund of `payment` (data.object is the public refund). */
-  refundEvent(type: string, payment: PaymentDoc, refund: RefundDoc): EventEnvelope {
-    return {
-      id: newId('event'),
-      type,
-      created: Math.floor(Date.now() / 1000),
-      merchant_id: payment.merchant_id,
-      mode: payment.mode,
-      source: payment.source_key_id || null,
-      data: { object: toPublicRefund(toProtoRefund(refund, payment._id)) as unknown as Record<string, unknown> },
-    };
-  }
-
   /**
    * Changes a payment's refunds: `plan` sees a fresh read and answers the new refunds, amounts,
    * status and events, or null for "nothing to change". One conditional write on the version read
@@ -146,7 +138,7 @@ export class PaymentStore {
       const next: PaymentDoc = { ...fresh, refunds: change.refunds, amount_refunded: change.amount_refunded, status: change.status, updated_at: now };
       const events = change.events.map((event) => {
         const refund = event.refundId ? change.refunds.find((r) => r.id === event.refundId) : undefined;
-        return refund ? this.refundEvent(event.type, next, refund) : this.event(event.type, next);
+        return refund ? refundEvent(event.type, next, refund) : this.event(event.type, next);
       });
       const eventRefs = events.map((event) => ({ id: event.id, type: event.type, created: event.created }));
       const update = { $set: { refunds: change.refunds, amount_refunded: change.amount_refunded, status: change.status, updated_at: now }, $inc: { version: 1 } };
@@ -167,30 +159,6 @@ export class PaymentStore {
     return result;
   }
 
-  /** Internal events telling routing how each provider attempt went (per-account health). */
-  attemptEvents(payment: Pick<PaymentDoc, '_id' | 'merchant_id' | 'mode' | 'source_key_id'>, attempts: AttemptDoc[]): EventEnvelope[] {
-    return attempts.map((attempt) => {
-      const object: PaymentAttemptRecorded = {
-        payment_id: payment._id,
-        provider_account_id: attempt.provider_account_id,
-        provider: attempt.provider,
-        outcome: attempt.outcome,
-        failure_code: attempt.failure_code,
-        latency_ms: attempt.latency_ms,
-        at: attempt.created_at.toISOString(),
-      };
-      return {
-        id: newId('event'),
-        type: PAYMENT_ATTEMPT_RECORDED,
-        created: Math.floor(Date.now() / 1000),
-        merchant_id: payment.merchant_id,
-        mode: payment.mode,
-        source: payment.source_key_id || null,
-        data: { object: object as unknown as Record<string, unknown> },
-      };
-    });
-  }
-
   /**
    * Adds the attempts of a charge walk that charged nowhere to a payment that stays as it is (a
    * buyer's choice on the payment page that failed at every account), with their internal events.
@@ -200,14 +168,14 @@ export class PaymentStore {
     if (attempts.length === 0) return;
     await this.model.updateOne(
       { _id: payment._id },
-      withOutbox({ $push: { attempts: { $each: attempts } }, $set: { updated_at: new Date() }, $inc: { version: 1 } }, this.attemptEvents(payment, attempts)),
+      withOutbox({ $push: { attempts: { $each: attempts } }, $set: { updated_at: new Date() }, $inc: { version: 1 } }, attemptEvents(payment, attempts)),
     );
     void this.outbox.flush(this.collection, payment._id);
   }
 
   /** Keeps a creation that failed everywhere (nothing was charged) with its attempts' events. */
   async recordFailedCreation(payment: PaymentDoc, attempts: AttemptDoc[], errorCode: string): Promise<void> {
-    const events = this.attemptEvents(payment, attempts);
+    const events = attemptEvents(payment, attempts);
     await this.failedCreations.create({
       _id: payment._id,
       merchant_id: payment.merchant_id,
@@ -237,7 +205,7 @@ export class PaymentStore {
       search: { document: searchableDocument(doc.customer.document) },
       events: events.map((event) => ({ id: event.id, type: event.type, created: event.created })),
       version: 0,
-      outbox: outboxEntries([...events, ...this.attemptEvents(doc, doc.attempts)]),
+      outbox: outboxEntries([...events, ...attemptEvents(doc, doc.attempts)]),
       outbox_since: new Date(),
     };
     await this.model.create(stored);
@@ -246,7 +214,7 @@ export class PaymentStore {
     return stored;
   }
 
-  async findForCaller(id: string, scope: { merchantId: string; mode: 'test' | 'live'; restrictedKeyId?: string }): Promise<PaymentDoc> {
+  async findForCaller(id: string, scope: CallerScope): Promise<PaymentDoc> {
     const doc = await this.model
       .findOne({
         _id: id,
@@ -257,5 +225,54 @@ export class PaymentStore {
       .lean<PaymentDoc>();
     if (!doc) throw new AppError('not_found', { param: 'id', message: `Pagamento ${id} não encontrado. Confira o id e o modo (teste ou produção) da chave.` });
     return doc;
+  }
+
+  /** A page of the caller's payments, newest first. Ids sort by creation time (ULID), so a cursor stays correct while payments are created. */
+  async list(scope: CallerScope, query: PaymentListQuery, limit: number): Promise<{ data: PaymentDoc[]; hasMore: boolean }> {
+    const docs = await this.model.find(listFilter(scope, query)).sort({ _id: -1 }).limit(limit + 1).lean<PaymentDoc[]>();
+    return { data: docs.slice(0, limit), hasMore: docs.length > limit };
+  }
+
+  /**
+   * By id alone: for an id that came from a scoped source (this merchant's idempotency record),
+   * from due work, or from the public payment page (which shows only what the page may).
+   */
+  async findById(id: string): Promise<PaymentDoc | null> {
+    return this.model.findById(id).lean<PaymentDoc>();
+  }
+
+  /** The payment of a provider's charge (its webhooks and reports name the account and the charge). */
+  async findByCharge(accountId: string, providerPaymentId: string): Promise<PaymentDoc | null> {
+    return this.model.findOne({ provider_account_id: accountId, provider_payment_id: providerPaymentId }).lean<PaymentDoc>();
+  }
+
+  /** The payment a provider's dispute names at its account: by the charge id, else by the Pix end-to-end id. */
+  async findByChargeOrEndToEnd(accountId: string, ids: { providerPaymentId?: string; endToEndId?: string }): Promise<PaymentDoc | null> {
+    const by = [...(ids.providerPaymentId ? [{ provider_payment_id: ids.providerPaymentId }] : []), ...(ids.endToEndId ? [{ end_to_end_id: ids.endToEndId }] : [])];
+    if (by.length === 0) return null;
+    return this.model.findOne({ provider_account_id: accountId, $or: by }).lean<PaymentDoc>();
+  }
+
+  /** Whether the payment exists and its charge is at `accountId` (an orphan charge's adoption). */
+  async isChargedAt(id: string, accountId: string): Promise<boolean> {
+    return Boolean(await this.model.exists({ _id: id, provider_account_id: accountId }));
+  }
+
+  /** The Pix copy-and-paste text of an open payment, '' when there is none (public QR route). */
+  async openPixCode(id: string): Promise<string> {
+    const doc = await this.model.findOne({ _id: id, status: 'pending' }, { next_action: 1 }).lean<PaymentDoc>();
+    return doc?.next_action?.type === 'pix_qr' ? doc.next_action.qr_code : '';
+  }
+
+  /** Claims the charging of the buyer's method choice on a payment awaiting it (one conditional write); null when another choice holds it or it no longer awaits. */
+  async claimMethodChoice(paymentId: string, choice: MethodChoiceDoc, now: Date): Promise<PaymentDoc | null> {
+    return this.model
+      .findOneAndUpdate({ _id: paymentId, status: 'requires_method', ...noMethodChoice(now) }, { $set: { method_choice: choice } }, { returnDocument: 'after' })
+      .lean<PaymentDoc>();
+  }
+
+  /** Ends a method choice that charged nothing (a charged one ended with its transition). */
+  async releaseMethodChoice(paymentId: string, choiceId: string): Promise<void> {
+    await this.model.updateOne({ _id: paymentId, ...methodChoiceHeldBy(choiceId) }, { $set: { method_choice: null } });
   }
 }

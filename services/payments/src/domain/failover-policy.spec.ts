@@ -1,4 +1,4 @@
-import { failoverDecision } from './failover-policy';
+import { failoverDecision, uncertainChargeMayMoveOn } from './failover-policy';
 
 describe('failoverDecision', () => {
   it('moves on when the provider certainly did not charge', () => {
@@ -15,5 +15,13 @@ describe('failoverDecision', () => {
   it('stops on a bank decline and on anything unknown', () => {
     expect(failoverDecision('card_declined', false)).toBe('stop');
     expect(failoverDecision('internal', false)).toBe('stop');
+  });
+});
+
+describe('uncertainChargeMayMoveOn', () => {
+  it('lets only an unseen Pix move on; a boleto or a card is resolved at its account first', () => {
+    expect(uncertainChargeMayMoveOn('pix')).toBe(true);
+    expect(uncertainChargeMayMoveOn('boleto')).toBe(false);
+    expect(uncertainChargeMayMoveOn('card')).toBe(false);
   });
 });

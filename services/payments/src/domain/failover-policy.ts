@@ -26,3 +26,13 @@ export function failoverDecision(code: ErrorCode, grpcDeadlineExceeded: boolean)
   if (grpcDeadlineExceeded) return 'uncertain';
   return DECISIONS[code] ?? 'stop';
 }
+
+/**
+ * After an uncertain create, whether the walk may try the next account without knowing. Only for
+ * Pix: a QR code nobody was shown cannot be paid, so the possible charge is removed in the
+ * background. A boleto or a card may be paid (or is charged already) the moment it exists, so it
+ * is resolved at its account first and never charged a second time elsewhere.
+ */
+export function uncertainChargeMayMoveOn(method: string): boolean {
+  return method === 'pix';
+}

@@ -2,10 +2,10 @@ import { connectDatabase, ensureIndexes } from '@orquestra/platform';
 import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
+import { DueRecords } from '../db/due-records';
 import type { PaymentDoc } from '../db/payment.model';
 import { registerRefundFollowUpModel, type RefundFollowUpModel } from '../db/refund-follow-up.model';
-import type { PaymentActions } from '../orchestration/payment-actions';
-import { FOLLOW_UP_DELAYS_MS, RefundFollowUps } from './refund-follow-ups';
+import { FOLLOW_UP_DELAYS_MS, RefundFollowUpRecorder, RefundFollowUps, type SyncPayment } from './refund-follow-ups';
 
 jest.setTimeout(60_000);
 
@@ -15,12 +15,10 @@ describe('refund follow-ups against the real store', () => {
   const synced: string[] = [];
   let refundStatus: 'pending' | 'succeeded' = 'pending';
   // The payments side as the worker sees it: sync answers the payment with its refunds.
-  const actions = {
-    sync: async (paymentId: string) => {
-      synced.push(paymentId);
-      return { _id: paymentId, refunds: [{ id: 're_1', status: refundStatus }] } as unknown as PaymentDoc;
-    },
-  } as unknown as PaymentActions;
+  const sync: SyncPayment = async (paymentId) => {
+    synced.push(paymentId);
+    return { _id: paymentId, refunds: [{ id: 're_1', status: refundStatus }] } as unknown as PaymentDoc;
+  };
 
   beforeAll(async () => {
     const infra = await ensureTestInfra();
@@ -34,9 +32,11 @@ describe('refund follow-ups against the real store', () => {
   });
 
   it('re-checks a pending refund with backoff until the provider settles it, then forgets it', async () => {
-    const followUps = new RefundFollowUps(model, actions, pino({ level: 'silent' }));
-    await followUps.record('re_1', { _id: 'pay_1', merchant_id: 'acct_1', mode: 'test' });
-    await followUps.record('re_1', { _id: 'pay_1', merchant_id: 'acct_1', mode: 'test' }); // idempotent
+    const records = new DueRecords(model);
+    const recorder = new RefundFollowUpRecorder(records);
+    const followUps = new RefundFollowUps(records, sync, pino({ level: 'silent' }));
+    await recorder.record('re_1', { _id: 'pay_1', merchant_id: 'acct_1', mode: 'test' });
+    await recorder.record('re_1', { _id: 'pay_1', merchant_id: 'acct_1', mode: 'test' }); // idempotent
     expect(await model.countDocuments()).toBe(1);
 
     // Not due yet: nothing happens.

@@ -5,17 +5,22 @@ import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerFailedCreationModel } from '../db/failed-creation.model';
 import { registerIdempotencyRecordModel } from '../db/idempotency-record.model';
+import { DueRecords } from '../db/due-records';
 import { registerOrphanChargeModel } from '../db/orphan-charge.model';
-import type { PaymentDoc } from '../db/payment.model';
+import type { PaymentDoc, PaymentModel } from '../db/payment.model';
 import { registerPaymentModel } from '../db/payment.model';
 import { PaymentStore } from '../db/payment.store';
 import { PaymentLinks } from '../domain/payment-links';
 import { createPaymentExpiryWorker } from '../jobs/payment-expiry.worker';
+import { ChargeStateApplier } from './apply-charge-state';
+import { AvailableMethods } from './available-methods';
 import { AwaitingMethodPayments } from './awaiting-method';
+import { PaymentCancellation } from './cancel-payment';
+import { ChargeWalker } from './charge-walker';
 import { PaymentCreator } from './create-payment';
+import { PaymentExpiry } from './expire-payment';
 import { IdempotencyGuard } from './idempotency.guard';
 import { OrphanCharges } from './orphan-charges';
-import { PaymentActions } from './payment-actions';
 import { PaymentRefunds } from './refund-payment';
 
 jest.setTimeout(60_000);
@@ -32,9 +37,11 @@ const PIX_CODE = '00020101021226830014br.gov.bcb.pix2561qrcodes.example/v2/abc52
 describe('payments awaiting the buyer method (real store)', () => {
   let db: Connection;
   let bus: EventBus;
+  let paymentModel: PaymentModel;
   let store: PaymentStore;
   let creator: PaymentCreator;
-  let actions: PaymentActions;
+  let cancellation: PaymentCancellation;
+  let expiry: PaymentExpiry;
   let awaiting: AwaitingMethodPayments;
   const published: EventEnvelope[] = [];
   const charges: providersContract.CreateChargeRequest[] = [];
@@ -71,7 +78,7 @@ describe('payments awaiting the buyer method (real store)', () => {
       { caller, idempotency_key: '', request_hash: '', method: '', amount: 1990, description: 'Pedido 7', customer: { name: 'Ana', email: '', document: '', phone: '', ip: '' }, expires_in_minutes: 0, metadata: {}, tracking: {}, provider_account_id: '', ...overrides },
       'req',
     );
-  const read = async (id: string) => (await store.model.findById(id).lean<PaymentDoc>()) as PaymentDoc;
+  const read = async (id: string) => (await paymentModel.findById(id).lean<PaymentDoc>()) as PaymentDoc;
 
   beforeAll(async () => {
     const infra = await ensureTestInfra();
@@ -82,19 +89,23 @@ describe('payments awaiting the buyer method (real store)', () => {
     await bus.consume({ queue: 'probe', patterns: ['payment.*'] }, async (event) => void published.push(event));
     const outbox = new OutboxRelay({ bus, logger });
     const links = new PaymentLinks('http://pay.example.com', 'http://api.example.com');
-    store = new PaymentStore(registerPaymentModel(db), registerFailedCreationModel(db), outbox, links);
+    paymentModel = registerPaymentModel(db);
+    store = new PaymentStore(paymentModel, registerFailedCreationModel(db), outbox, links);
     const idempotencyRecords = registerIdempotencyRecordModel(db);
-    const orphans = new OrphanCharges(registerOrphanChargeModel(db), providersClient, logger);
+    const orphans = new OrphanCharges(new DueRecords(registerOrphanChargeModel(db)), providersClient, logger);
     await ensureIndexes(db);
+    const walker = new ChargeWalker({ routing: routingClient, providers: providersClient, orphans, logger, providerCallDeadlineMs: 5_000 });
+    const methods = new AvailableMethods(routingClient);
     creator = new PaymentCreator({
-      store, orphans, links, logger, routing: routingClient, providers: providersClient,
+      store, walker, methods, links, logger, routing: routingClient,
       idempotency: new IdempotencyGuard(idempotencyRecords, 3_600_000, 60_000),
-      defaultPixExpiresMinutes: 60, providerCallDeadlineMs: 5_000, defaultMethodChoiceMinutes: 45,
+      defaultPixExpiresMinutes: 60, defaultMethodChoiceMinutes: 45,
     });
     const refunds = new PaymentRefunds({ store, idempotency: new IdempotencyGuard(idempotencyRecords, 3_600_000, 60_000), providers: providersClient, logger, providerCallDeadlineMs: 5_000 });
-    actions = new PaymentActions(store, providersClient, logger, refunds);
-    awaiting = new AwaitingMethodPayments({ store, creator, logger, defaultPixExpiresMinutes: 30 });
-    actions.awaitingMethod = awaiting;
+    awaiting = new AwaitingMethodPayments({ store, walker, methods, links, logger, defaultPixExpiresMinutes: 30 });
+    const charges = new ChargeStateApplier(store, refunds, logger);
+    cancellation = new PaymentCancellation(store, providersClient, charges, awaiting);
+    expiry = new PaymentExpiry(store, providersClient, charges, awaiting, logger);
   });
   afterAll(async () => {
     await bus.close();
@@ -122,9 +133,9 @@ describe('payments awaiting the buyer method (real store)', () => {
 
   it('refuses to create a payment no method could ever pay, storing nothing', async () => {
     offered = [];
-    const count = await store.model.countDocuments({ merchant_id: 'acct_page' });
+    const count = await paymentModel.countDocuments({ merchant_id: 'acct_page' });
     await expect(create()).rejects.toMatchObject({ code: 'no_eligible_account', param: 'method' });
-    expect(await store.model.countDocuments({ merchant_id: 'acct_page' })).toBe(count);
+    expect(await paymentModel.countDocuments({ merchant_id: 'acct_page' })).toBe(count);
   });
 
   it('charges the chosen method through the walk once, even on a double click, and announces payment.pending', async () => {
@@ -167,7 +178,7 @@ describe('payments awaiting the buyer method (real store)', () => {
 
   it('cancels a payment awaiting a method without asking any provider', async () => {
     const { payment } = await create();
-    const canceled = await actions.cancel(payment._id, { merchantId: 'acct_page', mode: 'test' }, 'r');
+    const canceled = await cancellation.cancel(payment._id, { merchantId: 'acct_page', mode: 'test' }, 'r');
     expect(canceled).toMatchObject({ status: 'canceled', due_at: null });
     await expect(awaiting.choose(payment._id, 'pix', 'r')).rejects.toMatchObject({ code: 'payment_not_awaiting_method' });
     expect(charges).toHaveLength(0);
@@ -179,9 +190,9 @@ describe('payments awaiting the buyer method (real store)', () => {
     // One conditional update, as every writer of a payment makes: the store applies it atomically,
     // so a concurrent outbox flush cannot write the old dates back.
     const setDates = async (id: string, dates: Record<string, Date>) =>
-      expect((await store.model.updateOne({ _id: id, status: 'requires_method' }, { $set: dates })).modifiedCount).toBe(1);
+      expect((await paymentModel.updateOne({ _id: id, status: 'requires_method' }, { $set: dates })).modifiedCount).toBe(1);
     await setDates(payment._id, { expires_at: past, due_at: past });
-    const worker = createPaymentExpiryWorker({ model: store.model, actions, logger, pollIntervalMs: 60_000 });
+    const worker = createPaymentExpiryWorker({ store, expiry, logger, pollIntervalMs: 60_000 });
     await worker.tick();
     expect(await read(payment._id)).toMatchObject({ status: 'canceled', failure_code: 'expired', due_at: null });
 

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, type ErrorCode } from '@orquestra/platform';
-import type { FilterQuery } from 'mongoose';
 import type { Logger } from 'pino';
+import { attemptEvents } from '../db/payment-events';
+import { methodChoiceHeldBy, noMethodChoice, type PaymentGuard } from '../db/payment-filters';
 import type { PaymentDoc } from '../db/payment.model';
 import type { PaymentStore } from '../db/payment.store';
-import type { PaymentCreator } from './create-payment';
+import type { PaymentLinks } from '../domain/payment-links';
+import type { AvailableMethods } from './available-methods';
+import type { ChargeWalker } from './charge-walker';
+import { chargedPayment } from './charged-payment';
 
 /** How the buyer reads each method (Portuguese messages). */
 const METHOD_LABELS: Record<string, string> = { pix: 'Pix', boleto: 'boleto', card: 'cartão' };
@@ -21,19 +25,18 @@ const CHOICE_POLL_MS = 100;
 /** Statuses that mean "the buyer's method was taken": a repeated choice of it answers the payment. */
 const CHOSEN = new Set(['pending', 'processing', 'succeeded', 'partially_refunded', 'refunded', 'failed']);
 
-/** No choice is being charged: none was claimed, or its holder died (its `until` passed). */
-function choiceFree(now: Date): FilterQuery<PaymentDoc> {
-  return { $or: [{ method_choice: null }, { 'method_choice.until': { $lte: now } }] };
-}
-
 function choiceActive(payment: PaymentDoc, now = Date.now()): boolean {
   return Boolean(payment.method_choice && new Date(payment.method_choice.until).getTime() > now);
 }
 
 export interface AwaitingMethodDeps {
   store: PaymentStore;
-  creator: PaymentCreator;
+  walker: ChargeWalker;
+  methods: AvailableMethods;
+  links: PaymentLinks;
   logger: Logger;
+  /** Days after an unpaid boleto's due date before it is canceled (charged-payment.ts). */
+  boletoCancelAfterDays?: number;
   /** Pix validity once the buyer chooses Pix (expires_in_minutes bounded the choice, not the Pix). */
   defaultPixExpiresMinutes: number;
 }
@@ -55,18 +58,16 @@ export class AwaitingMethodPayments {
     for (;;) {
       const now = new Date();
       const choice = { id: randomUUID(), method, until: new Date(now.getTime() + CHOICE_LEASE_MS) };
-      const claimed = await store.model
-        .findOneAndUpdate({ _id: paymentId, status: 'requires_method', ...choiceFree(now) }, { $set: { method_choice: choice } }, { returnDocument: 'after' })
-        .lean<PaymentDoc>();
+      const claimed = await store.claimMethodChoice(paymentId, choice, now);
       if (claimed) {
         try {
           return await this.chooseClaimed(claimed, method, choice.id, requestId);
         } finally {
           // Ends a choice that charged nothing (a charged one ended with its transition).
-          await store.model.updateOne({ _id: paymentId, 'method_choice.id': choice.id }, { $set: { method_choice: null } }).catch(() => undefined);
+          await store.releaseMethodChoice(paymentId, choice.id).catch(() => undefined);
         }
       }
-      const payment = await store.model.findById(paymentId).lean<PaymentDoc>();
+      const payment = await store.findById(paymentId);
       if (!payment) throw new AppError('not_found', { param: 'id', message: 'Pagamento não encontrado. Confira o link recebido.' });
       if (payment.status !== 'requires_method') {
         if (payment.method === method && CHOSEN.has(payment.status)) return payment;
@@ -78,13 +79,13 @@ export class AwaitingMethodPayments {
 
   private async chooseClaimed(payment: PaymentDoc, method: string, choiceId: string, requestId: string): Promise<PaymentDoc> {
     if (this.isPastExpiry(payment)) {
-      await this.cancelExpired(payment, { 'method_choice.id': choiceId });
+      await this.cancelExpired(payment, methodChoiceHeldBy(choiceId));
       throw new AppError('payment_not_awaiting_method', {
         param: 'method',
         message: 'O prazo para escolher a forma de pagamento terminou. Peça um novo link de pagamento a quem fez a cobrança.',
       });
     }
-    const offer = await this.deps.creator.methods.offer(payment, requestId);
+    const offer = await this.deps.methods.offer(payment, requestId);
     if (!offer.methods.includes(method)) {
       throw new AppError('method_not_available', {
         param: 'method',
@@ -95,20 +96,24 @@ export class AwaitingMethodPayments {
   }
 
   private async charge(payment: PaymentDoc, method: string, choiceId: string, requestId: string): Promise<PaymentDoc> {
-    const { creator, store } = this.deps;
+    const { walker, store } = this.deps;
     const draft: PaymentDoc = { ...payment, method, requested_account_id: payment.requested_account_id ?? '' };
-    const candidates = await creator.candidatesFor(draft, requestId);
-    const walked = await creator.walk(draft, candidates, this.deps.defaultPixExpiresMinutes, requestId);
+    const candidates = await walker.candidatesFor(draft, requestId);
+    const walked = await walker.walk(draft, candidates, this.deps.defaultPixExpiresMinutes, requestId);
     if (!walked.charged) {
       // Nothing was charged (or an uncertain charge is being removed in the background): the
       // payment stays requires_method, so the buyer can try again or pick another method.
       await store.recordAttempts(payment, walked.attempts);
       // A refusal of the request itself (e.g. data the method needs) is answered as it is.
-      if (walked.inputError) throw walked.inputError;
+      const input = walked.inputError;
+      if (input) throw new AppError(input.code, { message: input.message, param: input.param });
       const code: ErrorCode = walked.errorCode;
       throw new AppError(code, { message: 'Não foi possível gerar a cobrança agora. Tente novamente em instantes ou escolha outra forma de pagamento.' });
     }
-    const charged = creator.chargedPayment({ ...draft, attempts: [...payment.attempts, ...walked.attempts] }, walked.charged.candidate, walked.charged.charge);
+    const charged = chargedPayment({ ...draft, attempts: [...payment.attempts, ...walked.attempts] }, walked.charged.candidate, walked.charged.charge, {
+      qrCodeUrl: (id) => this.deps.links.qrCodeUrl(id),
+      boletoCancelAfterDays: this.deps.boletoCancelAfterDays,
+    });
     const to = charged.status === 'failed' ? 'failed' : 'pending';
     const changes: Partial<PaymentDoc> = {
       method,
@@ -125,9 +130,7 @@ export class AwaitingMethodPayments {
       due_at: charged.due_at,
       method_choice: null,
     };
-    const updated = await store.transition(payment, to, to === 'failed' ? 'payment.failed' : 'payment.pending', changes, store.attemptEvents(payment, walked.attempts), {
-      'method_choice.id': choiceId,
-    });
+    const updated = await store.transition(payment, to, to === 'failed' ? 'payment.failed' : 'payment.pending', changes, attemptEvents(payment, walked.attempts), methodChoiceHeldBy(choiceId));
     if (updated) return updated;
     // Only a holder whose claim ran out gets here (cancel and expiry wait while a choice is claimed).
     this.deps.logger.error({ payment_id: payment._id, provider_payment_id: charged.provider_payment_id }, 'payment changed while its chosen method was charged');
@@ -138,13 +141,13 @@ export class AwaitingMethodPayments {
   async cancel(paymentId: string): Promise<PaymentDoc | null> {
     const deadline = Date.now() + CANCEL_WAIT_MS;
     for (;;) {
-      const fresh = await this.deps.store.model.findById(paymentId).lean<PaymentDoc>();
+      const fresh = await this.deps.store.findById(paymentId);
       if (!fresh || fresh.status !== 'requires_method') return null;
       if (choiceActive(fresh)) {
         await this.waitForChoice(deadline);
         continue;
       }
-      const canceled = await this.deps.store.transition(fresh, 'canceled', 'payment.canceled', { due_at: null, next_action: null, method_choice: null }, [], choiceFree(new Date()));
+      const canceled = await this.deps.store.transition(fresh, 'canceled', 'payment.canceled', { due_at: null, next_action: null, method_choice: null }, [], noMethodChoice(new Date()));
       if (canceled) return canceled;
       // A choice was claimed (or the payment moved on) between the read and the write: look again.
     }
@@ -157,14 +160,14 @@ export class AwaitingMethodPayments {
    */
   async expire(payment: PaymentDoc): Promise<void> {
     if (payment.status !== 'requires_method' || !this.isPastExpiry(payment)) return;
-    await this.cancelExpired(payment, choiceFree(new Date()));
+    await this.cancelExpired(payment, noMethodChoice(new Date()));
   }
 
   isPastExpiry(payment: PaymentDoc, now = Date.now()): boolean {
     return payment.expires_at !== null && new Date(payment.expires_at).getTime() <= now;
   }
 
-  private async cancelExpired(payment: PaymentDoc, guard: FilterQuery<PaymentDoc>): Promise<void> {
+  private async cancelExpired(payment: PaymentDoc, guard: PaymentGuard): Promise<void> {
     const canceled = await this.deps.store.transition(
       payment,
       'canceled',

@@ -15,7 +15,7 @@ import {
   type DisputeStatus,
 } from '../domain/disputes';
 import { planReports } from '../domain/refunds';
-import type { CallerScope } from './payment-actions';
+import type { CallerScope } from '../db/payment-filters';
 
 /** How long the provider catalog (which providers take evidence) is reused. */
 const CATALOG_TTL_MS = 5 * 60_000;

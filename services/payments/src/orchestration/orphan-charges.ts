@@ -1,7 +1,8 @@
 import { providers as providersContract } from '@orquestra/contracts';
-import { DueWorker, isDuplicateKeyError, type RpcClient } from '@orquestra/platform';
+import { DueWorker, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
-import type { OrphanChargeDoc, OrphanChargeModel } from '../db/orphan-charge.model';
+import type { DueRecords } from '../db/due-records';
+import type { OrphanChargeDoc } from '../db/orphan-charge.model';
 
 const { ChargeStatus } = providersContract;
 
@@ -16,7 +17,7 @@ export class OrphanCharges {
   readonly worker: DueWorker<OrphanChargeDoc>;
 
   constructor(
-    private readonly model: OrphanChargeModel,
+    private readonly records: DueRecords<OrphanChargeDoc>,
     private readonly providers: RpcClient<typeof providersContract.ProvidersServiceService>,
     private readonly logger: Logger,
     /**
@@ -29,7 +30,7 @@ export class OrphanCharges {
   ) {
     this.worker = new DueWorker<OrphanChargeDoc>({
       name: 'orphan-charges',
-      collection: model.collection,
+      collection: records.collection,
       logger,
       pollIntervalMs: 2_000,
       handle: (orphan) => this.resolve(orphan),
@@ -37,26 +38,22 @@ export class OrphanCharges {
   }
 
   async record(paymentId: string, request: providersContract.CreateChargeRequest): Promise<void> {
-    try {
-      await this.model.create({
-        _id: `${paymentId}:${request.account_id}`,
-        payment_id: paymentId,
-        account_id: request.account_id,
-        request: providersContract.CreateChargeRequest.toJSON(request),
-        due_at: new Date(Date.now() + 1_000),
-        tries: 0,
-        created_at: new Date(),
-      });
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-    }
+    await this.records.insertOnce({
+      _id: `${paymentId}:${request.account_id}`,
+      payment_id: paymentId,
+      account_id: request.account_id,
+      request: providersContract.CreateChargeRequest.toJSON(request),
+      due_at: new Date(Date.now() + 1_000),
+      tries: 0,
+      created_at: new Date(),
+    });
   }
 
   private async resolve(orphan: OrphanChargeDoc): Promise<void> {
     const request = providersContract.CreateChargeRequest.fromJSON(orphan.request);
     try {
       if (await this.adoptedBy(orphan.payment_id, orphan.account_id)) {
-        await this.model.deleteOne({ _id: orphan._id });
+        await this.records.remove(orphan._id);
         this.logger.info({ payment_id: orphan.payment_id, account_id: orphan.account_id }, 'orphan charge adopted by its retried payment');
         return;
       }
@@ -74,12 +71,11 @@ export class OrphanCharges {
         // Nobody saw this charge's QR; a payment to it needs a human (refund at the provider).
         this.logger.error({ payment_id: orphan.payment_id, account_id: orphan.account_id }, 'orphan charge was paid; refund it');
       }
-      await this.model.deleteOne({ _id: orphan._id });
+      await this.records.remove(orphan._id);
       this.logger.info({ payment_id: orphan.payment_id, account_id: orphan.account_id }, 'orphan charge resolved');
     } catch (error) {
       const delay = RETRY_DELAYS_MS[Math.min(orphan.tries, RETRY_DELAYS_MS.length - 1)] ?? 3_600_000;
-      // Only while this worker's claim stands (its due_at): a pass that took over after the lease wrote its own outcome.
-      await this.model.updateOne({ _id: orphan._id, due_at: orphan.due_at }, { $set: { due_at: new Date(Date.now() + delay), tries: orphan.tries + 1 } });
+      await this.records.retryAt(orphan, new Date(Date.now() + delay));
       const cause = (error as { cause?: Error }).cause?.message;
       this.logger.warn({ payment_id: orphan.payment_id, err: (error as Error).message, cause, retry_in_ms: delay }, 'orphan charge not resolved yet');
     }

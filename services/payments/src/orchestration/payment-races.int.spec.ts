@@ -5,15 +5,20 @@ import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerFailedCreationModel } from '../db/failed-creation.model';
 import { registerIdempotencyRecordModel } from '../db/idempotency-record.model';
+import { DueRecords } from '../db/due-records';
 import { registerOrphanChargeModel } from '../db/orphan-charge.model';
-import { registerPaymentModel, type PaymentDoc } from '../db/payment.model';
+import { registerPaymentModel, type PaymentDoc, type PaymentModel } from '../db/payment.model';
 import { PaymentStore } from '../db/payment.store';
 import { PaymentLinks } from '../domain/payment-links';
+import { ChargeStateApplier } from './apply-charge-state';
+import { AvailableMethods } from './available-methods';
+import { ChargeWalker } from './charge-walker';
 import { PaymentCreator } from './create-payment';
 import { IdempotencyGuard } from './idempotency.guard';
 import { OrphanCharges } from './orphan-charges';
-import { PaymentActions } from './payment-actions';
+import { ProviderChargeUpdates } from './provider-charge-updates';
 import { PaymentRefunds } from './refund-payment';
+import { PaymentSync } from './sync-payment';
 
 jest.setTimeout(60_000);
 const logger = pino({ level: 'silent' });
@@ -29,9 +34,11 @@ const jitter = () => new Promise((resolve) => setTimeout(resolve, 5 + Math.rando
 describe('payments under concurrent writers (real store)', () => {
   let db: Connection;
   let bus: EventBus;
+  let paymentModel: PaymentModel;
   let store: PaymentStore;
   let creator: PaymentCreator;
-  let actions: PaymentActions;
+  let updates: ProviderChargeUpdates;
+  let syncs: PaymentSync;
   let refunds: PaymentRefunds;
   const published: EventEnvelope[] = [];
   const charges: providersContract.CreateChargeRequest[] = [];
@@ -74,7 +81,7 @@ describe('payments under concurrent writers (real store)', () => {
     caller, idempotency_key: '', request_hash: '', method: 'pix', amount: 1000, description: 'Pedido', customer: { name: 'Ana', email: '', document: '', phone: '', ip: '' },
     expires_in_minutes: 0, metadata: {}, tracking: {}, provider_account_id: '', ...overrides,
   });
-  const read = async (id: string) => (await store.model.findById(id).lean<PaymentDoc>()) as PaymentDoc;
+  const read = async (id: string) => (await paymentModel.findById(id).lean<PaymentDoc>()) as PaymentDoc;
   const paid = (payment: PaymentDoc): ProviderChargeUpdated => ({
     account_id: 'pa_a', provider: 'efi', provider_payment_id: payment.provider_payment_id, status: 'paid', amount_paid: payment.amount,
     end_to_end_id: `E2E${payment.provider_payment_id}`, paid_at: new Date().toISOString(), via: 'webhook',
@@ -91,17 +98,21 @@ describe('payments under concurrent writers (real store)', () => {
     await bus.consume({ queue: `${prefix}probe`, patterns: ['payment.*', 'refund.*'] }, async (event) => void published.push(event));
     const outbox = new OutboxRelay({ bus, logger });
     const links = new PaymentLinks('http://pay.example.com', 'http://api.example.com');
-    store = new PaymentStore(registerPaymentModel(db), registerFailedCreationModel(db), outbox, links);
+    paymentModel = registerPaymentModel(db);
+    store = new PaymentStore(paymentModel, registerFailedCreationModel(db), outbox, links);
     const idempotencyRecords = registerIdempotencyRecordModel(db);
-    const orphans = new OrphanCharges(registerOrphanChargeModel(db), providersClient, logger);
+    const orphans = new OrphanCharges(new DueRecords(registerOrphanChargeModel(db)), providersClient, logger);
     await ensureIndexes(db);
     creator = new PaymentCreator({
-      store, orphans, links, logger, routing: routingClient, providers: providersClient,
+      store, links, logger, routing: routingClient, methods: new AvailableMethods(routingClient),
+      walker: new ChargeWalker({ routing: routingClient, providers: providersClient, orphans, logger, providerCallDeadlineMs: 5_000 }),
       idempotency: new IdempotencyGuard(idempotencyRecords, 3_600_000, 60_000),
-      defaultPixExpiresMinutes: 60, providerCallDeadlineMs: 5_000, defaultMethodChoiceMinutes: 45,
+      defaultPixExpiresMinutes: 60, defaultMethodChoiceMinutes: 45,
     });
     refunds = new PaymentRefunds({ store, idempotency: new IdempotencyGuard(idempotencyRecords, 3_600_000, 60_000), providers: providersClient, logger, providerCallDeadlineMs: 5_000 });
-    actions = new PaymentActions(store, providersClient, logger, refunds);
+    const charges = new ChargeStateApplier(store, refunds, logger);
+    updates = new ProviderChargeUpdates(store, charges);
+    syncs = new PaymentSync(store, providersClient, charges, refunds, logger);
   });
   afterAll(async () => {
     await bus.close();
@@ -115,7 +126,7 @@ describe('payments under concurrent writers (real store)', () => {
     const ids = new Set(answers.map((answer) => answer.payment._id));
     expect(ids.size).toBe(1);
     expect(answers.filter((answer) => !answer.replayed)).toHaveLength(1);
-    expect(await store.model.countDocuments({ merchant_id: 'acct_races', idempotency_key: 'order-50' })).toBe(1);
+    expect(await paymentModel.countDocuments({ merchant_id: 'acct_races', idempotency_key: 'order-50' })).toBe(1);
     expect(charges.filter((c) => ids.has(c.payment_id))).toHaveLength(1);
   });
 
@@ -123,8 +134,8 @@ describe('payments under concurrent writers (real store)', () => {
     const { payment } = await creator.create(createRequest(), 'req');
     const webhook = paid(payment);
     const outcomes = await Promise.all([
-      ...Array.from({ length: 5 }, () => actions.applyProviderUpdate(webhook)),
-      ...Array.from({ length: 5 }, () => actions.sync(payment._id, scope, 'req').then(() => 'synced' as const)),
+      ...Array.from({ length: 5 }, () => updates.apply(webhook)),
+      ...Array.from({ length: 5 }, () => syncs.sync(payment._id, scope, 'req').then(() => 'synced' as const)),
     ]);
     expect(outcomes.filter((outcome) => outcome === 'applied').length).toBeLessThanOrEqual(1);
     const stored = await read(payment._id);
@@ -138,7 +149,7 @@ describe('payments under concurrent writers (real store)', () => {
 
   it('20 parallel refunds of a tenth each: exactly the amount is refunded, the rest refused', async () => {
     const { payment } = await creator.create(createRequest(), 'req');
-    await actions.applyProviderUpdate(paid(payment));
+    await updates.apply(paid(payment));
     refundCalls.length = 0;
     const refund = (): payments.RefundPaymentRequest => ({ caller, payment_id: payment._id, idempotency_key: '', request_hash: '', amount: 100, reason: '' });
     const answers = await Promise.allSettled(Array.from({ length: 20 }, () => refunds.refund(refund(), 'req')));
@@ -165,7 +176,7 @@ describe('payments under concurrent writers (real store)', () => {
 
   it('a refund recorded by its request and reported by the provider at once counts once', async () => {
     const { payment } = await creator.create(createRequest(), 'req');
-    await actions.applyProviderUpdate(paid(payment));
+    await updates.apply(paid(payment));
     const done = await refunds.refund({ caller, payment_id: payment._id, idempotency_key: '', request_hash: '', amount: 400, reason: '' }, 'req');
     const report = { provider_refund_id: done.refund.provider_refund_id, refund_key: done.refund.id, amount: 400, status: 'succeeded' as const };
     await Promise.all(Array.from({ length: 10 }, () => refunds.applyReports(payment._id, [report])));

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { registerDisputeModel, type DisputeDoc } from '../db/dispute.model';
 import { DisputeStore } from '../db/dispute.store';
 import { registerFailedCreationModel } from '../db/failed-creation.model';
-import { registerPaymentModel, type PaymentDoc } from '../db/payment.model';
+import { registerPaymentModel, type PaymentDoc, type PaymentModel } from '../db/payment.model';
 import { PaymentStore } from '../db/payment.store';
 import { PaymentLinks } from '../domain/payment-links';
 import { startProviderDisputeConsumer } from '../events/provider-dispute.consumer';
@@ -24,6 +24,7 @@ const logger = pino({ level: 'silent' });
 describe('provider disputes in payments (real store and broker)', () => {
   let db: Connection;
   let bus: EventBus;
+  let paymentModel: PaymentModel;
   let store: PaymentStore;
   let disputeStore: DisputeStore;
   let disputes: DisputesService;
@@ -42,7 +43,7 @@ describe('provider disputes in payments (real store and broker)', () => {
 
   async function paidPayment(provider: string, accountId: string, e2e: string, amount = 5_000): Promise<PaymentDoc> {
     const now = new Date();
-    const doc = await store.model.create({
+    const doc = await paymentModel.create({
       _id: newId('payment'), merchant_id: scope.merchantId, mode: 'test', method: 'pix', status: 'succeeded', amount, customer: { name: 'Ana' },
       provider, provider_account_id: accountId, provider_payment_id: `ch_${e2e}`, end_to_end_id: e2e, paid_at: now, created_at: now, updated_at: now,
     });
@@ -75,7 +76,8 @@ describe('provider disputes in payments (real store and broker)', () => {
     await bus.start();
     await bus.consume({ queue: `${prefix}probe`, patterns: ['dispute.*', 'refund.*', 'payment.*'] }, async (event) => void published.push(event));
     const outbox = new OutboxRelay({ bus, logger });
-    store = new PaymentStore(registerPaymentModel(db), registerFailedCreationModel(db), outbox, new PaymentLinks('http://pay.example.com', 'http://api.example.com'));
+    paymentModel = registerPaymentModel(db);
+    store = new PaymentStore(paymentModel, registerFailedCreationModel(db), outbox, new PaymentLinks('http://pay.example.com', 'http://api.example.com'));
     disputeStore = new DisputeStore(registerDisputeModel(db), outbox);
     await ensureIndexes(db);
     disputes = new DisputesService(disputeStore, store, providersClient, logger);
@@ -112,7 +114,7 @@ describe('provider disputes in payments (real store and broker)', () => {
       return d?.status === 'lost' ? d : undefined;
     }, 'lost');
     expect(lost).toMatchObject({ provider_status: 'ACCEPTED', closed_at: expect.any(Date) });
-    const after = (await store.model.findById(payment._id).lean<PaymentDoc>())!;
+    const after = (await paymentModel.findById(payment._id).lean<PaymentDoc>())!;
     expect(after).toMatchObject({ status: 'partially_refunded', amount_refunded: 3_000 });
     expect(after.refunds).toHaveLength(1);
     await until(async () => (eventsOf(lost._id).includes('dispute.closed') ? true : undefined), 'dispute.closed');
@@ -136,7 +138,7 @@ describe('provider disputes in payments (real store and broker)', () => {
     await send(report({ account_id: 'pa_efi', provider: 'efi', provider_dispute_id: 'inf_1', end_to_end_id: payment.end_to_end_id, status: 'open', provider_status: 'ABERTA', accepts_evidence: true, via: 'poll' }));
     await send(report({ account_id: 'pa_efi', provider: 'efi', provider_dispute_id: 'inf_1', end_to_end_id: payment.end_to_end_id, status: 'won', provider_status: 'REJEITADA', accepts_evidence: true, via: 'poll' }));
     await until(async () => ((await disputeStore.findById(dispute!._id))?.status === 'won' ? true : undefined), 'won');
-    expect((await store.model.findById(payment._id).lean<PaymentDoc>())).toMatchObject({ status: 'succeeded', amount_refunded: 0 });
+    expect((await paymentModel.findById(payment._id).lean<PaymentDoc>())).toMatchObject({ status: 'succeeded', amount_refunded: 0 });
     await until(async () => (eventsOf(dispute!._id).includes('dispute.closed') ? true : undefined), 'dispute.closed');
     expect(eventsOf(dispute!._id)).toEqual(['dispute.created', 'dispute.updated', 'dispute.closed']);
   });

@@ -47,12 +47,7 @@ export class ProviderDisputeIntake {
 
   /** The disputed payment: by the charge id when the provider names it, else by the Pix end-to-end id. */
   private async paymentOf(report: ProviderDisputeUpdated): Promise<PaymentDoc | null> {
-    const by = [
-      ...(report.provider_payment_id ? [{ provider_payment_id: report.provider_payment_id }] : []),
-      ...(report.end_to_end_id ? [{ end_to_end_id: report.end_to_end_id }] : []),
-    ];
-    if (by.length === 0) return null;
-    return this.payments.model.findOne({ provider_account_id: report.account_id, $or: by }).lean<PaymentDoc>();
+    return this.payments.findByChargeOrEndToEnd(report.account_id, { providerPaymentId: report.provider_payment_id, endToEndId: report.end_to_end_id });
   }
 
   /** Inserts the dispute as open (dispute.created); null when another delivery inserted it first. */

@@ -1,14 +1,13 @@
-import { modeFromName, modeName, providers as providersContract, type ProviderRefundReport, type payments } from '@orquestra/contracts';
+import { modeFromName, modeName, type payments, type providers as providersContract } from '@orquestra/contracts';
 import { AppError, newId, type ErrorCode, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
+import type { CallerScope } from '../db/payment-filters';
 import type { PaymentDoc, RefundDoc } from '../db/payment.model';
 import type { PaymentStore } from '../db/payment.store';
-import { checkRefundRequest, formatBrl, planReports, withTotals, type RefundReport, type RefundStatus } from '../domain/refunds';
-import type { RefundFollowUps } from '../jobs/refund-follow-ups';
+import { checkRefundRequest, formatBrl, planReports, withTotals, type RefundReport } from '../domain/refunds';
+import type { RefundFollowUpRecorder } from '../jobs/refund-follow-ups';
 import { IdempotencyGuard } from './idempotency.guard';
-import type { CallerScope } from './payment-actions';
-
-const { RefundStatus: ProtoRefundStatus } = providersContract;
+import { reportFromProto } from './refund-reports';
 
 /**
  * Errors after which the provider certainly did not refund: the reservation is removed and the
@@ -34,30 +33,14 @@ export interface PaymentRefundsDeps {
   providers: RpcClient<typeof providersContract.ProvidersServiceService>;
   logger: Logger;
   providerCallDeadlineMs: number;
+  /** Where refunds left pending are followed up until final (absent in tests that do not need it). */
+  followUps?: Pick<RefundFollowUpRecorder, 'record'>;
 }
 
 export interface RefundResult {
   refund: RefundDoc;
   payment: PaymentDoc;
   replayed: boolean;
-}
-
-export function reportFromProto(refund: providersContract.ProviderRefund): RefundReport {
-  const status: RefundStatus =
-    refund.status === ProtoRefundStatus.REFUND_STATUS_SUCCEEDED ? 'succeeded' : refund.status === ProtoRefundStatus.REFUND_STATUS_FAILED ? 'failed' : 'pending';
-  return {
-    provider_refund_id: refund.provider_refund_id,
-    refund_key: refund.refund_key,
-    amount: refund.amount,
-    status,
-    ...(refund.failure_code ? { failure_code: refund.failure_code } : {}),
-    ...(refund.failure_reason ? { failure_reason: refund.failure_reason } : {}),
-    ...(refund.reason ? { reason: refund.reason } : {}),
-  };
-}
-
-export function reportFromEvent(refund: ProviderRefundReport): RefundReport {
-  return { ...refund };
 }
 
 /**
@@ -69,9 +52,6 @@ export function reportFromEvent(refund: ProviderRefundReport): RefundReport {
  * conditional write.
  */
 export class PaymentRefunds {
-  /** Where refunds left pending are followed up until final (set by main.ts). */
-  followUps: Pick<RefundFollowUps, 'record'> | undefined;
-
   constructor(private readonly deps: PaymentRefundsDeps) {}
 
   /**
@@ -106,7 +86,7 @@ export class PaymentRefunds {
       // take over under a new refund id and refund again). Sync still finds a refund whose
       // follow-up could not be recorded.
       if (result.refund.status === 'pending') {
-        await this.followUps?.record(result.refund.id, result.payment).catch((error: Error) =>
+        await this.deps.followUps?.record(result.refund.id, result.payment).catch((error: Error) =>
           this.deps.logger.error({ refund_id: result.refund.id, err: error.message }, 'could not schedule the refund follow-up; sync will settle it'),
         );
       }

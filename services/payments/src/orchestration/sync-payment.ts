@@ -1,0 +1,51 @@
+import type { providers as providersContract } from '@orquestra/contracts';
+import type { RpcClient } from '@orquestra/platform';
+import type { Logger } from 'pino';
+import type { PaymentDoc } from '../db/payment.model';
+import type { CallerScope } from '../db/payment-filters';
+import type { PaymentStore } from '../db/payment.store';
+import type { ChargeStateApplier } from './apply-charge-state';
+import { chargeRef, chargeUnknown, chargeView, warnChargeGone } from './charge-state';
+import type { PaymentRefunds } from './refund-payment';
+
+/** Statuses after which the provider's charge can no longer change the payment's outcome. */
+const ENDED = new Set(['canceled', 'failed']);
+
+/**
+ * POST /payments/{id}/sync, and the refund follow-ups' due work: re-reads the charge at the
+ * provider, applies any change, and resumes refunds left without the provider's answer.
+ */
+export class PaymentSync {
+  constructor(
+    private readonly store: PaymentStore,
+    private readonly providers: Pick<RpcClient<typeof providersContract.ProvidersServiceService>, 'getCharge'>,
+    private readonly charges: ChargeStateApplier,
+    private readonly refunds: Pick<PaymentRefunds, 'resume'>,
+    private readonly logger: Logger,
+  ) {}
+
+  async sync(id: string, scope: CallerScope, requestId: string): Promise<PaymentDoc> {
+    const payment = await this.store.findForCaller(id, scope);
+    // No charge at any provider yet (or ever): nothing to re-read.
+    if (!payment.provider_payment_id) return payment;
+    const charge = await this.providers.getCharge({ ref: chargeRef(payment) }, { requestId }).then(
+      (answer) => answer.charge,
+      (error: unknown) => {
+        // Some providers forget a charge once it is removed (Woovi answers 404 after DELETE): for a
+        // payment that already ended there is nothing left to learn, and the payment is the answer.
+        if (chargeUnknown(error) && ENDED.has(payment.status)) return undefined;
+        // A pending charge the provider no longer knows (removed, or forgotten by a sandbox) can
+        // never be paid: the payment is canceled, as when the provider reports it canceled.
+        if (chargeUnknown(error) && payment.status === 'pending') {
+          warnChargeGone(this.logger, payment, 'sync');
+          return 'gone' as const;
+        }
+        throw error;
+      },
+    );
+    if (charge === 'gone') await this.charges.apply(payment, { status: 'canceled' });
+    else if (charge) await this.charges.apply(payment, chargeView(charge));
+    await this.refunds.resume(await this.store.findForCaller(id, scope), requestId);
+    return this.store.findForCaller(id, scope);
+  }
+}
