@@ -29,7 +29,7 @@ import { ChargeWalker } from './orchestration/charge-walker';
 import { PaymentCreator } from './orchestration/create-payment';
 import { DisputesService } from './orchestration/disputes.service';
 import { ProviderDisputeIntake } from './orchestration/provider-dispute-intake';
-import { IdempotencyGuard } from './orchestration/idempotency.guard';
+import { IdempotencyGuard } from './db/idempotency.guard';
 import { OrphanCharges } from './orchestration/orphan-charges';
 import { AwaitingMethodPayments } from './orchestration/awaiting-method';
 import { PaymentExpiry } from './orchestration/expire-payment';

@@ -1,5 +1,5 @@
 import { AppError, isDuplicateKeyError, isErrorCode } from '@orquestra/platform';
-import type { IdempotencyRecordDoc, IdempotencyRecordModel } from '../db/idempotency-record.model';
+import type { IdempotencyRecordDoc, IdempotencyRecordModel } from './idempotency-record.model';
 
 /**
  * `owner`: this request creates the payment, under `paymentId` — the id it brought, or, once a

@@ -19,7 +19,7 @@ import { PaymentCancellation } from './cancel-payment';
 import { ChargeWalker } from './charge-walker';
 import { PaymentCreator } from './create-payment';
 import { PaymentExpiry } from './expire-payment';
-import { IdempotencyGuard } from './idempotency.guard';
+import { IdempotencyGuard } from '../db/idempotency.guard';
 import { OrphanCharges } from './orphan-charges';
 import { PaymentRefunds } from './refund-payment';
 

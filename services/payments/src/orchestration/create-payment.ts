@@ -8,7 +8,7 @@ import type { PaymentLinks } from '../domain/payment-links';
 import { DEFAULT_METHOD_CHOICE_MINUTES, type AvailableMethods } from './available-methods';
 import { chargedPayment } from './charged-payment';
 import type { ChargeWalker } from './charge-walker';
-import { IdempotencyGuard } from './idempotency.guard';
+import { IdempotencyGuard } from '../db/idempotency.guard';
 import { assertMethodInput, needsHostedCheckout } from './method-input';
 import { paymentDraft } from './payment-draft';
 

@@ -23,7 +23,7 @@ export class OrphanCharges {
     /**
      * Whether the payment now exists ON THIS ACCOUNT: a client retry under the same
      * Idempotency-Key after an uncertain create reuses the payment id, so the "orphan" may have
-     * become that payment's own charge and must be left alone (idempotency.guard.ts). A payment
+     * become that payment's own charge and must be left alone (db/idempotency.guard.ts). A payment
      * that succeeded on another account does not adopt it: that charge is still removed.
      */
     private readonly adoptedBy: (paymentId: string, accountId: string) => Promise<boolean> = async () => false,

@@ -14,7 +14,7 @@ import { ChargeStateApplier } from './apply-charge-state';
 import { AvailableMethods } from './available-methods';
 import { ChargeWalker } from './charge-walker';
 import { PaymentCreator } from './create-payment';
-import { IdempotencyGuard } from './idempotency.guard';
+import { IdempotencyGuard } from '../db/idempotency.guard';
 import { OrphanCharges } from './orphan-charges';
 import { ProviderChargeUpdates } from './provider-charge-updates';
 import { PaymentRefunds } from './refund-payment';

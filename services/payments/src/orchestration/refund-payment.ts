@@ -6,7 +6,7 @@ import type { PaymentDoc, RefundDoc } from '../db/payment.model';
 import type { PaymentStore } from '../db/payment.store';
 import { checkRefundRequest, formatBrl, planReports, withTotals, type RefundReport } from '../domain/refunds';
 import type { RefundFollowUpRecorder } from '../jobs/refund-follow-ups';
-import { IdempotencyGuard } from './idempotency.guard';
+import { IdempotencyGuard } from '../db/idempotency.guard';
 import { reportFromProto } from './refund-reports';
 
 /**
