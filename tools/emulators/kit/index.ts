@@ -10,3 +10,4 @@ export * from './state-file';
 export * from './webhook-outbox';
 export * from './emulator-env';
 export * from './emulator-main';
+export * from './control-port';

@@ -58,7 +58,7 @@ afterEach(async () => {
 describe('WebhookOutbox', () => {
   it('retries until received, with fresh headers per attempt, and records every attempt without the query', async () => {
     const log = new DeliveryLog<Delivery>();
-    const outbox = new Outbox(log, () => at, { retries: 3, baseDelayMs: 1 }, logger);
+    const outbox = new Outbox({ now: () => at }, log, { retries: 3, baseDelayMs: 1 }, logger);
     answers = [500, 404];
     const delivery = outbox.notify(url);
     await outbox.idle();
@@ -78,7 +78,7 @@ describe('WebhookOutbox', () => {
 
   it("fails after the retries, and counts as received only what the provider's scheme accepts", async () => {
     const log = new DeliveryLog<Delivery>();
-    const outbox = new Outbox(log, () => at, { retries: 1, baseDelayMs: 1 }, logger);
+    const outbox = new Outbox({ now: () => at }, log, { retries: 1, baseDelayMs: 1 }, logger);
     answers = [201, 201];
     const delivery = outbox.notify(url, { accepted: (status) => status === 200 });
     await outbox.idle();
@@ -92,7 +92,7 @@ describe('WebhookOutbox', () => {
 
   it('records the transport error code when the receiver is gone', async () => {
     const log = new DeliveryLog<Delivery>();
-    const outbox = new Outbox(log, () => at, { retries: 0 }, logger);
+    const outbox = new Outbox({ now: () => at }, log, { retries: 0 }, logger);
     server.close();
     const delivery = outbox.notify(url);
     await outbox.idle();
@@ -104,7 +104,7 @@ describe('WebhookOutbox', () => {
 
   it('stops waiting for retries on close, leaving no attempt after it', async () => {
     const log = new DeliveryLog<Delivery>();
-    const outbox = new Outbox(log, () => at, { retries: 5, baseDelayMs: 60_000 }, logger);
+    const outbox = new Outbox({ now: () => at }, log, { retries: 5, baseDelayMs: 60_000 }, logger);
     answers = [503];
     const delivery = outbox.notify(url);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -9,8 +9,8 @@
  * statuses count as received, and what a failure does to the receiver (Asaas interrupts a queue).
  *
  * @example
- * class WebhookSender extends WebhookOutbox<WebhookDelivery> {
- *   notify(charge: Charge, url: string): void {
+ * class WebhookSender extends WebhookOutbox<WebhookDelivery, EmulatorState> {
+ *   notify(charge: Charge, url: string): void { // new WebhookSender(state, state.deliveries, options, logger)
  *     const delivery = this.log.start({ chargeId: charge.id, urlWithoutQuery: withoutQuery(url) });
  *     this.enqueue({ delivery, url, body: JSON.stringify(charge), headers: () => ({ 'content-type': 'application/json' }) });
  *   }
@@ -54,7 +54,8 @@ export function transportErrorCode(err: unknown): string {
   return e.code ?? e.cause?.code ?? e.errors?.[0]?.code ?? 'UNKNOWN';
 }
 
-export class WebhookOutbox<D extends DeliveryRecord> {
+/** `S`: the emulator's state, which the subclass reads to find receivers (and whose clock stamps attempts). */
+export class WebhookOutbox<D extends DeliveryRecord, S extends { now(): Date } = { now(): Date }> {
   protected readonly timeoutMs: number;
   private readonly agent: Agent;
   private readonly pending = new Set<Promise<void>>();
@@ -63,8 +64,8 @@ export class WebhookOutbox<D extends DeliveryRecord> {
   private readonly baseDelayMs: number;
 
   constructor(
+    protected readonly state: S,
     protected readonly log: DeliveryLog<D>,
-    protected readonly now: () => Date,
     options: WebhookRetryOptions,
     protected readonly logger: Logger,
   ) {
@@ -97,7 +98,7 @@ export class WebhookOutbox<D extends DeliveryRecord> {
       if (this.abort.signal.aborted) break;
       try {
         const status = await this.post(webhook.url, webhook.body, webhook.headers(attempt), webhook.dispatcher);
-        this.log.recordAttempt(delivery, { at: this.now().toISOString(), status });
+        this.log.recordAttempt(delivery, { at: this.state.now().toISOString(), status });
         if (accepted(status)) {
           webhook.afterAttempt?.(true);
           this.log.finish(delivery, 'delivered');
@@ -105,7 +106,7 @@ export class WebhookOutbox<D extends DeliveryRecord> {
           return;
         }
       } catch (err) {
-        this.log.recordAttempt(delivery, { at: this.now().toISOString(), error: transportErrorCode(err) });
+        this.log.recordAttempt(delivery, { at: this.state.now().toISOString(), error: transportErrorCode(err) });
       }
       webhook.afterAttempt?.(false);
     }

@@ -42,7 +42,7 @@ export function createAsaasEmulator(options: AsaasEmulatorOptions = {}): AsaasEm
   const logger = options.logger ?? createEmulatorLogger('asaas-emulator', 'silent');
   const state = new EmulatorState(options.now ?? (() => new Date()));
 
-  const sender = new WebhookSender(state, options.webhooks ?? {}, logger);
+  const sender = new WebhookSender(state, state.webhooks.deliveries, options.webhooks ?? {}, logger);
   const settler = new RefundSettler(state, sender, logger, options.refundSettleMs ?? 300);
   // Known once the control port listens (unless given): read at answer time, never copied.
   const routes = {

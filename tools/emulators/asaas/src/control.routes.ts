@@ -4,7 +4,7 @@
  * of it (`acct_…`) in answers and stats, so the key never leaves in an answer. Answers
  * `{error, message}` on failure.
  */
-import express, { type Express, type Response } from 'express';
+import { Router, type Express } from 'express';
 import { z } from 'zod';
 import { accountIdFor } from './asaas-ids';
 import { paymentJson } from './asaas-json';
@@ -13,7 +13,7 @@ import { ChargebackRefused, decideChargeback, openChargeback, redeliverChargebac
 import { applyCard, cardPayable } from './invoice-checkout';
 import { invoicePageRoutes } from './invoice-page';
 import { TEST_CARDS } from './test-cards';
-import type { Logger } from '../../kit';
+import { controlPort, faultSettingsShape, sendControlError as fail, type Logger } from '../../kit';
 import { createRefund, type RefundSettler } from './refunds';
 import type { WebhookSender } from './webhook-sender';
 
@@ -25,20 +25,11 @@ const faultSchema = z
     account: z.string().min(1).optional(),
     /** `create_payment`: only `POST /v3/payments` (the lookups before it still answer). */
     only: z.literal('create_payment').optional(),
-    latency_ms: z.number().int().min(0).max(600_000).optional(),
-    error_rate: z.number().min(0).max(1).optional(),
-    rate_limit_rate: z.number().min(0).max(1).optional(),
-    outage: z.boolean().optional(),
-    outage_mode: z.enum(['reset', '503']).optional(),
-    hang: z.boolean().optional(),
+    ...faultSettingsShape,
   })
   .strict();
 
 const paySchema = z.object({ account: z.string().optional() }).strict();
-
-function fail(res: Response, status: number, error: string, message: string): void {
-  res.status(status).json({ error, message });
-}
 
 const declineSchema = z.object({ event: z.enum(['PAYMENT_CREDIT_CARD_CAPTURE_REFUSED', 'PAYMENT_REPROVED_BY_RISK_ANALYSIS']).optional() }).strict();
 
@@ -48,18 +39,9 @@ const chargebackDecisionSchema = z.object({ decision: z.enum(['dispute', 'won', 
 const dashboardRefundSchema = z.object({ value_cents: z.number().int().min(1).optional(), description: z.string().max(500).optional() }).strict();
 
 export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceBase: () => string, logger: Logger, settler: RefundSettler): Express {
-  const app = express();
-  app.disable('x-powered-by');
+  const routes = Router();
   const json = (p: StoredPayment) => paymentJson(p, invoiceBase());
-  // Asaas's hosted invoice pages (invoiceUrl): public, like sandbox.asaas.com/i/<id>.
-  app.use(invoicePageRoutes(state, sender, json, logger));
-  app.use(express.json({ limit: '256kb' }));
-
-  app.get('/__control/health', (_req, res) => {
-    res.status(200).json({ status: 'ok' });
-  });
-
-  app.post('/__control/accounts', (req, res) => {
+  routes.post('/__control/accounts', (req, res) => {
     const parsed = accountSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const { account, created } = state.registerAccount(parsed.data);
@@ -68,7 +50,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
   });
 
   // An estorno made in Asaas's dashboard (not through our API): settles and notifies like any other.
-  app.post('/__control/charges/:id/refund', (req, res) => {
+  routes.post('/__control/charges/:id/refund', (req, res) => {
     const parsed = dashboardRefundSchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const payment = state.findPayment(req.params['id'] ?? '');
@@ -82,7 +64,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
     }
   });
 
-  app.post('/__control/charges/:id/pay', (req, res) => {
+  routes.post('/__control/charges/:id/pay', (req, res) => {
     const parsed = paySchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const id = req.params['id'] ?? '';
@@ -105,7 +87,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
   });
 
   // A card refused on the invoice page, without typing it: the charge stays open, the event is sent.
-  app.post('/__control/charges/:id/decline', (req, res) => {
+  routes.post('/__control/charges/:id/decline', (req, res) => {
     const parsed = declineSchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const payment = state.findPayment(req.params['id'] ?? '');
@@ -117,7 +99,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
   });
 
   // Card chargebacks (chargebacks.ts): open one on a paid card charge, then move or decide it.
-  app.post('/__control/charges/:id/chargeback', (req, res) => {
+  routes.post('/__control/charges/:id/chargeback', (req, res) => {
     const parsed = chargebackSchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const payment = state.findPayment(req.params['id'] ?? '');
@@ -132,7 +114,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
     res.status(200).json(json(payment));
   });
 
-  app.post('/__control/charges/:id/chargeback/decide', (req, res) => {
+  routes.post('/__control/charges/:id/chargeback/decide', (req, res) => {
     const parsed = chargebackDecisionSchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const payment = state.findPayment(req.params['id'] ?? '');
@@ -147,7 +129,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
     res.status(200).json(json(payment));
   });
 
-  app.post('/__control/charges/:id/chargeback/redeliver', (req, res) => {
+  routes.post('/__control/charges/:id/chargeback/redeliver', (req, res) => {
     const payment = state.findPayment(req.params['id'] ?? '');
     if (!payment) return fail(res, 404, 'charge_not_found', `no charge ${req.params['id'] ?? ''}`);
     try {
@@ -158,7 +140,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
     }
   });
 
-  app.post('/__control/faults', (req, res) => {
+  routes.post('/__control/faults', (req, res) => {
     const parsed = faultSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const { account, only, ...faults } = parsed.data;
@@ -168,31 +150,18 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
     res.status(200).json({ scope: scope ?? 'global', only: only ?? 'all', faults });
   });
 
-  app.delete('/__control/faults', (_req, res) => {
+  routes.delete('/__control/faults', (_req, res) => {
     state.faults.clear();
     state.createFaults.clear();
     res.status(204).end();
   });
 
-  app.get('/__control/stats', (_req, res) => {
-    res.status(200).json(state.stats());
+  return controlPort(routes, {
+    logger,
+    stats: () => state.stats(),
+    deliveries: () => state.webhooks.listDeliveries(),
+    reset: () => state.reset(),
+    // Asaas's hosted invoice pages (invoiceUrl): public, like sandbox.asaas.com/i/<id>.
+    pages: invoicePageRoutes(state, sender, json, logger),
   });
-
-  app.get('/__control/webhooks/deliveries', (_req, res) => {
-    res.status(200).json({ deliveries: state.webhooks.listDeliveries() });
-  });
-
-  app.post('/__control/reset', (_req, res) => {
-    state.reset();
-    res.status(204).end();
-  });
-
-  app.use((_req, res) => fail(res, 404, 'not_found', 'unknown control route'));
-  app.use((err: unknown, _req: express.Request, res: Response, _next: express.NextFunction) => {
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) return fail(res, 400, 'invalid_json', 'body is not valid JSON');
-    logger.error({ err }, 'control route failed');
-    fail(res, 500, 'internal', 'unexpected error');
-  });
-  return app;
 }

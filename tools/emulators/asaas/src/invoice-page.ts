@@ -8,12 +8,9 @@ import express, { Router, type Response } from 'express';
 import { invoiceToken } from './asaas-json';
 import type { EmulatorState, StoredPayment } from './emulator-state';
 import { applyCard, cardPayable } from './invoice-checkout';
-import type { Logger } from '../../kit';
+import { escapeHtml, type Logger } from '../../kit';
 import { judgeCard } from './test-cards';
 import type { WebhookSender } from './webhook-sender';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 function brl(cents: number): string {
   const reais = Math.floor(cents / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');

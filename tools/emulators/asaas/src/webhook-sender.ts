@@ -5,7 +5,7 @@
  * anything else is retried with growing delays, and after 15 consecutive failures the webhook's
  * queue is interrupted. Here the retries are few and short (configurable).
  */
-import { WebhookOutbox, withoutQuery, type Logger, type WebhookRetryOptions } from '../../kit';
+import { WebhookOutbox, withoutQuery } from '../../kit';
 import { newEventId } from './asaas-ids';
 import type { EmulatorState, StoredPayment } from './emulator-state';
 import { writeJson } from './money-json';
@@ -14,15 +14,7 @@ import type { StoredWebhook, WebhookDelivery } from './webhook-store';
 
 const INTERRUPT_AFTER_FAILURES = 15;
 
-export class WebhookSender extends WebhookOutbox<WebhookDelivery> {
-  constructor(
-    private readonly state: EmulatorState,
-    options: WebhookRetryOptions,
-    logger: Logger,
-  ) {
-    super(state.webhooks.deliveries, state.now, options, logger);
-  }
-
+export class WebhookSender extends WebhookOutbox<WebhookDelivery, EmulatorState> {
   /**
    * Sends `event` about `payment` to every webhook of its account subscribed to it, in the
    * background; answers the event id. `eventId` given: a redelivery of that event (same id).

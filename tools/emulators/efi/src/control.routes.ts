@@ -2,12 +2,11 @@
  * The control port (plain HTTP, no mTLS): sandbox set-up and test hooks that the real Efí does
  * not have. Answers `{error, message}` on failure.
  */
-import express, { type Express, type Response } from 'express';
+import { Router, type Express } from 'express';
+import { controlPort, escapeHtml, qrCodePngDataUrl, sendControlError as fail, type Logger } from '../../kit';
 import { z } from 'zod';
-import { qrCodePngDataUrl } from '../../kit';
 import type { EmulatorState } from './emulator-state';
 import { infracaoControlRoutes, type InfracaoBook } from './infracoes';
-import type { Logger } from '../../kit';
 import { newDashboardRefundId } from './pix-ids';
 import type { RefundSettler } from './refund-settler';
 import type { WebhookSender } from './webhook-sender';
@@ -17,18 +16,6 @@ const clientSchema = z.object({
   client_secret: z.string().min(1),
   chave: z.string().min(1).max(77),
 });
-
-const faultSchema = z
-  .object({
-    client_id: z.string().min(1).optional(),
-    latency_ms: z.number().int().min(0).max(600_000).optional(),
-    error_rate: z.number().min(0).max(1).optional(),
-    rate_limit_rate: z.number().min(0).max(1).optional(),
-    outage: z.boolean().optional(),
-    outage_mode: z.enum(['reset', '503']).optional(),
-    hang: z.boolean().optional(),
-  })
-  .strict();
 
 const dashboardRefundSchema = z
   .object({ client_id: z.string().optional(), valor: z.string().regex(/^\d{1,10}\.\d{2}$/), descricao: z.string().max(140).optional() })
@@ -44,23 +31,9 @@ const refundBehaviourSchema = z
 
 const payBodySchema = z.object({ client_id: z.string().optional(), infoPagador: z.string().max(140).optional() }).strict();
 
-function fail(res: Response, status: number, error: string, message: string): void {
-  res.status(status).json({ error, message });
-}
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-
 export function controlApp(state: EmulatorState, sender: WebhookSender, settler: RefundSettler, logger: Logger, infracoes?: InfracaoBook): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(express.json({ limit: '256kb' }));
-
-  app.get('/__control/health', (_req, res) => {
-    res.status(200).json({ status: 'ok' });
-  });
-
-  app.post('/__control/clients', (req, res) => {
+  const routes = Router();
+  routes.post('/__control/clients', (req, res) => {
     const parsed = clientSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const { created } = state.registerClient(parsed.data);
@@ -69,14 +42,14 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
   });
 
   // Whether a client's account is set up (the stack's seed checks its webhook after a restart).
-  app.get('/__control/clients/:clientId', (req, res) => {
+  routes.get('/__control/clients/:clientId', (req, res) => {
     const clientId = req.params['clientId'] ?? '';
     const chave = state.clientChave(clientId);
     if (chave === undefined) return fail(res, 404, 'client_not_found', 'unknown client_id');
     res.status(200).json({ client_id: clientId, chave, webhook_registered: state.getWebhook(clientId, chave) !== undefined });
   });
 
-  app.post('/__control/charges/:txid/pay', (req, res) => {
+  routes.post('/__control/charges/:txid/pay', (req, res) => {
     const parsed = payBodySchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const txid = req.params['txid'] ?? '';
@@ -93,7 +66,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
   });
 
   // The provider losing a charge (a sandbox reset): every route then answers it is not found.
-  app.delete('/__control/charges/:txid', (req, res) => {
+  routes.delete('/__control/charges/:txid', (req, res) => {
     const txid = req.params['txid'] ?? '';
     const candidates = state.findChargesByTxid(txid);
     if (candidates.length === 0) return fail(res, 404, 'charge_not_found', `no charge with txid ${txid}`);
@@ -103,7 +76,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
   });
 
   // A devolução made in Efí's dashboard (not through the API): same rules, an id Efí chooses.
-  app.post('/__control/pix/:e2eId/devolucao', (req, res) => {
+  routes.post('/__control/pix/:e2eId/devolucao', (req, res) => {
     const parsed = dashboardRefundSchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const e2eId = req.params['e2eId'] ?? '';
@@ -127,7 +100,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
   });
 
   // How devoluções settle from now on: outcome and delay, per client or global.
-  app.post('/__control/devolucoes/behaviour', (req, res) => {
+  routes.post('/__control/devolucoes/behaviour', (req, res) => {
     const parsed = refundBehaviourSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const behaviour = { outcome: parsed.data.outcome, settleAfterMs: parsed.data.settle_after_ms ?? 300 };
@@ -135,27 +108,8 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
     res.status(200).json({ scope: parsed.data.client_id ?? 'global', outcome: behaviour.outcome, settle_after_ms: behaviour.settleAfterMs });
   });
 
-  app.post('/__control/faults', (req, res) => {
-    const parsed = faultSchema.safeParse(req.body);
-    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
-    const { client_id, ...faults } = parsed.data;
-    state.faults.set(client_id, faults);
-    logger.info({ scope: client_id ?? 'global', faults }, 'faults set');
-    res.status(200).json({ scope: client_id ?? 'global', faults });
-  });
-
-  app.delete('/__control/faults', (req, res) => {
-    const clientId = typeof req.query['client_id'] === 'string' ? req.query['client_id'] : undefined;
-    state.faults.clear(clientId);
-    res.status(204).end();
-  });
-
-  app.get('/__control/stats', (_req, res) => {
-    res.status(200).json(state.stats());
-  });
-
   // A client's charges as the tests need them (txid, status, amount, creation), oldest first.
-  app.get('/__control/charges', (req, res) => {
+  routes.get('/__control/charges', (req, res) => {
     const clientId = typeof req.query['client_id'] === 'string' ? req.query['client_id'] : '';
     if (!clientId) return fail(res, 400, 'client_id_required', 'send ?client_id=');
     res.status(200).json({
@@ -169,20 +123,10 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
     });
   });
 
-  app.get('/__control/webhooks/deliveries', (_req, res) => {
-    res.status(200).json({ deliveries: state.listDeliveries() });
-  });
-
-  if (infracoes) app.use(infracaoControlRoutes(state, infracoes));
-
-  app.post('/__control/reset', (_req, res) => {
-    infracoes?.clear();
-    state.reset();
-    res.status(204).end();
-  });
+  if (infracoes) routes.use(infracaoControlRoutes(state, infracoes));
 
   // Target of `linkVisualizacao`: a bare page with the QR code, like Efí's payment page.
-  app.get('/cob/pagar/:token', async (req, res) => {
+  routes.get('/cob/pagar/:token', async (req, res) => {
     const charge = state.findByLocationToken(req.params['token'] ?? '');
     if (!charge) return fail(res, 404, 'charge_not_found', 'unknown location');
     const image = await qrCodePngDataUrl(charge.pixCopiaECola);
@@ -196,12 +140,14 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
       );
   });
 
-  app.use((_req, res) => fail(res, 404, 'not_found', 'unknown control route'));
-  app.use((err: unknown, _req: express.Request, res: Response, _next: express.NextFunction) => {
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) return fail(res, 400, 'invalid_json', 'body is not valid JSON');
-    logger.error({ err }, 'control route failed');
-    fail(res, 500, 'internal', 'unexpected error');
+  return controlPort(routes, {
+    logger,
+    stats: () => state.stats(),
+    deliveries: () => state.listDeliveries(),
+    reset: () => {
+      infracoes?.clear();
+      state.reset();
+    },
+    faults: { registry: state.faults, param: 'client_id' },
   });
-  return app;
 }

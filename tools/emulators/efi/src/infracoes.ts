@@ -12,12 +12,12 @@
  * defense received. `tipoSituacao` and the error names are the emulator's (unconfirmed).
  */
 import { randomBytes } from 'node:crypto';
-import { Router, type Response } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { clientOf } from './cob.routes';
 import type { EmulatorState } from './emulator-state';
 import { EfiApiError, pixErrors } from './pix-errors';
-import { refill } from '../../kit';
+import { refill, sendControlError as fail } from '../../kit';
 
 export type InfracaoStatus = 'ABERTA' | 'ACEITA' | 'CANCELADA_EFI' | 'EM_DEFESA' | 'REJEITADA';
 
@@ -139,10 +139,6 @@ const openSchema = z
   .object({ client_id: z.string().optional(), valor: z.string().regex(VALOR).optional(), razao: z.string().max(140).optional() })
   .strict();
 const decideSchema = z.object({ status: z.enum(['ACEITA', 'REJEITADA', 'CANCELADA_EFI']) }).strict();
-
-function fail(res: Response, status: number, error: string, message: string): void {
-  res.status(status).json({ error, message });
-}
 
 const controlView = (i: Infracao) => ({ ...infracaoJson(i), client_id: i.clientId, defesa: i.defesa ?? null });
 

@@ -31,17 +31,17 @@ export interface WebhookTls {
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-export class WebhookSender extends WebhookOutbox<WebhookDelivery> {
+export class WebhookSender extends WebhookOutbox<WebhookDelivery, EmulatorState> {
   private readonly withClientCert: Agent;
   private readonly withoutClientCert: Agent;
 
   constructor(
-    private readonly state: EmulatorState,
+    state: EmulatorState,
     tls: WebhookTls,
     private readonly options: WebhookSenderOptions,
     logger: Logger,
   ) {
-    super(state.deliveries, state.now, options, logger);
+    super(state, state.deliveries, options, logger);
     const timeouts = { headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs };
     this.withClientCert = new Agent({ ...timeouts, connect: { timeout: this.timeoutMs, ca: tls.ca, cert: tls.cert, key: tls.key } });
     this.withoutClientCert = new Agent({ ...timeouts, connect: { timeout: this.timeoutMs, ca: tls.ca } });

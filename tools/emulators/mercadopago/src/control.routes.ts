@@ -3,49 +3,23 @@
  * (its dashboard and test buyers do these jobs), plus the `ticket_url` page. Answers
  * `{error, message}` on failure. `account` always means the account's access token.
  */
-import express, { type Express, type Response } from 'express';
+import { Router, type Express } from 'express';
+import { controlPort, escapeHtml, sendControlError as fail, type Logger } from '../../kit';
 import { z } from 'zod';
 import type { EmulatorState } from './emulator-state';
-import type { Logger } from '../../kit';
 import { centsToText } from './mp-format';
 import { createRefund, type RefundSettler } from './refunds';
 import type { WebhookSender } from './webhook-sender';
 
 const accountSchema = z.object({ access_token: z.string().min(1), webhook_secret: z.string().min(1).optional() }).strict();
 
-const faultSchema = z
-  .object({
-    account: z.string().min(1).optional(),
-    latency_ms: z.number().int().min(0).max(600_000).optional(),
-    error_rate: z.number().min(0).max(1).optional(),
-    rate_limit_rate: z.number().min(0).max(1).optional(),
-    outage: z.boolean().optional(),
-    outage_mode: z.enum(['reset', '503']).optional(),
-    hang: z.boolean().optional(),
-  })
-  .strict();
-
 const webhookSchema = z.object({ account: z.string().min(1), url: z.string().url() }).strict();
-
-function fail(res: Response, status: number, error: string, message: string): void {
-  res.status(status).json({ error, message });
-}
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 const dashboardRefundSchema = z.object({ amount_cents: z.number().int().min(1).optional() }).strict();
 
 export function controlApp(state: EmulatorState, sender: WebhookSender, logger: Logger, settler: RefundSettler): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(express.json({ limit: '256kb' }));
-
-  app.get('/__control/health', (_req, res) => {
-    res.status(200).json({ status: 'ok' });
-  });
-
-  app.post('/__control/accounts', (req, res) => {
+  const routes = Router();
+  routes.post('/__control/accounts', (req, res) => {
     const parsed = accountSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const { created, account } = state.registerAccount(parsed.data);
@@ -58,7 +32,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, logger: 
     });
   });
 
-  app.post('/__control/webhook', (req, res) => {
+  routes.post('/__control/webhook', (req, res) => {
     const parsed = webhookSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const account = state.accountForToken(parsed.data.account);
@@ -67,7 +41,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, logger: 
     res.status(200).json({ user_id: account.userId, url_configured: true });
   });
 
-  app.post('/__control/charges/:id/pay', (req, res) => {
+  routes.post('/__control/charges/:id/pay', (req, res) => {
     const raw = req.params['id'] ?? '';
     const payment = /^\d{1,19}$/.test(raw) ? state.findPayment(Number(raw)) : undefined;
     if (!payment) return fail(res, 404, 'charge_not_found', `no payment ${raw}`);
@@ -78,37 +52,9 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, logger: 
     res.status(200).json({ id: payment.id, status: payment.status, status_detail: payment.statusDetail, webhook: scheduled ? 'scheduled' : 'no_url' });
   });
 
-  app.post('/__control/faults', (req, res) => {
-    const parsed = faultSchema.safeParse(req.body);
-    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
-    const { account, ...faults } = parsed.data;
-    state.faults.set(account, faults);
-    logger.info({ scope: account ? 'account' : 'global', faults }, 'faults set');
-    res.status(200).json({ scope: account ? 'account' : 'global', faults });
-  });
-
-  app.delete('/__control/faults', (req, res) => {
-    const account = typeof req.query['account'] === 'string' ? req.query['account'] : undefined;
-    state.faults.clear(account);
-    res.status(204).end();
-  });
-
-  app.get('/__control/stats', (_req, res) => {
-    res.status(200).json(state.stats());
-  });
-
-  app.get('/__control/webhooks/deliveries', (_req, res) => {
-    res.status(200).json({ deliveries: state.listDeliveries() });
-  });
-
-  app.post('/__control/reset', (_req, res) => {
-    state.reset();
-    res.status(204).end();
-  });
-
   // Target of `ticket_url`: a bare page with the QR code, like Mercado Pago's Pix ticket page.
   // A refund made "in the dashboard" (not through our API): settles and notifies like any other.
-  app.post('/__control/charges/:id/refund', (req, res) => {
+  routes.post('/__control/charges/:id/refund', (req, res) => {
     const parsed = dashboardRefundSchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const raw = req.params['id'];
@@ -123,7 +69,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, logger: 
     }
   });
 
-  app.get('/payments/:id/ticket', (req, res) => {
+  routes.get('/payments/:id/ticket', (req, res) => {
     const raw = req.params['id'] ?? '';
     const payment = /^\d{1,19}$/.test(raw) ? state.findPayment(Number(raw)) : undefined;
     if (!payment) return fail(res, 404, 'charge_not_found', 'unknown payment');
@@ -137,12 +83,11 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, logger: 
       );
   });
 
-  app.use((_req, res) => fail(res, 404, 'not_found', 'unknown control route'));
-  app.use((err: unknown, _req: express.Request, res: Response, _next: express.NextFunction) => {
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) return fail(res, 400, 'invalid_json', 'body is not valid JSON');
-    logger.error({ err }, 'control route failed');
-    fail(res, 500, 'internal', 'unexpected error');
+  return controlPort(routes, {
+    logger,
+    stats: () => state.stats(),
+    deliveries: () => state.listDeliveries(),
+    reset: () => state.reset(),
+    faults: { registry: state.faults, param: 'account', shown: (scope) => (scope ? 'account' : 'global') },
   });
-  return app;
 }

@@ -34,7 +34,7 @@ export function createMercadoPagoEmulator(options: MercadoPagoEmulatorOptions = 
   const logger = options.logger ?? createEmulatorLogger('mercadopago-emulator', 'silent');
   const state = new EmulatorState(options.now ?? (() => new Date()));
 
-  const sender = new WebhookSender(state, options.webhooks ?? {}, logger);
+  const sender = new WebhookSender(state, state.deliveries, options.webhooks ?? {}, logger);
   const settler = new RefundSettler(state, sender, logger, options.refundSettleMs ?? 300);
   let controlBase = '';
   const { lifecycle } = hostEmulator('mercadopago', options, {

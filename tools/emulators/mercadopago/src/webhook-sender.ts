@@ -11,7 +11,7 @@
  * 15 min, 30 min, 6 h, 48 h, 96 h…; here a few short, configurable retries).
  */
 import { randomUUID } from 'node:crypto';
-import { WebhookOutbox, withoutQuery, type Logger, type WebhookRetryOptions } from '../../kit';
+import { WebhookOutbox, withoutQuery } from '../../kit';
 import type { EmulatorState, StoredPayment, WebhookDelivery } from './emulator-state';
 import { signatureHeader } from './webhook-signature';
 
@@ -24,15 +24,7 @@ interface Outbound {
   headers: (attempt: number) => Record<string, string>;
 }
 
-export class WebhookSender extends WebhookOutbox<WebhookDelivery> {
-  constructor(
-    private readonly state: EmulatorState,
-    options: WebhookRetryOptions,
-    logger: Logger,
-  ) {
-    super(state.deliveries, state.now, options, logger);
-  }
-
+export class WebhookSender extends WebhookOutbox<WebhookDelivery, EmulatorState> {
   /** Schedules the notifications of a payment event; answers whether there was a URL to send to. */
   notify(payment: StoredPayment, action: PaymentAction): boolean {
     const account = this.state.accountForUser(payment.userId);

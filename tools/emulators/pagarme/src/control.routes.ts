@@ -3,10 +3,10 @@
  * including the webhook URL that Pagar.me only lets one set in its dashboard. Answers
  * `{error, message}` on failure. Accounts are named by secret key or by account id (`acc_…`).
  */
-import express, { type Express, type Response } from 'express';
+import { Router, type Express } from 'express';
+import { controlPort, sendControlError as fail, type Logger } from '../../kit';
 import { z } from 'zod';
 import type { EmulatorState } from './emulator-state';
-import type { Logger } from '../../kit';
 import type { QrCodeUrl } from './order-json';
 import { accountIdFor } from './pagarme-ids';
 import { DEFAULT_WEBHOOK_EVENTS, publishTransition } from './webhook-events';
@@ -15,18 +15,6 @@ import type { WebhookSender } from './webhook-sender';
 const secretKey = z.string().regex(/^sk_[A-Za-z0-9_]{4,200}$/, 'secret_key must look like sk_test_… or sk_…');
 
 const accountSchema = z.object({ secret_key: secretKey, name: z.string().min(1).max(64).optional() }).strict();
-
-const faultSchema = z
-  .object({
-    account: z.string().min(1).optional(),
-    latency_ms: z.number().int().min(0).max(600_000).optional(),
-    error_rate: z.number().min(0).max(1).optional(),
-    rate_limit_rate: z.number().min(0).max(1).optional(),
-    outage: z.boolean().optional(),
-    outage_mode: z.enum(['reset', '503']).optional(),
-    hang: z.boolean().optional(),
-  })
-  .strict();
 
 const webhookSchema = z
   .object({
@@ -40,23 +28,12 @@ const dashboardRefundSchema = z.object({ amount: z.number().int().min(1).optiona
 
 const payBodySchema = z.object({ payer_name: z.string().min(1).max(100).optional() }).passthrough();
 
-function fail(res: Response, status: number, error: string, message: string): void {
-  res.status(status).json({ error, message });
-}
-
 /** A fault target: an account id as is, a secret key as the account it names (registered or not). */
-const faultScope = (account: string | undefined) => (account === undefined ? undefined : account.startsWith('acc_') ? account : accountIdFor(account));
+const faultScope = (account: string) => (account.startsWith('acc_') ? account : accountIdFor(account));
 
 export function controlApp(state: EmulatorState, sender: WebhookSender, qrCodeUrl: QrCodeUrl, logger: Logger): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(express.json({ limit: '256kb' }));
-
-  app.get('/__control/health', (_req, res) => {
-    res.status(200).json({ status: 'ok' });
-  });
-
-  app.post('/__control/accounts', (req, res) => {
+  const routes = Router();
+  routes.post('/__control/accounts', (req, res) => {
     const parsed = accountSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const { account, created } = state.registerAccount(parsed.data);
@@ -64,7 +41,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, qrCodeUr
     res.status(created ? 201 : 200).json({ account_id: account.id, name: account.name, mode: account.mode });
   });
 
-  app.post('/__control/webhook', (req, res) => {
+  routes.post('/__control/webhook', (req, res) => {
     const parsed = webhookSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const account = state.resolveAccount(parsed.data.account);
@@ -75,7 +52,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, qrCodeUr
     res.status(200).json({ account_id: account.id, events });
   });
 
-  app.post('/__control/charges/:id/pay', (req, res) => {
+  routes.post('/__control/charges/:id/pay', (req, res) => {
     const parsed = payBodySchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const id = req.params['id'] ?? '';
@@ -89,7 +66,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, qrCodeUr
   });
 
   // A refund made "in the dashboard", where Pagar.me collects the boleto payer's bank account itself.
-  app.post('/__control/charges/:id/refund', (req, res) => {
+  routes.post('/__control/charges/:id/refund', (req, res) => {
     const parsed = dashboardRefundSchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const order = state.findAnywhere(req.params['id'] ?? '');
@@ -103,41 +80,11 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, qrCodeUr
     }
   });
 
-  app.post('/__control/faults', (req, res) => {
-    const parsed = faultSchema.safeParse(req.body);
-    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
-    const { account, ...faults } = parsed.data;
-    const scope = faultScope(account);
-    state.faults.set(scope, faults);
-    logger.info({ scope: scope ?? 'global', faults }, 'faults set');
-    res.status(200).json({ scope: scope ?? 'global', faults });
+  return controlPort(routes, {
+    logger,
+    stats: () => state.stats(),
+    deliveries: () => state.listDeliveries(),
+    reset: () => state.reset(),
+    faults: { registry: state.faults, param: 'account', scopeOf: faultScope },
   });
-
-  app.delete('/__control/faults', (req, res) => {
-    const account = typeof req.query['account'] === 'string' ? req.query['account'] : undefined;
-    state.faults.clear(faultScope(account));
-    res.status(204).end();
-  });
-
-  app.get('/__control/stats', (_req, res) => {
-    res.status(200).json(state.stats());
-  });
-
-  app.get('/__control/webhooks/deliveries', (_req, res) => {
-    res.status(200).json({ deliveries: state.listDeliveries() });
-  });
-
-  app.post('/__control/reset', (_req, res) => {
-    state.reset();
-    res.status(204).end();
-  });
-
-  app.use((_req, res) => fail(res, 404, 'not_found', 'unknown control route'));
-  app.use((err: unknown, _req: express.Request, res: Response, _next: express.NextFunction) => {
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) return fail(res, 400, 'invalid_json', 'body is not valid JSON');
-    logger.error({ err }, 'control route failed');
-    fail(res, 500, 'internal', 'unexpected error');
-  });
-  return app;
 }

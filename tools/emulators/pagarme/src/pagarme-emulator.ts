@@ -40,7 +40,7 @@ export function createPagarmeEmulator(options: PagarmeEmulatorOptions = {}): Pag
 
   let publicBase = options.publicBaseUrl?.replace(/\/+$/, '') ?? '';
   const qrCodeUrl = (transactionId: string) => `${publicBase}${API_PREFIX}/transactions/${transactionId}/qrcode?payment_method=pix`;
-  const sender = new WebhookSender(state, options.webhooks ?? {}, logger);
+  const sender = new WebhookSender(state, state.deliveries, options.webhooks ?? {}, logger);
   state.onExpired = (order) => {
     publishTransition(sender, order, 'expired', qrCodeUrl);
   };

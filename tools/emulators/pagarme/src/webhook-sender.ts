@@ -6,19 +6,11 @@
  * secret they put in the URL. Non-2xx answers and transport errors are retried with exponential
  * backoff, keeping the same hook id, so receivers can dedupe retries.
  */
-import { WebhookOutbox, withoutQuery, type Logger, type WebhookRetryOptions } from '../../kit';
+import { WebhookOutbox, withoutQuery } from '../../kit';
 import type { EmulatorState, WebhookDelivery } from './emulator-state';
 import { newId } from './pagarme-ids';
 
-export class WebhookSender extends WebhookOutbox<WebhookDelivery> {
-  constructor(
-    private readonly state: EmulatorState,
-    options: WebhookRetryOptions,
-    logger: Logger,
-  ) {
-    super(state.deliveries, state.now, options, logger);
-  }
-
+export class WebhookSender extends WebhookOutbox<WebhookDelivery, EmulatorState> {
   /** Sends one event in the background if the account's webhook subscribes to it; answers whether it will. */
   send(accountId: string, type: string, data: unknown, chargeIds: string[]): boolean {
     const config = this.state.getWebhook(accountId);

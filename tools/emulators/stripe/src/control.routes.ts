@@ -3,30 +3,16 @@
  * the shape every Orquestra emulator shares, plus the public pages Stripe hosts for a Pix (QR
  * images and the instructions page). Answers `{error, message}` on failure.
  */
-import express, { type Express, type Response } from 'express';
+import { Router, type Express, type Response } from 'express';
+import { controlPort, escapeHtml, qrCodePng, qrCodeSvg, sendControlError as fail, type Logger } from '../../kit';
 import { z } from 'zod';
-import { qrCodePng, qrCodeSvg } from '../../kit';
 import type { EmulatorState } from './emulator-state';
-import type { Logger } from '../../kit';
 import type { PaymentIntentLifecycle } from './payment-intent-lifecycle';
 import type { StoredPaymentIntent } from './payment-intent-model';
 import { DISPUTE_REASONS, disputeJson, type DisputeBook } from './disputes';
 import { refundJson, type RefundBook } from './refunds';
 
 const accountSchema = z.object({ secret_key: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, 'secret_key must look like sk_test_… or sk_live_…') });
-
-const faultSchema = z
-  .object({
-    /** The caller's secret key, or its `acct_…` id; omitted = every caller. */
-    account: z.string().min(1).optional(),
-    latency_ms: z.number().int().min(0).max(600_000).optional(),
-    error_rate: z.number().min(0).max(1).optional(),
-    rate_limit_rate: z.number().min(0).max(1).optional(),
-    outage: z.boolean().optional(),
-    outage_mode: z.enum(['reset', '503']).optional(),
-    hang: z.boolean().optional(),
-  })
-  .strict();
 
 const dashboardRefundSchema = z
   .object({ amount: z.number().int().min(1).optional(), reason: z.enum(['duplicate', 'fraudulent', 'requested_by_customer']).optional() })
@@ -40,20 +26,10 @@ const openDisputeSchema = z.object({ amount: z.number().int().min(1).optional(),
 const closeDisputeSchema = z.object({ outcome: z.enum(['won', 'lost']) }).strict();
 const redeliverDisputeSchema = z.object({ type: z.enum(['charge.dispute.created', 'charge.dispute.updated', 'charge.dispute.closed']).optional() }).strict();
 
-function fail(res: Response, status: number, error: string, message: string): void {
-  res.status(status).json({ error, message });
-}
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-
 const reais = (centavos: number) => `R$ ${Math.trunc(centavos / 100)},${String(centavos % 100).padStart(2, '0')}`;
 
 export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, refunds: RefundBook, disputes: DisputeBook, logger: Logger): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(express.json({ limit: '256kb' }));
-
+  const routes = Router();
   /** The open Pix intent behind a control call, or an answer saying why not. */
   const payablePix = (res: Response, id: string): StoredPaymentIntent | undefined => {
     const pi = state.findIntent(id);
@@ -64,11 +40,7 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
     return pi;
   };
 
-  app.get('/__control/health', (_req, res) => {
-    res.status(200).json({ status: 'ok' });
-  });
-
-  app.post('/__control/accounts', (req, res) => {
+  routes.post('/__control/accounts', (req, res) => {
     const parsed = accountSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const { account, created } = state.registerAccount(parsed.data.secret_key);
@@ -76,7 +48,7 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
     res.status(created ? 201 : 200).json({ id: account.id, livemode: account.livemode });
   });
 
-  app.post('/__control/charges/:id/pay', (req, res) => {
+  routes.post('/__control/charges/:id/pay', (req, res) => {
     const pi = payablePix(res, req.params['id'] ?? '');
     if (!pi) return;
     lifecycle.payPix(pi);
@@ -85,7 +57,7 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
     res.status(200).json({ id: pi.id, status: pi.status, latest_charge: pi.latestCharge?.id, webhooks_scheduled: webhooks });
   });
 
-  app.post('/__control/charges/:id/expire', (req, res) => {
+  routes.post('/__control/charges/:id/expire', (req, res) => {
     const pi = payablePix(res, req.params['id'] ?? '');
     if (!pi) return;
     lifecycle.expire(pi);
@@ -93,7 +65,7 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
   });
 
   // A refund made "in the dashboard" (no API request, no metadata): moves and notifies like any other.
-  app.post('/__control/charges/:id/refund', (req, res) => {
+  routes.post('/__control/charges/:id/refund', (req, res) => {
     const parsed = dashboardRefundSchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const pi = state.findIntent(req.params['id'] ?? '');
@@ -108,7 +80,7 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
 
   // The end of an open refund: a boleto payer who gave bank details (succeeded), a bank that
   // returned it (failed), or a payer who never answered (canceled).
-  app.post('/__control/refunds/:id/settle', (req, res) => {
+  routes.post('/__control/refunds/:id/settle', (req, res) => {
     const parsed = settleSchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const refund = state.findRefund(req.params['id'] ?? '');
@@ -118,7 +90,7 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
   });
 
   // The cardholder's bank disputes a succeeded card PaymentIntent (charge.dispute.created).
-  app.post('/__control/charges/:id/dispute', (req, res) => {
+  routes.post('/__control/charges/:id/dispute', (req, res) => {
     const parsed = openDisputeSchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const pi = state.findIntent(req.params['id'] ?? '');
@@ -131,14 +103,14 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
     }
   });
 
-  app.get('/__control/disputes/:id', (req, res) => {
+  routes.get('/__control/disputes/:id', (req, res) => {
     const dispute = disputes.find(req.params['id'] ?? '');
     if (!dispute) return fail(res, 404, 'dispute_not_found', `no dispute ${req.params['id'] ?? ''}`);
     res.status(200).json(disputeJson(dispute));
   });
 
   // The bank's decision (charge.dispute.closed; won also charge.dispute.funds_reinstated).
-  app.post('/__control/disputes/:id/close', (req, res) => {
+  routes.post('/__control/disputes/:id/close', (req, res) => {
     const parsed = closeDisputeSchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const dispute = disputes.find(req.params['id'] ?? '');
@@ -148,7 +120,7 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
   });
 
   // Stripe's "Resend": the dispute's latest event (or its latest of `type`), same event id.
-  app.post('/__control/disputes/:id/redeliver', (req, res) => {
+  routes.post('/__control/disputes/:id/redeliver', (req, res) => {
     const parsed = redeliverDisputeSchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const dispute = disputes.find(req.params['id'] ?? '');
@@ -158,38 +130,8 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
     res.status(200).json({ id: event.id, type: event.type });
   });
 
-  app.post('/__control/faults', (req, res) => {
-    const parsed = faultSchema.safeParse(req.body);
-    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
-    const { account, ...faults } = parsed.data;
-    const scope = account ? state.accountIdFor(account) : undefined;
-    state.faults.set(scope, faults);
-    logger.info({ scope: scope ?? 'global', faults }, 'faults set');
-    res.status(200).json({ scope: scope ?? 'global', faults });
-  });
-
-  app.delete('/__control/faults', (req, res) => {
-    const account = typeof req.query['account'] === 'string' ? req.query['account'] : undefined;
-    state.faults.clear(account ? state.accountIdFor(account) : undefined);
-    res.status(204).end();
-  });
-
-  app.get('/__control/stats', (_req, res) => {
-    res.status(200).json(state.stats());
-  });
-
-  app.get('/__control/webhooks/deliveries', (_req, res) => {
-    res.status(200).json({ deliveries: state.listDeliveries() });
-  });
-
-  app.post('/__control/reset', (_req, res) => {
-    state.reset();
-    disputes.reset();
-    res.status(204).end();
-  });
-
   // Stripe-hosted Pix pages: `image_url_png`, `image_url_svg` and `hosted_instructions_url`.
-  app.get('/qr/pix/:file', async (req, res) => {
+  routes.get('/qr/pix/:file', async (req, res) => {
     const match = /^([a-z0-9]+)\.(png|svg)$/.exec(req.params['file'] ?? '');
     const pi = match?.[1] ? state.findByPixToken(match[1]) : undefined;
     if (!match || !pi?.pixQrCode) return fail(res, 404, 'not_found', 'no Pix code on show here');
@@ -197,7 +139,7 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
     else res.status(200).type('image/svg+xml').send(await qrCodeSvg(pi.pixQrCode.data));
   });
 
-  app.get('/pix/instructions/:token', (req, res) => {
+  routes.get('/pix/instructions/:token', (req, res) => {
     const pi = state.findByPixToken(req.params['token'] ?? '');
     if (!pi) return fail(res, 404, 'not_found', 'unknown Pix');
     lifecycle.refresh(pi);
@@ -212,7 +154,7 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
   });
 
   // Stripe-hosted boleto voucher (`hosted_voucher_url`) and its PDF link.
-  app.get('/boleto/voucher/:token{/:format}', (req, res) => {
+  routes.get('/boleto/voucher/:token{/:format}', (req, res) => {
     const pi = state.findByBoletoToken(req.params['token'] ?? '');
     if (!pi) return fail(res, 404, 'not_found', 'unknown boleto');
     lifecycle.refresh(pi);
@@ -225,12 +167,14 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
     else res.status(200).type('html').send(html);
   });
 
-  app.use((_req, res) => fail(res, 404, 'not_found', 'unknown control route'));
-  app.use((err: unknown, _req: express.Request, res: Response, _next: express.NextFunction) => {
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) return fail(res, 400, 'invalid_json', 'body is not valid JSON');
-    logger.error({ err }, 'control route failed');
-    fail(res, 500, 'internal', 'unexpected error');
+  return controlPort(routes, {
+    logger,
+    stats: () => state.stats(),
+    deliveries: () => state.listDeliveries(),
+    reset: () => {
+      state.reset();
+      disputes.reset();
+    },
+    faults: { registry: state.faults, param: 'account', scopeOf: (account) => state.accountIdFor(account) },
   });
-  return app;
 }

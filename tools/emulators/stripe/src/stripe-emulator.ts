@@ -43,7 +43,7 @@ export function createStripeEmulator(options: StripeEmulatorOptions = {}): Strip
   const logger = options.logger ?? createEmulatorLogger('stripe-emulator', 'silent');
   const state = new EmulatorState(options.now ?? (() => new Date()));
 
-  const sender = new WebhookSender(state, options.webhooks ?? {}, logger);
+  const sender = new WebhookSender(state, state.deliveries, options.webhooks ?? {}, logger);
   let publicBase = options.publicBaseUrl ?? '';
   const intents = new PaymentIntentLifecycle(
     state,

@@ -6,7 +6,7 @@
  * retried with exponential backoff, each attempt signed anew with a fresh timestamp (Stripe: for
  * up to 3 days in live mode; here a few short retries, configurable).
  */
-import { WebhookOutbox, withoutQuery, type Logger, type WebhookRetryOptions } from '../../kit';
+import { WebhookOutbox, withoutQuery } from '../../kit';
 import type { EmulatorState, WebhookDelivery, WebhookEndpoint } from './emulator-state';
 import type { StripeEvent } from './events';
 import { signatureHeader } from './webhook-signature';
@@ -15,15 +15,7 @@ export function subscribes(endpoint: WebhookEndpoint, type: string): boolean {
   return endpoint.enabledEvents.includes('*') || endpoint.enabledEvents.includes(type);
 }
 
-export class WebhookSender extends WebhookOutbox<WebhookDelivery> {
-  constructor(
-    private readonly state: EmulatorState,
-    options: WebhookRetryOptions,
-    logger: Logger,
-  ) {
-    super(state.deliveries, state.now, options, logger);
-  }
-
+export class WebhookSender extends WebhookOutbox<WebhookDelivery, EmulatorState> {
   /** Sends the event in the background to every endpoint of the account that wants it. */
   dispatch(accountId: string, event: StripeEvent): void {
     const targets = this.state.listEndpoints(accountId).filter((endpoint) => subscribes(endpoint, event.type));

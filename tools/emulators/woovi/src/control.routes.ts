@@ -4,11 +4,11 @@
  * non-secret digest (`account_id`) in answers, stats and logs.
  */
 import { randomUUID } from 'node:crypto';
-import express, { type Express, type Response } from 'express';
+import { Router, type Express } from 'express';
+import { controlPort, sendControlError as fail, type Logger } from '../../kit';
 import { z } from 'zod';
 import type { ExpiryScheduler } from './charge-expiry';
 import type { EmulatorState } from './emulator-state';
-import type { Logger } from '../../kit';
 import type { SigningKeys } from './signing-keys';
 import { disputeControlRoutes, type DisputeBook } from './disputes';
 import { createRefund, type RefundSettler } from './refunds';
@@ -17,23 +17,7 @@ import { accountIdFor } from './woovi-ids';
 
 const accountSchema = z.object({ app_id: z.string().min(1) }).strict();
 
-const faultSchema = z
-  .object({
-    account: z.string().min(1).optional(),
-    latency_ms: z.number().int().min(0).max(600_000).optional(),
-    error_rate: z.number().min(0).max(1).optional(),
-    rate_limit_rate: z.number().min(0).max(1).optional(),
-    outage: z.boolean().optional(),
-    outage_mode: z.enum(['reset', '503']).optional(),
-    hang: z.boolean().optional(),
-  })
-  .strict();
-
 const payBodySchema = z.object({ account: z.string().optional(), infoPagador: z.string().max(140).optional() }).strict();
-
-function fail(res: Response, status: number, error: string, message: string): void {
-  res.status(status).json({ error, message });
-}
 
 export interface ControlDependencies {
   state: EmulatorState;
@@ -49,19 +33,12 @@ export interface ControlDependencies {
 const dashboardRefundSchema = z.object({ value: z.number().int().min(1).optional(), comment: z.string().max(140).optional() }).strict();
 
 export function controlApp({ state, sender, expiry, keys, logger, refunds, disputes }: ControlDependencies): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(express.json({ limit: '256kb' }));
-
-  app.get('/__control/health', (_req, res) => {
-    res.status(200).json({ status: 'ok' });
-  });
-
-  app.get('/__control/public-key', (_req, res) => {
+  const routes = Router();
+  routes.get('/__control/public-key', (_req, res) => {
     res.status(200).type('application/x-pem-file').send(keys.publicKeyPem);
   });
 
-  app.post('/__control/accounts', (req, res) => {
+  routes.post('/__control/accounts', (req, res) => {
     const parsed = accountSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const { accountId, created } = state.registerAccount(parsed.data.app_id);
@@ -69,7 +46,7 @@ export function controlApp({ state, sender, expiry, keys, logger, refunds, dispu
     res.status(created ? 201 : 200).json({ account_id: accountId });
   });
 
-  app.post('/__control/charges/:id/pay', (req, res) => {
+  routes.post('/__control/charges/:id/pay', (req, res) => {
     const parsed = payBodySchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const id = req.params['id'] ?? '';
@@ -87,7 +64,7 @@ export function controlApp({ state, sender, expiry, keys, logger, refunds, dispu
   });
 
   // A refund made in Woovi's dashboard (not through our API): settles and notifies like any other.
-  app.post('/__control/charges/:id/refund', (req, res) => {
+  routes.post('/__control/charges/:id/refund', (req, res) => {
     const parsed = dashboardRefundSchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const [charge, ...others] = state.findChargesById(req.params['id'] ?? '');
@@ -102,44 +79,17 @@ export function controlApp({ state, sender, expiry, keys, logger, refunds, dispu
     }
   });
 
-  if (disputes) app.use(disputeControlRoutes({ state, sender, disputes, logger }));
+  if (disputes) routes.use(disputeControlRoutes({ state, sender, disputes, logger }));
 
-  app.post('/__control/faults', (req, res) => {
-    const parsed = faultSchema.safeParse(req.body);
-    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
-    const { account, ...faults } = parsed.data;
-    const scope = account ? accountIdFor(account) : undefined;
-    state.faults.set(scope, faults);
-    logger.info({ scope: scope ?? 'global', faults }, 'faults set');
-    res.status(200).json({ scope: scope ?? 'global', faults });
+  return controlPort(routes, {
+    logger,
+    stats: () => state.stats(),
+    deliveries: () => state.listDeliveries(),
+    reset: () => {
+      expiry.clear();
+      disputes?.clear();
+      state.reset();
+    },
+    faults: { registry: state.faults, param: 'account', scopeOf: accountIdFor },
   });
-
-  app.delete('/__control/faults', (_req, res) => {
-    state.faults.clear();
-    res.status(204).end();
-  });
-
-  app.get('/__control/stats', (_req, res) => {
-    res.status(200).json(state.stats());
-  });
-
-  app.get('/__control/webhooks/deliveries', (_req, res) => {
-    res.status(200).json({ deliveries: state.listDeliveries() });
-  });
-
-  app.post('/__control/reset', (_req, res) => {
-    expiry.clear();
-    disputes?.clear();
-    state.reset();
-    res.status(204).end();
-  });
-
-  app.use((_req, res) => fail(res, 404, 'not_found', 'unknown control route'));
-  app.use((err: unknown, _req: express.Request, res: Response, _next: express.NextFunction) => {
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) return fail(res, 400, 'invalid_json', 'body is not valid JSON');
-    logger.error({ err }, 'control route failed');
-    fail(res, 500, 'internal', 'unexpected error');
-  });
-  return app;
 }

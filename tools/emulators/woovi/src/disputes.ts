@@ -7,9 +7,9 @@
  * Woovi opens these when a payer's bank does.
  */
 import { randomBytes } from 'node:crypto';
-import { Router, type Response } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
-import { refill } from '../../kit';
+import { refill, sendControlError as fail } from '../../kit';
 import type { EmulatorState, StoredCharge } from './emulator-state';
 import type { Logger } from '../../kit';
 import type { WebhookSender } from './webhook-sender';
@@ -98,10 +98,6 @@ const openSchema = z
   .object({ account: z.string().optional(), value: z.number().int().min(1).optional(), disputeReason: z.string().max(140).optional() })
   .strict();
 const decideSchema = z.object({ status: z.enum(['ACCEPTED', 'REJECTED', 'CANCELED']) }).strict();
-
-function fail(res: Response, status: number, error: string, message: string): void {
-  res.status(status).json({ error, message });
-}
 
 const view = (d: StoredDispute) => ({ id: d.id, status: d.status, endToEndId: d.endToEndId, value: d.value, disputeReason: d.disputeReason, correlationID: d.correlationID });
 

@@ -4,13 +4,10 @@
  * (`qrCodeImage`, `?size=` 600..4096, default 1024), and a bare payment page (`paymentLinkUrl`).
  */
 import { Router } from 'express';
-import { qrCodePng } from '../../kit';
+import { escapeHtml, qrCodePng } from '../../kit';
 import type { EmulatorState } from './emulator-state';
 import type { SigningKeys } from './signing-keys';
 import { wooviErrors } from './woovi-errors';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /** Cents → "12,34" for display only (string arithmetic). */
 function reais(cents: number): string {

@@ -10,15 +10,15 @@ import { webhookBody, type Company, type WooviEvent } from './charge-json';
 import type { EmulatorState, StoredCharge, WebhookDelivery, WebhookRecord } from './emulator-state';
 import type { SigningKeys } from './signing-keys';
 
-export class WebhookSender extends WebhookOutbox<WebhookDelivery> {
+export class WebhookSender extends WebhookOutbox<WebhookDelivery, EmulatorState> {
   constructor(
-    private readonly state: EmulatorState,
+    state: EmulatorState,
     private readonly keys: SigningKeys,
     private readonly company: Company,
     options: WebhookRetryOptions,
     logger: Logger,
   ) {
-    super(state.deliveries, state.now, options, logger);
+    super(state, state.deliveries, options, logger);
   }
 
   /** Sends `event` about `charge` to every matching registration in the background; answers how many. */
