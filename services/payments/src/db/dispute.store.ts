@@ -1,10 +1,11 @@
 import { toPublicDispute } from '@orquestra/contracts';
-import { AppError, newId, outboxEntries, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
+import { AppError, outboxEntries, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import type { FilterQuery } from 'mongoose';
 import { ACTIVE_DISPUTE_STATUSES, canTransitionDispute, type DisputeStatus } from '../domain/disputes';
 import { toProtoDispute } from './dispute.mapper';
 import type { DisputeDoc, DisputeModel } from './dispute.model';
+import { envelope } from './payment-events';
 import { LOST_RACE, retryLostRaces } from './lost-race';
 
 /** What a change of a dispute sets, with the status it moves to and the event it announces. */
@@ -31,15 +32,7 @@ export class DisputeStore {
   }
 
   event(type: string, doc: DisputeDoc): EventEnvelope {
-    return {
-      id: newId('event'),
-      type,
-      created: Math.floor(Date.now() / 1000),
-      merchant_id: doc.merchant_id,
-      mode: doc.mode,
-      source: doc.source_key_id || null,
-      data: { object: toPublicDispute(toProtoDispute(doc)) as unknown as Record<string, unknown> },
-    };
+    return envelope(type, doc, toPublicDispute(toProtoDispute(doc)) as unknown as Record<string, unknown>);
   }
 
   /** Stores a new dispute with its `dispute.created` (one insert; a taken `_id` throws 11000). */

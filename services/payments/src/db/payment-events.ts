@@ -6,14 +6,15 @@ import type { AttemptDoc, PaymentDoc, RefundDoc } from './payment.model';
 
 type EventSource = Pick<PaymentDoc, '_id' | 'merchant_id' | 'mode' | 'source_key_id'>;
 
-function envelope(type: string, payment: EventSource, object: Record<string, unknown>): EventEnvelope {
+/** An event of the service about one of its documents: its merchant, mode and the key that created it. */
+export function envelope(type: string, owner: Pick<PaymentDoc, 'merchant_id' | 'mode' | 'source_key_id'>, object: Record<string, unknown>): EventEnvelope {
   return {
     id: newId('event'),
     type,
     created: Math.floor(Date.now() / 1000),
-    merchant_id: payment.merchant_id,
-    mode: payment.mode,
-    source: payment.source_key_id || null,
+    merchant_id: owner.merchant_id,
+    mode: owner.mode,
+    source: owner.source_key_id || null,
     data: { object },
   };
 }
