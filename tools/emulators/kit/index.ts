@@ -11,3 +11,4 @@ export * from './webhook-outbox';
 export * from './emulator-env';
 export * from './emulator-main';
 export * from './control-port';
+export * from './timers';

@@ -12,7 +12,7 @@
  */
 import { asaasErrors } from './asaas-errors';
 import type { EmulatorState, StoredPayment } from './emulator-state';
-import type { Logger } from '../../kit';
+import { Timers, type Logger } from '../../kit';
 import { Reais } from './money-json';
 import { spDateTime } from './sao-paulo-time';
 import type { WebhookSender } from './webhook-sender';
@@ -59,7 +59,7 @@ export function refundJson(refund: StoredRefund) {
 
 /** Turns PENDING refunds DONE after `settleAfterMs` and sends the payment's refund webhook. */
 export class RefundSettler {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Timers();
 
   constructor(
     private readonly state: EmulatorState,
@@ -69,20 +69,16 @@ export class RefundSettler {
   ) {}
 
   schedule(payment: StoredPayment, refund: StoredRefund, toJson: (p: StoredPayment) => unknown): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
+    this.timers.after(this.settleAfterMs, () => {
       if (refund.status !== 'PENDING') return;
       refund.status = 'DONE';
       const event = payment.status === 'REFUNDED' ? 'PAYMENT_REFUNDED' : 'PAYMENT_PARTIALLY_REFUNDED';
       this.sender.paymentEvent(payment, event, toJson);
       this.logger.info({ account: payment.accountId, payment: payment.id, event }, 'refund done');
-    }, this.settleAfterMs);
-    timer.unref();
-    this.timers.add(timer);
+    });
   }
 
   close(): void {
-    for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
 }

@@ -3,11 +3,11 @@
  * the configured outcome (DEVOLVIDO by default) and the Pix webhook carrying `devolucoes[]`.
  */
 import type { Devolucao, EmulatorState, PixRecebido, RefundBehaviour, StoredCharge } from './emulator-state';
-import type { Logger } from '../../kit';
+import { Timers, type Logger } from '../../kit';
 import type { WebhookSender } from './webhook-sender';
 
 export class RefundSettler {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Timers();
 
   constructor(
     private readonly state: EmulatorState,
@@ -17,12 +17,9 @@ export class RefundSettler {
 
   schedule(charge: StoredCharge, pix: PixRecebido, devolucao: Devolucao): void {
     const behaviour = this.state.refundBehaviour(charge.clientId);
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
+    this.timers.after(behaviour.settleAfterMs, () => {
       this.settle(charge, pix, devolucao, behaviour.outcome);
-    }, behaviour.settleAfterMs);
-    timer.unref();
-    this.timers.add(timer);
+    });
   }
 
   private settle(charge: StoredCharge, pix: PixRecebido, devolucao: Devolucao, outcome: RefundBehaviour['outcome']): void {
@@ -33,7 +30,6 @@ export class RefundSettler {
   }
 
   close(): void {
-    for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
 }

@@ -11,7 +11,7 @@
  * refund guide (developers/en/docs/checkout-api/payment-management/cancellations-and-refunds/refund-pix).
  */
 import type { EmulatorState, StoredPayment } from './emulator-state';
-import type { Logger } from '../../kit';
+import { Timers, type Logger } from '../../kit';
 import { mpErrors } from './mp-errors';
 import { centsToReais, mpDate, reaisToCents } from './mp-format';
 import type { WebhookSender } from './webhook-sender';
@@ -97,7 +97,7 @@ export function refundJson(refund: StoredRefund) {
 
 /** Approves in_process refunds after `settleAfterMs` and notifies the payment's URL. */
 export class RefundSettler {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Timers();
 
   constructor(
     private readonly state: EmulatorState,
@@ -107,18 +107,14 @@ export class RefundSettler {
   ) {}
 
   schedule(payment: StoredPayment, refund: StoredRefund): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
+    this.timers.after(this.settleAfterMs, () => {
       if (!approveRefund(payment, refund, this.state.now())) return;
       const scheduled = this.sender.notify(payment, 'payment.updated');
       this.logger.info({ payment: payment.id, refund: refund.id, status: payment.status, webhook: scheduled }, 'refund approved');
-    }, this.settleAfterMs);
-    timer.unref();
-    this.timers.add(timer);
+    });
   }
 
   close(): void {
-    for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
 }

@@ -14,7 +14,7 @@
  */
 import type { EmulatorState } from './emulator-state';
 import { buildEvent, type EventCause, type EventType } from './events';
-import type { Logger } from '../../kit';
+import { Timers, type Logger } from '../../kit';
 import { chargeJson, type StoredCharge, type StoredPaymentIntent } from './payment-intent-model';
 import { StripeApiError, stripeErrors } from './stripe-errors';
 import { newId } from './stripe-ids';
@@ -81,7 +81,7 @@ export interface RefundRequest {
 
 /** Creates refunds, moves them, and keeps the Charge's `amount_refunded` and the events in step. */
 export class RefundBook {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Timers();
 
   constructor(
     private readonly state: EmulatorState,
@@ -155,12 +155,9 @@ export class RefundBook {
   }
 
   private scheduleSettle(refund: StoredRefund): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
+    this.timers.after(this.settleAfterMs, () => {
       if (refund.status === 'pending') this.settle(refund, 'succeeded');
-    }, this.settleAfterMs);
-    timer.unref();
-    this.timers.add(timer);
+    });
   }
 
   /**
@@ -183,7 +180,6 @@ export class RefundBook {
   }
 
   close(): void {
-    for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
 }

@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EmulatorState, StoredCharge } from './emulator-state';
-import type { Logger } from '../../kit';
+import { Timers, type Logger } from '../../kit';
 import type { WebhookSender } from './webhook-sender';
 import { newEndToEndId } from './woovi-ids';
 import { wooviErrors } from './woovi-errors';
@@ -104,7 +104,7 @@ export function chargeRefundJson(refund: StoredRefund) {
 
 /** Confirms IN_PROCESSING refunds after `settleAfterMs` and sends the refund webhook. */
 export class RefundSettler {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Timers();
 
   constructor(
     private readonly state: EmulatorState,
@@ -115,8 +115,7 @@ export class RefundSettler {
   ) {}
 
   schedule(charge: StoredCharge, refund: StoredRefund): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
+    this.timers.after(this.settleAfterMs, () => {
       if (refund.status !== 'IN_PROCESSING') return;
       refund.status = 'CONFIRMED';
       const event = 'OPENPIX:TRANSACTION_REFUND_RECEIVED';
@@ -136,13 +135,10 @@ export class RefundSettler {
         },
       });
       this.logger.info({ account: charge.accountId, charge: charge.correlationID, refund: refund.correlationID, webhooks: sent }, 'refund confirmed');
-    }, this.settleAfterMs);
-    timer.unref();
-    this.timers.add(timer);
+    });
   }
 
   close(): void {
-    for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
 }
