@@ -13,6 +13,7 @@ import { WebhookIntakeService } from './domain/webhook-intake.service';
 import { providersHandlers } from './grpc/providers.handlers';
 import { DisputePollWorker } from './jobs/dispute-poll.worker';
 import { registerDisputePollModel } from './db/dispute-poll.model';
+import { emulatorControls } from './sandbox/emulator-control';
 
 void runService({
   config,
@@ -34,15 +35,17 @@ void runService({
       logger,
     );
     onShutdown(() => breakers.shutdown());
-    const providerMetrics = new ProviderMetrics(metrics.registry, breakers);
+    const providerMetrics = new ProviderMetrics(metrics.registry, breakers, logger);
     breakers.onCallEnd = (provider, accountId, result, seconds) => providerMetrics.observe(provider, accountId, result, seconds);
     const accounts = new ProviderAccountService(
       accountModel,
       SecretBox.fromConfig(config.CREDENTIALS_ENCRYPTION_KEYS),
       breakers,
-      createAdapterFactory(config),
+      createAdapterFactory(config, (exchange) => providerMetrics.observeExchange(exchange)),
       config.PUBLIC_WEBHOOK_BASE_URL,
       logger,
+      // Control URLs are configured for the local emulators only (development and tests).
+      emulatorControls(config.PROVIDER_ENDPOINTS, config.PROVIDER_TIMEOUT_MS),
     );
     // Routing caches each merchant's accounts with their breaker states: tell every replica of it.
     // The signal is confirmed by the broker before the change is answered (it never throws).

@@ -3,6 +3,7 @@ import type { ProvidersConfig } from '../config';
 import { providerDefinition } from '../domain/provider-catalog';
 import { EfiAdapter } from './efi/efi.adapter';
 import { assertUsableEfiCertificate } from './efi/efi-certificate.check';
+import type { HttpExchangeObserver } from './http/provider-http';
 import type { AdapterContext, ProviderAdapter } from './provider-adapter';
 
 export interface AdapterAccount {
@@ -36,15 +37,12 @@ export function registerAdapter(code: string, constructor: AdapterConstructor): 
  * Builds the adapter for one connected account. Base URLs depend on the account's mode (sandbox
  * for test, production for live) and can be overridden by config (the emulators in development).
  */
-export function createAdapterFactory(config: ProvidersConfig): (account: AdapterAccount) => ProviderAdapter {
+export function createAdapterFactory(config: ProvidersConfig, observe?: HttpExchangeObserver): (account: AdapterAccount) => ProviderAdapter {
   const extraCa = config.PROVIDER_EXTRA_CA_FILE ? readFileSync(config.PROVIDER_EXTRA_CA_FILE, 'utf8') : undefined;
   return (account) => {
     const definition = providerDefinition(account.provider);
     if (!definition) throw new Error(`No provider ${account.provider} in the catalog`);
-    const override = config.PROVIDER_ENDPOINTS[account.provider] ?? {};
-    const baseUrl = override[account.mode] ?? definition.baseUrls[account.mode];
-    // Simulating payments exists only in sandboxes: never give a live account a control URL.
-    const controlUrl = account.mode === 'test' ? override.control : undefined;
+    const baseUrl = config.PROVIDER_ENDPOINTS[account.provider]?.[account.mode] ?? definition.baseUrls[account.mode];
     if (account.provider === 'efi') {
       const { certificatePem, privateKeyPem } = splitPemBundle(account.credentials.certificate ?? '');
       assertUsableEfiCertificate(certificatePem, privateKeyPem);
@@ -56,16 +54,15 @@ export function createAdapterFactory(config: ProvidersConfig): (account: Adapter
         privateKeyPem,
         caPem: extraCa,
         chave: account.credentials.pix_key ?? '',
-        controlUrl,
         timeoutMs: config.PROVIDER_TIMEOUT_MS,
         webhookSecret: account.webhookSecret,
+        ...(observe ? { observe } : {}),
       });
     }
     const Adapter = CONTEXT_ADAPTERS[account.provider];
     if (!Adapter) throw new Error(`No adapter for provider ${account.provider}`);
     return new Adapter({
       baseUrl,
-      ...(controlUrl ? { controlUrl } : {}),
       credentials: account.credentials,
       webhookUrl: account.webhookUrl,
       webhookSecret: account.webhookSecret,
@@ -73,6 +70,7 @@ export function createAdapterFactory(config: ProvidersConfig): (account: Adapter
       ...(extraCa ? { caPem: extraCa } : {}),
       settings: config.PROVIDER_SETTINGS[account.provider] ?? {},
       timeoutMs: config.PROVIDER_TIMEOUT_MS,
+      ...(observe ? { observe } : {}),
     });
   };
 }

@@ -1,3 +1,4 @@
+import type { HttpExchangeObserver } from './http/provider-http';
 import type { DisputeCapable, ProviderDispute } from './provider-disputes';
 
 /**
@@ -9,8 +10,10 @@ import type { DisputeCapable, ProviderDispute } from './provider-disputes';
  * Rules every adapter follows:
  * - Amounts cross this interface as integer cents; the adapter converts to the provider's units.
  * - A decline by the buyer's bank is a returned charge with status `failed`, never an exception.
- * - Transport failures throw ProviderError, whose `kind` tells the caller whether the provider
- *   could have created the charge (`ambiguous`) or certainly did not (`not_created`).
+ * - Every request goes through the HTTP core (http/provider-http.ts), whose one table turns what
+ *   happened on the wire (no connection, no answer, 429, 5xx) into a ProviderError by operation and
+ *   payment method: its `kind` tells the caller whether the provider could have created the charge
+ *   (`ambiguous`) or certainly did not (`not_created`). The adapter's own table reads the rest.
  * - `createCharge` is idempotent on `input.idempotencyKey`: repeating it never creates a second
  *   charge (by the provider's idempotency key, or by a deterministic provider-side id).
  *
@@ -27,8 +30,6 @@ export interface ProviderAdapter extends DisputeCapable {
   getCharge(providerPaymentId: string): Promise<ProviderCharge>;
   /** Removes an unpaid charge so it can no longer be paid. Answers the charge as it is after. */
   cancelCharge(providerPaymentId: string): Promise<ProviderCharge>;
-  /** Sandbox only: asks the provider's sandbox to mark the charge paid (and send its webhook). */
-  simulatePaid(providerPaymentId: string): Promise<void>;
   /**
    * Returns part or all of a paid charge to the payer. Optional: a provider whose API cannot
    * refund leaves it out, and RefundCharge answers `refund_not_supported`. Idempotent on
@@ -163,6 +164,8 @@ export interface WebhookRegistration {
   signingSecret?: string;
   /** True when the provider has no webhook API: the owner pastes the URL in its dashboard. */
   manualSetupRequired?: boolean;
+  /** With manualSetupRequired: the events the owner ticks next to the URL. */
+  events?: readonly string[];
 }
 
 /**
@@ -172,8 +175,6 @@ export interface WebhookRegistration {
 export interface AdapterContext {
   /** Provider API base for the account's mode (sandbox for test, production for live). */
   baseUrl: string;
-  /** Control API of a local emulator (simulatePaid); absent against the real provider. */
-  controlUrl?: string;
   /** The credential fields the provider catalog lists, by name. */
   credentials: Record<string, string>;
   /** Our intake URL for this account (carries our per-account secret in `hmac`). */
@@ -187,6 +188,8 @@ export interface AdapterContext {
   /** Provider-specific settings (e.g. Woovi's webhook public key) from config. */
   settings: Record<string, string>;
   timeoutMs: number;
+  /** Told of every HTTP exchange with the provider (metrics, logs); see http/provider-http.ts. */
+  observe?: HttpExchangeObserver;
 }
 
 /** A card refusal the provider reports only in its webhook (the charge itself stays open). */

@@ -25,4 +25,17 @@ describe('ProviderMetrics', () => {
     expect(text).toContain('orquestra_provider_request_errors_total{provider="efi",account_id="pa_bad",kind="breaker_open"} 1');
     expect(text).toContain('orquestra_provider_request_duration_seconds_count{provider="stripe",account_id="pa_ok",result="ok"} 1');
   });
+
+  it('times each HTTP exchange by operation and outcome, and logs the wire failures', async () => {
+    const logged: unknown[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => logged.push(JSON.parse(line)) });
+    const own = new Registry();
+    const exchanges = new ProviderMetrics(own, breakers, logger);
+    exchanges.observeExchange({ provider: 'efi', operation: 'read', httpMethod: 'GET', requestId: 'req_1', status: 200, seconds: 0.01 });
+    exchanges.observeExchange({ provider: 'efi', operation: 'create', httpMethod: 'PUT', requestId: 'req_2', outcome: 'timeout', transportCode: 'UND_ERR_HEADERS_TIMEOUT', seconds: 1.5 });
+    const text = await own.metrics();
+    expect(text).toContain('orquestra_provider_http_request_duration_seconds_count{provider="efi",operation="read",outcome="2xx"} 1');
+    expect(text).toContain('orquestra_provider_http_request_duration_seconds_count{provider="efi",operation="create",outcome="timeout"} 1');
+    expect(logged).toEqual([expect.objectContaining({ provider_request: expect.objectContaining({ requestId: 'req_2', outcome: 'timeout' }) })]);
+  });
 });

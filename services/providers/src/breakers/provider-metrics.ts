@@ -1,4 +1,6 @@
+import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { HttpExchange } from '../adapters/http/provider-http';
 import type { BreakerRegistry, BreakerState } from './breaker-registry';
 
 const STATES: BreakerState[] = ['closed', 'half_open', 'open'];
@@ -10,8 +12,20 @@ const STATES: BreakerState[] = ['closed', 'half_open', 'open'];
 export class ProviderMetrics {
   private readonly duration: Histogram<'provider' | 'account_id' | 'result'>;
   private readonly errors: Counter<'provider' | 'account_id' | 'kind'>;
+  private readonly exchanges: Histogram<'provider' | 'operation' | 'outcome'>;
 
-  constructor(registry: Registry, breakers: BreakerRegistry) {
+  constructor(
+    registry: Registry,
+    breakers: BreakerRegistry,
+    private readonly logger?: Logger,
+  ) {
+    this.exchanges = new Histogram({
+      name: 'orquestra_provider_http_request_duration_seconds',
+      help: 'Duration of single HTTP requests to providers, by operation and outcome (the status class, or what the wire table saw).',
+      labelNames: ['provider', 'operation', 'outcome'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    });
     this.duration = new Histogram({
       name: 'orquestra_provider_request_duration_seconds',
       help: 'Duration of calls to provider accounts, by result (ok, or the ProviderError kind, or breaker_open).',
@@ -37,6 +51,16 @@ export class ProviderMetrics {
         }
       },
     });
+  }
+
+  /**
+   * One HTTP exchange of the HTTP core (several make one call: a token, a lookup, the create). A
+   * failure the wire table classified is logged too; the exchange carries no path, header or body.
+   */
+  observeExchange(exchange: HttpExchange): void {
+    const outcome = exchange.outcome ?? `${Math.floor((exchange.status ?? 0) / 100)}xx`;
+    this.exchanges.observe({ provider: exchange.provider, operation: exchange.operation, outcome }, exchange.seconds);
+    if (exchange.outcome) this.logger?.warn({ provider_request: exchange }, 'provider request failed on the wire');
   }
 
   observe(provider: string, accountId: string, result: string, seconds: number): void {

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { AdapterAccount } from '../adapters/adapter-factory';
 import { ProviderError, type ProviderAdapter, type WebhookRegistration } from '../adapters/provider-adapter';
 import type { BreakerRegistry } from '../breakers/breaker-registry';
+import type { EmulatorControl } from '../sandbox/emulator-control';
 import type { FeeRuleDoc, ProviderAccountDoc, ProviderAccountModel } from '../db/provider-account.model';
 import { providerDefinition } from './provider-catalog';
 
@@ -34,6 +35,8 @@ export class ProviderAccountService {
     private readonly buildAdapter: (account: AdapterAccount) => ProviderAdapter,
     private readonly webhookBaseUrl: string,
     private readonly logger: Logger,
+    /** Test-mode accounts of providers with a local emulator (sandbox/emulator-control.ts). */
+    private readonly emulatorControl: (account: Pick<AdapterAccount, 'provider' | 'mode' | 'credentials'>) => EmulatorControl | undefined,
   ) {
     breakers.onHalfOpen = (accountId) => void this.probe(accountId);
   }
@@ -145,6 +148,10 @@ export class ProviderAccountService {
       await this.accounts.deleteOne({ _id: id });
       throw error;
     }
+    if (registration.manualSetupRequired && registration.events) {
+      // An emulator stands in for the owner pasting the URL in the provider's dashboard.
+      await this.withEmulatorControl(input, (control) => control.configureWebhook(this.webhookUrl(id, webhookSecret), registration.events ?? []));
+    }
     if (registration.signingSecret || registration.manualSetupRequired) {
       // Nobody else knows this account's id yet: this write cannot race another writer.
       doc.signing_secret_sealed = registration.signingSecret ? this.secrets.seal(registration.signingSecret) : null;
@@ -212,6 +219,26 @@ export class ProviderAccountService {
       this.adapters.set(doc._id, adapter);
     }
     return adapter;
+  }
+
+  /**
+   * Runs `work` with the account's emulator control. Undefined when there is none (a live account,
+   * or a provider whose real sandbox is used): none of the real sandboxes has an API for paying a
+   * test charge.
+   */
+  async withEmulatorControl<T>(account: Pick<AdapterAccount, 'provider' | 'mode' | 'credentials'>, work: (control: EmulatorControl) => Promise<T>): Promise<T | undefined> {
+    const control = this.emulatorControl(account);
+    if (!control) return undefined;
+    try {
+      return await work(control);
+    } finally {
+      await control.close();
+    }
+  }
+
+  /** The credentials of a stored account, for its emulator control. */
+  sandboxAccount(doc: ProviderAccountDoc): Pick<AdapterAccount, 'provider' | 'mode' | 'credentials'> {
+    return { provider: doc.provider, mode: doc.mode, credentials: JSON.parse(this.secrets.open(doc.credentials_sealed)) as Record<string, string> };
   }
 
   /** Runs one provider call for an account through that account's circuit breaker. */

@@ -165,7 +165,12 @@ export function providersHandlers(deps: {
     async simulateChargePaid({ ref }) {
       const account = await resolve(ref);
       if (account.mode !== 'test') throw new AppError('live_mode_forbidden');
-      await guarded(() => accounts.call(account, (adapter) => adapter.simulatePaid(ref!.provider_payment_id)));
+      const paid = await guarded(() => accounts.withEmulatorControl(accounts.sandboxAccount(account), (control) => control.pay(ref!.provider_payment_id).then(() => true)));
+      if (!paid) {
+        throw new AppError('payment_not_simulatable', {
+          message: `A conta ${account._id} (${account.provider}) usa o sandbox do próprio provedor, que não oferece uma API para pagar cobranças de teste. Pague a cobrança no ambiente de testes do provedor; o pagamento será atualizado pelo webhook.`,
+        });
+      }
       const charge = await guarded(() => accounts.call(account, (adapter) => adapter.getCharge(ref!.provider_payment_id)));
       return { charge: toProtoCharge(account, charge) };
     },

@@ -1,6 +1,6 @@
 /**
- * Asaas API v3 adapter: HTTP mechanics only (the `access_token` header, requests, transport
- * errors). Conversions, the status map and the error table live in asaas.transformers.ts.
+ * Asaas API v3 adapter: its own HTTP parts only (the `access_token` header, requests); the pool
+ * and the wire table are http/provider-http.ts. Conversions, the status map and the error table live in asaas.transformers.ts.
  *
  * A Pix charge at Asaas takes a customer (found by CPF/CNPJ or created), then `POST /payments`,
  * then `GET /payments/:id/pixQrCode`. Asaas has no idempotency header and keeps no metadata beyond
@@ -10,8 +10,9 @@
  * exist, we show one QR code, and the other expires unpaid (nobody has its code). The platform
  * also never runs two creates of one payment at once.
  */
-import { tlsConnectOptions } from '../http/tls-context';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { accountHttp, type HttpAnswer, type ProviderHttp } from '../http/provider-http';
+import type { RequestPurpose } from '../http/transport-errors';
 import {
   ProviderError,
   type AdapterContext,
@@ -44,7 +45,6 @@ import {
 import { errorCode, providerErrorFor } from './asaas.errors';
 import { assertHostedCard } from './asaas.card';
 import { AUTH_TOKEN_HEADER, WEBHOOK_EVENTS, newAuthToken, parseAsaasWebhookBody, sameSecret } from './asaas.webhook';
-import { classifyTransportError, type Operation } from './asaas.transport';
 import { asaasCardDecline, declineReason } from '../../domain/card-declines';
 import { refundAsaasPayment, toProviderRefunds, type AsaasRefund } from './asaas.refunds';
 import { chargebackOf } from './asaas.chargebacks';
@@ -52,67 +52,38 @@ import { chargebackOf } from './asaas.chargebacks';
 /** Asaas requires a User-Agent on every request (accounts created since 2024-06-13). */
 const USER_AGENT = 'Orquestra/1.0 (payment orchestration)';
 
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
 export class AsaasAdapter implements ProviderAdapter {
   readonly provider = 'asaas';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #apiKey: string;
   readonly #webhookSecret: string;
   readonly #signingSecret: string | undefined;
-  readonly #agent: Agent;
-  private readonly baseUrl: string;
-  private readonly controlUrl: string | undefined;
-  private readonly timeoutMs: number;
+  readonly #http: ProviderHttp;
   /** `settings.webhook_email`: where Asaas reports failing webhooks (optional). */
   private readonly webhookEmail: string | undefined;
 
   constructor(context: AdapterContext) {
-    this.baseUrl = context.baseUrl.replace(/\/+$/, '');
-    this.controlUrl = context.controlUrl?.replace(/\/+$/, '');
-    this.timeoutMs = context.timeoutMs;
     this.webhookEmail = context.settings['webhook_email'] || undefined;
     this.#apiKey = context.credentials['api_key'] ?? '';
     this.#webhookSecret = context.webhookSecret;
     this.#signingSecret = context.signingSecret;
-    this.#agent = new Agent({
-      // An extra CA is added to Node's roots, not substituted for them: live Asaas still verifies.
-      connect: { timeout: context.timeoutMs, ...tlsConnectOptions({ caPem: context.caPem }) },
-      headersTimeout: context.timeoutMs,
-      bodyTimeout: context.timeoutMs,
-      keepAliveTimeout: 10_000,
-    });
+    // Amounts are read with the exact-decimal parser: a JSON number never becomes a float here.
+    this.#http = accountHttp(this.provider, context, { parse: parseJsonExact });
   }
 
   /** Releases the connection pool. */
   close(): Promise<void> {
-    return this.#agent.close();
+    return this.#http.close();
   }
 
-  private async send(url: string, method: Dispatcher.HttpMethod, operation: Operation, body?: unknown, dispatcher: Dispatcher = this.#agent, auth = true): Promise<Answer> {
-    const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
-    if (auth) headers['access_token'] = this.#apiKey;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    try {
-      const response = await request(url, { method, headers, dispatcher, ...(body === undefined ? {} : { body: stringifyExact(body) }) });
-      const text = await response.body.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? parseJsonExact(text) : undefined;
-      } catch {
-        // Not JSON (an HTML page from a proxy): keep the text for the message.
-      }
-      return { status: response.statusCode, body: parsed };
-    } catch (err) {
-      throw classifyTransportError(err, operation);
-    }
-  }
-
-  private api(method: Dispatcher.HttpMethod, path: string, operation: Operation, body?: unknown): Promise<Answer> {
-    return this.send(`${this.baseUrl}${path}`, method, operation, body);
+  /**
+   * A `/v3` call. `prepare` marks the lookups and customer upsert a create makes before it posts
+   * the charge: nothing chargeable exists yet.
+   */
+  private api(method: Dispatcher.HttpMethod, path: string, purpose: RequestPurpose | 'prepare' | 'read' | 'write', body?: unknown): Promise<HttpAnswer> {
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json', access_token: this.#apiKey };
+    if (body === undefined) return this.#http.send({ method, path, purpose, headers });
+    return this.#http.send({ method, path, purpose, headers: { ...headers, 'content-type': 'application/json' }, body: stringifyExact(body) });
   }
 
   async verifyCredentials(): Promise<void> {
@@ -130,8 +101,8 @@ export class AsaasAdapter implements ProviderAdapter {
       throw new ProviderError('rejected', 'provider_rejected', `asaas create: ${(err as Error).message}`);
     }
     const customerRequest = buildCustomerRequest(input.customer);
-    const existing = await this.findByExternalReference(paymentRequest.externalReference, 'lookup');
-    const payment = existing ?? (await this.postPayment({ ...paymentRequest, customer: await this.customerFor(customerRequest) }));
+    const existing = await this.findByExternalReference(paymentRequest.externalReference, 'prepare');
+    const payment = existing ?? (await this.postPayment({ ...paymentRequest, customer: await this.customerFor(customerRequest) }, input.method));
     if (reaisToCents(payment.value) !== input.amount) {
       throw new ProviderError('rejected', 'provider_rejected', `asaas create: key already holds charge ${payment.id} of another amount`);
     }
@@ -139,7 +110,7 @@ export class AsaasAdapter implements ProviderAdapter {
   }
 
   /** The oldest live payment with this reference (all retries converge on the same one). */
-  private async findByExternalReference(reference: string, operation: Operation): Promise<AsaasPayment | undefined> {
+  private async findByExternalReference(reference: string, operation: 'prepare' | 'read'): Promise<AsaasPayment | undefined> {
     const answer = await this.api('GET', `/payments?externalReference=${encodeURIComponent(reference)}&limit=100`, operation);
     if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'find payment');
     const matches = (answer.body as AsaasList<AsaasPayment>).data.filter((p) => p.externalReference === reference && !p.deleted);
@@ -147,11 +118,11 @@ export class AsaasAdapter implements ProviderAdapter {
   }
 
   private async customerFor(customer: AsaasCustomerRequest): Promise<string> {
-    const found = await this.api('GET', `/customers?cpfCnpj=${customer.cpfCnpj}&limit=10`, 'lookup');
+    const found = await this.api('GET', `/customers?cpfCnpj=${customer.cpfCnpj}&limit=10`, 'prepare');
     if (found.status !== 200) throw providerErrorFor(found.status, found.body, 'find customer');
     const existing = (found.body as AsaasList<AsaasCustomer>).data.find((c) => !c.deleted && c.cpfCnpj === customer.cpfCnpj);
     if (existing) return existing.id;
-    const created = await this.api('POST', '/customers', 'lookup', customer);
+    const created = await this.api('POST', '/customers', 'prepare', customer);
     if (created.status !== 200) throw providerErrorFor(created.status, created.body, 'create customer');
     return (created.body as AsaasCustomer).id;
   }
@@ -159,22 +130,27 @@ export class AsaasAdapter implements ProviderAdapter {
   /**
    * Asaas documents neither an idempotency key nor that a 5xx creates nothing. A 5xx is a finished
    * answer, so one read by reference settles it: found → that is our charge; not found → not
-   * created (a create still running inside Asaas at that instant is the race described above). If
-   * the read fails too, the outcome stays ambiguous.
+   * created (a create still running inside Asaas at that instant is the race described above), and
+   * the wire table's error stands. If the read fails too, the outcome is ambiguous.
    */
-  private async postPayment(paymentRequest: AsaasPaymentRequest): Promise<AsaasPayment> {
-    const answer = await this.api('POST', '/payments', 'create', paymentRequest);
-    if (answer.status === 200) return answer.body as AsaasPayment;
-    const error = providerErrorFor(answer.status, answer.body, 'create payment');
-    if (answer.status < 500) throw error;
-    let found: AsaasPayment | undefined;
+  private async postPayment(paymentRequest: AsaasPaymentRequest, method: 'pix' | 'card'): Promise<AsaasPayment> {
+    let answer: HttpAnswer;
     try {
-      found = await this.findByExternalReference(paymentRequest.externalReference, 'read');
-    } catch {
-      throw new ProviderError('ambiguous', error.normalizedCode, `${error.message} (read-back failed)`, answer.status);
+      answer = await this.api('POST', '/payments', { operation: 'create', method }, paymentRequest);
+    } catch (error) {
+      if (!(error instanceof ProviderError) || (error.httpStatus ?? 0) < 500) throw error;
+      let found: AsaasPayment | undefined;
+      try {
+        found = await this.findByExternalReference(paymentRequest.externalReference, 'read');
+      } catch {
+        throw new ProviderError('ambiguous', error.normalizedCode, `${error.message} (read-back failed)`, error.httpStatus);
+      }
+      if (found) return found;
+      // Nothing under our reference: nothing was created, whatever the method.
+      throw new ProviderError('not_created', error.kind === 'ambiguous' ? 'provider_error' : error.normalizedCode, error.message, error.httpStatus);
     }
-    if (found) return found;
-    throw error;
+    if (answer.status === 200) return answer.body as AsaasPayment;
+    throw providerErrorFor(answer.status, answer.body, 'create payment');
   }
 
   /** The QR code of a pending Pix charge, the Pix transaction of a paid one; both best effort. */
@@ -223,21 +199,6 @@ export class AsaasAdapter implements ProviderAdapter {
     const notRemovable = answer.status === 400 && errorCode(answer.body) === 'invalid_action';
     if (answer.status !== 200 && !notRemovable) throw providerErrorFor(answer.status, answer.body, 'delete payment');
     return this.getCharge(providerPaymentId);
-  }
-
-  async simulatePaid(providerPaymentId: string): Promise<void> {
-    if (!this.controlUrl) throw new ProviderError('rejected', 'provider_rejected', 'asaas simulatePaid: only the sandbox emulator can simulate payments');
-    const plain = new Agent({ connect: { timeout: this.timeoutMs }, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
-    try {
-      // Payment ids are unique across accounts: the API key is not sent to the control port.
-      const url = `${this.controlUrl}/__control/charges/${encodeURIComponent(providerPaymentId)}/pay`;
-      const answer = await this.send(url, 'POST', 'write', {}, plain, false);
-      if (answer.status === 200) return;
-      if (answer.status === 404) throw new ProviderError('not_found', 'not_found', `asaas simulatePaid: no charge ${providerPaymentId}`, 404);
-      throw new ProviderError('rejected', 'provider_rejected', `asaas simulatePaid: HTTP ${answer.status}`, answer.status);
-    } finally {
-      await plain.close();
-    }
   }
 
   /**

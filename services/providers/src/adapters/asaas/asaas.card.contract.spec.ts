@@ -7,6 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { createAsaasEmulator, type AsaasEmulator } from '@orquestra/emulators';
 import { ProviderError, type CreateChargeInput } from '../provider-adapter';
 import { AsaasAdapter } from './asaas.adapter';
+import { payAtEmulator } from '../testing/contract-kit';
+/** Pays at the emulator as `POST /payments/{id}/simulate` does. */
+const simulatePaid = (id: string) => payAtEmulator('asaas', controlUrl, { api_key: API_KEY }, id);
 
 jest.setTimeout(30_000);
 
@@ -14,6 +17,7 @@ const API_KEY = '$aact_hmlg_000MzkwODA2MWY2OGM3MWRlMDU2NWM3MzJlNzZmNGZhZGY6OmNhc
 
 let emulator: AsaasEmulator;
 let adapter: AsaasAdapter;
+let controlUrl: string;
 let signingSecret: string;
 let receiver: Server;
 const received: Array<{ headers: Record<string, string>; rawBody: Buffer }> = [];
@@ -54,6 +58,7 @@ async function webhookFor(paymentId: string, event: string) {
 beforeAll(async () => {
   emulator = createAsaasEmulator({ accounts: [{ api_key: API_KEY }], webhooks: { retries: 1, baseDelayMs: 20 } });
   const ports = await emulator.start();
+  controlUrl = `http://127.0.0.1:${ports.controlPort}`;
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -65,7 +70,6 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const context = {
     baseUrl: `http://127.0.0.1:${ports.apiPort}/v3`,
-    controlUrl: `http://127.0.0.1:${ports.controlPort}`,
     credentials: { api_key: API_KEY },
     webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/asaas`,
     webhookSecret: 'whsec_card',
@@ -133,9 +137,9 @@ describe('card on the Asaas hosted invoice page', () => {
     await expect(adapter.createCharge(cardInput({ customer: { name: 'Sem Documento' } }))).rejects.toMatchObject({ kind: 'rejected' });
   });
 
-  it('simulatePaid confirms a card charge through the sandbox control port', async () => {
+  it('the emulator confirms a card charge as if the approved test card were typed', async () => {
     const charge = await adapter.createCharge(cardInput());
-    await adapter.simulatePaid(charge.providerPaymentId);
+    await simulatePaid(charge.providerPaymentId);
     await expect(adapter.getCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'paid' });
   });
 });

@@ -9,6 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { createAsaasEmulator, type AsaasEmulator } from '@orquestra/emulators';
 import type { CreateChargeInput, WebhookRequest } from '../provider-adapter';
 import { AsaasAdapter } from './asaas.adapter';
+import { payAtEmulator } from '../testing/contract-kit';
+/** Pays at the emulator as `POST /payments/{id}/simulate` does. */
+const simulatePaid = (id: string) => payAtEmulator('asaas', controlUrl, { api_key: API_KEY }, id);
 
 jest.setTimeout(30_000);
 
@@ -53,7 +56,7 @@ async function webhooks(paymentId: string, event: string): Promise<WebhookReques
 
 async function paidCard(amount: number): Promise<string> {
   const charge = await adapter.createCharge(cardInput(amount));
-  await adapter.simulatePaid(charge.providerPaymentId);
+  await simulatePaid(charge.providerPaymentId);
   return charge.providerPaymentId;
 }
 
@@ -72,7 +75,6 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const context = {
     baseUrl: `http://127.0.0.1:${ports.apiPort}/v3`,
-    controlUrl,
     credentials: { api_key: API_KEY },
     webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/asaas`,
     webhookSecret: 'whsec_chargebacks',

@@ -9,6 +9,9 @@ import { hasError, isDynamicPix, parsePix } from 'pix-utils';
 import { createAsaasEmulator, type AsaasEmulator } from '@orquestra/emulators';
 import { ProviderError, type AdapterContext, type CreateChargeInput, type WebhookRequest } from '../provider-adapter';
 import { AsaasAdapter } from './asaas.adapter';
+import { payAtEmulator } from '../testing/contract-kit';
+/** Pays at the emulator as `POST /payments/{id}/simulate` does. */
+const simulatePaid = (id: string) => payAtEmulator('asaas', controlUrl, { api_key: API_KEY }, id);
 
 jest.setTimeout(30_000);
 
@@ -34,7 +37,6 @@ const adapters: AsaasAdapter[] = [];
 function adapterWith(overrides: Partial<AdapterContext> = {}): AsaasAdapter {
   const adapter = new AsaasAdapter({
     baseUrl,
-    controlUrl,
     credentials: { api_key: API_KEY },
     webhookUrl: receiverUrl,
     webhookSecret: WEBHOOK_SECRET,
@@ -213,7 +215,7 @@ describe('charges', () => {
     const charge = await adapter.createCharge(chargeInput());
     await expect(adapter.cancelCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'canceled', nextAction: { type: 'none' } });
     await expect(adapter.cancelCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'canceled' });
-    await expectProviderError(adapter.simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
+    await expectProviderError(simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
     await expectProviderError(adapter.cancelCharge('pay_0000000000000000'), 'not_found', 'not_found');
   });
 });
@@ -237,7 +239,7 @@ describe('payment and webhook', () => {
     const adapter = adapterWith({ signingSecret });
     received.length = 0;
     const charge = await adapter.createCharge(chargeInput({ amount: 5_000 }));
-    await adapter.simulatePaid(charge.providerPaymentId);
+    await simulatePaid(charge.providerPaymentId);
 
     const hook = await waitFor(() => received.find((r) => r.rawBody.toString().includes('"PAYMENT_RECEIVED"')));
     expect(hook.path).toBe('/webhooks/asaas/acc_asaas_1');
@@ -255,7 +257,7 @@ describe('payment and webhook', () => {
     expect(paid.paidAt).toBeInstanceOf(Date);
     // Canceling a charge that was just paid answers it as paid, it does not throw.
     await expect(adapter.cancelCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'paid' });
-    await expectProviderError(adapter.simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
+    await expectProviderError(simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
     expect((await stats()).webhooks_sent).toBeGreaterThanOrEqual(1);
   });
 
@@ -278,9 +280,8 @@ describe('payment and webhook', () => {
     expect(unregistered.parseWebhook({ ...genuine, headers: {}, query: { hmac: 'nope' } })).toMatchObject({ ok: false, reason: 'unauthenticated' });
   });
 
-  it('simulates payments only with a sandbox control URL, and only of known charges', async () => {
-    await expectProviderError(adapterWith({ controlUrl: undefined }).simulatePaid('pay_1'), 'rejected', 'provider_rejected');
-    await expectProviderError(adapterWith().simulatePaid('pay_0000000000000000'), 'not_found', 'not_found');
+  it('the emulator pays only known charges (what simulate uses)', async () => {
+    await expectProviderError(simulatePaid('pay_0000000000000000'), 'not_found', 'not_found');
   });
 });
 

@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { createAsaasEmulator, type AsaasEmulator } from '@orquestra/emulators';
 import { ProviderError, type ProviderCharge } from '../provider-adapter';
 import { AsaasAdapter } from './asaas.adapter';
-import { until } from '../testing/contract-kit';
+import { payAtEmulator, until } from '../testing/contract-kit';
+/** Pays at the emulator as `POST /payments/{id}/simulate` does. */
+const simulatePaid = (id: string) => payAtEmulator('asaas', controlUrl, { api_key: API_KEY }, id);
 
 jest.setTimeout(30_000);
 
@@ -32,7 +34,7 @@ async function paidCharge(amount: number): Promise<ProviderCharge> {
     metadata: {},
     idempotencyKey: `pay_refund_${counter}:acc`,
   });
-  await adapter.simulatePaid(charge.providerPaymentId);
+  await simulatePaid(charge.providerPaymentId);
   return charge;
 }
 
@@ -51,7 +53,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/asaas/acc_r?hmac=${URL_SECRET}`;
-  const context = { baseUrl: `http://127.0.0.1:${ports.apiPort}/v3`, controlUrl, credentials: { api_key: API_KEY }, webhookUrl, webhookSecret: URL_SECRET, settings: {}, timeoutMs: 5_000 };
+  const context = { baseUrl: `http://127.0.0.1:${ports.apiPort}/v3`, credentials: { api_key: API_KEY }, webhookUrl, webhookSecret: URL_SECRET, settings: {}, timeoutMs: 5_000 };
   const registration = await new AsaasAdapter(context).registerWebhook(webhookUrl);
   adapter = new AsaasAdapter({ ...context, ...(registration.signingSecret ? { signingSecret: registration.signingSecret } : {}) });
 });

@@ -1,5 +1,6 @@
 /**
- * Efí Pix adapter: HTTP mechanics only (mTLS agent, OAuth token, requests, transport errors).
+ * Efí Pix adapter: its own HTTP parts only (OAuth token, requests); the pool with the account's
+ * client certificate and the wire table are http/provider-http.ts.
  * Conversions and the error table live in efi.transformers.ts.
  *
  * Efí's Pix API requires the account's client certificate on every call (mTLS) and a Bearer token
@@ -7,8 +8,9 @@
  * charges (`cob`) whose txid is derived from our idempotency key, which makes creation idempotent.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { tlsConnectOptions } from '../http/tls-context';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { ProviderHttp, type HttpAnswer, type HttpExchangeObserver } from '../http/provider-http';
+import type { RequestPurpose } from '../http/transport-errors';
 import {
   ProviderError,
   type CreateChargeInput,
@@ -52,124 +54,57 @@ export interface EfiAdapterOptions {
   caPem?: string;
   /** The account's Pix key: charges are paid to it, webhooks are registered on it. */
   chave: string;
-  /** Emulator control base URL (sandbox only), used by simulatePaid. */
-  controlUrl?: string;
   /** Per-request limit for connecting and for waiting on an answer (undici's timers tick at ~0.5–1 s). */
   timeoutMs: number;
   /** Per-account secret carried in the registered webhook URL (`?hmac=`). */
   webhookSecret: string;
+  observe?: HttpExchangeObserver;
 }
-
-/** What the request was, for classifying a failure without an answer. */
-type Operation = 'token' | 'create' | 'read' | 'write';
 
 /** Refresh a token this long before Efí says it expires, so no request carries a dying one. */
 const TOKEN_REFRESH_MARGIN_MS = 60_000;
-
-const CONNECT_PHASE_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT',
-  'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_TLS_CERT_ALTNAME_INVALID', 'EPROTO',
-]);
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
-function transportCode(err: unknown): string {
-  const e = err as { code?: unknown; cause?: { code?: unknown }; errors?: { code?: unknown }[] };
-  const code = e.code ?? e.cause?.code ?? e.errors?.[0]?.code;
-  return typeof code === 'string' ? code : 'UNKNOWN';
-}
-
-/**
- * A failure with no HTTP answer. Connection refused, DNS, TLS and resets before any answer mean
- * Efí did not act on the request: "not created". For a cob that is safe even if a reset hid a
- * created charge, because nobody has its QR code and it expires unpaid. No answer within the
- * timeout on a create is "ambiguous": the caller must read back (the same txid) before moving on.
- */
-export function classifyTransportError(err: unknown, operation: Operation): ProviderError {
-  const code = transportCode(err);
-  const what = `efi ${operation}: ${code}`;
-  if (CONNECT_PHASE_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || RESET_CODES.has(code)) {
-    return new ProviderError('not_created', 'provider_unavailable', what);
-  }
-  if (TIMEOUT_CODES.has(code)) {
-    // A token request that timed out sent no charge; everything else may have reached Efí.
-    return new ProviderError(operation === 'token' ? 'not_created' : 'ambiguous', 'provider_timeout', what);
-  }
-  return new ProviderError(operation === 'token' || operation === 'read' ? 'not_created' : 'ambiguous', 'provider_error', what);
-}
-
-interface Answer {
-  status: number;
-  body: unknown;
-}
 
 export class EfiAdapter implements ProviderAdapter {
   readonly provider = 'efi';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #clientSecret: string;
   readonly #webhookSecret: string;
-  readonly #agent: Agent;
+  readonly #http: ProviderHttp;
   #token: { value: string; refreshAt: number } | undefined;
   #tokenInFlight: Promise<string> | undefined;
-  private readonly baseUrl: string;
   /** The non-secret options. */
-  private readonly options: Pick<EfiAdapterOptions, 'clientId' | 'chave' | 'controlUrl' | 'timeoutMs'>;
+  private readonly options: Pick<EfiAdapterOptions, 'clientId' | 'chave'>;
 
   constructor(options: EfiAdapterOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.options = { clientId: options.clientId, chave: options.chave, controlUrl: options.controlUrl, timeoutMs: options.timeoutMs };
+    this.options = { clientId: options.clientId, chave: options.chave };
     this.#clientSecret = options.clientSecret;
     this.#webhookSecret = options.webhookSecret;
-    this.#agent = new Agent({
-      connect: {
-        // The account's client certificate (mTLS); an extra CA is added to Node's roots, not
-        // substituted for them: live Efí still verifies.
-        ...tlsConnectOptions({ certificatePem: options.certificatePem, privateKeyPem: options.privateKeyPem, caPem: options.caPem }),
-        timeout: options.timeoutMs,
-      },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
+    this.#http = new ProviderHttp({
+      provider: this.provider,
+      baseUrl: options.baseUrl,
+      timeoutMs: options.timeoutMs,
+      // The account's client certificate (mTLS) on every call.
+      tls: { certificatePem: options.certificatePem, privateKeyPem: options.privateKeyPem, caPem: options.caPem },
+      ...(options.observe ? { observe: options.observe } : {}),
     });
   }
 
   /** Releases the connection pool. */
   close(): Promise<void> {
-    return this.#agent.close();
+    return this.#http.close();
   }
 
-  private async send(dispatcher: Dispatcher, url: string, init: { method: Dispatcher.HttpMethod; headers: Record<string, string>; body?: unknown }, operation: Operation): Promise<Answer> {
-    try {
-      const response = await request(url, {
-        method: init.method,
-        headers: init.body === undefined ? init.headers : { ...init.headers, 'content-type': 'application/json' },
-        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-        dispatcher,
-      });
-      const text = await response.body.text();
-      let body: unknown = text;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        // Not JSON (an HTML error page from a proxy): keep the text for the message.
-      }
-      return { status: response.statusCode, body };
-    } catch (err) {
-      throw classifyTransportError(err, operation);
-    }
+  private send(method: Dispatcher.HttpMethod, path: string, purpose: RequestPurpose | 'prepare' | 'read' | 'write', headers: Record<string, string>, body?: unknown): Promise<HttpAnswer> {
+    if (body === undefined) return this.#http.send({ method, path, purpose, headers });
+    return this.#http.send({ method, path, purpose, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   }
 
   private async fetchToken(): Promise<string> {
     const basic = Buffer.from(`${this.options.clientId}:${this.#clientSecret}`).toString('base64');
-    const answer = await this.send(
-      this.#agent,
-      `${this.baseUrl}/oauth/token`,
-      { method: 'POST', headers: { authorization: `Basic ${basic}` }, body: { grant_type: 'client_credentials' } },
-      'token',
-    );
+    // A token is a `prepare`: whatever goes wrong getting one, no charge was sent.
+    const answer = await this.send('POST', '/oauth/token', 'prepare', { authorization: `Basic ${basic}` }, { grant_type: 'client_credentials' });
     if (answer.status !== 200) {
       const error = providerErrorFor(answer.status, answer.body, 'oauth token');
-      // Whatever went wrong getting a token, no charge was sent.
       throw error.kind === 'ambiguous' ? new ProviderError('not_created', error.normalizedCode, error.message, error.httpStatus) : error;
     }
     const token = answer.body as Partial<EfiTokenResponse> | undefined;
@@ -192,15 +127,10 @@ export class EfiAdapter implements ProviderAdapter {
   }
 
   /** A `/v2` call with the Bearer token; on 401 the token is refreshed and the call made once more. */
-  private async api(method: Dispatcher.HttpMethod, path: string, operation: Operation, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Answer> {
+  private async api(method: Dispatcher.HttpMethod, path: string, purpose: RequestPurpose | 'read' | 'write', body?: unknown, extraHeaders: Record<string, string> = {}): Promise<HttpAnswer> {
     for (let attempt = 0; ; attempt += 1) {
       const token = await this.token(attempt > 0);
-      const answer = await this.send(
-        this.#agent,
-        `${this.baseUrl}${path}`,
-        { method, headers: { authorization: `Bearer ${token}`, ...extraHeaders }, body },
-        operation,
-      );
+      const answer = await this.send(method, path, purpose, { authorization: `Bearer ${token}`, ...extraHeaders }, body);
       // A 401 is answered before the request is acted on, so repeating it is safe. One retry only:
       // a second 401 with a brand-new token means the credentials lost access.
       if (answer.status !== 401 || attempt > 0) return answer;
@@ -233,7 +163,7 @@ export class EfiAdapter implements ProviderAdapter {
 
   /** PUT the cob; when the txid is taken (a repeat of this create), read the existing one. */
   private async createOrReadCob(txid: string, cobRequest: EfiCobRequest): Promise<EfiCob> {
-    const answer = await this.api('PUT', `/v2/cob/${txid}`, 'create', cobRequest);
+    const answer = await this.api('PUT', `/v2/cob/${txid}`, { operation: 'create', method: 'pix' }, cobRequest);
     if (answer.status === 201 || answer.status === 200) return answer.body as EfiCob;
     if (errorName(answer.body) === 'txid_duplicado') return this.readCob(txid);
     throw providerErrorFor(answer.status, answer.body, 'create cob');
@@ -315,22 +245,6 @@ export class EfiAdapter implements ProviderAdapter {
   /** The defense of a notice: analise "rejeitado", justificativa = text and links (efi.infracoes.ts). */
   submitDisputeEvidence(input: DisputeEvidenceInput): Promise<void> {
     return submitEfiDefesa((m, p, o, b) => this.api(m, p, o, b), input);
-  }
-
-  async simulatePaid(providerPaymentId: string): Promise<void> {
-    if (!this.options.controlUrl) {
-      throw new ProviderError('rejected', 'provider_rejected', 'efi simulatePaid: only the sandbox emulator can simulate payments');
-    }
-    const url = `${this.options.controlUrl.replace(/\/+$/, '')}/__control/charges/${encodeURIComponent(providerPaymentId)}/pay`;
-    const plain = new Agent({ connect: { timeout: this.options.timeoutMs }, headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs });
-    try {
-      const answer = await this.send(plain, url, { method: 'POST', headers: {}, body: { client_id: this.options.clientId } }, 'write');
-      if (answer.status === 200) return;
-      if (answer.status === 404) throw new ProviderError('not_found', 'not_found', `efi simulatePaid: no charge ${providerPaymentId}`, 404);
-      throw new ProviderError('rejected', 'provider_rejected', `efi simulatePaid: HTTP ${answer.status}`, answer.status);
-    } finally {
-      await plain.close();
-    }
   }
 
   /**

@@ -10,6 +10,9 @@ import { hasError, isDynamicPix, parsePix } from 'pix-utils';
 import { createEfiEmulator, generateTestCerts, type EfiEmulator, type TestCerts } from '@orquestra/emulators';
 import { ProviderError, type CreateChargeInput, type WebhookRequest } from '../provider-adapter';
 import { EfiAdapter, type EfiAdapterOptions } from './efi.adapter';
+import { payAtEmulator } from '../testing/contract-kit';
+/** Pays at the emulator as `POST /payments/{id}/simulate` does. */
+const simulatePaid = (id: string) => payAtEmulator('efi', controlUrl, { client_id: CLIENT.client_id }, id);
 
 jest.setTimeout(30_000);
 
@@ -44,7 +47,6 @@ function adapterWith(overrides: Partial<EfiAdapterOptions> = {}): EfiAdapter {
     privateKeyPem: certs.clientKeyPem,
     caPem: certs.caPem,
     chave: CLIENT.chave,
-    controlUrl,
     timeoutMs: 5_000,
     webhookSecret: WEBHOOK_SECRET,
     ...overrides,
@@ -261,7 +263,7 @@ describe('charges', () => {
     const charge = await adapter.createCharge(chargeInput());
     await expect(adapter.cancelCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'canceled', nextAction: { type: 'none' } });
     await expect(adapter.cancelCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'canceled' });
-    await expectProviderError(adapter.simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
+    await expectProviderError(simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
   });
 
   it('expires a charge past its expiracao', async () => {
@@ -269,7 +271,7 @@ describe('charges', () => {
     const charge = await adapter.createCharge(chargeInput({ expiresInSeconds: 1 }));
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     await expect(adapter.getCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'canceled', failureCode: 'expired' });
-    await expectProviderError(adapter.simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
+    await expectProviderError(simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
   });
 });
 
@@ -292,7 +294,7 @@ describe('payment and webhook', () => {
     await adapter.registerWebhook(receiverUrl);
     received.length = 0;
     const charge = await adapter.createCharge(chargeInput({ amount: 5_000 }));
-    await adapter.simulatePaid(charge.providerPaymentId);
+    await simulatePaid(charge.providerPaymentId);
 
     const hook = await waitFor(() => received.find((r) => r.query['ignorar'] === '/pix'));
     expect(hook.path).toBe('/webhooks/efi/acc_efi_1');
@@ -329,7 +331,7 @@ describe('payment and webhook', () => {
     received.length = 0;
     receiverFailuresLeft = 2;
     const charge = await adapter.createCharge(chargeInput());
-    await adapter.simulatePaid(charge.providerPaymentId);
+    await simulatePaid(charge.providerPaymentId);
     await emulator.webhooksIdle();
     const deliveries = emulator.state.listDeliveries().filter((d) => d.txids.includes(charge.providerPaymentId));
     expect(deliveries).toHaveLength(1);
@@ -337,9 +339,8 @@ describe('payment and webhook', () => {
     expect(deliveries[0]?.attempts.map((a) => a.status)).toEqual([500, 500, 200]);
   });
 
-  it('simulates payments only with a sandbox control URL, and only of known charges', async () => {
-    await expectProviderError(adapterWith({ controlUrl: undefined }).simulatePaid('whateverwhateverwhatever01'), 'rejected', 'provider_rejected');
-    await expectProviderError(adapterWith().simulatePaid('unknownunknownunknownunknown01'), 'not_found', 'not_found');
+  it('the emulator pays only known charges (what simulate uses)', async () => {
+    await expectProviderError(simulatePaid('unknownunknownunknownunknown01'), 'not_found', 'not_found');
   });
 });
 
@@ -424,7 +425,7 @@ describe('failure classification', () => {
 describe('refunds (devoluções)', () => {
   async function paidCharge(adapter: EfiAdapter, amount: number) {
     const charge = await adapter.createCharge(chargeInput({ amount }));
-    await adapter.simulatePaid(charge.providerPaymentId);
+    await simulatePaid(charge.providerPaymentId);
     return adapter.getCharge(charge.providerPaymentId);
   }
 

@@ -5,6 +5,9 @@
  */
 import { createEfiEmulator, generateTestCerts, type EfiEmulator, type TestCerts } from '@orquestra/emulators';
 import { EfiAdapter } from './efi.adapter';
+import { payAtEmulator } from '../testing/contract-kit';
+/** Pays at the emulator as `POST /payments/{id}/simulate` does. */
+const simulatePaid = (id: string) => payAtEmulator('efi', controlUrl, { client_id: CLIENT.client_id }, id);
 
 jest.setTimeout(30_000);
 
@@ -33,7 +36,6 @@ beforeAll(async () => {
     privateKeyPem: certs.clientKeyPem,
     caPem: certs.caPem,
     chave: CLIENT.chave,
-    controlUrl,
     timeoutMs: 5_000,
     webhookSecret: 'whsec_infracoes',
   });
@@ -51,7 +53,7 @@ describe('Efí infrações (emulator)', () => {
       paymentId: 'pay_inf_1', method: 'pix', amount: 7_500, customer: { name: 'João Lima', document: '52998224725' },
       expiresInSeconds: 3600, metadata: {}, idempotencyKey: 'pay_inf_1:acc_efi',
     });
-    await adapter.simulatePaid(charge.providerPaymentId);
+    await simulatePaid(charge.providerPaymentId);
     const paid = await adapter.getCharge(charge.providerPaymentId);
     expect(paid).toMatchObject({ status: 'paid', endToEndId: expect.stringMatching(/^E/) });
     const window = () => ({ since: new Date(Date.now() - 86_400_000), until: new Date(Date.now() + 1_000) });

@@ -1,5 +1,6 @@
 /**
- * Mercado Pago adapter: HTTP mechanics only (Bearer access token, requests, transport errors).
+ * Mercado Pago adapter: its own HTTP parts only (Bearer access token, requests); the pool and the
+ * wire table are http/provider-http.ts.
  * Conversions and the error table live in mercadopago.transformers.ts, webhook checks in
  * mercadopago.webhook.ts.
  *
@@ -9,8 +10,9 @@
  * `notification_url` (Mercado Pago has no webhook-registration API) and are verified with the
  * account's "assinatura secreta" (credential `webhook_secret`).
  */
-import { tlsConnectOptions } from '../http/tls-context';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { accountHttp, type HttpAnswer, type ProviderHttp } from '../http/provider-http';
+import type { RequestPurpose } from '../http/transport-errors';
 import {
   ProviderError,
   type AdapterContext,
@@ -36,44 +38,6 @@ import {
 import { refundMercadoPagoPayment } from './mercadopago.refunds';
 import { parseMercadoPagoWebhook, SIGNATURE_TOLERANCE_SECONDS } from './mercadopago.webhook';
 
-/** What the request was, for classifying a failure without an answer. */
-type Operation = 'create' | 'read' | 'write';
-
-const CONNECT_PHASE_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT',
-  'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_TLS_CERT_ALTNAME_INVALID', 'EPROTO',
-]);
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
-function transportCode(err: unknown): string {
-  const e = err as { code?: unknown; cause?: { code?: unknown }; errors?: { code?: unknown }[] };
-  const code = e.code ?? e.cause?.code ?? e.errors?.[0]?.code;
-  return typeof code === 'string' ? code : 'UNKNOWN';
-}
-
-/**
- * A failure with no HTTP answer. Refused, DNS, TLS and resets mean "not created": if a reset hid a
- * created payment, nobody holds its QR code (it expires unpaid) and a repeat on this account with
- * the same X-Idempotency-Key answers that payment. No answer within the timeout on a create is
- * "ambiguous": the caller must repeat it here (same key) before moving to another account.
- */
-export function classifyTransportError(err: unknown, operation: Operation): ProviderError {
-  const code = transportCode(err);
-  const what = `mercadopago ${operation}: ${code}`;
-  if (CONNECT_PHASE_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || RESET_CODES.has(code)) {
-    return new ProviderError('not_created', 'provider_unavailable', what);
-  }
-  if (TIMEOUT_CODES.has(code)) return new ProviderError(operation === 'read' ? 'not_created' : 'ambiguous', 'provider_timeout', what);
-  return new ProviderError(operation === 'read' ? 'not_created' : 'ambiguous', 'provider_error', what);
-}
-
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
 export class MercadoPagoAdapter implements ProviderAdapter {
   readonly provider = 'mercadopago';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
@@ -82,63 +46,29 @@ export class MercadoPagoAdapter implements ProviderAdapter {
   readonly #urlSecret: string;
   /** Carries our per-account secret in `?hmac=`. */
   readonly #webhookUrl: string;
-  readonly #agent: Agent;
-  private readonly baseUrl: string;
-  private readonly controlUrl: string | undefined;
-  private readonly timeoutMs: number;
+  readonly #http: ProviderHttp;
   private readonly toleranceSeconds: number;
 
   constructor(context: AdapterContext) {
-    this.baseUrl = context.baseUrl.replace(/\/+$/, '');
-    this.controlUrl = context.controlUrl?.replace(/\/+$/, '');
     this.#webhookUrl = context.webhookUrl;
-    this.timeoutMs = context.timeoutMs;
     this.#accessToken = context.credentials['access_token'] ?? '';
     // The secret Mercado Pago signs with is a credential (copied from its dashboard).
     this.#webhookSecret = context.credentials['webhook_secret'] || context.signingSecret;
     this.#urlSecret = context.webhookSecret;
     const tolerance = Number(context.settings['webhook_tolerance_seconds'] ?? SIGNATURE_TOLERANCE_SECONDS);
     this.toleranceSeconds = Number.isFinite(tolerance) && tolerance >= 0 ? tolerance : SIGNATURE_TOLERANCE_SECONDS;
-    this.#agent = new Agent({
-      keepAliveTimeout: 30_000,
-      connect: {
-        // An extra CA is added to Node's roots, not substituted for them: the live API still verifies.
-        ...tlsConnectOptions({ caPem: context.caPem }),
-        timeout: context.timeoutMs,
-      },
-      headersTimeout: context.timeoutMs,
-      bodyTimeout: context.timeoutMs,
-    });
+    this.#http = accountHttp(this.provider, context);
   }
 
   /** Releases the connection pool. */
   close(): Promise<void> {
-    return this.#agent.close();
+    return this.#http.close();
   }
 
-  private async send(url: string, method: Dispatcher.HttpMethod, operation: Operation, headers: Record<string, string>, body?: string): Promise<Answer> {
-    try {
-      const response = await request(url, {
-        method,
-        headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body }),
-        dispatcher: this.#agent,
-      });
-      const text = await response.body.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // Not JSON (an HTML error page from a proxy): keep the text for the message.
-      }
-      return { status: response.statusCode, body: parsed };
-    } catch (err) {
-      throw classifyTransportError(err, operation);
-    }
-  }
-
-  private api(method: Dispatcher.HttpMethod, path: string, operation: Operation, body?: string, extraHeaders: Record<string, string> = {}): Promise<Answer> {
-    return this.send(`${this.baseUrl}${path}`, method, operation, { authorization: `Bearer ${this.#accessToken}`, accept: 'application/json', ...extraHeaders }, body);
+  private api(method: Dispatcher.HttpMethod, path: string, purpose: RequestPurpose | 'read' | 'write', body?: string, extraHeaders: Record<string, string> = {}): Promise<HttpAnswer> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#accessToken}`, accept: 'application/json', ...extraHeaders };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return this.#http.send({ method, path, purpose, headers, ...(body === undefined ? {} : { body }) });
   }
 
   /** `GET /users/me`: the cheapest read that needs a valid access token. */
@@ -158,7 +88,7 @@ export class MercadoPagoAdapter implements ProviderAdapter {
       // No payer e-mail or an amount that is not positive cents: no Mercado Pago account accepts it.
       throw new ProviderError('rejected', 'provider_rejected', `mercadopago create: ${(err as Error).message}`);
     }
-    const answer = await this.api('POST', '/v1/payments', 'create', body, { 'x-idempotency-key': idempotencyHeaderFor(input.idempotencyKey) });
+    const answer = await this.api('POST', '/v1/payments', { operation: 'create', method: input.method }, body, { 'x-idempotency-key': idempotencyHeaderFor(input.idempotencyKey) });
     if (answer.status !== 200 && answer.status !== 201) throw providerErrorFor(answer.status, answer.body, 'create payment');
     const payment = answer.body as MercadoPagoPayment;
     // A repeated key answers the first payment: one of another amount means the key was reused.
@@ -196,16 +126,6 @@ export class MercadoPagoAdapter implements ProviderAdapter {
   /** See mercadopago.refunds.ts: our refund id is the X-Idempotency-Key. */
   refundCharge(input: RefundChargeInput): Promise<ProviderRefund> {
     return refundMercadoPagoPayment((method, path, operation, body, headers) => this.api(method, path, operation, body, headers), input);
-  }
-
-  async simulatePaid(providerPaymentId: string): Promise<void> {
-    if (!this.controlUrl) {
-      throw new ProviderError('rejected', 'provider_rejected', 'mercadopago simulatePaid: only the sandbox emulator can simulate payments');
-    }
-    const answer = await this.send(`${this.controlUrl}/__control/charges/${encodeURIComponent(providerPaymentId)}/pay`, 'POST', 'write', {});
-    if (answer.status === 200) return;
-    if (answer.status === 404) throw new ProviderError('not_found', 'not_found', `mercadopago simulatePaid: no payment ${providerPaymentId}`, 404);
-    throw new ProviderError('rejected', 'provider_rejected', `mercadopago simulatePaid: HTTP ${answer.status}`, answer.status);
   }
 
   /**

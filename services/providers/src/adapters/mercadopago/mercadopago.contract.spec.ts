@@ -11,6 +11,9 @@ import { createMercadoPagoEmulator, type MercadoPagoEmulator } from '@orquestra/
 import { ProviderError, type AdapterContext, type CreateChargeInput, type WebhookRequest } from '../provider-adapter';
 import { MercadoPagoAdapter } from './mercadopago.adapter';
 import { computeSignature } from './mercadopago.webhook';
+import { payAtEmulator } from '../testing/contract-kit';
+/** Pays at the emulator as `POST /payments/{id}/simulate` does. */
+const simulatePaid = (id: string) => payAtEmulator('mercadopago', controlUrl, {}, id);
 
 jest.setTimeout(30_000);
 
@@ -37,7 +40,6 @@ const adapters: MercadoPagoAdapter[] = [];
 function adapterWith(overrides: Partial<AdapterContext> = {}): MercadoPagoAdapter {
   const adapter = new MercadoPagoAdapter({
     baseUrl,
-    controlUrl,
     credentials: { ...ACCOUNT },
     webhookUrl: `${receiverUrl}?hmac=${URL_SECRET}`,
     webhookSecret: URL_SECRET,
@@ -215,7 +217,7 @@ describe('charges', () => {
     const charge = await adapter.createCharge(chargeInput());
     await expect(adapter.cancelCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'canceled', nextAction: { type: 'none' } });
     await expect(adapter.cancelCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'canceled' });
-    await expectProviderError(adapter.simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
+    await expectProviderError(simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
   });
 });
 
@@ -223,7 +225,7 @@ describe('payment and webhook', () => {
   it('pays through the sandbox; the signed webhook reaches our URL and parses', async () => {
     const adapter = adapterWith();
     const charge = await adapter.createCharge(chargeInput({ amount: 5_000 }));
-    await adapter.simulatePaid(charge.providerPaymentId);
+    await simulatePaid(charge.providerPaymentId);
     const hook = await waitFor(() => received.find(hookFor(charge.providerPaymentId, 'payment.updated')));
     expect(hook.path).toBe('/webhooks/mercadopago/acc_mp_1');
     expect(hook.query).toMatchObject({ hmac: URL_SECRET, source_news: 'webhooks', 'data.id': charge.providerPaymentId, type: 'payment' });
@@ -267,7 +269,7 @@ describe('payment and webhook', () => {
     const charge = await adapter.createCharge(chargeInput());
     await emulator.webhooksIdle();
     receiverFailuresLeft = 2;
-    await adapter.simulatePaid(charge.providerPaymentId);
+    await simulatePaid(charge.providerPaymentId);
     await emulator.webhooksIdle();
     const deliveries = emulator.state.listDeliveries().filter((d) => d.paymentId === Number(charge.providerPaymentId) && d.action === 'payment.updated');
     expect(deliveries).toHaveLength(1);
@@ -275,9 +277,8 @@ describe('payment and webhook', () => {
     expect(deliveries[0]?.attempts.map((a) => a.status)).toEqual([500, 500, 200]);
   });
 
-  it('simulates payments only with a sandbox control URL, and only of known charges', async () => {
-    await expectProviderError(adapterWith({ controlUrl: undefined }).simulatePaid('123'), 'rejected', 'provider_rejected');
-    await expectProviderError(adapterWith().simulatePaid('999999999999'), 'not_found', 'not_found');
+  it('the emulator pays only known charges (what simulate uses)', async () => {
+    await expectProviderError(simulatePaid('999999999999'), 'not_found', 'not_found');
   });
 });
 

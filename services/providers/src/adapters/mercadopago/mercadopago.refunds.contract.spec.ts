@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { createMercadoPagoEmulator, type MercadoPagoEmulator } from '@orquestra/emulators';
 import { ProviderError, type ProviderCharge } from '../provider-adapter';
 import { MercadoPagoAdapter } from './mercadopago.adapter';
-import { until } from '../testing/contract-kit';
+import { payAtEmulator, until } from '../testing/contract-kit';
+/** Pays at the emulator as `POST /payments/{id}/simulate` does. */
+const simulatePaid = (id: string) => payAtEmulator('mercadopago', controlUrl, {}, id);
 
 jest.setTimeout(30_000);
 
@@ -32,7 +34,7 @@ async function paidCharge(amount: number): Promise<ProviderCharge> {
     metadata: {},
     idempotencyKey: `pay_refund_${counter}:acc`,
   });
-  await adapter.simulatePaid(charge.providerPaymentId);
+  await simulatePaid(charge.providerPaymentId);
   return charge;
 }
 
@@ -52,7 +54,6 @@ beforeAll(async () => {
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/mercadopago/acc_mp_r`;
   adapter = new MercadoPagoAdapter({
     baseUrl: `http://127.0.0.1:${ports.apiPort}`,
-    controlUrl,
     credentials: { ...ACCOUNT },
     webhookUrl: `${receiverUrl}?hmac=${URL_SECRET}`,
     webhookSecret: URL_SECRET,

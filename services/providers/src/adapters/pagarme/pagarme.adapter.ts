@@ -1,6 +1,6 @@
 /**
- * Pagar.me API v5 adapter: HTTP mechanics only (Basic auth with the secret key, idempotency keys,
- * requests, transport errors). Conversions and the error table live in pagarme.transformers.ts.
+ * Pagar.me API v5 adapter: its own HTTP parts only (Basic auth with the secret key, idempotency
+ * keys, requests); the pool and the wire table are http/provider-http.ts. Conversions and the error table live in pagarme.transformers.ts.
  *
  * One base URL serves both modes (`https://api.pagar.me/core/v5`): the key decides (`sk_test_…` is
  * the sandbox). A Pix charge is an order with one Pix payment; we answer its charge (`ch_…`).
@@ -10,8 +10,9 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import QRCode from 'qrcode';
-import { tlsConnectOptions } from '../http/tls-context';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { accountHttp, type HttpAnswer, type ProviderHttp } from '../http/provider-http';
+import type { RequestPurpose } from '../http/transport-errors';
 import {
   ProviderError,
   type AdapterContext,
@@ -36,9 +37,6 @@ import {
 } from './pagarme.transformers';
 import { listChargeTransactions, refundPagarmeCharge, refundsOfTransactions } from './pagarme.refunds';
 
-/** What the request was, for classifying a failure without an answer. */
-type Operation = 'create' | 'read' | 'write';
-
 /**
  * The events the owner ticks in Pagar.me's dashboard next to our URL (and that we register in the
  * emulator): payment, expiry, cancelation, and refunds (`charge.partial_canceled` for a part,
@@ -54,95 +52,34 @@ export const WEBHOOK_EVENTS = [
   'order.payment_failed',
 ] as const;
 
-const CONNECT_PHASE_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT',
-  'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_TLS_CERT_ALTNAME_INVALID', 'EPROTO',
-]);
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
-function transportCode(err: unknown): string {
-  const e = err as { code?: unknown; cause?: { code?: unknown }; errors?: { code?: unknown }[] };
-  const code = e.code ?? e.cause?.code ?? e.errors?.[0]?.code;
-  return typeof code === 'string' ? code : 'UNKNOWN';
-}
-
-/**
- * A failure with no HTTP answer. Refused connections, DNS, TLS and resets mean Pagar.me did not act
- * on the request: "not created". That stays safe even if a reset hid a created order: nobody has its
- * QR code, it expires unpaid, and a repeat with the same idempotency key would answer it. No answer
- * within the timeout on a create or a write is "ambiguous": the caller must ask again with the same
- * key before moving on. A read never creates anything.
- */
-export function classifyTransportError(err: unknown, operation: Operation): ProviderError {
-  const code = transportCode(err);
-  const what = `pagarme ${operation}: ${code}`;
-  if (CONNECT_PHASE_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || RESET_CODES.has(code)) {
-    return new ProviderError('not_created', 'provider_unavailable', what);
-  }
-  const kind = operation === 'read' ? 'not_created' : 'ambiguous';
-  return new ProviderError(kind, TIMEOUT_CODES.has(code) ? 'provider_timeout' : 'provider_error', what);
-}
-
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
 export class PagarmeAdapter implements ProviderAdapter {
   readonly provider = 'pagarme';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #secretKey: string;
   readonly #webhookSecret: string;
-  readonly #agent: Agent;
-  private readonly baseUrl: string;
-  private readonly controlUrl: string | undefined;
+  readonly #http: ProviderHttp;
 
   constructor(context: AdapterContext) {
-    this.baseUrl = context.baseUrl.replace(/\/+$/, '');
-    this.controlUrl = context.controlUrl?.replace(/\/+$/, '');
     this.#secretKey = context.credentials['secret_key'] ?? '';
     this.#webhookSecret = context.webhookSecret;
-    this.#agent = new Agent({
-      keepAliveTimeout: 30_000,
-      // An extra CA is added to Node's roots, not substituted for them: live Pagar.me still verifies.
-      connect: { timeout: context.timeoutMs, ...tlsConnectOptions({ caPem: context.caPem }) },
-      headersTimeout: context.timeoutMs,
-      bodyTimeout: context.timeoutMs,
-    });
+    this.#http = accountHttp(this.provider, context);
   }
 
   /** Releases the connection pool. */
   close(): Promise<void> {
-    return this.#agent.close();
-  }
-
-  private async send(url: string, method: Dispatcher.HttpMethod, headers: Record<string, string>, body: unknown, operation: Operation): Promise<Answer> {
-    try {
-      const response = await request(url, {
-        method,
-        headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        dispatcher: this.#agent,
-      });
-      const text = await response.body.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // Not JSON (an HTML page from a proxy): keep the text; it only feeds error messages.
-      }
-      return { status: response.statusCode, body: parsed };
-    } catch (err) {
-      throw classifyTransportError(err, operation);
-    }
+    return this.#http.close();
   }
 
   /** A `/core/v5` call with HTTP Basic `<secret key>:` (empty password). */
-  private api(method: Dispatcher.HttpMethod, path: string, operation: Operation, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  private api(method: Dispatcher.HttpMethod, path: string, purpose: RequestPurpose | 'read' | 'write', body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer> {
     const basic = Buffer.from(`${this.#secretKey}:`).toString('base64');
-    return this.send(`${this.baseUrl}${path}`, method, { authorization: `Basic ${basic}`, ...headers }, body, operation);
+    return this.#http.send({
+      method,
+      path,
+      purpose,
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), authorization: `Basic ${basic}`, ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
   }
 
   async verifyCredentials(): Promise<void> {
@@ -159,7 +96,7 @@ export class PagarmeAdapter implements ProviderAdapter {
       throw new ProviderError('rejected', 'provider_rejected', `pagarme create: ${(err as Error).message}`);
     }
     // Pagar.me answers a repeated key (24 h) with the first answer, whatever the new body is.
-    const answer = await this.api('POST', '/orders', 'create', orderRequest, { 'idempotency-key': input.idempotencyKey });
+    const answer = await this.api('POST', '/orders', { operation: 'create', method: input.method }, orderRequest, { 'idempotency-key': input.idempotencyKey });
     if (answer.status !== 200 && answer.status !== 201) throw providerErrorFor(answer.status, answer.body, 'create order');
     const order = answer.body as PagarmeOrder;
     const charge = chargeOfOrder(order);
@@ -193,7 +130,7 @@ export class PagarmeAdapter implements ProviderAdapter {
     return refunds.length > 0 ? { ...charge, refunds } : charge;
   }
 
-  private readonly refundApi = (method: 'GET' | 'DELETE', path: string, operation: Operation, body?: unknown, headers?: Record<string, string>) =>
+  private readonly refundApi = (method: 'GET' | 'DELETE', path: string, operation: 'read' | 'write', body?: unknown, headers?: Record<string, string>) =>
     this.api(method, path, operation, body, headers);
 
   /** See pagarme.refunds.ts: DELETE /charges/{id} with our refund id as operation_reference and idempotency key. */
@@ -220,30 +157,12 @@ export class PagarmeAdapter implements ProviderAdapter {
     throw providerErrorFor(answer.status, answer.body, 'cancel charge');
   }
 
-  async simulatePaid(providerPaymentId: string): Promise<void> {
-    if (!this.controlUrl) {
-      throw new ProviderError('rejected', 'provider_rejected', 'pagarme simulatePaid: only the sandbox emulator can simulate payments');
-    }
-    const url = `${this.controlUrl}/__control/charges/${encodeURIComponent(providerPaymentId)}/pay`;
-    const answer = await this.send(url, 'POST', {}, {}, 'write');
-    if (answer.status === 200) return;
-    if (answer.status === 404) throw new ProviderError('not_found', 'not_found', `pagarme simulatePaid: no charge ${providerPaymentId}`, 404);
-    throw new ProviderError('rejected', 'provider_rejected', `pagarme simulatePaid: HTTP ${answer.status}`, answer.status);
-  }
-
   /**
-   * Pagar.me has no webhook API: the owner pastes `url` (which carries our secret) in the dashboard,
-   * so this always answers manualSetupRequired. Against the emulator the URL is also set through
-   * its control API, as the owner would in the dashboard.
+   * Pagar.me has no webhook API: the owner pastes `url` (which carries our secret) in the dashboard
+   * and ticks these events, so this always answers manualSetupRequired.
    */
-  async registerWebhook(url: string): Promise<WebhookRegistration> {
-    if (this.controlUrl) {
-      const answer = await this.send(`${this.controlUrl}/__control/webhook`, 'POST', {}, { account: this.#secretKey, url, events: [...WEBHOOK_EVENTS] }, 'write');
-      if (answer.status !== 200) {
-        throw new ProviderError('rejected', 'provider_rejected', `pagarme registerWebhook (emulator): HTTP ${answer.status}`, answer.status);
-      }
-    }
-    return { manualSetupRequired: true };
+  registerWebhook(_url: string): Promise<WebhookRegistration> {
+    return Promise.resolve({ manualSetupRequired: true, events: WEBHOOK_EVENTS });
   }
 
   /**

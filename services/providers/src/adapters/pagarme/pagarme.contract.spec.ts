@@ -9,6 +9,9 @@ import { hasError, isDynamicPix, parsePix } from 'pix-utils';
 import { createPagarmeEmulator, isValidDigitableLine, type PagarmeEmulator } from '@orquestra/emulators';
 import { ProviderError, type AdapterContext, type CreateChargeInput, type WebhookRequest } from '../provider-adapter';
 import { PagarmeAdapter, WEBHOOK_EVENTS } from './pagarme.adapter';
+import { payAtEmulator, registerWebhookAtEmulator } from '../testing/contract-kit';
+/** Pays at the emulator as `POST /payments/{id}/simulate` does. */
+const simulatePaid = (id: string) => payAtEmulator('pagarme', controlUrl, { secret_key: KEY }, id);
 
 jest.setTimeout(30_000);
 
@@ -33,7 +36,6 @@ const adapters: PagarmeAdapter[] = [];
 function adapterWith(overrides: Partial<AdapterContext> = {}, secretKey = KEY): PagarmeAdapter {
   const adapter = new PagarmeAdapter({
     baseUrl,
-    controlUrl,
     credentials: { secret_key: secretKey },
     webhookUrl: receiverUrl,
     webhookSecret: WEBHOOK_SECRET,
@@ -191,7 +193,7 @@ describe('charges', () => {
     expect(charge.expiresAt?.toISOString()).toMatch(/T02:59:59\.000Z$/);
     expect(await (await fetch(charge.nextAction.url!)).text()).toContain(charge.nextAction.digitableLine);
     expect((await adapter.createCharge(input)).providerPaymentId).toBe(charge.providerPaymentId);
-    await adapter.simulatePaid(charge.providerPaymentId);
+    await simulatePaid(charge.providerPaymentId);
     await expect(adapter.getCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'paid', nextAction: { type: 'none' } });
   });
 
@@ -216,7 +218,7 @@ describe('charges', () => {
     const charge = await adapter.createCharge(chargeInput());
     await expect(adapter.cancelCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'canceled', nextAction: { type: 'none' } });
     await expect(adapter.cancelCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'canceled' });
-    await expectProviderError(adapter.simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
+    await expectProviderError(simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
     await expectProviderError(adapter.cancelCharge('ch_unknownunknown01'), 'not_found', 'not_found');
   });
 
@@ -225,26 +227,26 @@ describe('charges', () => {
     const charge = await adapter.createCharge(chargeInput({ expiresInSeconds: 1 }));
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     await expect(adapter.getCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'canceled', failureCode: 'expired' });
-    await expectProviderError(adapter.simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
+    await expectProviderError(simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
   });
 });
 
 describe('payment and webhook', () => {
-  it('registers the URL in the emulator (dashboard-only at Pagar.me) and asks for manual setup', async () => {
-    await expect(adapterWith().registerWebhook(receiverUrl)).resolves.toEqual({ manualSetupRequired: true });
+  it('asks for manual setup with the events to tick; the emulator stands in for the dashboard', async () => {
+    await expect(adapterWith().registerWebhook(receiverUrl)).resolves.toEqual({ manualSetupRequired: true, events: WEBHOOK_EVENTS });
+    await registerWebhookAtEmulator(adapterWith(), { provider: 'pagarme', controlUrl, credentials: { secret_key: KEY } }, receiverUrl);
     expect(emulator.state.getWebhook(accountId(KEY))?.url).toBe(receiverUrl);
     // Named, not left to the dashboard's defaults: refunds need charge.partial_canceled and charge.refunded.
     expect(emulator.state.getWebhook(accountId(KEY))?.events).toEqual([...WEBHOOK_EVENTS]);
     expect(WEBHOOK_EVENTS).toEqual(expect.arrayContaining(['charge.paid', 'charge.partial_canceled', 'charge.refunded']));
-    await expect(adapterWith({ controlUrl: undefined }).registerWebhook(receiverUrl)).resolves.toEqual({ manualSetupRequired: true });
   });
 
   it('pays through the sandbox; the webhooks reach the receiver and parse; a paid charge is not canceled', async () => {
     const adapter = adapterWith();
-    await adapter.registerWebhook(receiverUrl);
+    await registerWebhookAtEmulator(adapter, { provider: 'pagarme', controlUrl, credentials: { secret_key: KEY } }, receiverUrl);
     received.length = 0;
     const charge = await adapter.createCharge(chargeInput({ amount: 5_000 }));
-    await adapter.simulatePaid(charge.providerPaymentId);
+    await simulatePaid(charge.providerPaymentId);
 
     const orderPaid = await waitFor(() => received.find((r) => typeOf(r) === 'order.paid'));
     const chargePaid = await waitFor(() => received.find((r) => typeOf(r) === 'charge.paid'));
@@ -274,9 +276,8 @@ describe('payment and webhook', () => {
     expect(adapter.parseWebhook({ ...genuine, rawBody: Buffer.from('{"type":"charge.paid"}') })).toEqual({ ok: false, reason: 'malformed', httpStatus: 400 });
   });
 
-  it('simulates payments only with a sandbox control URL, and only of known charges', async () => {
-    await expectProviderError(adapterWith({ controlUrl: undefined }).simulatePaid('ch_whateverwhatever'), 'rejected', 'provider_rejected');
-    await expectProviderError(adapterWith().simulatePaid('ch_unknownunknown01'), 'not_found', 'not_found');
+  it('the emulator pays only known charges (what simulate uses)', async () => {
+    await expectProviderError(simulatePaid('ch_unknownunknown01'), 'not_found', 'not_found');
   });
 });
 

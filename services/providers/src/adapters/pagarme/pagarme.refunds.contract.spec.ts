@@ -7,6 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { createPagarmeEmulator, type PagarmeEmulator } from '@orquestra/emulators';
 import { ProviderError, RefundNotSupportedError, type CreateChargeInput, type ProviderCharge } from '../provider-adapter';
 import { PagarmeAdapter } from './pagarme.adapter';
+import { payAtEmulator, registerWebhookAtEmulator } from '../testing/contract-kit';
+/** Pays at the emulator as `POST /payments/{id}/simulate` does. */
+const simulatePaid = (id: string) => payAtEmulator('pagarme', controlUrl, { secret_key: KEY }, id);
 
 jest.setTimeout(30_000);
 
@@ -33,7 +36,7 @@ async function paidCharge(method: 'pix' | 'boleto', amount: number): Promise<Pro
   const charge = await adapter.createCharge({
     paymentId: `pay_refund_${counter}`, method, amount, customer: CUSTOMER, expiresInSeconds: 3600, metadata: {}, idempotencyKey: `pay_refund_${counter}:acc`,
   });
-  await adapter.simulatePaid(charge.providerPaymentId);
+  await simulatePaid(charge.providerPaymentId);
   return charge;
 }
 
@@ -51,8 +54,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/pagarme/acc_r?hmac=${URL_SECRET}`;
-  adapter = new PagarmeAdapter({ baseUrl: `http://127.0.0.1:${ports.apiPort}/core/v5`, controlUrl, credentials: { secret_key: KEY }, webhookUrl, webhookSecret: URL_SECRET, settings: {}, timeoutMs: 5_000 });
-  await adapter.registerWebhook(webhookUrl);
+  adapter = new PagarmeAdapter({ baseUrl: `http://127.0.0.1:${ports.apiPort}/core/v5`, credentials: { secret_key: KEY }, webhookUrl, webhookSecret: URL_SECRET, settings: {}, timeoutMs: 5_000 });
+  await registerWebhookAtEmulator(adapter, { provider: 'pagarme', controlUrl, credentials: { secret_key: KEY } }, webhookUrl);
 });
 
 afterAll(async () => {

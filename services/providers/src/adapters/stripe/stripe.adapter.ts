@@ -1,14 +1,14 @@
 /**
- * Stripe (Brazil) adapter: HTTP mechanics only (keep-alive agent, Bearer secret key, form bodies,
- * `Idempotency-Key`, pinned `Stripe-Version`, transport errors). Conversions and the error table
+ * Stripe (Brazil) adapter: Stripe's own HTTP parts only (Bearer secret key, form bodies,
+ * `Idempotency-Key`, pinned `Stripe-Version`); the pool and the wire table are http/provider-http.ts. Conversions and the error table
  * live in stripe.transformers.ts; webhook signatures in stripe.webhook.ts.
  *
  * Pix, boleto and card are each a PaymentIntent created and confirmed in one call; creation is idempotent through
  * Stripe's `Idempotency-Key` (the first answer for a key is replayed for 24 h). No retries happen
  * here: the caller's breaker and failover decide, using the error kind.
  */
-import { tlsConnectOptions } from '../http/tls-context';
-import { Agent, request, type Dispatcher } from 'undici';
+import { accountHttp, type HttpAnswer, type ProviderHttp } from '../http/provider-http';
+import type { RequestPurpose } from '../http/transport-errors';
 import {
   ProviderError,
   type AdapterContext,
@@ -43,9 +43,6 @@ import { listIntentRefunds, refundStripePaymentIntent, toProviderRefund } from '
 import { DISPUTE_EVENTS, submitStripeDisputeEvidence, toProviderDispute } from './stripe.disputes';
 import type { DisputeEvidenceInput } from '../provider-disputes';
 
-/** What the request was, for classifying a failure without an answer. */
-type Operation = 'create' | 'read' | 'write';
-
 /** The events that move one of our charges, and card disputes on them. */
 export const WEBHOOK_EVENTS = [
   'payment_intent.succeeded',
@@ -61,100 +58,34 @@ export const WEBHOOK_EVENTS = [
   ...DISPUTE_EVENTS,
 ] as const;
 
-const CONNECT_PHASE_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT',
-  'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_TLS_CERT_ALTNAME_INVALID', 'EPROTO',
-]);
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
-function transportCode(err: unknown): string {
-  const e = err as { code?: unknown; cause?: { code?: unknown }; errors?: { code?: unknown }[] };
-  const code = e.code ?? e.cause?.code ?? e.errors?.[0]?.code;
-  return typeof code === 'string' ? code : 'UNKNOWN';
-}
-
-/**
- * A failure with no HTTP answer. Refused, DNS, TLS and resets mean "not created": even if a reset
- * hid a created PaymentIntent, nobody has its Pix code, so it expires unpaid, and a retry with the
- * same key replays it instead of making another. No answer within the timeout on a create is
- * "ambiguous": Stripe may still finish it; the caller repeats the create (same key) to learn.
- */
-export function classifyTransportError(err: unknown, operation: Operation): ProviderError {
-  const code = transportCode(err);
-  const what = `stripe ${operation}: ${code}`;
-  if (CONNECT_PHASE_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || RESET_CODES.has(code)) {
-    return new ProviderError('not_created', 'provider_unavailable', what);
-  }
-  if (TIMEOUT_CODES.has(code)) return new ProviderError(operation === 'read' ? 'not_created' : 'ambiguous', 'provider_timeout', what);
-  return new ProviderError(operation === 'read' ? 'not_created' : 'ambiguous', 'provider_error', what);
-}
-
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
 export class StripeAdapter implements ProviderAdapter {
   readonly provider = 'stripe';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #secretKey: string;
   readonly #signingSecret: string;
-  readonly #agent: Agent;
-  private readonly baseUrl: string;
-  private readonly controlUrl: string | undefined;
-  private readonly timeoutMs: number;
+  readonly #http: ProviderHttp;
 
   constructor(context: AdapterContext) {
-    this.baseUrl = context.baseUrl.replace(/\/+$/, '');
-    this.controlUrl = context.controlUrl?.replace(/\/+$/, '');
-    this.timeoutMs = context.timeoutMs;
     this.#secretKey = context.credentials['secret_key'] ?? '';
     this.#signingSecret = context.signingSecret ?? '';
-    this.#agent = new Agent({
-      keepAliveTimeout: 30_000,
-      connect: {
-        // An extra CA is added to Node's roots, not substituted for them: live Stripe still verifies.
-        ...tlsConnectOptions({ caPem: context.caPem }),
-        timeout: context.timeoutMs,
-      },
-      headersTimeout: context.timeoutMs,
-      bodyTimeout: context.timeoutMs,
-    });
+    this.#http = accountHttp(this.provider, context);
   }
 
   /** Releases the connection pool. */
   close(): Promise<void> {
-    return this.#agent.close();
-  }
-
-  private async send(url: string, method: Dispatcher.HttpMethod, headers: Record<string, string>, body: string | undefined, operation: Operation): Promise<Answer> {
-    try {
-      const response = await request(url, { method, headers, ...(body === undefined ? {} : { body }), dispatcher: this.#agent });
-      const text = await response.body.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // Not JSON (an HTML page from a proxy): keep the text for the message.
-      }
-      return { status: response.statusCode, body: parsed };
-    } catch (err) {
-      throw classifyTransportError(err, operation);
-    }
+    return this.#http.close();
   }
 
   /** A `/v1` call: Bearer secret key, pinned version, form body on POST. */
-  private api(method: 'GET' | 'POST' | 'DELETE', path: string, operation: Operation, params?: Record<string, FormValue>, idempotencyKey?: string): Promise<Answer> {
+  private api(method: 'GET' | 'POST' | 'DELETE', path: string, purpose: RequestPurpose | 'read' | 'write', params?: Record<string, FormValue>, idempotencyKey?: string): Promise<HttpAnswer> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.#secretKey}`, 'stripe-version': STRIPE_API_VERSION };
     if (idempotencyKey) headers['idempotency-key'] = stripeIdempotencyKey(idempotencyKey);
     if (method === 'POST') {
       headers['content-type'] = 'application/x-www-form-urlencoded';
-      return this.send(`${this.baseUrl}${path}`, method, headers, encodeForm(params ?? {}), operation);
+      return this.#http.send({ method, path, purpose, headers, body: encodeForm(params ?? {}) });
     }
     const query = params ? `?${encodeForm(params)}` : '';
-    return this.send(`${this.baseUrl}${path}${query}`, method, headers, undefined, operation);
+    return this.#http.send({ method, path: `${path}${query}`, purpose, headers });
   }
 
   async verifyCredentials(): Promise<void> {
@@ -169,7 +100,7 @@ export class StripeAdapter implements ProviderAdapter {
     } catch (err) {
       throw new ProviderError('rejected', 'provider_rejected', `stripe create: ${(err as Error).message}`);
     }
-    const answer = await this.api('POST', '/v1/payment_intents', 'create', params, input.idempotencyKey);
+    const answer = await this.api('POST', '/v1/payment_intents', { operation: 'create', method: input.method }, params, input.idempotencyKey);
     if (answer.status === 200) return toProviderCharge(answer.body as StripePaymentIntent);
     const declined = declinedCharge(answer.status, answer.body);
     if (declined) return declined;
@@ -189,7 +120,7 @@ export class StripeAdapter implements ProviderAdapter {
     return refunds.length > 0 ? { ...charge, refunds: refunds.map(toProviderRefund) } : charge;
   }
 
-  private readonly refundApi = (method: 'GET' | 'POST', path: string, operation: Operation, params?: Record<string, FormValue>, key?: string) =>
+  private readonly refundApi = (method: 'GET' | 'POST', path: string, operation: 'read' | 'write', params?: Record<string, FormValue>, key?: string) =>
     this.api(method, path, operation, params, key);
 
   /** See stripe.refunds.ts: our refund id is the Idempotency-Key and rides in the refund's metadata. */
@@ -219,17 +150,6 @@ export class StripeAdapter implements ProviderAdapter {
     throw providerErrorFor(answer.status, answer.body, 'cancel payment intent');
   }
 
-  async simulatePaid(providerPaymentId: string): Promise<void> {
-    if (!this.controlUrl) {
-      throw new ProviderError('rejected', 'provider_rejected', 'stripe simulatePaid: only the sandbox emulator can simulate payments');
-    }
-    const url = `${this.controlUrl}/__control/charges/${encodeURIComponent(providerPaymentId)}/pay`;
-    const answer = await this.send(url, 'POST', { 'content-type': 'application/json' }, '{}', 'write');
-    if (answer.status === 200) return;
-    if (answer.status === 404) throw new ProviderError('not_found', 'not_found', `stripe simulatePaid: no charge ${providerPaymentId}`, 404);
-    throw new ProviderError('rejected', 'provider_rejected', `stripe simulatePaid: HTTP ${answer.status}`, answer.status);
-  }
-
   /**
    * Creates a webhook endpoint for `url` and answers the signing secret Stripe shows only in this
    * answer. Older endpoints of the same URL (an earlier registration of this account) are deleted
@@ -253,8 +173,9 @@ export class StripeAdapter implements ProviderAdapter {
 
   private async deleteOtherEndpoints(url: string, keepId: string): Promise<void> {
     const target = withoutQuery(url);
-    const listed = await this.api('GET', '/v1/webhook_endpoints', 'read', { limit: 100 });
-    if (listed.status !== 200) return; // A leftover endpoint only means duplicate deliveries, which dedupe.
+    // A leftover endpoint only means duplicate deliveries, which dedupe: a failed listing is let be.
+    const listed = await this.api('GET', '/v1/webhook_endpoints', 'read', { limit: 100 }).catch(() => undefined);
+    if (listed?.status !== 200) return;
     for (const other of (listed.body as StripeList<StripeWebhookEndpoint>).data ?? []) {
       if (other.id !== keepId && withoutQuery(other.url) === target) {
         await this.api('DELETE', `/v1/webhook_endpoints/${encodeURIComponent(other.id)}`, 'write');

@@ -10,6 +10,9 @@ import { hasError, isDynamicPix, parsePix } from 'pix-utils';
 import { createStripeEmulator, isValidDigitableLine, type StripeEmulator } from '@orquestra/emulators';
 import { ProviderError, type AdapterContext, type CreateChargeInput, type WebhookRequest } from '../provider-adapter';
 import { StripeAdapter } from './stripe.adapter';
+import { payAtEmulator } from '../testing/contract-kit';
+/** Pays at the emulator as `POST /payments/{id}/simulate` does. */
+const simulatePaid = (id: string) => payAtEmulator('stripe', controlUrl, {}, id);
 
 jest.setTimeout(30_000);
 
@@ -35,7 +38,6 @@ const adapters: StripeAdapter[] = [];
 function adapterWith(overrides: Partial<AdapterContext> = {}, secretKey = SECRET_KEY): StripeAdapter {
   const adapter = new StripeAdapter({
     baseUrl,
-    controlUrl,
     credentials: { secret_key: secretKey },
     webhookUrl: receiverUrl,
     webhookSecret: WEBHOOK_SECRET,
@@ -205,7 +207,7 @@ describe('charges', () => {
     const charge = await adapter.createCharge(chargeInput());
     await expect(adapter.cancelCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'canceled', nextAction: { type: 'none' } });
     await expect(adapter.cancelCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'canceled' });
-    await expectProviderError(adapter.simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
+    await expectProviderError(simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
   });
 
   it('expires a Pix past its expiry as canceled/expired', async () => {
@@ -241,7 +243,7 @@ describe('boleto', () => {
     const input = chargeInput({ method: 'boleto', customer: BOLETO_CUSTOMER });
     const charge = await adapter.createCharge(input);
     expect((await adapter.createCharge(input)).providerPaymentId).toBe(charge.providerPaymentId);
-    await adapter.simulatePaid(charge.providerPaymentId);
+    await simulatePaid(charge.providerPaymentId);
     await expect(adapter.getCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'paid', amountPaid: 12_345, nextAction: { type: 'none' } });
   });
 
@@ -296,7 +298,7 @@ describe('payment and webhook', () => {
     const adapter = adapterWith({ signingSecret });
     received.length = 0;
     const charge = await adapter.createCharge(chargeInput({ amount: 5_000 }));
-    await adapter.simulatePaid(charge.providerPaymentId);
+    await simulatePaid(charge.providerPaymentId);
 
     const hook = await waitFor(() => received.find((r) => eventType(r) === 'payment_intent.succeeded'));
     expect(hook.path).toBe('/webhooks/providers/acc_stripe_1');
@@ -313,7 +315,7 @@ describe('payment and webhook', () => {
     expect(paid.providerFee).toBe(60); // the emulator's 1.19 %, rounded
     // Canceling a charge that was just paid answers it as paid, it does not throw.
     await expect(adapter.cancelCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'paid' });
-    await expectProviderError(adapter.simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
+    await expectProviderError(simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
     expect((await stats()).webhooks_sent).toBeGreaterThanOrEqual(1);
   });
 
@@ -321,7 +323,7 @@ describe('payment and webhook', () => {
     const adapter = adapterWith({ signingSecret });
     received.length = 0;
     const charge = await adapter.createCharge(chargeInput());
-    await adapter.simulatePaid(charge.providerPaymentId);
+    await simulatePaid(charge.providerPaymentId);
     const hook = await waitFor(() => received.find((r) => eventType(r) === 'payment_intent.succeeded'));
     const unauthenticated = { ok: false, reason: 'unauthenticated', httpStatus: 401 };
 
@@ -345,9 +347,8 @@ describe('payment and webhook', () => {
     expect(adapter.parseWebhook(asWebhookRequest(hook, { headers: { 'stripe-signature': sign(hook.rawBody, now - 400) } }))).toEqual(unauthenticated);
   });
 
-  it('simulates payments only with a sandbox control URL, and only of known charges', async () => {
-    await expectProviderError(adapterWith({ controlUrl: undefined }).simulatePaid('pi_whatever'), 'rejected', 'provider_rejected');
-    await expectProviderError(adapterWith().simulatePaid('pi_unknownunknownunknown1'), 'not_found', 'not_found');
+  it('the emulator pays only known charges (what simulate uses)', async () => {
+    await expectProviderError(simulatePaid('pi_unknownunknownunknown1'), 'not_found', 'not_found');
   });
 });
 

@@ -65,7 +65,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/stripe/acc_d?hmac=x`;
-  const context = { baseUrl: apiUrl, controlUrl, credentials: { secret_key: SECRET_KEY }, webhookUrl, webhookSecret: 'x', settings: {}, timeoutMs: 5_000 };
+  const context = { baseUrl: apiUrl, credentials: { secret_key: SECRET_KEY }, webhookUrl, webhookSecret: 'x', settings: {}, timeoutMs: 5_000 };
   const registration = await new StripeAdapter(context).registerWebhook(webhookUrl);
   adapter = new StripeAdapter({ ...context, signingSecret: registration.signingSecret ?? '' });
 });

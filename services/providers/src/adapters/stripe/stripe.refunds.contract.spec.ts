@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { createStripeEmulator, type StripeEmulator } from '@orquestra/emulators';
 import { ProviderError, type CreateChargeInput, type ProviderCharge } from '../provider-adapter';
 import { StripeAdapter } from './stripe.adapter';
-import { until } from '../testing/contract-kit';
+import { payAtEmulator, until } from '../testing/contract-kit';
+/** Pays at the emulator as `POST /payments/{id}/simulate` does. */
+const simulatePaid = (id: string) => payAtEmulator('stripe', controlUrl, {}, id);
 
 jest.setTimeout(30_000);
 
@@ -40,7 +42,7 @@ async function paidCharge(method: 'card' | 'pix' | 'boleto', amount: number): Pr
     idempotencyKey: `pay_refund_${counter}:acc`,
     ...(method === 'card' ? { card: { token: 'pm_card_visa', installments: 1 } } : {}),
   });
-  if (method !== 'card') await adapter.simulatePaid(charge.providerPaymentId);
+  if (method !== 'card') await simulatePaid(charge.providerPaymentId);
   return adapter.getCharge(charge.providerPaymentId);
 }
 
@@ -61,7 +63,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/stripe/acc_r?hmac=x`;
-  const context = { baseUrl: `http://127.0.0.1:${ports.apiPort}`, controlUrl, credentials: { secret_key: SECRET_KEY }, webhookUrl, webhookSecret: 'x', settings: {}, timeoutMs: 5_000 };
+  const context = { baseUrl: `http://127.0.0.1:${ports.apiPort}`, credentials: { secret_key: SECRET_KEY }, webhookUrl, webhookSecret: 'x', settings: {}, timeoutMs: 5_000 };
   const registration = await new StripeAdapter(context).registerWebhook(webhookUrl);
   adapter = new StripeAdapter({ ...context, signingSecret: registration.signingSecret ?? '' });
 });

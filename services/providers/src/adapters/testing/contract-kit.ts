@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { WebhookRequest } from '../provider-adapter';
+import { EmulatorControl } from '../../sandbox/emulator-control';
+import type { WebhookRegistration, WebhookRequest } from '../provider-adapter';
 
 /**
  * Helpers shared by the adapters' contract tests (an adapter over real HTTP against its emulator).
@@ -48,4 +49,37 @@ export async function startWebhookRecorder(): Promise<WebhookRecorder> {
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * Pays a charge at the provider's emulator the way `POST /payments/{id}/simulate` does
+ * (sandbox/emulator-control.ts), as the account with these credentials.
+ */
+export async function payAtEmulator(provider: string, controlUrl: string, credentials: Record<string, string>, providerPaymentId: string): Promise<void> {
+  const control = new EmulatorControl(provider, controlUrl, credentials, 5_000);
+  try {
+    await control.pay(providerPaymentId);
+  } finally {
+    await control.close();
+  }
+}
+
+/**
+ * Registers an account's webhook the way connecting it does when the provider has no webhook API
+ * (provider-account.service.ts): the adapter names the events, the emulator stands in for the
+ * owner pasting the URL in the dashboard.
+ */
+export async function registerWebhookAtEmulator(
+  adapter: { registerWebhook(url: string): Promise<WebhookRegistration> },
+  emulator: { provider: string; controlUrl: string; credentials: Record<string, string> },
+  url: string,
+): Promise<WebhookRegistration> {
+  const registration = await adapter.registerWebhook(url);
+  const control = new EmulatorControl(emulator.provider, emulator.controlUrl, emulator.credentials, 5_000);
+  try {
+    await control.configureWebhook(url, registration.events ?? []);
+  } finally {
+    await control.close();
+  }
+  return registration;
 }

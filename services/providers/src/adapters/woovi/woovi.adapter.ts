@@ -1,5 +1,6 @@
 /**
- * Woovi (OpenPix) Pix adapter: HTTP mechanics only (auth header, requests, transport errors).
+ * Woovi (OpenPix) Pix adapter: its own HTTP parts only (auth header, requests); the pool and the
+ * wire table are http/provider-http.ts.
  * Conversions and the error table live in woovi.transformers.ts, webhook checks in woovi.webhook.ts.
  *
  * Every call carries the account's AppID as is in `Authorization` (no `Bearer`). Charges are created
@@ -7,8 +8,9 @@
  * repeated create answers the existing charge instead of making a second one.
  */
 import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { tlsConnectOptions } from '../http/tls-context';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { accountHttp, type HttpAnswer, type ProviderHttp } from '../http/provider-http';
+import type { RequestPurpose } from '../http/transport-errors';
 import {
   ProviderError,
   type AdapterContext,
@@ -27,9 +29,6 @@ import { toProviderDispute } from './woovi.disputes';
 import { refundWooviCharge, wooviChargeRefunds } from './woovi.refunds';
 import { parsePublicKeys, parseWooviWebhookBody, verifyWooviSignature } from './woovi.webhook';
 
-/** What the request was, for classifying a failure without an answer. */
-type Operation = 'create' | 'read' | 'write';
-
 /** The events we need: a charge paid, a charge no longer payable, refunds, and MED disputes. */
 export const WEBHOOK_EVENTS = [
   'OPENPIX:CHARGE_COMPLETED',
@@ -44,100 +43,34 @@ export const WEBHOOK_EVENTS = [
 /** `context.settings` key: Woovi's webhook public key(s) for the account's environment, PEM. */
 export const PUBLIC_KEY_SETTING = 'webhook_public_key';
 
-const CONNECT_PHASE_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT',
-  'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_TLS_CERT_ALTNAME_INVALID', 'EPROTO',
-]);
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
-function transportCode(err: unknown): string {
-  const e = err as { code?: unknown; cause?: { code?: unknown }; errors?: { code?: unknown }[] };
-  const code = e.code ?? e.cause?.code ?? e.errors?.[0]?.code;
-  return typeof code === 'string' ? code : 'UNKNOWN';
-}
-
-/**
- * A failure with no HTTP answer. Refused connections, DNS, TLS and resets mean Woovi did not act
- * (a reset that hid a created charge is harmless: nobody has its QR code, it expires unpaid, and a
- * retry with the same correlationID finds it). No answer within the timeout on a create is
- * "ambiguous": the caller must read back the same correlationID before moving on.
- */
-export function classifyTransportError(err: unknown, operation: Operation): ProviderError {
-  const code = transportCode(err);
-  const what = `woovi ${operation}: ${code}`;
-  if (CONNECT_PHASE_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || RESET_CODES.has(code)) {
-    return new ProviderError('not_created', 'provider_unavailable', what);
-  }
-  if (TIMEOUT_CODES.has(code)) return new ProviderError('ambiguous', 'provider_timeout', what);
-  return new ProviderError(operation === 'read' ? 'not_created' : 'ambiguous', 'provider_error', what);
-}
-
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
 export class WooviAdapter implements ProviderAdapter {
   readonly provider = 'woovi';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #appId: string;
   readonly #webhookSecret: string;
-  readonly #agent: Agent;
+  readonly #http: ProviderHttp;
   readonly #publicKeys: KeyObject[];
-  private readonly baseUrl: string;
-  private readonly controlUrl: string | undefined;
-  private readonly timeoutMs: number;
 
   constructor(context: AdapterContext) {
-    this.baseUrl = context.baseUrl.replace(/\/+$/, '');
-    this.controlUrl = context.controlUrl?.replace(/\/+$/, '');
-    this.timeoutMs = context.timeoutMs;
     this.#appId = context.credentials['app_id'] ?? '';
     this.#webhookSecret = context.webhookSecret;
     this.#publicKeys = parsePublicKeys(context.settings[PUBLIC_KEY_SETTING]);
-    this.#agent = new Agent({
-      // An extra CA is added to Node's roots, not substituted for them: live Woovi still verifies.
-      connect: { timeout: context.timeoutMs, ...tlsConnectOptions({ caPem: context.caPem }) },
-      headersTimeout: context.timeoutMs,
-      bodyTimeout: context.timeoutMs,
-      keepAliveTimeout: 30_000,
-    });
+    this.#http = accountHttp(this.provider, context);
   }
 
   /** Releases the connection pool. */
   close(): Promise<void> {
-    return this.#agent.close();
+    return this.#http.close();
   }
 
-  private async send(dispatcher: Dispatcher, url: string, method: Dispatcher.HttpMethod, operation: Operation, headers: Record<string, string>, body?: unknown): Promise<Answer> {
-    try {
-      const response = await request(url, {
-        method,
-        headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        dispatcher,
-      });
-      const text = await response.body.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // Not JSON (an HTML error page from a proxy): keep the text for the message.
-      }
-      return { status: response.statusCode, body: parsed };
-    } catch (err) {
-      throw classifyTransportError(err, operation);
-    }
-  }
-
-  private api(method: Dispatcher.HttpMethod, path: string, operation: Operation, body?: unknown): Promise<Answer> {
-    return this.send(this.#agent, `${this.baseUrl}${path}`, method, operation, { authorization: this.#appId, accept: 'application/json' }, body);
+  private api(method: Dispatcher.HttpMethod, path: string, purpose: RequestPurpose | 'read' | 'write', body?: unknown): Promise<HttpAnswer> {
+    const headers: Record<string, string> = { authorization: this.#appId, accept: 'application/json' };
+    if (body === undefined) return this.#http.send({ method, path, purpose, headers });
+    return this.#http.send({ method, path, purpose, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   }
 
   /** The charge of a 2xx answer; an answer without one is Woovi misbehaving (the create may have happened). */
-  private chargeFrom(answer: Answer, operation: Operation): WooviCharge {
+  private chargeFrom(answer: HttpAnswer, operation: 'create' | 'read'): WooviCharge {
     const charge = chargeOf(answer.body);
     if (charge) return charge;
     throw new ProviderError(operation === 'read' ? 'not_created' : 'ambiguous', 'provider_error', `woovi ${operation}: HTTP ${answer.status} without a readable charge`, answer.status);
@@ -171,7 +104,7 @@ export class WooviAdapter implements ProviderAdapter {
    * with the correlationID"). Should Woovi refuse the repeat instead, the existing one is read back.
    */
   private async createOrRead(chargeRequest: WooviChargeRequest): Promise<WooviCharge> {
-    const answer = await this.api('POST', '/api/v1/charge?return_existing=true', 'create', chargeRequest);
+    const answer = await this.api('POST', '/api/v1/charge?return_existing=true', { operation: 'create', method: 'pix' }, chargeRequest);
     if (answer.status === 200 || answer.status === 201) return this.chargeFrom(answer, 'create');
     if (isCorrelationIdInUse(answer.status, answer.body)) return this.readCharge(chargeRequest.correlationID);
     throw providerErrorFor(answer.status, answer.body, 'create charge');
@@ -214,23 +147,6 @@ export class WooviAdapter implements ProviderAdapter {
     const after = await this.readCharge(providerPaymentId);
     if (after.status !== 'ACTIVE') return toProviderCharge(after);
     throw error;
-  }
-
-  async simulatePaid(providerPaymentId: string): Promise<void> {
-    if (!this.controlUrl) {
-      throw new ProviderError('rejected', 'provider_rejected', 'woovi simulatePaid: only the sandbox emulator can simulate payments');
-    }
-    const url = `${this.controlUrl}/__control/charges/${encodeURIComponent(providerPaymentId)}/pay`;
-    const plain = new Agent({ connect: { timeout: this.timeoutMs }, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
-    try {
-      // The AppID names the account, in case two accounts used the same correlationID.
-      const answer = await this.send(plain, url, 'POST', 'write', {}, { account: this.#appId });
-      if (answer.status === 200) return;
-      if (answer.status === 404) throw new ProviderError('not_found', 'not_found', `woovi simulatePaid: no charge ${providerPaymentId}`, 404);
-      throw new ProviderError('rejected', 'provider_rejected', `woovi simulatePaid: HTTP ${answer.status}`, answer.status);
-    } finally {
-      await plain.close();
-    }
   }
 
   /**

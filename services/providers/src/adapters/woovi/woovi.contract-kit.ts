@@ -35,7 +35,6 @@ export async function startWooviContract(options: {
   const webhookUrl = `${receiver.url}/webhooks/woovi/${options.account}?hmac=${options.webhookSecret}`;
   const adapter = new WooviAdapter({
     baseUrl: `http://127.0.0.1:${ports.apiPort}`,
-    controlUrl,
     credentials: { app_id: options.appId },
     webhookUrl,
     webhookSecret: options.webhookSecret,

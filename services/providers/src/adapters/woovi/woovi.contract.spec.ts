@@ -10,6 +10,9 @@ import { hasError, isDynamicPix, parsePix } from 'pix-utils';
 import { createWooviEmulator, type WooviEmulator } from '@orquestra/emulators';
 import { ProviderError, type AdapterContext, type CreateChargeInput, type WebhookRequest } from '../provider-adapter';
 import { WooviAdapter } from './woovi.adapter';
+import { payAtEmulator } from '../testing/contract-kit';
+/** Pays at the emulator as `POST /payments/{id}/simulate` does. */
+const simulatePaid = (id: string) => payAtEmulator('woovi', controlUrl, { app_id: APP_ID }, id);
 
 jest.setTimeout(30_000);
 
@@ -38,7 +41,6 @@ const adapters: WooviAdapter[] = [];
 function adapterWith(overrides: Partial<AdapterContext> = {}): WooviAdapter {
   const adapter = new WooviAdapter({
     baseUrl,
-    controlUrl,
     credentials: { app_id: APP_ID },
     webhookUrl: receiverUrl,
     webhookSecret: WEBHOOK_SECRET,
@@ -192,7 +194,7 @@ describe('charges', () => {
     const adapter = adapterWith();
     const charge = await adapter.createCharge(chargeInput());
     await expect(adapter.cancelCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'canceled', nextAction: { type: 'none' }, amount: 12_345 });
-    await expectProviderError(adapter.simulatePaid(charge.providerPaymentId), 'not_found', 'not_found');
+    await expectProviderError(simulatePaid(charge.providerPaymentId), 'not_found', 'not_found');
     await expectProviderError(adapter.cancelCharge(charge.providerPaymentId), 'not_found', 'not_found');
   });
 });
@@ -222,7 +224,7 @@ describe('payment and webhook', () => {
     await adapter.registerWebhook(receiverUrl);
     received.length = 0;
     const charge = await adapter.createCharge(chargeInput({ amount: 5_000 }));
-    await adapter.simulatePaid(charge.providerPaymentId);
+    await simulatePaid(charge.providerPaymentId);
 
     const hook = await waitFor(() => received.find((r) => r.rawBody.includes('OPENPIX:CHARGE_COMPLETED') && r.rawBody.includes(charge.providerPaymentId)));
     expect(hook.path).toBe('/webhooks/woovi/acc_woovi_1');
@@ -237,14 +239,14 @@ describe('payment and webhook', () => {
     expect(paid).toMatchObject({ status: 'paid', amountPaid: 5_000, nextAction: { type: 'none' } });
     expect(paid.paidAt).toBeInstanceOf(Date);
     await expect(adapter.cancelCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'paid' });
-    await expectProviderError(adapter.simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
+    await expectProviderError(simulatePaid(charge.providerPaymentId), 'rejected', 'provider_rejected');
     expect((await stats()).webhooks_sent).toBeGreaterThanOrEqual(1);
   });
 
   it('rejects a forged and a malformed webhook', async () => {
     const adapter = adapterWith();
     const charge = await adapter.createCharge(chargeInput());
-    await adapter.simulatePaid(charge.providerPaymentId);
+    await simulatePaid(charge.providerPaymentId);
     const hook = await waitFor(() => received.find((r) => r.rawBody.includes(charge.providerPaymentId) && r.rawBody.includes('CHARGE_COMPLETED')));
     const unauthenticated = { ok: false, reason: 'unauthenticated', httpStatus: 401 };
     const forgedBody = Buffer.from(hook.rawBody.toString().replace('"value":12345', '"value":1'));
@@ -257,9 +259,8 @@ describe('payment and webhook', () => {
     expect(adapter.parseWebhook(asWebhookRequest(hook, { rawBody: signedGarbage, headers: { 'x-webhook-signature': signature } }))).toEqual({ ok: false, reason: 'malformed', httpStatus: 400 });
   });
 
-  it('simulates payments only with a sandbox control URL, and only of known charges', async () => {
-    await expectProviderError(adapterWith({ controlUrl: undefined }).simulatePaid('whatever'), 'rejected', 'provider_rejected');
-    await expectProviderError(adapterWith().simulatePaid('unknown-charge'), 'not_found', 'not_found');
+  it('the emulator pays only known charges (what simulate uses)', async () => {
+    await expectProviderError(simulatePaid('unknown-charge'), 'not_found', 'not_found');
   });
 });
 

@@ -8,7 +8,9 @@ import { createWooviEmulator } from '@orquestra/emulators';
 import type { WebhookRequest } from '../provider-adapter';
 import type { WooviAdapter } from './woovi.adapter';
 import { startWooviContract, type WooviContract } from './woovi.contract-kit';
-import type { WebhookRecorder } from '../testing/contract-kit';
+import { payAtEmulator, type WebhookRecorder } from '../testing/contract-kit';
+/** Pays at the emulator as `POST /payments/{id}/simulate` does. */
+const simulatePaid = (id: string) => payAtEmulator('woovi', controlUrl, { app_id: APP_ID }, id);
 
 jest.setTimeout(30_000);
 
@@ -58,7 +60,7 @@ describe('Woovi MED disputes (emulator)', () => {
       metadata: {},
       idempotencyKey: 'pay_med_1:acc_1',
     });
-    await adapter.simulatePaid(charge.providerPaymentId);
+    await simulatePaid(charge.providerPaymentId);
     const paid = await adapter.getCharge(charge.providerPaymentId);
     expect(paid.status).toBe('paid');
 

@@ -6,7 +6,9 @@ import { createWooviEmulator, type WooviEmulator } from '@orquestra/emulators';
 import { ProviderError, type ProviderCharge, type WebhookRequest } from '../provider-adapter';
 import type { WooviAdapter } from './woovi.adapter';
 import { startWooviContract, type WooviContract } from './woovi.contract-kit';
-import { until, type WebhookRecorder } from '../testing/contract-kit';
+import { payAtEmulator, until, type WebhookRecorder } from '../testing/contract-kit';
+/** Pays at the emulator as `POST /payments/{id}/simulate` does. */
+const simulatePaid = (id: string) => payAtEmulator('woovi', controlUrl, { app_id: APP_ID }, id);
 
 jest.setTimeout(30_000);
 
@@ -30,7 +32,7 @@ async function paidCharge(amount: number): Promise<ProviderCharge> {
     metadata: {},
     idempotencyKey: `pay_refund_${counter}:acc`,
   });
-  await adapter.simulatePaid(charge.providerPaymentId);
+  await simulatePaid(charge.providerPaymentId);
   return charge;
 }
 

@@ -1,0 +1,66 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EmulatorControl, emulatorControls } from './emulator-control';
+
+// A stand-in for an emulator's control port: records what the client sends, answers `status`.
+let server: Server;
+let controlUrl: string;
+let status = 200;
+const seen: { path: string; body: unknown }[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      seen.push({ path: req.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString() || '{}') });
+      res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  controlUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('emulatorControls', () => {
+  const controls = emulatorControls({ efi: { control: 'http://127.0.0.1:1' }, stripe: {} }, 1_000);
+
+  it('gives a control only to test accounts of providers with a control URL', async () => {
+    const control = controls({ provider: 'efi', mode: 'test', credentials: {} });
+    expect(control).toBeInstanceOf(EmulatorControl);
+    await control?.close();
+    expect(controls({ provider: 'efi', mode: 'live', credentials: {} })).toBeUndefined();
+    expect(controls({ provider: 'stripe', mode: 'test', credentials: {} })).toBeUndefined();
+    expect(controls({ provider: 'asaas', mode: 'test', credentials: {} })).toBeUndefined();
+  });
+});
+
+describe('EmulatorControl', () => {
+  it('pays a charge naming the account the way each emulator tells its accounts apart', async () => {
+    const efi = new EmulatorControl('efi', controlUrl, { client_id: 'Client_Id_1', client_secret: 'never-sent' }, 1_000);
+    await efi.pay('txid/1');
+    expect(seen.at(-1)).toEqual({ path: '/__control/charges/txid%2F1/pay', body: { client_id: 'Client_Id_1' } });
+    const stripe = new EmulatorControl('stripe', controlUrl, { secret_key: 'sk_test_never_sent' }, 1_000);
+    await stripe.pay('pi_1');
+    expect(seen.at(-1)).toEqual({ path: '/__control/charges/pi_1/pay', body: {} });
+    await Promise.all([efi.close(), stripe.close()]);
+  });
+
+  it('answers an unknown charge as not_found and one no longer payable as rejected', async () => {
+    const control = new EmulatorControl('woovi', controlUrl, { app_id: 'app' }, 1_000);
+    status = 404;
+    await expect(control.pay('x')).rejects.toMatchObject({ kind: 'not_found' });
+    status = 409;
+    await expect(control.pay('x')).rejects.toMatchObject({ kind: 'rejected', httpStatus: 409 });
+    status = 200;
+    await control.close();
+  });
+
+  it('sets a webhook as the owner would in the dashboard', async () => {
+    const control = new EmulatorControl('pagarme', controlUrl, { secret_key: 'sk_test_1' }, 1_000);
+    await control.configureWebhook('https://hooks/x?hmac=s', ['charge.paid']);
+    expect(seen.at(-1)).toEqual({ path: '/__control/webhook', body: { account: 'sk_test_1', url: 'https://hooks/x?hmac=s', events: ['charge.paid'] } });
+    await control.close();
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * The local emulators' control API (tools/emulators), for test-mode accounts only: paying a charge
+ * as a buyer would, and pasting a webhook URL where the real provider wants it typed in its
+ * dashboard. None of the providers' real sandboxes documents an API for paying a test charge
+ * (../shared/providers/psp-apis.md), so simulating a payment exists only where config names an
+ * emulator's control URL (`PROVIDER_ENDPOINTS.<provider>.control`); adapters know nothing of it.
+ */
+import type { AdapterAccount } from '../adapters/adapter-factory';
+import { ProviderHttp } from '../adapters/http/provider-http';
+import { ProviderError } from '../adapters/provider-adapter';
+
+/**
+ * The credential that tells an emulator which of its accounts is meant, and the body field it
+ * goes in: charge ids are unique within an account, not across them (two Efí clients may share a
+ * txid). Providers not listed need none.
+ */
+const ACCOUNT_FIELD: Record<string, { field: string; credential: string }> = {
+  asaas: { field: 'account', credential: 'api_key' },
+  efi: { field: 'client_id', credential: 'client_id' },
+  pagarme: { field: 'account', credential: 'secret_key' },
+  woovi: { field: 'account', credential: 'app_id' },
+};
+
+export class EmulatorControl {
+  readonly #identity: Record<string, string>;
+  readonly #http: ProviderHttp;
+
+  constructor(
+    private readonly provider: string,
+    controlUrl: string,
+    credentials: Record<string, string>,
+    timeoutMs: number,
+  ) {
+    const account = ACCOUNT_FIELD[provider];
+    const value = account ? credentials[account.credential] : undefined;
+    this.#identity = account && value ? { [account.field]: value } : {};
+    this.#http = new ProviderHttp({ provider: `${provider} emulator`, baseUrl: controlUrl, timeoutMs });
+  }
+
+  /** Pays the charge as the buyer would; the emulator then sends the provider's webhook. */
+  async pay(providerPaymentId: string): Promise<void> {
+    const answer = await this.post(`/__control/charges/${encodeURIComponent(providerPaymentId)}/pay`, this.#identity);
+    if (answer === 200) return;
+    if (answer === 404) throw new ProviderError('not_found', 'not_found', `${this.provider} emulator: no charge ${providerPaymentId}`, 404);
+    // 409: no longer payable (paid, expired, canceled).
+    throw new ProviderError('rejected', 'provider_rejected', `${this.provider} emulator pay: HTTP ${answer}`, answer);
+  }
+
+  /** Sets the account's webhook URL and events, as the owner would in the provider's dashboard. */
+  async configureWebhook(url: string, events: readonly string[]): Promise<void> {
+    const answer = await this.post('/__control/webhook', { ...this.#identity, url, events });
+    if (answer !== 200) throw new ProviderError('rejected', 'provider_rejected', `${this.provider} emulator webhook: HTTP ${answer}`, answer);
+  }
+
+  close(): Promise<void> {
+    return this.#http.close();
+  }
+
+  private async post(path: string, body: unknown): Promise<number> {
+    const answer = await this.#http.send({ method: 'POST', path, purpose: { operation: 'write' }, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return answer.status;
+  }
+}
+
+/**
+ * The emulator control of an account, or undefined: live accounts never get one, and neither does
+ * a test account whose provider has no control URL configured (its real sandbox).
+ */
+export function emulatorControls(
+  controlUrls: Record<string, { control?: string | undefined }>,
+  timeoutMs: number,
+): (account: Pick<AdapterAccount, 'provider' | 'mode' | 'credentials'>) => EmulatorControl | undefined {
+  return (account) => {
+    const controlUrl = controlUrls[account.provider]?.control;
+    if (account.mode !== 'test' || !controlUrl) return undefined;
+    return new EmulatorControl(account.provider, controlUrl, account.credentials, timeoutMs);
+  };
+}
