@@ -1,14 +1,41 @@
-// Shared parts of the provider emulators (see the TSDoc at the end of this file).
+/**
+ * The emulator kit: everything the six provider emulators (efi, asaas, mercadopago, pagarme,
+ * stripe, woovi) have in common, so that each emulator's `src/` holds only its provider's API.
+ *
+ * What the kit offers:
+ * - `emulator-main.ts` `runEmulator(name, loadConfig, create)`: the process entry point (env,
+ *   logger, start, `ready` line, stop on SIGTERM/SIGINT); `emulator-env.ts` the common variables
+ *   `<NAME>_EMULATOR_{API_PORT,CONTROL_PORT,HOST,WEBHOOK_RETRIES,WEBHOOK_BACKOFF_MS,STATE_FILE}`
+ *   and `LOG_LEVEL`, plus `jsonArrayEnv` for account lists, errors naming variables, never values.
+ * - `emulator-host.ts` `hostEmulator(name, options, parts)`: API and control servers, connections
+ *   dropped during an outage, the state file (`state-file.ts`) loaded first and written after each
+ *   answered request, an optional sweep, and the stop order (own timers, webhooks, servers, file);
+ *   `EmulatorOptions` and `EmulatorLifecycle` are what every factory takes and returns.
+ * - `control-port.ts` `controlPort(routes, basics)`: health, faults (`fault-registry.ts`,
+ *   `fault-injection.ts` on the API port), stats, webhook deliveries, reset, JSON 404/error answers.
+ * - `webhook-outbox.ts` `WebhookOutbox`: background POSTs with retries and backoff, each attempt
+ *   recorded in a `delivery-log.ts` `DeliveryLog`; stop aborts waits and requests in flight.
+ * - `br-code.ts`: BR Codes (dynamic, or static with key, amount and txid) with their CRC16, and QR
+ *   images (PNG bytes, base64, data URL, SVG); `boleto-line.ts`: barcodes and linhas digitáveis.
+ * - `timers.ts` one-shot settlements cleared on stop, `logger.ts` the redacting pino logger.
+ *
+ * What an emulator provides: its state (`snapshot()`/`restore()` for the state file, `faults`, a
+ * `DeliveryLog`, `stats()`, `reset()`), its API app (routes, auth, the provider's error bodies,
+ * including those `injectFaults` answers with), its sandbox control routes, its webhook scheme (a
+ * `WebhookOutbox` subclass choosing receivers, body, headers and signature per attempt, and which
+ * statuses count as received), its environment schema and its `main.ts` (a `runEmulator` call).
+ */
 export * from './boleto-line';
 export * from './br-code';
+export * from './control-port';
 export * from './delivery-log';
+export * from './emulator-env';
 export * from './emulator-host';
+export * from './emulator-main';
 export * from './fault-injection';
 export * from './fault-registry';
 export * from './logger';
 export * from './state-file';
-export * from './webhook-outbox';
-export * from './emulator-env';
-export * from './emulator-main';
-export * from './control-port';
 export * from './timers';
+export * from './webhook-outbox';
+export * from './api-port';

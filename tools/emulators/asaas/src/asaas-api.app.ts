@@ -4,14 +4,14 @@
  * check and the routes. Charge creation (`POST /v3/payments`) has a fault registry of its own, so
  * tests can fail the create while the lookups before it succeed.
  */
-import express, { type Express, type Request } from 'express';
-import { asaasErrors, apiErrorHandler } from './asaas-errors';
+import type { Express, Request } from 'express';
+import { asaasAnswers } from './asaas-errors';
 import { identifyCaller, requireAccessToken } from './access-token';
 import { customerRoutes } from './customers.routes';
 import type { EmulatorState } from './emulator-state';
-import { injectFaults, rateLimitHeaders } from './fault-injection';
+import { rateLimitHeaders } from './rate-limit-headers';
 import { jsonBody } from './json-body';
-import type { Logger } from '../../kit';
+import { emulatorApiApp, finishApi, injectFaults, type Logger } from '../../kit';
 import { paymentRoutes, type PaymentRoutesOptions } from './payments.routes';
 import { webhookConfigRoutes } from './webhook-config.routes';
 import { paymentJson } from './asaas-json';
@@ -22,24 +22,12 @@ import type { WebhookSender } from './webhook-sender';
 const isCreatePayment = (req: Request) => req.method === 'POST' && /^\/v3\/payments\/?$/.test(req.path);
 
 export function asaasApiApp(state: EmulatorState, sender: WebhookSender, payments: PaymentRoutesOptions, logger: Logger, settler: RefundSettler): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.use((req, res, next) => {
-    const started = Date.now();
-    // Method, path and status only: API keys, query strings and bodies are never logged.
-    res.on('finish', () => logger.debug({ method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Date.now() - started }, 'api request'));
-    next();
-  });
+  const app = emulatorApiApp(logger);
   app.use(rateLimitHeaders());
-  app.use(injectFaults(state.faults, identifyCaller));
-  const createFaults = injectFaults(state.createFaults, identifyCaller);
+  app.use(injectFaults(state.faults, identifyCaller, asaasAnswers));
+  const createFaults = injectFaults(state.createFaults, identifyCaller, asaasAnswers);
   app.use((req, res, next) => (isCreatePayment(req) ? createFaults(req, res, next) : next()));
   app.use(jsonBody());
   app.use('/v3', requireAccessToken(state), customerRoutes(state), paymentRoutes(state, sender, payments), refundRoutes(state, settler, (p) => paymentJson(p, payments.invoiceBase)), webhookConfigRoutes(state));
-  app.use(() => {
-    throw asaasErrors.routeNotFound();
-  });
-  app.use(apiErrorHandler((err) => logger.error({ err }, 'unexpected error')));
-  return app;
+  return finishApi(app, asaasAnswers, logger);
 }

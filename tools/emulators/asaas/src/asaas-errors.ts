@@ -5,7 +5,7 @@
  * Unconfirmed (no primary source): the codes of 401 (`invalid_access_token`), 404 (`not_found`),
  * 429, 500 and 503 bodies, and `invalid_action` for removing a paid charge.
  */
-import type { ErrorRequestHandler } from 'express';
+import type { ProviderAnswers } from '../../kit';
 
 export interface AsaasErrorItem {
   code: string;
@@ -42,21 +42,12 @@ export const asaasErrors = {
   unavailable: () => error(503, 'service_unavailable', 'Serviço temporariamente indisponível.'),
 };
 
-/** Express error handler: AsaasApiErrors become their bodies; anything else is a 500. */
-export function apiErrorHandler(onUnexpected: (err: unknown) => void): ErrorRequestHandler {
-  return (err: unknown, _req, res, _next) => {
-    if (err instanceof AsaasApiError) {
-      res.status(err.status).json(err.body);
-      return;
-    }
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      const invalidJson = asaasErrors.invalidJson();
-      res.status(invalidJson.status).json(invalidJson.body);
-      return;
-    }
-    onUnexpected(err);
-    const internal = asaasErrors.internal();
-    res.status(internal.status).json(internal.body);
-  };
-}
+/** How Asaas answers its own errors, injected faults, bad bodies and unknown paths (kit/api-port.ts). */
+export const asaasAnswers: ProviderAnswers = {
+  known: (err) => (err instanceof AsaasApiError ? err : undefined),
+  badBody: () => asaasErrors.invalidJson(),
+  notFound: () => asaasErrors.routeNotFound(),
+  internal: () => asaasErrors.internal(),
+  unavailable: () => asaasErrors.unavailable(),
+  rateLimited: () => asaasErrors.rateLimited(),
+};

@@ -6,35 +6,20 @@ import express, { type Express } from 'express';
 import { cobRoutes, type CobRoutesOptions } from './cob.routes';
 import { devolucaoRoutes } from './devolucao.routes';
 import type { EmulatorState } from './emulator-state';
-import { injectFaults } from './fault-injection';
 import { InfracaoBook, infracaoRoutes } from './infracoes';
-import type { Logger } from '../../kit';
+import { emulatorApiApp, finishApi, injectFaults, type Logger } from '../../kit';
 import type { RefundSettler } from './refund-settler';
 import { identifyCaller, oauthRoutes, requireBearer } from './oauth.routes';
-import { apiErrorHandler, pixErrors } from './pix-errors';
+import { efiAnswers } from './pix-errors';
 import { webhookConfigRoutes } from './webhook-config.routes';
 import type { WebhookSender } from './webhook-sender';
 
 export function pixApiApp(state: EmulatorState, sender: WebhookSender, settler: RefundSettler, cob: CobRoutesOptions, logger: Logger, infracoes = new InfracaoBook()): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.use((req, res, next) => {
-    const started = Date.now();
-    // Path only: query strings and bodies are never logged.
-    res.on('finish', () =>
-      logger.debug({ method: req.method, path: req.path, status: res.statusCode, client: res.locals['clientId'], ms: Date.now() - started }, 'api request'),
-    );
-    next();
-  });
-  app.use(injectFaults(state.faults, (req) => identifyCaller(state, req)));
+  const app = emulatorApiApp(logger, (res) => ({ client: res.locals['clientId'] }));
+  app.use(injectFaults(state.faults, (req) => identifyCaller(state, req), efiAnswers));
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: false }));
   app.use(oauthRoutes(state));
   app.use('/v2', requireBearer(state), cobRoutes(state, cob), devolucaoRoutes(state, settler), infracaoRoutes(state, infracoes), webhookConfigRoutes(state, sender));
-  app.use(() => {
-    throw pixErrors.rotaNaoEncontrada();
-  });
-  app.use(apiErrorHandler((err) => logger.error({ err }, 'unexpected error')));
-  return app;
+  return finishApi(app, efiAnswers, logger);
 }

@@ -5,7 +5,7 @@
  * shape is used only where Efí uses it too (here: 503 ServicoIndisponivel from fault injection).
  * OAuth errors follow RFC 6749 (`{error, error_description}`).
  */
-import type { ErrorRequestHandler } from 'express';
+import type { ProviderAnswers } from '../../kit';
 
 export interface EfiErrorBody {
   nome: string;
@@ -85,21 +85,12 @@ export const pixErrors = {
     new EfiApiError(401, { error: 'invalid_token', error_description: 'The access token is missing, invalid or expired' }),
 };
 
-/** Express error handler: EfiApiErrors become their documented bodies; anything else a 500. */
-export function apiErrorHandler(onUnexpected: (err: unknown) => void): ErrorRequestHandler {
-  return (err: unknown, _req, res, _next) => {
-    if (err instanceof EfiApiError) {
-      res.status(err.status).json(err.body);
-      return;
-    }
-    // Body-parser errors (malformed JSON, wrong content) carry a 4xx `status`.
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      res.status(400).json({ nome: 'valor_invalido', mensagem: 'Corpo da requisição não é um JSON válido' });
-      return;
-    }
-    onUnexpected(err);
-    const internal = pixErrors.erroAplicacao();
-    res.status(internal.status).json(internal.body);
-  };
-}
+/** How Efí answers its own errors, injected faults, bad bodies and unknown paths (kit/api-port.ts). */
+export const efiAnswers: ProviderAnswers = {
+  known: (err) => (err instanceof EfiApiError ? err : undefined),
+  badBody: () => ({ status: 400, body: { nome: 'valor_invalido', mensagem: 'Corpo da requisição não é um JSON válido' } }),
+  notFound: () => pixErrors.rotaNaoEncontrada(),
+  internal: () => pixErrors.erroAplicacao(),
+  unavailable: () => pixErrors.servicoIndisponivel(),
+  rateLimited: () => pixErrors.limiteRequisicoes(),
+};

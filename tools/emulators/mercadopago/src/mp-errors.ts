@@ -4,7 +4,7 @@
  * Codes marked "documented" come from the API reference / error tables; the others are the
  * emulator's best guess and say so.
  */
-import type { ErrorRequestHandler } from 'express';
+import type { ProviderAnswers } from '../../kit';
 
 export interface MpCause {
   code: number | string;
@@ -66,20 +66,12 @@ export const mpErrors = {
   tooManyRequests: () => mp(429, 'too_many_requests', 'Too many requests'),
 };
 
-/** Express error handler: MpApiErrors become their bodies; body-parser failures a 400; the rest 500. */
-export function apiErrorHandler(onUnexpected: (err: unknown) => void): ErrorRequestHandler {
-  return (err: unknown, _req, res, _next) => {
-    if (err instanceof MpApiError) {
-      res.status(err.status).json(err.body);
-      return;
-    }
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      const bad = mpErrors.badRequest('Invalid JSON body');
-      res.status(400).json(bad.body);
-      return;
-    }
-    onUnexpected(err);
-    res.status(500).json(mpErrors.internal().body);
-  };
-}
+/** How Mercado Pago answers its own errors, injected faults, bad bodies and unknown paths (kit/api-port.ts). */
+export const mpAnswers: ProviderAnswers = {
+  known: (err) => (err instanceof MpApiError ? err : undefined),
+  badBody: () => mpErrors.badRequest('Invalid JSON body'),
+  notFound: () => mpErrors.routeNotFound(),
+  internal: () => mpErrors.internal(),
+  unavailable: () => mpErrors.unavailable(),
+  rateLimited: () => mpErrors.tooManyRequests(),
+};

@@ -7,27 +7,16 @@ import express, { type Express } from 'express';
 import { identifyCaller, requireSecretKey } from './auth';
 import { chargeRoutes, qrCodeImageRoutes } from './charges.routes';
 import type { EmulatorState } from './emulator-state';
-import { injectFaults } from './fault-injection';
-import type { Logger } from '../../kit';
+import { emulatorApiApp, finishApi, injectFaults, type Logger } from '../../kit';
 import { orderRoutes, type OrderRoutesOptions } from './orders.routes';
-import { apiErrorHandler, pagarmeErrors } from './pagarme-errors';
+import { pagarmeAnswers, pagarmeErrors } from './pagarme-errors';
 import type { WebhookSender } from './webhook-sender';
 
 export const API_PREFIX = '/core/v5';
 
 export function pagarmeApiApp(state: EmulatorState, sender: WebhookSender, orders: OrderRoutesOptions, logger: Logger): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.use((req, res, next) => {
-    const started = Date.now();
-    // Method, path and status only: keys, query strings and bodies are never logged.
-    res.on('finish', () =>
-      logger.debug({ method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, account: res.locals['accountId'], ms: Date.now() - started }, 'api request'),
-    );
-    next();
-  });
-  app.use(injectFaults(state.faults, identifyCaller));
+  const app = emulatorApiApp(logger, (res) => ({ account: res.locals['accountId'] }));
+  app.use(injectFaults(state.faults, identifyCaller, pagarmeAnswers));
   app.use(express.json({ limit: '1mb' }));
   app.use(API_PREFIX, qrCodeImageRoutes(state));
   // The boleto voucher Pagar.me hosts (`url`, and `pdf` as text): public, like the QR image.
@@ -37,9 +26,5 @@ export function pagarmeApiApp(state: EmulatorState, sender: WebhookSender, order
     res.status(200).type(req.params['format'] === 'pdf' ? 'text/plain' : 'html').send(`Boleto ${boleto.line}`);
   });
   app.use(API_PREFIX, requireSecretKey(state), orderRoutes(state, orders), chargeRoutes(state, sender, orders.qrCodeUrl));
-  app.use(() => {
-    throw pagarmeErrors.routeNotFound();
-  });
-  app.use(apiErrorHandler((err) => logger.error({ err }, 'unexpected error')));
-  return app;
+  return finishApi(app, pagarmeAnswers, logger);
 }

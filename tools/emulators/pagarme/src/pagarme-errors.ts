@@ -4,7 +4,7 @@
  * text is the one integrators report (pagarme/pagarme-js#348). 429 and 5xx bodies are not
  * documented: the same `{message}` shape is used.
  */
-import type { ErrorRequestHandler } from 'express';
+import type { ProviderAnswers } from '../../kit';
 
 export interface PagarmeErrorBody {
   message: string;
@@ -42,21 +42,12 @@ export const pagarmeErrors = {
   unavailable: () => error(503, 'The service is unavailable.'),
 };
 
-/** Express error handler: PagarmeApiErrors become their bodies; malformed JSON a 400; anything else a 500. */
-export function apiErrorHandler(onUnexpected: (err: unknown) => void): ErrorRequestHandler {
-  return (err: unknown, _req, res, _next) => {
-    if (err instanceof PagarmeApiError) {
-      res.status(err.status).json(err.body);
-      return;
-    }
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      const bad = pagarmeErrors.badJson();
-      res.status(bad.status).json(bad.body);
-      return;
-    }
-    onUnexpected(err);
-    const internal = pagarmeErrors.internal();
-    res.status(internal.status).json(internal.body);
-  };
-}
+/** How Pagar.me answers its own errors, injected faults, bad bodies and unknown paths (kit/api-port.ts). */
+export const pagarmeAnswers: ProviderAnswers = {
+  known: (err) => (err instanceof PagarmeApiError ? err : undefined),
+  badBody: () => pagarmeErrors.badJson(),
+  notFound: () => pagarmeErrors.routeNotFound(),
+  internal: () => pagarmeErrors.internal(),
+  unavailable: () => pagarmeErrors.unavailable(),
+  rateLimited: () => pagarmeErrors.tooManyRequests(),
+};

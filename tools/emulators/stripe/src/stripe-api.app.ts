@@ -7,43 +7,31 @@ import express, { type Express } from 'express';
 import { identifyCaller, requireAccount } from './auth';
 import type { EmulatorState } from './emulator-state';
 import { API_VERSION } from './events';
-import { injectFaults } from './fault-injection';
 import { idempotency } from './idempotency';
-import type { Logger } from '../../kit';
+import { emulatorApiApp, finishApi, injectFaults, type Logger } from '../../kit';
 import type { PaymentIntentLifecycle } from './payment-intent-lifecycle';
 import { paymentIntentRoutes } from './payment-intents.routes';
 import type { DisputeBook } from './disputes';
 import { disputeRoutes } from './disputes.routes';
 import type { RefundBook } from './refunds';
 import { refundRoutes } from './refunds.routes';
-import { apiErrorHandler, stripeErrors } from './stripe-errors';
+import { stripeAnswers } from './stripe-errors';
 import { newId } from './stripe-ids';
 import { webhookEndpointRoutes } from './webhook-endpoints.routes';
 
 export function stripeApiApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, refunds: RefundBook, disputes: DisputeBook, logger: Logger): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
+  const app = emulatorApiApp(logger, (res) => ({ account: (res.locals['account'] as { id?: string } | undefined)?.id }));
   app.use((req, res, next) => {
-    const started = Date.now();
     const requestId = newId('req', 14);
     res.locals['requestId'] = requestId;
     res.setHeader('Request-Id', requestId);
     res.setHeader('Stripe-Version', req.get('stripe-version') ?? API_VERSION);
-    // Path only: query strings, bodies and keys are never logged.
-    res.on('finish', () =>
-      logger.debug({ method: req.method, path: req.path, status: res.statusCode, account: (res.locals['account'] as { id?: string } | undefined)?.id, ms: Date.now() - started }, 'api request'),
-    );
     next();
   });
   // The body is read before any injected latency: a request whose client gave up during the
   // delay still executes, as at Stripe (a timeout on our side never undoes a PaymentIntent).
   app.use(express.urlencoded({ extended: true, limit: '1mb', parameterLimit: 2_000 }));
-  app.use(injectFaults(state.faults, (req) => identifyCaller(state, req)));
+  app.use(injectFaults(state.faults, (req) => identifyCaller(state, req), stripeAnswers));
   app.use('/v1', requireAccount(state), idempotency(state), paymentIntentRoutes(state, lifecycle), refundRoutes(state, refunds), disputeRoutes(disputes), webhookEndpointRoutes(state));
-  app.use((req) => {
-    throw stripeErrors.unrecognizedUrl(req.method, req.originalUrl.split('?')[0] ?? '');
-  });
-  app.use(apiErrorHandler((err) => logger.error({ err }, 'unexpected error')));
-  return app;
+  return finishApi(app, stripeAnswers, logger);
 }

@@ -5,7 +5,7 @@
  * key is a 401 `invalid_request_error` without `code`, and a 429 is `invalid_request_error` with
  * `code: "rate_limit"` (SDKs also know the legacy `authentication_error`/`rate_limit_error`).
  */
-import type { ErrorRequestHandler } from 'express';
+import type { ProviderAnswers } from '../../kit';
 
 export interface StripeErrorObject {
   type: 'api_error' | 'card_error' | 'idempotency_error' | 'invalid_request_error';
@@ -108,21 +108,23 @@ export const stripeErrors = {
     new StripeApiError(503, { type: 'api_error', message: 'Stripe is temporarily unavailable. Please retry the request shortly.' }),
 };
 
-/** Turns thrown StripeApiErrors (and body-parser failures) into Stripe's answers. */
-export function apiErrorHandler(onUnexpected: (err: unknown) => void): ErrorRequestHandler {
-  return (err, _req, res, _next) => {
-    if (err instanceof StripeApiError) {
-      if (err.replayable) res.locals[REPLAYABLE_ERROR] = true;
-      res.status(err.status).json(err.body);
-      return;
-    }
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      res.status(400).json({ error: { type: 'invalid_request_error', message: 'Invalid request body: expected application/x-www-form-urlencoded parameters.' } });
-      return;
-    }
-    onUnexpected(err);
+/** How Stripe answers its own errors, injected faults, bad bodies and unknown paths (kit/api-port.ts). */
+export const stripeAnswers: ProviderAnswers = {
+  known: (err, res) => {
+    if (!(err instanceof StripeApiError)) return undefined;
+    if (err.replayable) res.locals[REPLAYABLE_ERROR] = true;
+    return err;
+  },
+  badBody: () => ({
+    status: 400,
+    body: { error: { type: 'invalid_request_error', message: 'Invalid request body: expected application/x-www-form-urlencoded parameters.' } },
+  }),
+  notFound: (req) => stripeErrors.unrecognizedUrl(req.method, req.originalUrl.split('?')[0] ?? ''),
+  // An unexpected failure is replayed under the same idempotency key, as Stripe does for its 500s.
+  onUnexpected: (res) => {
     res.locals[REPLAYABLE_ERROR] = true;
-    res.status(500).json(stripeErrors.internal().body);
-  };
-}
+  },
+  internal: () => stripeErrors.internal(),
+  unavailable: () => stripeErrors.unavailable(),
+  rateLimited: () => stripeErrors.rateLimited(),
+};

@@ -6,7 +6,7 @@
  * machine-readable error codes on these endpoints, so the messages below are the emulator's own
  * wording (unconfirmed), chosen to carry the meaning an integrator must match on.
  */
-import type { ErrorRequestHandler } from 'express';
+import type { ProviderAnswers } from '../../kit';
 
 export interface WooviErrorBody {
   error: string;
@@ -40,20 +40,12 @@ export const wooviErrors = {
   unavailable: () => woovi(503, 'Service unavailable'),
 };
 
-/** Express error handler: WooviApiErrors become their bodies; body-parser errors a 400; the rest a 500. */
-export function apiErrorHandler(onUnexpected: (err: unknown) => void): ErrorRequestHandler {
-  return (err: unknown, _req, res, _next) => {
-    if (err instanceof WooviApiError) {
-      res.status(err.status).json(err.body);
-      return;
-    }
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      res.status(400).json({ error: 'Corpo da requisição não é um JSON válido' });
-      return;
-    }
-    onUnexpected(err);
-    const internal = wooviErrors.internal();
-    res.status(internal.status).json(internal.body);
-  };
-}
+/** How Woovi answers its own errors, injected faults, bad bodies and unknown paths (kit/api-port.ts). */
+export const wooviAnswers: ProviderAnswers = {
+  known: (err) => (err instanceof WooviApiError ? err : undefined),
+  badBody: () => ({ status: 400, body: { error: 'Corpo da requisição não é um JSON válido' } }),
+  notFound: () => wooviErrors.routeNotFound(),
+  internal: () => wooviErrors.internal(),
+  unavailable: () => wooviErrors.unavailable(),
+  rateLimited: () => wooviErrors.rateLimited(),
+};

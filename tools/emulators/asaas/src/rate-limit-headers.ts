@@ -1,20 +1,8 @@
 /**
- * Asaas's answers for injected faults (the shared kit does the injecting), plus the `RateLimit-*`
- * headers Asaas puts on answers (docs.asaas.com "API Limits": RateLimit-Limit, -Remaining and
- * -Reset, the seconds until the window resets).
+ * The `RateLimit-*` headers Asaas puts on answers (docs.asaas.com "API Limits": RateLimit-Limit,
+ * -Remaining and -Reset, the seconds until the window resets).
  */
-import type { Request, RequestHandler } from 'express';
-import { injectFaults as injectWith, type FaultRegistry } from '../../kit';
-import { asaasErrors } from './asaas-errors';
-
-
-export function injectFaults(registry: FaultRegistry, identify: (req: Request) => string | undefined): RequestHandler {
-  return injectWith(registry, identify, {
-    unavailable: () => asaasErrors.unavailable(),
-    rateLimited: () => asaasErrors.rateLimited(),
-    internal: () => asaasErrors.internal(),
-  });
-}
+import type { RequestHandler } from 'express';
 
 const RATE_LIMIT = 100;
 const WINDOW_SECONDS = 30;
