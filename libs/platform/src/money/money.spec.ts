@@ -1,4 +1,4 @@
-import { centsToReaisString, feeFor, reaisStringToCents } from './money';
+import { assertPositiveCents, centsToReaisString, feeFor, reaisStringToCents } from './money';
 
 describe('money', () => {
   it('formats cents as the API Pix reais string', () => {
@@ -12,8 +12,16 @@ describe('money', () => {
     expect(reaisStringToCents('19.9')).toBe(1990);
     expect(reaisStringToCents('1234567.89')).toBe(123456789);
     expect(reaisStringToCents('10')).toBe(1000);
-    expect(() => reaisStringToCents('1,00')).toThrow();
-    expect(() => reaisStringToCents('-1.00')).toThrow();
+    expect(reaisStringToCents('100.900')).toBe(10090);
+    expect(reaisStringToCents('1234567890123.45')).toBe(123456789012345);
+    for (const bad of ['1,00', '-1.00', '1.005', '1e3', ' 1.00', '', '.5', '1.']) expect(() => reaisStringToCents(bad)).toThrow(RangeError);
+  });
+
+  it('refuses amounts that are not whole cents', () => {
+    expect(() => centsToReaisString(1.5)).toThrow(RangeError);
+    expect(() => centsToReaisString(-1)).toThrow(RangeError);
+    expect(() => assertPositiveCents(0, 'amount')).toThrow(RangeError);
+    expect(() => assertPositiveCents(1, 'amount')).not.toThrow();
   });
 
   it('rounds percentage fees half up', () => {

@@ -11,7 +11,11 @@ export function feeFor(amount: number, rule: { percent_bps: number; fixed: numbe
   return Math.min(amount, percentPart + rule.fixed);
 }
 
-/** 1234 → "12.34" (the Banco Central API Pix `valor` format). */
+/**
+ * 1234 → "12.34": reais with exactly two decimals, the text every provider that speaks reais
+ * takes (the Banco Central API Pix `valor`, Asaas's and Mercado Pago's JSON numbers written
+ * verbatim). Built from the integer's digits; never through a float.
+ */
 export function centsToReaisString(cents: number): string {
   assertCents(cents, 'cents');
   const reais = Math.floor(cents / 100);
@@ -19,16 +23,28 @@ export function centsToReaisString(cents: number): string {
   return `${reais}.${rest.toString().padStart(2, '0')}`;
 }
 
-/** "12.34" → 1234. Parses the decimal text digit by digit; never through a float. */
+/**
+ * "12.34" → 1234, "12.3" → 1230, "12" → 1200, "12.300" → 1230. Parses the decimal text digit by
+ * digit; never through a float. Zeros past the cents are accepted (a provider writing `100.900`
+ * means 100.90); anything finer than a cent, a sign, an exponent, a comma or a space is refused,
+ * so a value this cannot read exactly is never read approximately.
+ */
 export function reaisStringToCents(value: string): number {
-  const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(value.trim());
-  if (!match) throw new Error(`Not a reais amount: ${JSON.stringify(value)}`);
-  const fraction = (match[2] ?? '').padEnd(2, '0');
-  return Number(match[1]) * 100 + Number(fraction);
+  const match = /^(\d{1,13})(?:\.(\d+))?$/.exec(value);
+  const fraction = (match?.[2] ?? '').replace(/0+$/, '');
+  if (!match || fraction.length > 2) throw new RangeError(`Not a reais amount: ${JSON.stringify(value)}`);
+  return Number(match[1]) * 100 + Number(fraction.padEnd(2, '0'));
 }
 
 export function assertCents(value: number, name: string): void {
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw new Error(`${name} must be a non-negative integer number of cents, got ${value}`);
+    throw new RangeError(`${name} must be a non-negative integer number of cents, got ${value}`);
+  }
+}
+
+/** A charge or refund amount: at least one cent. */
+export function assertPositiveCents(value: number, name: string): void {
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new RangeError(`${name} must be a positive integer number of cents, got ${value}`);
   }
 }

@@ -31,7 +31,7 @@ describe('mapChargebackStatus', () => {
     expect(mapChargebackPaymentStatus('CHARGEBACK_REQUESTED')).toBe('open');
     expect(mapChargebackPaymentStatus('CHARGEBACK_DISPUTE')).toBe('under_review');
     expect(mapChargebackPaymentStatus('AWAITING_CHARGEBACK_REVERSAL')).toBe('won');
-    expect(() => mapChargebackStatus('CANCELLED' as AsaasChargebackStatus)).toThrow('unexpected value');
+    expect(() => mapChargebackStatus('CANCELLED' as AsaasChargebackStatus)).toThrow('unhandled value');
   });
 });
 

@@ -17,8 +17,9 @@
  * `acceptsEvidence: false`, and POST /v1/disputes/{id}/evidence answers dispute_evidence_not_supported
  * (the merchant answers in Asaas's dashboard).
  */
+import { assertNever } from '@orquestra/platform';
 import type { ProviderDispute, ProviderDisputeStatus } from '../provider-disputes';
-import { assertNever, reaisToCents, type AsaasPaymentStatus } from './asaas.transformers';
+import { reaisToCents, type AsaasPaymentStatus } from './asaas.transformers';
 
 /** Every documented `payment.chargeback.status`. */
 export const ASAAS_CHARGEBACK_STATUSES = ['REQUESTED', 'IN_DISPUTE', 'DISPUTE_LOST', 'REVERSED', 'DONE'] as const;

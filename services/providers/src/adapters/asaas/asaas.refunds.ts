@@ -10,10 +10,11 @@
  * description (`… [orquestra:re_…]`), every refund first lists the charge's refunds and answers the
  * one carrying our id if there is one, and refunds are named by a digest of what Asaas reports.
  */
+import { assertNever } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
 import { ProviderError, type ProviderRefund, type ProviderRefundStatus, type RefundChargeInput } from '../provider-adapter';
 import { providerErrorFor } from './asaas.errors';
-import { assertNever, centsToReais, parseSaoPauloTime, reaisToCents, type DecimalText } from './asaas.transformers';
+import { centsToReais, parseSaoPauloTime, reaisToCents, type DecimalText } from './asaas.transformers';
 
 export type AsaasRefundStatus = 'PENDING' | 'DONE' | 'CANCELLED';
 

@@ -115,7 +115,7 @@ describe('status map', () => {
 
   it('covers the 15 statuses of Asaas OpenAPI and fails loudly on an unknown one', () => {
     expect(new Set(cases.map(([s]) => s)).size).toBe(15);
-    expect(() => mapPaymentStatus('NEW_STATUS' as AsaasPaymentStatus)).toThrow('unexpected value');
+    expect(() => mapPaymentStatus('NEW_STATUS' as AsaasPaymentStatus)).toThrow('unhandled value');
   });
 });
 

@@ -3,6 +3,7 @@
  * map). Errors: asaas.errors.ts; webhooks: asaas.webhook.ts; HTTP: asaas.adapter.ts.
  * Numbers in Asaas answers arrive as their JSON text (asaas.json.ts), hence `DecimalText`.
  */
+import { assertNever, assertPositiveCents, centsToReaisString, reaisStringToCents } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
 import { ProviderError, type CreateChargeInput, type CustomerInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
 import { JsonDecimal } from './asaas.json';
@@ -86,19 +87,15 @@ export interface AsaasCustomerRequest {
 
 // --- money: integer cents ↔ decimal reais, by string arithmetic only -----------------------------
 
-/** 1990 → `19.90` as an exact JSON number. */
+/** 1990 → `19.90` as an exact JSON number (platform money helpers do the digits). */
 export function centsToReais(cents: number): JsonDecimal {
-  if (!Number.isSafeInteger(cents) || cents <= 0) throw new RangeError(`amount must be a positive integer of cents, got ${cents}`);
-  const digits = String(cents).padStart(3, '0');
-  return new JsonDecimal(`${digits.slice(0, -2)}.${digits.slice(-2)}`);
+  assertPositiveCents(cents, 'amount');
+  return new JsonDecimal(centsToReaisString(cents));
 }
 
 /** `"100.9"`, `"100.90"`, `"100"` → cents. More than two significant decimals or exponents are refused. */
 export function reaisToCents(text: DecimalText): number {
-  const match = /^(0|[1-9]\d{0,12})(?:\.(\d+))?$/.exec(text);
-  const decimals = (match?.[2] ?? '').replace(/0+$/, '');
-  if (!match?.[1] || decimals.length > 2) throw new RangeError(`not an amount in reais: ${JSON.stringify(text)}`);
-  return Number(match[1]) * 100 + Number(decimals.padEnd(2, '0'));
+  return reaisStringToCents(text);
 }
 
 // --- dates: Asaas speaks São Paulo local time (UTC−03:00 all year since 2019) ------------------
@@ -193,10 +190,6 @@ export function buildPaymentRequest(input: CreateChargeInput, customerId: string
 }
 
 // --- answers ------------------------------------------------------------------------------------
-
-export function assertNever(value: never): never {
-  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
-}
 
 /**
  * Every Asaas status → ours. Money received stays `paid` whatever happens after (refunds and

@@ -7,6 +7,7 @@
  * from `POST /oauth/token` (client_credentials, HTTP Basic). Charges are Banco Central immediate
  * charges (`cob`) whose txid is derived from our idempotency key, which makes creation idempotent.
  */
+import { assertNever } from '@orquestra/platform';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { ProviderHttp, type HttpAnswer, type HttpExchangeObserver } from '../http/provider-http';
@@ -276,6 +277,8 @@ export class EfiAdapter implements ProviderAdapter {
         return { ok: true, providerPaymentIds: [], eventKey: parsed.eventKey };
       case 'malformed':
         return { ok: false, reason: 'malformed', httpStatus: 400 };
+      default:
+        return assertNever(parsed);
     }
   }
 

@@ -6,10 +6,11 @@
  * (`infracoes[{idInfracao, endToEndId, protocolo, valor, status, razao, tipoSituacao,
  * dadosAnalise{abertura, prazoFinalizacao}}]`).
  */
+import { assertNever } from '@orquestra/platform';
 import type { Dispatcher } from 'undici';
 import { ProviderError } from '../provider-adapter';
 import type { DisputeEvidenceInput, ListDisputesInput, ProviderDispute, ProviderDisputeStatus } from '../provider-disputes';
-import { assertNever, providerErrorFor, valorToCents } from './efi.transformers';
+import { providerErrorFor, valorToCents } from './efi.transformers';
 
 export const EFI_INFRACAO_STATUSES = ['ABERTA', 'ACEITA', 'CANCELADA_EFI', 'EM_DEFESA', 'REJEITADA'] as const;
 export type EfiInfracaoStatus = (typeof EFI_INFRACAO_STATUSES)[number];

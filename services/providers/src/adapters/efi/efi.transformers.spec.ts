@@ -164,7 +164,7 @@ describe('toProviderCharge', () => {
   it('maps every status', () => {
     const all: EfiCobStatus[] = ['ATIVA', 'CONCLUIDA', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP'];
     expect(all.map((s) => mapCobStatus(s).status)).toEqual(['pending', 'paid', 'canceled', 'canceled']);
-    expect(() => mapCobStatus('SOMETHING_NEW' as EfiCobStatus)).toThrow('unexpected value');
+    expect(() => mapCobStatus('SOMETHING_NEW' as EfiCobStatus)).toThrow('unhandled value');
   });
 
   it('passes on PNG images only', () => {

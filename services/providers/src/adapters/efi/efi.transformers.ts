@@ -3,6 +3,7 @@
  * → `PUT /v2/cob/:txid` body, a cob → ProviderCharge (exhaustive status map), an error answer →
  * ProviderError (one table), and the webhook body → the txids it names. No I/O here.
  */
+import { assertNever, assertPositiveCents, centsToReaisString, reaisStringToCents } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
 import {
   ProviderError,
@@ -102,18 +103,16 @@ export interface EfiTokenResponse {
 
 /** 1234 → "12.34"; the `valor` format `\d{1,10}\.\d{2}`. */
 export function centsToValor(cents: number): string {
-  if (!Number.isSafeInteger(cents) || cents <= 0) throw new RangeError(`amount must be a positive integer of cents, got ${cents}`);
-  const digits = String(cents).padStart(3, '0');
-  const valor = `${digits.slice(0, -2)}.${digits.slice(-2)}`;
-  if (digits.length - 2 > 10) throw new RangeError(`amount ${cents} exceeds the 10 integer digits of a Pix valor`);
+  assertPositiveCents(cents, 'amount');
+  const valor = centsToReaisString(cents);
+  if (valor.length - 3 > 10) throw new RangeError(`amount ${cents} exceeds the 10 integer digits of a Pix valor`);
   return valor;
 }
 
 /** "12.34" → 1234. Exactly two decimals, as the spec writes them; never parsed as a float. */
 export function valorToCents(valor: string): number {
-  const match = /^(\d{1,10})\.(\d{2})$/.exec(valor);
-  if (!match?.[1] || !match[2]) throw new RangeError(`not a Pix valor: ${JSON.stringify(valor)}`);
-  return Number(`${match[1]}${match[2]}`);
+  if (!/^\d{1,10}\.\d{2}$/.test(valor)) throw new RangeError(`not a Pix valor: ${JSON.stringify(valor)}`);
+  return reaisStringToCents(valor);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -196,10 +195,6 @@ export function buildCobRequest(input: CreateChargeInput, chave: string): EfiCob
 // ---------------------------------------------------------------------------------------------
 // Charge response
 // ---------------------------------------------------------------------------------------------
-
-export function assertNever(value: never): never {
-  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
-}
 
 interface StatusMapping {
   status: ProviderChargeStatus;

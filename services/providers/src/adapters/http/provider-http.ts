@@ -8,7 +8,14 @@ import { newId } from '@orquestra/platform';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { AdapterContext } from '../provider-adapter';
 import { tlsConnectOptions, type ProviderTlsOptions } from './tls-context';
-import { providerErrorForWire, transportCode, wireOutcomeOfFailure, wireOutcomeOfStatus, type RequestPurpose, type WireOutcome } from './transport-errors';
+import {
+  providerErrorForWire,
+  transportCode,
+  wireOutcomeOfFailure,
+  wireOutcomeOfStatus,
+  type RequestPurpose,
+  type WireOutcome,
+} from './transport-errors';
 
 /** One finished exchange, for metrics and logs. Carries no path, header or body: those hold secrets and personal data (an Efí path names the Pix key). */
 export interface HttpExchange {

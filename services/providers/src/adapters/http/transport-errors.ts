@@ -21,6 +21,7 @@
  * registered boleto reaches the payer's bank app by CPF (DDA) without anyone showing it: for both,
  * a charge that may exist must be resolved before another account is tried.
  */
+import { assertNever } from '@orquestra/platform';
 import type { ChargeMethod } from '../provider-adapter';
 import { ProviderError } from '../provider-adapter';
 
@@ -89,6 +90,8 @@ export function classifyWireOutcome(outcome: WireOutcome, purpose: RequestPurpos
       // A write answered 5xx may have happened: kept pending (refunds), never counted as undone.
       return { kind: 'ambiguous', code: 'provider_error' };
     }
+    default:
+      return assertNever(outcome);
   }
 }
 

@@ -17,7 +17,7 @@ describe('mapRefundStatus', () => {
   });
 
   it('throws on a status it does not know', () => {
-    expect(() => mapRefundStatus('authorized' as MercadoPagoRefundStatus)).toThrow('unexpected value');
+    expect(() => mapRefundStatus('authorized' as MercadoPagoRefundStatus)).toThrow('unhandled value');
   });
 });
 

@@ -7,8 +7,9 @@
  * answer 201 `in_process` instead of a 400;
  * developers/en/docs/checkout-api/payment-management/cancellations-and-refunds/refund-pix).
  */
+import { assertNever } from '@orquestra/platform';
 import { ProviderError, type ProviderRefund, type ProviderRefundStatus, type RefundChargeInput } from '../provider-adapter';
-import { assertNever, centsToReaisLiteral, idempotencyHeaderFor, providerErrorFor, reaisToCents, type MercadoPagoAmount } from './mercadopago.transformers';
+import { centsToReaisLiteral, idempotencyHeaderFor, providerErrorFor, reaisToCents, type MercadoPagoAmount } from './mercadopago.transformers';
 
 /** Every documented refund `status`. */
 export type MercadoPagoRefundStatus = 'approved' | 'in_process' | 'rejected' | 'cancelled';

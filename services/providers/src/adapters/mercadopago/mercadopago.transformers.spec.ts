@@ -167,7 +167,7 @@ describe('payment → charge', () => {
     };
     for (const [status, ours] of Object.entries(expected)) expect(mapPaymentStatus(status as MercadoPagoStatus, '').status).toBe(ours);
     expect(mapPaymentStatus('rejected', 'cc_rejected_high_risk')).toEqual({ status: 'failed', failureCode: 'cc_rejected_high_risk' });
-    expect(() => mapPaymentStatus('bogus' as MercadoPagoStatus, '')).toThrow('unexpected value');
+    expect(() => mapPaymentStatus('bogus' as MercadoPagoStatus, '')).toThrow('unhandled value');
   });
 
   it('counts only the fees the seller pays', () => {

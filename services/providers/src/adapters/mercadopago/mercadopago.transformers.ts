@@ -4,6 +4,7 @@
  * and an error answer → ProviderError (one table). Webhook checks are in mercadopago.webhook.ts.
  * No I/O here.
  */
+import { assertNever, assertPositiveCents, centsToReaisString, reaisStringToCents } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
 import { ProviderError, type CreateChargeInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
 import { refundsOfPayment, type MercadoPagoRefund } from './mercadopago.refunds';
@@ -84,9 +85,8 @@ export interface MercadoPagoErrorBody {
 
 /** 199007 → "1990.07": the JSON number literal sent as `transaction_amount`. */
 export function centsToReaisLiteral(cents: number): string {
-  if (!Number.isSafeInteger(cents) || cents <= 0) throw new RangeError(`amount must be a positive integer of cents, got ${cents}`);
-  const digits = String(cents).padStart(3, '0');
-  return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
+  assertPositiveCents(cents, 'amount');
+  return centsToReaisString(cents);
 }
 
 /**
@@ -96,10 +96,7 @@ export function centsToReaisLiteral(cents: number): string {
  * stays 1990.07 and is split into 1990 and 07 as text. Strings ("24.50") are read the same way.
  */
 export function reaisToCents(amount: MercadoPagoAmount): number {
-  const text = typeof amount === 'number' ? String(amount) : amount.trim();
-  const match = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(text);
-  if (!match?.[1]) throw new RangeError(`not an amount of reais: ${JSON.stringify(amount)}`);
-  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  return reaisStringToCents(typeof amount === 'number' ? String(amount) : amount.trim());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -208,10 +205,6 @@ export function serializePixRequest(request: MercadoPagoPixRequest, amountCents:
 // ---------------------------------------------------------------------------------------------
 // Payment → ProviderCharge
 // ---------------------------------------------------------------------------------------------
-
-export function assertNever(value: never): never {
-  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
-}
 
 interface StatusMapping {
   status: ProviderChargeStatus;

@@ -19,7 +19,7 @@ describe('mapRefundStatus', () => {
   });
 
   it('throws on a status it does not know', () => {
-    expect(() => mapRefundStatus('paid' as PagarmeRefundTransactionStatus)).toThrow('unexpected value');
+    expect(() => mapRefundStatus('paid' as PagarmeRefundTransactionStatus)).toThrow('unhandled value');
   });
 });
 

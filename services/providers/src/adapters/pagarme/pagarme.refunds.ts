@@ -20,8 +20,9 @@
  * refused with RefundNotSupportedError (made in Pagar.me's dashboard, it reaches us as a
  * `source: provider` refund).
  */
+import { assertNever } from '@orquestra/platform';
 import { ProviderError, RefundNotSupportedError, type ProviderRefund, type ProviderRefundStatus, type RefundChargeInput } from '../provider-adapter';
-import { assertNever, providerErrorFor, type PagarmeCharge } from './pagarme.transformers';
+import { providerErrorFor, type PagarmeCharge } from './pagarme.transformers';
 
 /** Statuses a cancel operation's transaction takes (Pix: `pending_refund` → `refunded`; `with_error` when the bank refused). */
 export type PagarmeRefundTransactionStatus = 'pending_refund' | 'refunded' | 'with_error' | 'failed';

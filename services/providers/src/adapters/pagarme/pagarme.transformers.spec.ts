@@ -132,7 +132,7 @@ describe('status map', () => {
   });
 
   it('throws on a status it does not know', () => {
-    expect(() => mapChargeStatus({ status: 'mystery' as PagarmeChargeStatus })).toThrow(/unexpected/);
+    expect(() => mapChargeStatus({ status: 'mystery' as PagarmeChargeStatus })).toThrow(/unhandled value/);
   });
 });
 

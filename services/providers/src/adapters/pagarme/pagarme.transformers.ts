@@ -10,6 +10,7 @@
  * is canceled (`DELETE /charges/:id`), read (`GET /charges/:id`, which embeds its order) and paid;
  * `charge.*` webhooks carry it as `data.id` and `order.*` webhooks as `data.charges[].id`.
  */
+import { assertNever } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
 import { ProviderError, type CreateChargeInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
 import { boletoDueDate, endOfDueDate } from '../../domain/boleto-due-date';
@@ -208,10 +209,6 @@ export function addressFor(address: CreateChargeInput['customer']['address']): P
 // ---------------------------------------------------------------------------------------------
 // Charge response
 // ---------------------------------------------------------------------------------------------
-
-export function assertNever(value: never): never {
-  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
-}
 
 interface StatusMapping {
   status: ProviderChargeStatus;

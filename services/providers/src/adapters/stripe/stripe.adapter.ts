@@ -7,6 +7,7 @@
  * Stripe's `Idempotency-Key` (the first answer for a key is replayed for 24 h). No retries happen
  * here: the caller's breaker and failover decide, using the error kind.
  */
+import { assertNever } from '@orquestra/platform';
 import { accountHttp, type HttpAnswer, type ProviderHttp } from '../http/provider-http';
 import type { RequestPurpose } from '../http/transport-errors';
 import {
@@ -23,7 +24,6 @@ import {
 } from '../provider-adapter';
 import {
   STRIPE_API_VERSION,
-  assertNever,
   buildBoletoIntentParams,
   buildCardIntentParams,
   buildPixIntentParams,

@@ -24,7 +24,7 @@ describe('mapDisputeStatus', () => {
   });
 
   it('throws on a status it does not know', () => {
-    expect(() => mapDisputeStatus('charge_refunded' as StripeDisputeStatus)).toThrow('unexpected value');
+    expect(() => mapDisputeStatus('charge_refunded' as StripeDisputeStatus)).toThrow('unhandled value');
   });
 });
 

@@ -10,9 +10,10 @@
  * (Stripe-Signature), deduplicated by the event id, and payments only ever moves a dispute forward,
  * so events Stripe sends out of order cannot move it back.
  */
+import { assertNever } from '@orquestra/platform';
 import type { DisputeEvidenceInput, ProviderDispute, ProviderDisputeStatus } from '../provider-disputes';
 import type { FormValue } from './stripe.form-encoding';
-import { assertNever, providerErrorFor } from './stripe.transformers';
+import { providerErrorFor } from './stripe.transformers';
 
 /** Every documented Dispute `status`. */
 export const STRIPE_DISPUTE_STATUSES = ['warning_needs_response', 'warning_under_review', 'warning_closed', 'needs_response', 'under_review', 'won', 'lost', 'prevented'] as const;

@@ -19,7 +19,7 @@ describe('mapRefundStatus', () => {
   });
 
   it('throws on a status it does not know', () => {
-    expect(() => mapRefundStatus('processing' as StripeRefundStatus)).toThrow('unexpected value');
+    expect(() => mapRefundStatus('processing' as StripeRefundStatus)).toThrow('unhandled value');
   });
 });
 

@@ -11,9 +11,10 @@
  * for 24 h only, while our follow-ups re-send for about three days, so the intent's refunds are
  * listed first and a refund already carrying our id is answered instead of making another.
  */
+import { assertNever } from '@orquestra/platform';
 import { ProviderError, type ProviderRefund, type ProviderRefundStatus, type RefundChargeInput } from '../provider-adapter';
 import type { FormValue } from './stripe.form-encoding';
-import { assertNever, providerErrorFor, type StripeList } from './stripe.transformers';
+import { providerErrorFor, type StripeList } from './stripe.transformers';
 
 /** Every documented Refund `status`. */
 export type StripeRefundStatus = 'pending' | 'requires_action' | 'succeeded' | 'failed' | 'canceled';

@@ -188,7 +188,7 @@ describe('mapIntentStatus', () => {
   });
 
   it('throws on a status Stripe might add', () => {
-    expect(() => mapIntentStatus({ status: 'requires_reauthorization' as StripeIntentStatus, last_payment_error: null })).toThrow('unexpected value');
+    expect(() => mapIntentStatus({ status: 'requires_reauthorization' as StripeIntentStatus, last_payment_error: null })).toThrow('unhandled value');
   });
 });
 

@@ -7,6 +7,7 @@
  * unit as ours, so amounts cross unchanged. They are checked to be safe integers on the way out and
  * on the way in (JSON integers up to 2^53 parse exactly), never multiplied or divided.
  */
+import { assertNever } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
 import { ProviderError, type CreateChargeInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
 import type { FormValue } from './stripe.form-encoding';
@@ -245,10 +246,6 @@ export function buildBoletoIntentParams(input: CreateChargeInput, dueDays: numbe
 // ---------------------------------------------------------------------------------------------
 // Charge response
 // ---------------------------------------------------------------------------------------------
-
-export function assertNever(value: never): never {
-  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
-}
 
 interface StatusMapping {
   status: ProviderChargeStatus;

@@ -7,6 +7,7 @@
  * with a correlationID derived from our idempotency key — Woovi's idempotency key for charges — so a
  * repeated create answers the existing charge instead of making a second one.
  */
+import { assertNever } from '@orquestra/platform';
 import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { accountHttp, type HttpAnswer, type ProviderHttp } from '../http/provider-http';
@@ -24,7 +25,15 @@ import {
   type WebhookRequest,
 } from '../provider-adapter';
 import type { ProviderDispute } from '../provider-disputes';
-import { buildChargeRequest, chargeOf, isCorrelationIdInUse, providerErrorFor, toProviderCharge, type WooviCharge, type WooviChargeRequest } from './woovi.transformers';
+import {
+  buildChargeRequest,
+  chargeOf,
+  isCorrelationIdInUse,
+  providerErrorFor,
+  toProviderCharge,
+  type WooviCharge,
+  type WooviChargeRequest,
+} from './woovi.transformers';
 import { toProviderDispute } from './woovi.disputes';
 import { refundWooviCharge, wooviChargeRefunds } from './woovi.refunds';
 import { parsePublicKeys, parseWooviWebhookBody, verifyWooviSignature } from './woovi.webhook';
@@ -203,6 +212,8 @@ export class WooviAdapter implements ProviderAdapter {
         return { ok: true, providerPaymentIds: [], eventKey: parsed.eventKey };
       case 'malformed':
         return { ok: false, reason: 'malformed', httpStatus: 400 };
+      default:
+        return assertNever(parsed);
     }
   }
 

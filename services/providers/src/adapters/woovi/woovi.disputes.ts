@@ -9,8 +9,8 @@
  * disputed Pix (one MED per Pix at a time). Woovi takes no defense through its API: the merchant
  * answers in Woovi's dashboard.
  */
+import { assertNever } from '@orquestra/platform';
 import type { ProviderDispute, ProviderDisputeStatus } from '../provider-disputes';
-import { assertNever } from './woovi.transformers';
 
 /**
  * `IN_REVIEW`: Woovi's "Em revisão", a notice Woovi is still analysing before it opens it (the docs

@@ -10,8 +10,9 @@
  *
  * Refunds are named by their correlationID everywhere (the charge's list carries no refundId).
  */
+import { assertNever } from '@orquestra/platform';
 import { ProviderError, type ProviderRefund, type ProviderRefundStatus, type RefundChargeInput } from '../provider-adapter';
-import { assertNever, providerErrorFor } from './woovi.transformers';
+import { providerErrorFor } from './woovi.transformers';
 
 export type WooviRefundStatus = 'IN_PROCESSING' | 'CONFIRMED' | 'REJECTED';
 

@@ -82,7 +82,7 @@ describe('charge response', () => {
     const all: Record<WooviChargeStatus, string> = { ACTIVE: 'pending', COMPLETED: 'paid', EXPIRED: 'canceled' };
     for (const [status, ours] of Object.entries(all)) expect(mapChargeStatus(status as WooviChargeStatus).status).toBe(ours);
     expect(mapChargeStatus('EXPIRED')).toMatchObject({ failureCode: 'expired' });
-    expect(() => mapChargeStatus('REMOVED' as WooviChargeStatus)).toThrow(/unexpected value/);
+    expect(() => mapChargeStatus('REMOVED' as WooviChargeStatus)).toThrow(/unhandled value/);
   });
 
   it('reads a created charge: BR Code, payment link, expiry and fee', () => {

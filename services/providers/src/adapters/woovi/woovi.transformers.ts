@@ -6,6 +6,7 @@
  * Money: Woovi's `value` and `fee` are integer cents (developers.woovi.com "Como usar a API para
  * criar uma cobrança": "O valor em centavos"), our unit too — no conversion, only integer checks.
  */
+import { assertNever } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
 import {
   ProviderError,
@@ -172,10 +173,6 @@ export function buildChargeRequest(input: CreateChargeInput): WooviChargeRequest
 // ---------------------------------------------------------------------------------------------
 // Charge response
 // ---------------------------------------------------------------------------------------------
-
-export function assertNever(value: never): never {
-  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
-}
 
 interface StatusMapping {
   status: ProviderChargeStatus;
