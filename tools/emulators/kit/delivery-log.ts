@@ -23,6 +23,8 @@ export interface DeliveryRecord {
   outcome: DeliveryOutcome;
 }
 
+import type { FaultRegistry } from './fault-registry';
+
 const zeroCounters = () => ({ webhooks_sent: 0, webhooks_failed: 0, webhook_attempts: 0 });
 
 /** The URL as deliveries record it: origin and path only. */
@@ -70,4 +72,13 @@ export class DeliveryLog<D extends DeliveryRecord> {
     this.deliveries.length = 0;
     this.counters = zeroCounters();
   }
+}
+
+/** What every emulator's `/__control/stats` says about its webhooks and the faults injected on its API. */
+export function activityStats<D extends DeliveryRecord>(deliveries: DeliveryLog<D>, ...faults: FaultRegistry[]) {
+  return {
+    ...deliveries.counters,
+    faults_injected: faults.reduce((sum, registry) => sum + registry.injected, 0),
+    deliveries_pending: deliveries.pending(),
+  };
 }

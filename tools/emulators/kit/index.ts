@@ -16,8 +16,12 @@
  * - `webhook-outbox.ts` `WebhookOutbox`: background POSTs with retries and backoff, each attempt
  *   recorded in a `delivery-log.ts` `DeliveryLog`; stop aborts waits and requests in flight.
  * - `br-code.ts`: BR Codes (dynamic, or static with key, amount and txid) with their CRC16, and QR
- *   images (PNG bytes, base64, data URL, SVG); `boleto-line.ts`: barcodes and linhas digitáveis.
- * - `timers.ts` one-shot settlements cleared on stop, `logger.ts` the redacting pino logger.
+ *   images (PNG bytes, base64, data URL, SVG); `boleto-line.ts`: barcodes and linhas digitáveis;
+ *   `br-documents.ts`: CPF and CNPJ check digits.
+ * - `api-port.ts` `emulatorApiApp`/`finishApi`: the frame of the API app (request log without
+ *   queries or bodies; the provider's answers for its errors, bad bodies, unknown paths, failures).
+ * - `timers.ts` one-shot settlements cleared on stop, `logger.ts` the redacting pino logger,
+ *   `activityStats` (delivery-log.ts) the webhook and fault part of every emulator's stats.
  *
  * What an emulator provides: its state (`snapshot()`/`restore()` for the state file, `faults`, a
  * `DeliveryLog`, `stats()`, `reset()`), its API app (routes, auth, the provider's error bodies,
@@ -27,6 +31,7 @@
  */
 export * from './boleto-line';
 export * from './br-code';
+export * from './br-documents';
 export * from './control-port';
 export * from './delivery-log';
 export * from './emulator-env';

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DeliveryLog, withoutQuery, type DeliveryRecord } from './delivery-log';
+import { activityStats, DeliveryLog, withoutQuery, type DeliveryRecord } from './delivery-log';
+import { FaultRegistry } from './fault-registry';
 import { createEmulatorLogger } from './logger';
 import { transportErrorCode, WebhookOutbox, type OutboundWebhook } from './webhook-outbox';
 
@@ -140,5 +141,21 @@ describe('DeliveryLog', () => {
     log.clear();
     expect(log.list()).toEqual([]);
     expect(log.start({ event: 'charge.paid', urlWithoutQuery: 'http://x/a' }).id).toBe(3);
+  });
+});
+
+describe('activityStats', () => {
+  it('sums the faults of every registry and counts the pending deliveries', () => {
+    const log = new DeliveryLog<Delivery>();
+    const finished = log.start({ event: 'charge.paid', urlWithoutQuery: 'http://x/a' });
+    log.start({ event: 'charge.paid', urlWithoutQuery: 'http://x/a' });
+    log.recordAttempt(finished, { at: at.toISOString(), status: 200 });
+    log.finish(finished, 'delivered');
+    const api = new FaultRegistry();
+    const creates = new FaultRegistry();
+    api.count();
+    creates.count();
+    creates.count();
+    expect(activityStats(log, api, creates)).toEqual({ webhooks_sent: 1, webhooks_failed: 0, webhook_attempts: 1, faults_injected: 3, deliveries_pending: 1 });
   });
 });

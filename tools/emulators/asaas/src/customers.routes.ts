@@ -7,7 +7,7 @@ import { asaasErrors } from './asaas-errors';
 import { newCustomerId } from './asaas-ids';
 import { customerJson, listJson, pageOf } from './asaas-json';
 import { accountOf } from './access-token';
-import { documentDigits } from './br-documents';
+import { documentDigits } from '../../kit';
 import type { EmulatorState } from './emulator-state';
 import { sendJson } from './json-body';
 import { asBody, optionalBoolean, optionalString, queryParam, requiredString } from './request-fields';

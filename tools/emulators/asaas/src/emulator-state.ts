@@ -6,7 +6,7 @@
  */
 import type { ChargebackPaymentStatus, StoredChargeback } from './chargebacks';
 import type { StoredRefund } from './refunds';
-import { FaultRegistry, refill } from '../../kit';
+import { activityStats, FaultRegistry, refill } from '../../kit';
 import { asaasErrors } from './asaas-errors';
 import { accountIdFor, newEndToEndId, newUuid } from './asaas-ids';
 import { spDate } from './sao-paulo-time';
@@ -219,12 +219,10 @@ export class EmulatorState {
     return {
       ...this.counters,
       by_account: { ...this.counters.by_account },
-      ...this.webhooks.deliveries.counters,
-      faults_injected: this.faults.injected + this.createFaults.injected,
+      ...activityStats(this.webhooks.deliveries, this.faults, this.createFaults),
       charges_stored: this.payments.size,
       accounts: this.accounts.size,
       webhooks_registered: this.webhooks.count(),
-      deliveries_pending: this.webhooks.deliveries.pending(),
     };
   }
 

@@ -3,6 +3,7 @@
  * and the messages Efí documents for its `valor_invalido` errors.
  */
 import { z } from 'zod';
+import { isValidCnpj, isValidCpf } from '../../kit';
 import { pixErrors } from './pix-errors';
 
 export interface CobRequest {
@@ -76,26 +77,4 @@ function checkDevedor(devedor: { cpf?: string; cnpj?: string; nome: string }): v
   if (devedor.cnpj !== undefined && !isValidCnpj(devedor.cnpj)) {
     throw pixErrors.valorInvalido('Documento CNPJ em devedor.cnpj é inválido');
   }
-}
-
-function checkDigit(digits: number[], weights: number[]): number {
-  const sum = digits.reduce((acc, d, i) => acc + d * (weights[i] ?? 0), 0);
-  const rest = sum % 11;
-  return rest < 2 ? 0 : 11 - rest;
-}
-
-export function isValidCpf(cpf: string): boolean {
-  if (!/^\d{11}$/.test(cpf) || /^(\d)\1{10}$/.test(cpf)) return false;
-  const d = [...cpf].map(Number);
-  const first = checkDigit(d.slice(0, 9), [10, 9, 8, 7, 6, 5, 4, 3, 2]);
-  const second = checkDigit(d.slice(0, 10), [11, 10, 9, 8, 7, 6, 5, 4, 3, 2]);
-  return first === d[9] && second === d[10];
-}
-
-export function isValidCnpj(cnpj: string): boolean {
-  if (!/^\d{14}$/.test(cnpj) || /^(\d)\1{13}$/.test(cnpj)) return false;
-  const d = [...cnpj].map(Number);
-  const first = checkDigit(d.slice(0, 12), [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
-  const second = checkDigit(d.slice(0, 13), [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
-  return first === d[12] && second === d[13];
 }

@@ -6,7 +6,7 @@
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { CobRequest } from './cob-validation';
-import { DeliveryLog, FaultRegistry, refill, type DeliveryRecord } from '../../kit';
+import { activityStats, DeliveryLog, FaultRegistry, refill, type DeliveryRecord } from '../../kit';
 import { newAccessToken, newEndToEndId, newReturnId } from './pix-ids';
 import { pixErrors } from './pix-errors';
 
@@ -400,13 +400,11 @@ export class EmulatorState {
     for (const own of this.charges.values()) charges_stored += own.size;
     return {
       ...this.counters,
-      ...this.deliveries.counters,
       by_client: { ...this.counters.by_client },
-      faults_injected: this.faults.injected,
+      ...activityStats(this.deliveries, this.faults),
       charges_stored,
       clients: this.clients.size,
       webhooks_registered: this.webhooks.size,
-      deliveries_pending: this.deliveries.pending(),
     };
   }
 

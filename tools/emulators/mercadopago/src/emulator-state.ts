@@ -5,7 +5,7 @@
  * methods and turn thrown MpApiErrors into responses.
  */
 import { randomBytes } from 'node:crypto';
-import { DeliveryLog, FaultRegistry, refill, type DeliveryRecord } from '../../kit';
+import { activityStats, DeliveryLog, FaultRegistry, refill, type DeliveryRecord } from '../../kit';
 import { evpKeyFor, idSeed, newEndToEndId, userIdForToken } from './mp-ids';
 import { mpErrors } from './mp-errors';
 import type { PixPaymentRequest } from './payment-request';
@@ -194,12 +194,10 @@ export class EmulatorState {
   stats() {
     return {
       ...this.counters,
-      ...this.deliveries.counters,
       by_account: { ...this.counters.by_account },
-      faults_injected: this.faults.injected,
+      ...activityStats(this.deliveries, this.faults),
       charges_stored: this.byId.size,
       accounts: this.accounts.size,
-      deliveries_pending: this.deliveries.pending(),
     };
   }
 

@@ -5,7 +5,7 @@
  * and turn thrown PagarmeApiErrors into responses.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { DeliveryLog, FaultRegistry, refill } from '../../kit';
+import { activityStats, DeliveryLog, FaultRegistry, refill } from '../../kit';
 import { accountIdFor, newEndToEndId, newId } from './pagarme-ids';
 import { pagarmeErrors } from './pagarme-errors';
 import type { Account, AccountRegistration, RefundTransaction, StoredCustomer, StoredOrder, WebhookConfig, WebhookDelivery } from './emulator-records';
@@ -263,13 +263,11 @@ export class EmulatorState {
   stats() {
     return {
       ...this.counters,
-      ...this.deliveries.counters,
       by_account: { ...this.counters.by_account },
-      faults_injected: this.faults.injected,
+      ...activityStats(this.deliveries, this.faults),
       charges_stored: this.byChargeId.size,
       accounts: this.accounts.size,
       webhooks_configured: this.webhooks.size,
-      deliveries_pending: this.deliveries.pending(),
     };
   }
 

@@ -4,7 +4,7 @@
  * (in FaultRegistry) faults. No HTTP here; routes and the lifecycle call these methods.
  */
 import { createHash } from 'node:crypto';
-import { DeliveryLog, FaultRegistry, refill, type DeliveryRecord } from '../../kit';
+import { activityStats, DeliveryLog, FaultRegistry, refill, type DeliveryRecord } from '../../kit';
 import type { StoredPaymentIntent } from './payment-intent-model';
 import type { StoredRefund } from './refunds';
 import { stripeErrors } from './stripe-errors';
@@ -216,13 +216,11 @@ export class EmulatorState {
   stats() {
     return {
       ...this.counters,
-      ...this.deliveries.counters,
       by_account: { ...this.counters.by_account },
-      faults_injected: this.faults.injected,
+      ...activityStats(this.deliveries, this.faults),
       charges_stored: this.intents.size,
       accounts: this.accountsByKey.size,
       webhook_endpoints: this.endpoints.size,
-      deliveries_pending: this.deliveries.pending(),
     };
   }
 

@@ -6,32 +6,10 @@
  * additionalInfo size) are the emulator's own, generous ones.
  */
 import { z } from 'zod';
+import { taxIdType } from '../../kit';
 import { wooviErrors } from './woovi-errors';
 
 export const DEFAULT_EXPIRES_IN_SECONDS = 86_400;
-
-function checkDigit(digits: number[], firstWeight: number, cycle: boolean): number {
-  let weight = firstWeight;
-  let sum = 0;
-  for (const digit of digits) {
-    sum += digit * weight;
-    weight = weight === 2 && cycle ? 9 : weight - 1;
-  }
-  const rest = sum % 11;
-  return rest < 2 ? 0 : 11 - rest;
-}
-
-/** 'BR:CPF' | 'BR:CNPJ' for a valid document (digits only), else undefined. */
-export function taxIdType(digits: string): 'BR:CPF' | 'BR:CNPJ' | undefined {
-  const d = [...digits].map(Number);
-  if (/^\d{11}$/.test(digits) && !/^(\d)\1{10}$/.test(digits)) {
-    return checkDigit(d.slice(0, 9), 10, false) === d[9] && checkDigit(d.slice(0, 10), 11, false) === d[10] ? 'BR:CPF' : undefined;
-  }
-  if (/^\d{14}$/.test(digits) && !/^(\d)\1{13}$/.test(digits)) {
-    return checkDigit(d.slice(0, 12), 5, true) === d[12] && checkDigit(d.slice(0, 13), 6, true) === d[13] ? 'BR:CNPJ' : undefined;
-  }
-  return undefined;
-}
 
 const customerSchema = z
   .object({

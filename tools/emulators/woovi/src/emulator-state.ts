@@ -4,7 +4,7 @@
  * No HTTP here: routes call these methods and turn thrown WooviApiErrors into responses.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { DeliveryLog, FaultRegistry, refill, type DeliveryRecord } from '../../kit';
+import { activityStats, DeliveryLog, FaultRegistry, refill, type DeliveryRecord } from '../../kit';
 import { accountIdFor, newEndToEndId } from './woovi-ids';
 import { wooviErrors } from './woovi-errors';
 
@@ -223,13 +223,11 @@ export class EmulatorState {
     for (const own of this.webhooks.values()) webhooks_registered += own.length;
     return {
       ...this.counters,
-      ...this.deliveries.counters,
       by_account: { ...this.counters.by_account },
-      faults_injected: this.faults.injected,
+      ...activityStats(this.deliveries, this.faults),
       charges_stored,
       accounts: this.accounts.size,
       webhooks_registered,
-      deliveries_pending: this.deliveries.pending(),
     };
   }
 

@@ -1,4 +1,4 @@
-/** CPF and CNPJ check digits, as Asaas validates `cpfCnpj`. */
+/** CPF and CNPJ check digits, as the providers validate a payer's document (Asaas `cpfCnpj`, Efí `devedor`, Woovi `taxID`). */
 
 function checkDigit(digits: number[], firstWeight: number, cycle: boolean): number {
   let weight = firstWeight;
@@ -27,4 +27,10 @@ export function isValidCnpj(cnpj: string): boolean {
 export function documentDigits(text: string): string | undefined {
   const digits = text.replace(/[.\-/\s]/g, '');
   return isValidCpf(digits) || isValidCnpj(digits) ? digits : undefined;
+}
+
+/** 'BR:CPF' | 'BR:CNPJ' for a valid document (digits only), else undefined (Woovi's `taxID.type`). */
+export function taxIdType(digits: string): 'BR:CPF' | 'BR:CNPJ' | undefined {
+  if (isValidCpf(digits)) return 'BR:CPF';
+  return isValidCnpj(digits) ? 'BR:CNPJ' : undefined;
 }
