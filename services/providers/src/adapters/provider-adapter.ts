@@ -250,3 +250,13 @@ export class RefundNotSupportedError extends ProviderError {
     this.name = 'RefundNotSupportedError';
   }
 }
+
+/** Whether `method` is one an adapter takes (its static `methods`), narrowing it. */
+export function takesMethod<M extends ChargeMethod>(methods: readonly M[], method: ChargeMethod): method is M {
+  return (methods as readonly ChargeMethod[]).includes(method);
+}
+
+/** The payment methods an adapter's createCharge takes, refused before any request otherwise. */
+export function refuseOtherMethods<M extends ChargeMethod>(provider: string, methods: readonly M[], method: ChargeMethod): asserts method is M {
+  if (!takesMethod(methods, method)) throw new ProviderError('rejected', 'provider_rejected', `${provider} adapter takes ${methods.join(', ')}, not ${method}`);
+}

@@ -1,9 +1,19 @@
 /**
- * What Orquestra knows about each provider: the credential fields an owner enters, the base URLs
- * of its sandbox and production, the methods it takes through Orquestra today, the customer data
- * each method requires, and its capabilities. GET /v1/providers is served from here.
+ * What Orquestra knows about each provider: the facts an owner and routing need (credential
+ * fields, base URLs of its sandbox and production, the customer data each method requires,
+ * whether it keeps metadata) next to what its adapter implements (the methods it takes and its
+ * capabilities, derived from the adapter class by adapters/adapter-capabilities.ts, never written
+ * by hand). GET /v1/providers is served from here.
  * Facts and their sources: ../shared/providers/psp-apis.md and each adapter's README/fixtures.
  */
+import { capabilitiesOf, type AdapterClass, type AdapterCapabilities } from '../adapters/adapter-capabilities';
+import { AsaasAdapter } from '../adapters/asaas/asaas.adapter';
+import { EfiAdapter } from '../adapters/efi/efi.adapter';
+import { MercadoPagoAdapter } from '../adapters/mercadopago/mercadopago.adapter';
+import { PagarmeAdapter } from '../adapters/pagarme/pagarme.adapter';
+import { StripeAdapter } from '../adapters/stripe/stripe.adapter';
+import { WooviAdapter } from '../adapters/woovi/woovi.adapter';
+
 export type Method = 'pix' | 'boleto' | 'card';
 export type CustomerField = 'document' | 'email' | 'phone' | 'address';
 
@@ -18,7 +28,7 @@ export interface ProviderDefinition {
   name: string;
   credentialFields: CredentialField[];
   baseUrls: { test: string; live: string };
-  /** Methods Orquestra routes to this provider today. */
+  /** Methods Orquestra routes to this provider today: those its adapter's createCharge takes. */
   methods: Method[];
   /** Customer data required per method. */
   customerRequires: Partial<Record<Method, CustomerField[]>>;
@@ -29,21 +39,24 @@ export interface ProviderDefinition {
    */
   hostedCheckout: Method[];
   amountUnit: 'reais_string' | 'reais_decimal' | 'cents';
-  capabilities: {
-    partialRefunds: boolean;
-    disputes: boolean;
-    disputeEvidence: boolean;
-    subaccounts: { supported: boolean; requires: string[] };
-    payouts: boolean;
-    subscriptions: boolean;
-    cardVault: boolean;
+  capabilities: Omit<AdapterCapabilities, 'methods'> & {
+    /** A fact about the provider's API: it stores our metadata on the charge. */
     keepsMetadata: boolean;
   };
   notes: string;
 }
 
+/** The hand-kept facts of a provider; what its adapter implements is added by describe(). */
+type ProviderFacts = Omit<ProviderDefinition, 'methods' | 'capabilities'> & { keepsMetadata: boolean };
+
+function describe(adapter: AdapterClass, facts: ProviderFacts): ProviderDefinition {
+  const { methods, ...capabilities } = capabilitiesOf(adapter);
+  const { keepsMetadata, ...rest } = facts;
+  return { ...rest, methods, capabilities: { ...capabilities, keepsMetadata } };
+}
+
 export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
-  efi: {
+  efi: describe(EfiAdapter, {
     code: 'efi',
     name: 'Efí (API Pix do Banco Central)',
     credentialFields: [
@@ -53,24 +66,14 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
       { name: 'pix_key', label: 'Chave Pix da conta', secret: false },
     ],
     baseUrls: { test: 'https://pix-h.api.efipay.com.br', live: 'https://pix.api.efipay.com.br' },
-    methods: ['pix'],
     // The BCB API accepts an immediate charge without a debtor; name + CPF/CNPJ are sent when given.
     customerRequires: { pix: [] },
     hostedCheckout: [],
     amountUnit: 'reais_string',
-    capabilities: {
-      partialRefunds: true,
-      disputes: true,
-      disputeEvidence: true,
-      subaccounts: { supported: false, requires: [] },
-      payouts: true,
-      subscriptions: true,
-      cardVault: false,
-      keepsMetadata: true,
-    },
+    keepsMetadata: true,
     notes: 'OAuth2 com mTLS (certificado da conta). Valores em reais como texto ("19.90"). Metadata vai em infoAdicionais.',
-  },
-  mercadopago: {
+  }),
+  mercadopago: describe(MercadoPagoAdapter, {
     code: 'mercadopago',
     name: 'Mercado Pago',
     credentialFields: [
@@ -78,112 +81,62 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
       { name: 'webhook_secret', label: 'Assinatura secreta dos webhooks', secret: true },
     ],
     baseUrls: { test: 'https://api.mercadopago.com', live: 'https://api.mercadopago.com' },
-    methods: ['pix'],
     customerRequires: { pix: ['email'] },
     hostedCheckout: [],
     amountUnit: 'reais_decimal',
-    capabilities: {
-      partialRefunds: true,
-      disputes: true,
-      disputeEvidence: true,
-      subaccounts: { supported: false, requires: [] },
-      payouts: false,
-      subscriptions: false,
-      cardVault: true,
-      keepsMetadata: true,
-    },
+    keepsMetadata: true,
     notes: 'Valores em reais decimais. Exige e-mail do pagador no Pix. Webhooks assinados (x-signature, HMAC-SHA256).',
-  },
-  asaas: {
+  }),
+  asaas: describe(AsaasAdapter, {
     code: 'asaas',
     name: 'Asaas',
     credentialFields: [{ name: 'api_key', label: 'Chave de API ($aact_…)', secret: true }],
     baseUrls: { test: 'https://api-sandbox.asaas.com/v3', live: 'https://api.asaas.com/v3' },
-    methods: ['pix', 'card'],
     // Pix: a customer record needs the CPF/CNPJ. Card: the charge is created without card data
     // (billingType CREDIT_CARD) and the buyer types the card on Asaas's invoice page (invoiceUrl);
     // Asaas refuses a card charge whose customer has no CPF/CNPJ.
     customerRequires: { pix: ['document'], card: ['document'] },
     hostedCheckout: ['card'],
     amountUnit: 'reais_decimal',
-    capabilities: {
-      partialRefunds: true,
-      disputes: true,
-      disputeEvidence: true,
-      subaccounts: { supported: true, requires: ['name', 'email', 'document', 'birthdate', 'phone', 'monthly_income', 'address'] },
-      payouts: true,
-      subscriptions: false,
-      cardVault: true,
-      keepsMetadata: false,
-    },
+    keepsMetadata: false,
     notes: 'Valores em reais decimais. Exige cliente com CPF/CNPJ. Cartão pelo checkout hospedado do Asaas (fatura com formulário de cartão), sem card.token. Não guarda metadata (só externalReference): ela fica só no Orquestra.',
-  },
-  pagarme: {
+  }),
+  pagarme: describe(PagarmeAdapter, {
     code: 'pagarme',
     name: 'Pagar.me',
     credentialFields: [{ name: 'secret_key', label: 'Chave secreta (sk_test_… ou sk_…)', secret: true }],
     baseUrls: { test: 'https://api.pagar.me/core/v5', live: 'https://api.pagar.me/core/v5' },
-    methods: ['pix', 'boleto'],
     // Every order needs the full customer; a boleto also the address the bank prints.
     customerRequires: { pix: ['document', 'email', 'phone'], boleto: ['document', 'email', 'phone', 'address'] },
     hostedCheckout: [],
     amountUnit: 'cents',
-    capabilities: {
-      partialRefunds: true,
-      disputes: true,
-      disputeEvidence: false,
-      subaccounts: { supported: true, requires: ['name', 'email', 'document', 'type', 'bank_account'] },
-      payouts: true,
-      subscriptions: false,
-      cardVault: true,
-      keepsMetadata: true,
-    },
+    keepsMetadata: true,
     notes: 'Valores em centavos. Exige nome, e-mail, documento e telefone do cliente. Webhooks configurados no painel (cole a URL mostrada na conta; inclua charge.refunded e charge.partial_canceled). Reembolso parcial ou total de Pix pela API; boleto pago só pelo painel (o Pagar.me pede a conta bancária do pagador).',
-  },
-  woovi: {
+  }),
+  woovi: describe(WooviAdapter, {
     code: 'woovi',
     name: 'Woovi (OpenPix)',
     credentialFields: [{ name: 'app_id', label: 'AppID', secret: true }],
     baseUrls: { test: 'https://api.woovi-sandbox.com', live: 'https://api.woovi.com' },
-    methods: ['pix'],
     customerRequires: { pix: [] },
     hostedCheckout: [],
     amountUnit: 'cents',
-    capabilities: {
-      partialRefunds: true,
-      disputes: true,
-      disputeEvidence: false,
-      subaccounts: { supported: true, requires: ['name', 'pix_key'] },
-      payouts: true,
-      subscriptions: true,
-      cardVault: false,
-      keepsMetadata: true,
-    },
+    keepsMetadata: true,
     notes: 'Valores em centavos. Só Pix. Webhooks assinados com RSA (x-webhook-signature).',
-  },
-  stripe: {
+  }),
+  stripe: describe(StripeAdapter, {
     code: 'stripe',
     name: 'Stripe',
     credentialFields: [{ name: 'secret_key', label: 'Chave secreta (sk_test_… ou sk_live_…)', secret: true }],
     baseUrls: { test: 'https://api.stripe.com', live: 'https://api.stripe.com' },
-    methods: ['pix', 'boleto', 'card'],
     // Boleto: Stripe requires the payer's CPF/CNPJ (tax_id), name, e-mail and address. Card: the
     // spec asks for the document on every card payment.
     customerRequires: { pix: [], boleto: ['document', 'address', 'email'], card: ['document'] },
     hostedCheckout: [],
     amountUnit: 'cents',
-    capabilities: {
-      partialRefunds: true,
-      disputes: true,
-      disputeEvidence: true,
-      subaccounts: { supported: true, requires: ['email', 'document'] },
-      payouts: true,
-      subscriptions: false,
-      cardVault: true,
-      keepsMetadata: true,
-    },
+    keepsMetadata: true,
     notes: 'Valores em centavos. Webhooks assinados (Stripe-Signature, HMAC-SHA256, tolerância de 300 s). Reembolso parcial ou total de cartão, Pix e boleto; o de boleto fica pendente até o pagador informar os dados bancários no e-mail da Stripe.',
-  },
+  }),
 };
 
 export function providerDefinition(code: string): ProviderDefinition | undefined {

@@ -15,6 +15,7 @@ import { accountHttp, type HttpAnswer, type ProviderHttp } from '../http/provide
 import type { RequestPurpose } from '../http/transport-errors';
 import {
   ProviderError,
+  refuseOtherMethods,
   type AdapterContext,
   type CreateChargeInput,
   type ProviderAdapter,
@@ -47,12 +48,16 @@ import { assertHostedCard } from './asaas.card';
 import { AUTH_TOKEN_HEADER, WEBHOOK_EVENTS, newAuthToken, parseAsaasWebhookBody, sameSecret } from './asaas.webhook';
 import { asaasCardDecline, declineReason } from '../../domain/card-declines';
 import { refundAsaasPayment, toProviderRefunds, type AsaasRefund } from './asaas.refunds';
-import { chargebackOf } from './asaas.chargebacks';
+import { CHARGEBACK_EVENTS, chargebackOf } from './asaas.chargebacks';
 
 /** Asaas requires a User-Agent on every request (accounts created since 2024-06-13). */
 const USER_AGENT = 'Orquestra/1.0 (payment orchestration)';
 
 export class AsaasAdapter implements ProviderAdapter {
+  /** Card on Asaas's hosted invoice page (asaas.card.ts). */
+  static readonly methods = ['pix', 'card'] as const;
+  /** Chargebacks arrive by webhook (asaas.chargebacks.ts). */
+  static readonly disputeEvents = CHARGEBACK_EVENTS;
   readonly provider = 'asaas';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #apiKey: string;
@@ -92,7 +97,7 @@ export class AsaasAdapter implements ProviderAdapter {
   }
 
   async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
-    if (input.method !== 'pix' && input.method !== 'card') throw new ProviderError('rejected', 'provider_rejected', `asaas adapter supports pix and card, not ${input.method}`);
+    refuseOtherMethods(this.provider, AsaasAdapter.methods, input.method);
     if (input.method === 'card') assertHostedCard(input);
     let paymentRequest: AsaasPaymentRequest;
     try {

@@ -14,6 +14,7 @@ import { ProviderHttp, type HttpAnswer, type HttpExchangeObserver } from '../htt
 import type { RequestPurpose } from '../http/transport-errors';
 import {
   ProviderError,
+  refuseOtherMethods,
   type CreateChargeInput,
   type ProviderAdapter,
   type ProviderCharge,
@@ -66,6 +67,8 @@ export interface EfiAdapterOptions {
 const TOKEN_REFRESH_MARGIN_MS = 60_000;
 
 export class EfiAdapter implements ProviderAdapter {
+  /** The API Pix only (Efí's boleto and card live in its separate Cobranças API). */
+  static readonly methods = ['pix'] as const;
   readonly provider = 'efi';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #clientSecret: string;
@@ -143,9 +146,7 @@ export class EfiAdapter implements ProviderAdapter {
   }
 
   async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
-    if (input.method !== 'pix') {
-      throw new ProviderError('rejected', 'provider_rejected', `efi adapter supports pix only, not ${input.method}`);
-    }
+    refuseOtherMethods(this.provider, EfiAdapter.methods, input.method);
     const txid = txidForIdempotencyKey(input.idempotencyKey);
     let cobRequest: EfiCobRequest;
     try {

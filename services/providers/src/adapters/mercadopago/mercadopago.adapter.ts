@@ -15,6 +15,7 @@ import { accountHttp, type HttpAnswer, type ProviderHttp } from '../http/provide
 import type { RequestPurpose } from '../http/transport-errors';
 import {
   ProviderError,
+  refuseOtherMethods,
   type AdapterContext,
   type CreateChargeInput,
   type ProviderAdapter,
@@ -39,6 +40,7 @@ import { refundMercadoPagoPayment } from './mercadopago.refunds';
 import { parseMercadoPagoWebhook, SIGNATURE_TOLERANCE_SECONDS } from './mercadopago.webhook';
 
 export class MercadoPagoAdapter implements ProviderAdapter {
+  static readonly methods = ['pix'] as const;
   readonly provider = 'mercadopago';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #accessToken: string;
@@ -78,9 +80,7 @@ export class MercadoPagoAdapter implements ProviderAdapter {
   }
 
   async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
-    if (input.method !== 'pix') {
-      throw new ProviderError('rejected', 'provider_rejected', `mercadopago adapter supports pix only, not ${input.method}`);
-    }
+    refuseOtherMethods(this.provider, MercadoPagoAdapter.methods, input.method);
     let body: string;
     try {
       body = serializePixRequest(buildPixRequest(input, notificationUrlFor(this.#webhookUrl), new Date()), input.amount);

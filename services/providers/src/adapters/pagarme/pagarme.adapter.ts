@@ -15,6 +15,7 @@ import { accountHttp, type HttpAnswer, type ProviderHttp } from '../http/provide
 import type { RequestPurpose } from '../http/transport-errors';
 import {
   ProviderError,
+  refuseOtherMethods,
   type AdapterContext,
   type CreateChargeInput,
   type ProviderAdapter,
@@ -53,6 +54,7 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 
 export class PagarmeAdapter implements ProviderAdapter {
+  static readonly methods = ['pix', 'boleto'] as const;
   readonly provider = 'pagarme';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #secretKey: string;
@@ -88,6 +90,7 @@ export class PagarmeAdapter implements ProviderAdapter {
   }
 
   async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
+    refuseOtherMethods(this.provider, PagarmeAdapter.methods, input.method);
     let orderRequest: PagarmeCreateOrderRequest;
     try {
       orderRequest = buildOrderRequest(input);

@@ -59,6 +59,9 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 
 export class StripeAdapter implements ProviderAdapter {
+  static readonly methods = ['pix', 'boleto', 'card'] as const;
+  /** Card disputes arrive by webhook (stripe.disputes.ts). */
+  static readonly disputeEvents = DISPUTE_EVENTS;
   readonly provider = 'stripe';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #secretKey: string;

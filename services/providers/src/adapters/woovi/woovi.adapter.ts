@@ -14,6 +14,7 @@ import { accountHttp, type HttpAnswer, type ProviderHttp } from '../http/provide
 import type { RequestPurpose } from '../http/transport-errors';
 import {
   ProviderError,
+  refuseOtherMethods,
   type AdapterContext,
   type CreateChargeInput,
   type ProviderAdapter,
@@ -39,20 +40,18 @@ import { refundWooviCharge, wooviChargeRefunds } from './woovi.refunds';
 import { parsePublicKeys, parseWooviWebhookBody, verifyWooviSignature } from './woovi.webhook';
 
 /** The events we need: a charge paid, a charge no longer payable, refunds, and MED disputes. */
-export const WEBHOOK_EVENTS = [
-  'OPENPIX:CHARGE_COMPLETED',
-  'OPENPIX:CHARGE_EXPIRED',
-  'OPENPIX:TRANSACTION_REFUND_RECEIVED',
-  'OPENPIX:DISPUTE_CREATED',
-  'OPENPIX:DISPUTE_ACCEPTED',
-  'OPENPIX:DISPUTE_REJECTED',
-  'OPENPIX:DISPUTE_CANCELED',
-] as const;
+/** The MED events (woovi.disputes.ts). */
+const DISPUTE_EVENTS = ['OPENPIX:DISPUTE_CREATED', 'OPENPIX:DISPUTE_ACCEPTED', 'OPENPIX:DISPUTE_REJECTED', 'OPENPIX:DISPUTE_CANCELED'] as const;
+
+export const WEBHOOK_EVENTS = ['OPENPIX:CHARGE_COMPLETED', 'OPENPIX:CHARGE_EXPIRED', 'OPENPIX:TRANSACTION_REFUND_RECEIVED', ...DISPUTE_EVENTS] as const;
 
 /** `context.settings` key: Woovi's webhook public key(s) for the account's environment, PEM. */
 export const PUBLIC_KEY_SETTING = 'webhook_public_key';
 
 export class WooviAdapter implements ProviderAdapter {
+  static readonly methods = ['pix'] as const;
+  /** MED notices arrive by webhook (woovi.disputes.ts). */
+  static readonly disputeEvents = DISPUTE_EVENTS;
   readonly provider = 'woovi';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #appId: string;
@@ -91,9 +90,7 @@ export class WooviAdapter implements ProviderAdapter {
   }
 
   async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
-    if (input.method !== 'pix') {
-      throw new ProviderError('rejected', 'provider_rejected', `woovi adapter supports pix only, not ${input.method}`);
-    }
+    refuseOtherMethods(this.provider, WooviAdapter.methods, input.method);
     let chargeRequest: WooviChargeRequest;
     try {
       chargeRequest = buildChargeRequest(input);

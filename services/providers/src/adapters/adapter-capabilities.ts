@@ -1,0 +1,47 @@
+/**
+ * What an adapter can do, read from the adapter itself: the methods its createCharge takes (the
+ * static list its own guard uses) and the optional interface methods it implements. The catalog
+ * (GET /v1/providers) is built from this, so it can only claim what exists in code.
+ */
+import type { ChargeMethod, ProviderAdapter } from './provider-adapter';
+
+/** An adapter class, as far as capabilities go. */
+export interface AdapterClass {
+  /** The methods createCharge takes; anything else is refused before a request (refuseOtherMethods). */
+  readonly methods: readonly ChargeMethod[];
+  /** The webhook events through which the provider reports disputes, which parseWebhook reads. */
+  readonly disputeEvents?: readonly string[];
+  readonly prototype: ProviderAdapter;
+}
+
+export interface AdapterCapabilities {
+  methods: ChargeMethod[];
+  /** refundCharge: a part or all of a paid charge (RefundChargeInput.amount). */
+  partialRefunds: boolean;
+  /** Disputes reach us: polled (listDisputes) or by webhook (disputeEvents). */
+  disputes: boolean;
+  /** submitDisputeEvidence. */
+  disputeEvidence: boolean;
+  /**
+   * No adapter interface exists for these yet (the issues that build them add one): nothing can
+   * claim them until an adapter implements it.
+   */
+  subaccounts: { supported: false; requires: [] };
+  payouts: false;
+  subscriptions: false;
+  cardVault: false;
+}
+
+export function capabilitiesOf(adapter: AdapterClass): AdapterCapabilities {
+  const implemented = (name: keyof ProviderAdapter) => typeof adapter.prototype[name] === 'function';
+  return {
+    methods: [...adapter.methods],
+    partialRefunds: implemented('refundCharge'),
+    disputes: implemented('listDisputes') || (adapter.disputeEvents?.length ?? 0) > 0,
+    disputeEvidence: implemented('submitDisputeEvidence'),
+    subaccounts: { supported: false, requires: [] },
+    payouts: false,
+    subscriptions: false,
+    cardVault: false,
+  };
+}
