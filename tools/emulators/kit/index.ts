@@ -44,3 +44,4 @@ export * from './state-file';
 export * from './timers';
 export * from './webhook-outbox';
 export * from './api-port';
+export * from './state-base';

@@ -6,7 +6,7 @@
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { CobRequest } from './cob-validation';
-import { activityStats, DeliveryLog, FaultRegistry, refill, type DeliveryRecord } from '../../kit';
+import { activityStats, EmulatorStateBase, refill, type DeliveryRecord } from '../../kit';
 import { newAccessToken, newEndToEndId, newReturnId } from './pix-ids';
 import { pixErrors } from './pix-errors';
 
@@ -99,24 +99,24 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(ha, hb);
 }
 
-export class EmulatorState {
+export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   private readonly clients = new Map<string, ClientRegistration>();
   private readonly tokens = new Map<string, { clientId: string; expiresAt: number }>();
   /** clientId → txid → charge: a txid is unique per receiving account, as the spec says. */
   private readonly charges = new Map<string, Map<string, StoredCharge>>();
   private readonly webhooks = new Map<string, WebhookRegistration>();
-  readonly deliveries = new DeliveryLog<WebhookDelivery>((d) => d.kind === 'pix');
   private nextLocId = 1;
   private counters = EmulatorState.zeroCounters();
-  /** Faults injected on the API port, per client or global. */
-  readonly faults = new FaultRegistry();
   private readonly refundBehaviours = new Map<string, RefundBehaviour>();
 
   constructor(
-    readonly now: () => Date,
+    now: () => Date,
     readonly tokenTtlSeconds: number,
     private readonly defaultRefundBehaviour: RefundBehaviour = { outcome: 'DEVOLVIDO', settleAfterMs: 300 },
-  ) {}
+  ) {
+    // Receiver checks at registration are deliveries too, but not webhooks sent or failed.
+    super(now, (d) => d.kind === 'pix');
+  }
 
   private static zeroCounters() {
     return {
@@ -353,10 +353,6 @@ export class EmulatorState {
 
   deleteWebhook(clientId: string, chave: string): boolean {
     return this.webhooks.delete(`${clientId}\u0000${chave}`);
-  }
-
-  listDeliveries(): readonly WebhookDelivery[] {
-    return this.deliveries.list();
   }
 
   // --- persistence (kit/state-file.ts) ------------------------------------------------------

@@ -5,7 +5,7 @@
  * methods and turn thrown MpApiErrors into responses.
  */
 import { randomBytes } from 'node:crypto';
-import { activityStats, DeliveryLog, FaultRegistry, refill, type DeliveryRecord } from '../../kit';
+import { activityStats, EmulatorStateBase, refill, type DeliveryRecord } from '../../kit';
 import { evpKeyFor, idSeed, newEndToEndId, userIdForToken } from './mp-ids';
 import { mpErrors } from './mp-errors';
 import type { PixPaymentRequest } from './payment-request';
@@ -64,21 +64,17 @@ export function pixFeeCents(amountCents: number): number {
   return Math.floor((amountCents * 99 + 5_000) / 10_000);
 }
 
-export class EmulatorState {
+export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   private readonly accounts = new Map<string, Account>();
   /** userId → payment id → payment. */
   private readonly payments = new Map<number, Map<number, StoredPayment>>();
   private readonly byId = new Map<number, StoredPayment>();
   /** `${userId}\0${X-Idempotency-Key}` → payment id. */
   private readonly idempotency = new Map<string, number>();
-  readonly deliveries = new DeliveryLog<WebhookDelivery>();
   private nextPaymentId = idSeed(1_320_000_000);
   private nextNotificationId = idSeed(120_000_000_000);
   private counters = EmulatorState.zeroCounters();
   /** Faults on the API port, keyed by access token, or global. */
-  readonly faults = new FaultRegistry();
-
-  constructor(readonly now: () => Date) {}
 
   private static zeroCounters() {
     return { charges_created: 0, by_account: {} as Record<string, number> };
@@ -184,10 +180,6 @@ export class EmulatorState {
   }
 
   // --- webhook deliveries -------------------------------------------------------------------
-
-  listDeliveries(): readonly WebhookDelivery[] {
-    return this.deliveries.list();
-  }
 
   // --- stats and reset ----------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
  * and turn thrown PagarmeApiErrors into responses.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { activityStats, DeliveryLog, FaultRegistry, refill } from '../../kit';
+import { activityStats, EmulatorStateBase, refill } from '../../kit';
 import { accountIdFor, newEndToEndId, newId } from './pagarme-ids';
 import { pagarmeErrors } from './pagarme-errors';
 import type { Account, AccountRegistration, RefundTransaction, StoredCustomer, StoredOrder, WebhookConfig, WebhookDelivery } from './emulator-records';
@@ -34,7 +34,7 @@ function sameSecret(a: string, b: string): boolean {
 
 const zeroCounters = () => ({ charges_created: 0, by_account: {} as Record<string, number> });
 
-export class EmulatorState {
+export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   private readonly accounts = new Map<string, Account>();
   private readonly customers = new Map<string, StoredCustomer>();
   /** accountId → orderId → order. */
@@ -43,13 +43,9 @@ export class EmulatorState {
   private readonly byChargeId = new Map<string, StoredOrder>();
   private readonly idempotency = new Map<string, { at: number; status: number; body: unknown }>();
   private readonly webhooks = new Map<string, WebhookConfig>();
-  readonly deliveries = new DeliveryLog<WebhookDelivery>();
   private counters = zeroCounters();
-  readonly faults = new FaultRegistry();
   /** Called when a pending charge passes its `expires_at` (the emulator sends webhooks from it). */
   onExpired: (order: StoredOrder) => void = () => undefined;
-
-  constructor(readonly now: () => Date) {}
 
   // --- accounts -----------------------------------------------------------------------------
 
@@ -252,10 +248,6 @@ export class EmulatorState {
 
   accountName(accountId: string): string {
     return this.accounts.get(accountId)?.name ?? 'Orquestra Sandbox';
-  }
-
-  listDeliveries(): readonly WebhookDelivery[] {
-    return this.deliveries.list();
   }
 
   // --- stats and reset ----------------------------------------------------------------------

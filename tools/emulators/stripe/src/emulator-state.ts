@@ -4,7 +4,7 @@
  * (in FaultRegistry) faults. No HTTP here; routes and the lifecycle call these methods.
  */
 import { createHash } from 'node:crypto';
-import { activityStats, DeliveryLog, FaultRegistry, refill, type DeliveryRecord } from '../../kit';
+import { activityStats, EmulatorStateBase, refill, type DeliveryRecord } from '../../kit';
 import type { StoredPaymentIntent } from './payment-intent-model';
 import type { StoredRefund } from './refunds';
 import { stripeErrors } from './stripe-errors';
@@ -53,18 +53,14 @@ const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 const keyDigest = (secretKey: string) => createHash('sha256').update(secretKey).digest('hex');
 
-export class EmulatorState {
+export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   /** sha256(secret key) → account: lookups never compare the key itself. */
   private readonly accountsByKey = new Map<string, Account>();
   private readonly intents = new Map<string, StoredPaymentIntent>();
   private readonly refunds = new Map<string, StoredRefund>();
   private readonly idempotency = new Map<string, IdempotencyRecord>();
   private readonly endpoints = new Map<string, WebhookEndpoint>();
-  readonly deliveries = new DeliveryLog<WebhookDelivery>();
   private counters = EmulatorState.zeroCounters();
-  readonly faults = new FaultRegistry();
-
-  constructor(readonly now: () => Date) {}
 
   private static zeroCounters() {
     return { charges_created: 0, by_account: {} as Record<string, number> };
@@ -205,10 +201,6 @@ export class EmulatorState {
 
   listEndpoints(accountId: string): WebhookEndpoint[] {
     return [...this.endpoints.values()].filter((e) => e.accountId === accountId).reverse();
-  }
-
-  listDeliveries(): readonly WebhookDelivery[] {
-    return this.deliveries.list();
   }
 
   // --- stats and reset ------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * No HTTP here: routes call these methods and turn thrown WooviApiErrors into responses.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { activityStats, DeliveryLog, FaultRegistry, refill, type DeliveryRecord } from '../../kit';
+import { activityStats, EmulatorStateBase, refill, type DeliveryRecord } from '../../kit';
 import { accountIdFor, newEndToEndId } from './woovi-ids';
 import { wooviErrors } from './woovi-errors';
 
@@ -72,20 +72,15 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }
 
-export class EmulatorState {
+export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   /** accountId → AppID. */
   private readonly accounts = new Map<string, string>();
   /** accountId → correlationID → charge: a correlationID is unique per account. */
   private readonly charges = new Map<string, Map<string, StoredCharge>>();
   private readonly webhooks = new Map<string, WebhookRecord[]>();
-  readonly deliveries = new DeliveryLog<WebhookDelivery>();
   private counters = EmulatorState.zeroCounters();
-  /** Faults injected on the API port, per account id or global. */
-  readonly faults = new FaultRegistry();
   /** Called once when an ACTIVE charge passes its expiry (the emulator sends CHARGE_EXPIRED). */
   onExpired: (charge: StoredCharge) => void = () => undefined;
-
-  constructor(readonly now: () => Date) {}
 
   private static zeroCounters() {
     return { charges_created: 0, by_account: {} as Record<string, number> };
@@ -209,10 +204,6 @@ export class EmulatorState {
   }
 
   // --- deliveries ---------------------------------------------------------------------------
-
-  listDeliveries(): readonly WebhookDelivery[] {
-    return this.deliveries.list();
-  }
 
   // --- stats and reset ----------------------------------------------------------------------
 
