@@ -2,21 +2,12 @@
  * Asaas errors: one table from an error answer to our normalized code and the failover decision.
  */
 import { ProviderError } from '../provider-adapter';
-
-
-export interface ErrorRule {
-  kind: ProviderError['kind'];
-  code: ProviderError['normalizedCode'];
-  /** Whether another account may be tried: true when this one certainly did not act. */
-  retryElsewhere: boolean;
-}
-
-const rule = (kind: ErrorRule['kind'], code: ErrorRule['code'], retryElsewhere: boolean): ErrorRule => ({ kind, code, retryElsewhere });
+import { rule, type ErrorRule } from '../error-rule';
 
 /**
  * Asaas error codes (`{"errors":[{"code","description"}]}`). Validation codes are `invalid_<field>`
  * (docs.asaas.com "Códigos HTTP das respostas"): our input made the request invalid, so it would
- * fail anywhere. The codes of 401/404/429/5xx bodies are not documented; the HTTP status decides.
+ * fail anywhere. The codes of 401/404 bodies are not documented; the HTTP status decides.
  */
 export const ASAAS_ERROR_TABLE: Readonly<Record<string, ErrorRule>> = {
   invalid_access_token: rule('invalid_credentials', 'invalid_credentials', true),
@@ -49,14 +40,12 @@ function errorDescription(body: unknown): string | undefined {
 
 /**
  * The rule for an HTTP error answer. The status decides first for the classes that drive failover
- * (401/403 credentials, 404, 429, 5xx); the code refines the 4xx rest.
+ * (401/403 credentials, 404); the code refines the 4xx rest. 429 and 5xx never reach
+ * this table: the wire table (http/transport-errors.ts) classifies them by operation and method.
  */
 export function ruleForHttpError(status: number, body: unknown): ErrorRule {
   if (status === 401 || status === 403) return rule('invalid_credentials', 'invalid_credentials', true);
   if (status === 404) return rule('not_found', 'not_found', false);
-  if (status === 429) return rule('not_created', 'provider_rate_limited', true);
-  if (status === 502 || status === 503 || status === 504) return rule('not_created', 'provider_unavailable', true);
-  if (status >= 500) return rule('not_created', 'provider_error', true);
   const known = ASAAS_ERROR_TABLE[errorCode(body) ?? ''];
   return known ?? rule('rejected', 'provider_rejected', false);
 }

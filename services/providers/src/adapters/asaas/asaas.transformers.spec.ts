@@ -163,9 +163,6 @@ describe('error table', () => {
     [401, { errors: [{ code: 'invalid_access_token', description: 'A chave de API fornecida é inválida' }] }, 'invalid_credentials', 'invalid_credentials'],
     [403, undefined, 'invalid_credentials', 'invalid_credentials'],
     [404, { errors: [{ code: 'not_found', description: 'x' }] }, 'not_found', 'not_found'],
-    [429, { errors: [{ code: 'rate_limit_exceeded', description: 'x' }] }, 'not_created', 'provider_rate_limited'],
-    [500, { errors: [{ code: 'internal_error', description: 'x' }] }, 'not_created', 'provider_error'],
-    [503, '<html>', 'not_created', 'provider_unavailable'],
     [422, { errors: [{ code: 'something_new', description: 'x' }] }, 'rejected', 'provider_rejected'],
   ])('HTTP %i %j → %s/%s', (status, answer, kind, code) => {
     const error = providerErrorFor(status, answer, 'test');

@@ -30,9 +30,7 @@ import {
   buildCobRequest,
   buildDevolucaoRequest,
   devolucaoIdFor,
-  errorName,
   parseEfiWebhookBody,
-  providerErrorFor,
   toProviderCharge,
   toProviderRefund,
   txidForIdempotencyKey,
@@ -43,6 +41,7 @@ import {
   type EfiQrCode,
   type EfiTokenResponse,
 } from './efi.transformers';
+import { errorName, providerErrorFor } from './efi.errors';
 
 export interface EfiAdapterOptions {
   /** e.g. `https://pix.api.efipay.com.br` (sandbox `https://pix-h.api.efipay.com.br`). */

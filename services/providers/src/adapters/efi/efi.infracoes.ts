@@ -10,7 +10,8 @@ import { assertNever } from '@orquestra/platform';
 import type { Dispatcher } from 'undici';
 import { ProviderError } from '../provider-adapter';
 import type { DisputeEvidenceInput, ListDisputesInput, ProviderDispute, ProviderDisputeStatus } from '../provider-disputes';
-import { providerErrorFor, valorToCents } from './efi.transformers';
+import { valorToCents } from './efi.transformers';
+import { providerErrorFor } from './efi.errors';
 
 export const EFI_INFRACAO_STATUSES = ['ABERTA', 'ACEITA', 'CANCELADA_EFI', 'EM_DEFESA', 'REJEITADA'] as const;
 export type EfiInfracaoStatus = (typeof EFI_INFRACAO_STATUSES)[number];

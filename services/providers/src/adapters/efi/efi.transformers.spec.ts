@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CreateChargeInput } from '../provider-adapter';
 import {
-  EFI_ERROR_TABLE,
   buildCobRequest,
   buildDevolucaoRequest,
   centsToValor,
@@ -10,11 +9,9 @@ import {
   mapDevolucaoStatus,
   toProviderRefund,
   devedorFor,
-  errorName,
   mapCobStatus,
   parseEfiWebhookBody,
   pngBase64,
-  providerErrorFor,
   toProviderCharge,
   txidForIdempotencyKey,
   valorToCents,
@@ -25,6 +22,7 @@ import {
   type EfiPix,
   type EfiQrCode,
 } from './efi.transformers';
+import { EFI_ERROR_TABLE, errorName, providerErrorFor } from './efi.errors';
 
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8')) as T;
 const rawFixture = (name: string): Buffer => readFileSync(join(__dirname, 'fixtures', name));
@@ -192,10 +190,6 @@ describe('errors', () => {
   });
 
   it.each([
-    [429, { nome: 'limite' }, 'not_created', 'provider_rate_limited'],
-    [500, { nome: 'erro_aplicacao', mensagem: 'x' }, 'not_created', 'provider_error'],
-    [502, '<html>bad gateway</html>', 'not_created', 'provider_error'],
-    [503, { type: 'https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel' }, 'not_created', 'provider_unavailable'],
     [403, { type: 'https://pix.bcb.gov.br/api/v2/error/AcessoNegado' }, 'invalid_credentials', 'invalid_credentials'],
     [404, undefined, 'not_found', 'not_found'],
     [400, { nome: 'chave_invalida' }, 'not_created', 'provider_error'],

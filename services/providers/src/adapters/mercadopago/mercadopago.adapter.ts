@@ -30,12 +30,12 @@ import {
   buildPixRequest,
   idempotencyHeaderFor,
   notificationUrlFor,
-  providerErrorFor,
   reaisToCents,
   serializePixRequest,
   toProviderCharge,
   type MercadoPagoPayment,
 } from './mercadopago.transformers';
+import { providerErrorFor } from './mercadopago.errors';
 import { refundMercadoPagoPayment } from './mercadopago.refunds';
 import { parseMercadoPagoWebhook, SIGNATURE_TOLERANCE_SECONDS } from './mercadopago.webhook';
 

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProviderError, type ProviderRefund } from '../provider-adapter';
 import { mapRefundStatus, refundMercadoPagoPayment, serializeRefundRequest, toProviderRefund, type MercadoPagoRefund, type MercadoPagoRefundStatus } from './mercadopago.refunds';
-import { providerErrorFor, toProviderCharge, type MercadoPagoPayment } from './mercadopago.transformers';
+import { toProviderCharge, type MercadoPagoPayment } from './mercadopago.transformers';
+import { providerErrorFor } from './mercadopago.errors';
 
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8')) as T;
 

@@ -9,7 +9,8 @@
  */
 import { assertNever } from '@orquestra/platform';
 import { ProviderError, type ProviderRefund, type ProviderRefundStatus, type RefundChargeInput } from '../provider-adapter';
-import { centsToReaisLiteral, idempotencyHeaderFor, providerErrorFor, reaisToCents, type MercadoPagoAmount } from './mercadopago.transformers';
+import { centsToReaisLiteral, idempotencyHeaderFor, reaisToCents, type MercadoPagoAmount } from './mercadopago.transformers';
+import { providerErrorFor } from './mercadopago.errors';
 
 /** Every documented refund `status`. */
 export type MercadoPagoRefundStatus = 'approved' | 'in_process' | 'rejected' | 'cancelled';

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CreateChargeInput, WebhookRequest } from '../provider-adapter';
 import {
-  MERCADOPAGO_CAUSE_TABLE,
   buildPixRequest,
   centsToReaisLiteral,
   collectorFeeCents,
@@ -11,13 +10,13 @@ import {
   identificationFor,
   mapPaymentStatus,
   notificationUrlFor,
-  providerErrorFor,
   reaisToCents,
   serializePixRequest,
   toProviderCharge,
   type MercadoPagoPayment,
   type MercadoPagoStatus,
 } from './mercadopago.transformers';
+import { MERCADOPAGO_CAUSE_TABLE, providerErrorFor } from './mercadopago.errors';
 import { computeSignature, parseMercadoPagoWebhook, parseSignatureHeader, signatureManifest } from './mercadopago.webhook';
 
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8')) as T;
@@ -189,11 +188,7 @@ describe('error table', () => {
     expect(kindOf(400, fixture('error-invalid-payer-email.json'))).toEqual({ kind: 'rejected', code: 'provider_rejected' });
   });
 
-  it('classifies by status when no cause is known', () => {
-    expect(kindOf(429, { message: 'Too many requests' })).toEqual({ kind: 'not_created', code: 'provider_rate_limited' });
-    expect(kindOf(500, { message: 'Internal server error' })).toEqual({ kind: 'not_created', code: 'provider_error' });
-    expect(kindOf(502, '<html>Bad gateway</html>')).toEqual({ kind: 'not_created', code: 'provider_error' });
-    expect(kindOf(503, {})).toEqual({ kind: 'not_created', code: 'provider_unavailable' });
+  it('classifies by status when no cause is known (429 and 5xx belong to the wire table)', () => {
     expect(kindOf(403, {})).toEqual({ kind: 'invalid_credentials', code: 'invalid_credentials' });
     expect(kindOf(423, {})).toEqual({ kind: 'ambiguous', code: 'provider_error' });
     expect(kindOf(422, {})).toEqual({ kind: 'rejected', code: 'provider_rejected' });

@@ -1,12 +1,11 @@
 /**
  * Mercado Pago Payments API wire types and pure conversions: cents ↔ decimal reais, our charge
  * input → `POST /v1/payments` (Pix) body text, a payment → ProviderCharge (exhaustive status map),
- * and an error answer → ProviderError (one table). Webhook checks are in mercadopago.webhook.ts.
- * No I/O here.
+ * No I/O here; the error table is mercadopago.errors.ts, webhook checks mercadopago.webhook.ts.
  */
 import { assertNever, assertPositiveCents, centsToReaisString, reaisStringToCents } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
-import { ProviderError, type CreateChargeInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
+import type { CreateChargeInput, ProviderCharge, ProviderChargeStatus } from '../provider-adapter';
 import { refundsOfPayment, type MercadoPagoRefund } from './mercadopago.refunds';
 
 // ---------------------------------------------------------------------------------------------
@@ -273,73 +272,4 @@ export function toProviderCharge(payment: MercadoPagoPayment): ProviderCharge {
     ...(mapping.failureCode ? { failureCode: mapping.failureCode, failureReason: `Mercado Pago: ${payment.status}/${payment.status_detail}` } : {}),
     ...(refunds ? { refunds } : {}),
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Errors: one table from Mercado Pago's answer to our normalized code and the failover decision
-// ---------------------------------------------------------------------------------------------
-
-export interface ErrorRule {
-  kind: ProviderError['kind'];
-  code: ProviderError['normalizedCode'];
-  /** Whether another account may be tried: true when this one certainly did not act. */
-  retryElsewhere: boolean;
-}
-
-const rule = (kind: ErrorRule['kind'], code: ErrorRule['code'], retryElsewhere: boolean): ErrorRule => ({ kind, code, retryElsewhere });
-
-/**
- * `cause[].code` values (API reference and error tables). Account-level problems (no Pix key,
- * live token in test, users of different environments) fail over; input no account could accept
- * (bad amount, e-mail, URL) would fail anywhere, so it does not.
- */
-export const MERCADOPAGO_CAUSE_TABLE: Readonly<Record<string, ErrorRule>> = {
-  '2000': rule('not_found', 'not_found', false), // Payment not found
-  '3': rule('invalid_credentials', 'invalid_credentials', true), // Token must be for test
-  '4': rule('invalid_credentials', 'invalid_credentials', true), // The caller is not authorized to access this resource
-  '5': rule('invalid_credentials', 'invalid_credentials', true), // Must provide your access_token to proceed
-  '7': rule('invalid_credentials', 'invalid_credentials', true), // Unauthorized use of live credentials
-  '2034': rule('not_created', 'provider_error', true), // Invalid users involved
-  '13253': rule('not_created', 'provider_error', true), // Collector user without key enabled for QR render
-  '2018': rule('rejected', 'provider_rejected', false), // not cancellable in the current status
-  '4037': rule('rejected', 'provider_rejected', false), // Invalid transaction_amount
-  '4050': rule('rejected', 'provider_rejected', false), // payer.email must be a valid email
-  '4020': rule('rejected', 'provider_rejected', false), // notification_url must be a valid url
-  '4292': rule('rejected', 'provider_rejected', false), // X-Idempotency-Key can't be null (our bug)
-};
-
-export function causeCodes(body: unknown): string[] {
-  const cause = (body as MercadoPagoErrorBody | undefined)?.cause;
-  if (!Array.isArray(cause)) return [];
-  return cause.map((c) => String(c?.code ?? '')).filter((code) => code.length > 0);
-}
-
-/**
- * The rule for an HTTP error answer: a known cause code wins, else the status. 5xx is "not
- * created": every create carries the X-Idempotency-Key, so if Mercado Pago did create the payment
- * despite the 5xx, nobody holds its QR code (it expires unpaid) and a repeat with the same key
- * answers that same payment instead of making a second one. 423 ("idempotency key locked": a
- * request with this key is still being processed) may yet create the payment: ambiguous.
- */
-export function ruleForHttpError(status: number, body: unknown): ErrorRule {
-  if (status === 429) return rule('not_created', 'provider_rate_limited', true);
-  for (const code of causeCodes(body)) {
-    const known = MERCADOPAGO_CAUSE_TABLE[code];
-    if (known) return known;
-  }
-  if (status === 401 || status === 403) return rule('invalid_credentials', 'invalid_credentials', true);
-  if (status === 404) return rule('not_found', 'not_found', false);
-  if (status === 423) return rule('ambiguous', 'provider_error', false);
-  if (status === 424) return rule('not_created', 'provider_error', true); // failed dependency, retryable
-  if (status === 503) return rule('not_created', 'provider_unavailable', true);
-  if (status >= 500) return rule('not_created', 'provider_error', true);
-  return rule('rejected', 'provider_rejected', false); // 400, 402, 409, 422 and the rest
-}
-
-export function providerErrorFor(status: number, body: unknown, operation: string): ProviderError {
-  const { kind, code } = ruleForHttpError(status, body);
-  const b = (typeof body === 'object' && body !== null ? body : {}) as MercadoPagoErrorBody;
-  const causes = causeCodes(body);
-  const detail = `${b.error ? ` ${b.error}` : ''}${causes.length ? ` [${causes.join(',')}]` : ''}${b.message ? `: ${b.message}` : ''}`;
-  return new ProviderError(kind, code, `mercadopago ${operation}: HTTP ${status}${detail}`, status);
 }

@@ -30,12 +30,12 @@ import {
   buildOrderRequest,
   chargeOfOrder,
   parsePagarmeWebhookBody,
-  providerErrorFor,
   toProviderCharge,
   type PagarmeCharge,
   type PagarmeCreateOrderRequest,
   type PagarmeOrder,
 } from './pagarme.transformers';
+import { providerErrorFor } from './pagarme.errors';
 import { listChargeTransactions, refundPagarmeCharge, refundsOfTransactions } from './pagarme.refunds';
 
 /**

@@ -22,7 +22,8 @@
  */
 import { assertNever } from '@orquestra/platform';
 import { ProviderError, RefundNotSupportedError, type ProviderRefund, type ProviderRefundStatus, type RefundChargeInput } from '../provider-adapter';
-import { providerErrorFor, type PagarmeCharge } from './pagarme.transformers';
+import { type PagarmeCharge } from './pagarme.transformers';
+import { providerErrorFor } from './pagarme.errors';
 
 /** Statuses a cancel operation's transaction takes (Pix: `pending_refund` → `refunded`; `with_error` when the bank refused). */
 export type PagarmeRefundTransactionStatus = 'pending_refund' | 'refunded' | 'with_error' | 'failed';

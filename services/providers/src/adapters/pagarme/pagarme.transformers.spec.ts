@@ -4,21 +4,19 @@ import { hasError, parsePix } from 'pix-utils';
 import type { AdapterContext, CreateChargeInput } from '../provider-adapter';
 import { PagarmeAdapter } from './pagarme.adapter';
 import {
-  PAGARME_ERROR_TABLE,
   buildOrderRequest,
   chargeOfOrder,
   checkedCents,
   customerFor,
-  errorMessage,
   mapChargeStatus,
   parsePagarmeWebhookBody,
   parsePhone,
-  providerErrorFor,
   toProviderCharge,
   type PagarmeCharge,
   type PagarmeChargeStatus,
   type PagarmeOrder,
 } from './pagarme.transformers';
+import { PAGARME_ERROR_TABLE, errorMessage, providerErrorFor } from './pagarme.errors';
 
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8')) as T;
 const rawFixture = (name: string): Buffer => readFileSync(join(__dirname, 'fixtures', name));
@@ -190,11 +188,6 @@ describe('error table', () => {
     [404, 'not_found', 'not_found'],
     [412, 'rejected', 'provider_rejected'],
     [422, 'rejected', 'provider_rejected'],
-    [429, 'not_created', 'provider_rate_limited'],
-    [500, 'not_created', 'provider_error'],
-    [502, 'not_created', 'provider_unavailable'],
-    [503, 'not_created', 'provider_unavailable'],
-    [507, 'not_created', 'provider_error'],
     [418, 'rejected', 'provider_rejected'],
   ])('HTTP %i → %s/%s', (status, kind, code) => {
     const error = providerErrorFor(status, { message: 'x' }, 'op');
@@ -202,7 +195,7 @@ describe('error table', () => {
   });
 
   it('fails over only where the account certainly did not act', () => {
-    expect(Object.entries(PAGARME_ERROR_TABLE).filter(([, r]) => r.retryElsewhere).map(([s]) => Number(s))).toEqual([401, 403, 429, 500, 502, 503, 504]);
+    expect(Object.entries(PAGARME_ERROR_TABLE).filter(([, r]) => r.retryElsewhere).map(([s]) => Number(s))).toEqual([401, 403]);
   });
 
   it('names the invalid fields, not their values', () => {

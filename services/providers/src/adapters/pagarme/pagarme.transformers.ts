@@ -1,7 +1,7 @@
 /**
  * Pagar.me API v5 wire types and pure conversions: our charge input → `POST /orders` body, a charge
- * → ProviderCharge (exhaustive status map), an error answer → ProviderError (one table), and a
- * webhook body → the charge ids it names. No I/O here.
+ * → ProviderCharge (exhaustive status map), and a webhook body → the charge ids it names. No I/O
+ * here; the error table is pagarme.errors.ts.
  *
  * Amounts: Pagar.me v5 takes and answers integer centavos (`amount: 1990` is R$ 19,90), the same
  * unit as ours, so no conversion happens; amounts are only checked to be safe positive integers.
@@ -12,7 +12,7 @@
  */
 import { assertNever } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
-import { ProviderError, type CreateChargeInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
+import type { CreateChargeInput, ProviderCharge, ProviderChargeStatus } from '../provider-adapter';
 import { boletoDueDate, endOfDueDate } from '../../domain/boleto-due-date';
 
 // ---------------------------------------------------------------------------------------------
@@ -118,7 +118,7 @@ const NAME_MAX = 64;
 const DESCRIPTION_MAX = 256;
 const DEFAULT_DESCRIPTION = 'Pagamento Pix';
 
-function truncate(text: string, max: number): string {
+export function truncate(text: string, max: number): string {
   const chars = Array.from(text);
   return chars.length <= max ? text : chars.slice(0, max).join('');
 }
@@ -293,64 +293,6 @@ export function toProviderCharge(charge: PagarmeCharge): ProviderCharge {
 export function chargeOfOrder(order: PagarmeOrder): PagarmeCharge | undefined {
   const charge = order.charges?.[0];
   return charge ? { ...charge, order: { id: order.id, code: order.code, status: order.status, metadata: order.metadata } } : undefined;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Errors: one table from Pagar.me's answer to our normalized code and the failover decision
-// ---------------------------------------------------------------------------------------------
-
-export interface ErrorRule {
-  kind: ProviderError['kind'];
-  code: ProviderError['normalizedCode'];
-  /** Whether another account may be tried: true when this one certainly did not act. */
-  retryElsewhere: boolean;
-}
-
-const rule = (kind: ErrorRule['kind'], code: ErrorRule['code'], retryElsewhere: boolean): ErrorRule => ({ kind, code, retryElsewhere });
-
-/**
- * Pagar.me v5 error bodies carry no error code (only `message` and, on 422, `errors` by field), so
- * the table is keyed by HTTP status (docs.pagar.me/reference/erros-1). 5xx on create is "not
- * created": every create carries our idempotency key, so if Pagar.me did create the order a repeat
- * answers that same order, and an order nobody got the QR code of expires unpaid.
- */
-export const PAGARME_ERROR_TABLE: Readonly<Record<number, ErrorRule>> = {
-  400: rule('rejected', 'provider_rejected', false),
-  401: rule('invalid_credentials', 'invalid_credentials', true),
-  // Blocked account or key without permission: this account cannot charge, another may.
-  403: rule('invalid_credentials', 'invalid_credentials', true),
-  404: rule('not_found', 'not_found', false),
-  409: rule('rejected', 'provider_rejected', false),
-  // Valid request, but not possible on the resource as it is (e.g. canceling a failed charge).
-  412: rule('rejected', 'provider_rejected', false),
-  422: rule('rejected', 'provider_rejected', false),
-  429: rule('not_created', 'provider_rate_limited', true),
-  500: rule('not_created', 'provider_error', true),
-  502: rule('not_created', 'provider_unavailable', true),
-  503: rule('not_created', 'provider_unavailable', true),
-  504: rule('not_created', 'provider_error', true),
-};
-
-export function ruleForHttpError(status: number): ErrorRule {
-  const known = PAGARME_ERROR_TABLE[status];
-  if (known) return known;
-  if (status >= 500) return rule('not_created', 'provider_error', true);
-  return rule('rejected', 'provider_rejected', false);
-}
-
-/** "The request is invalid. order.customer.email: The email field is required." (field names, never values). */
-export function errorMessage(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const { message, errors } = body as PagarmeErrorBody;
-  const fields = errors && typeof errors === 'object' ? Object.entries(errors).map(([field, messages]) => `${field}: ${[messages].flat().join(' ')}`) : [];
-  const text = [typeof message === 'string' ? message : undefined, ...fields].filter(Boolean).join(' ');
-  return text ? truncate(text, 500) : undefined;
-}
-
-export function providerErrorFor(status: number, body: unknown, operation: string): ProviderError {
-  const { kind, code } = ruleForHttpError(status);
-  const message = errorMessage(body);
-  return new ProviderError(kind, code, `pagarme ${operation}: HTTP ${status}${message ? `: ${message}` : ''}`, status);
 }
 
 // ---------------------------------------------------------------------------------------------

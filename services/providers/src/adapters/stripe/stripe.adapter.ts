@@ -27,15 +27,13 @@ import {
   buildBoletoIntentParams,
   buildCardIntentParams,
   buildPixIntentParams,
-  declinedCharge,
-  unknownCardToken,
-  providerErrorFor,
   stripeIdempotencyKey,
   toProviderCharge,
   type StripeList,
   type StripePaymentIntent,
   type StripeWebhookEndpoint,
 } from './stripe.transformers';
+import { declinedCharge, unknownCardToken, providerErrorFor } from './stripe.errors';
 import { encodeForm, type FormValue } from './stripe.form-encoding';
 import { BOLETO_DUE_DAYS } from '../../domain/boleto-due-date';
 import { headerValue, parseStripeEvent, verifyStripeSignature } from './stripe.webhook';

@@ -13,7 +13,7 @@
 import { assertNever } from '@orquestra/platform';
 import type { DisputeEvidenceInput, ProviderDispute, ProviderDisputeStatus } from '../provider-disputes';
 import type { FormValue } from './stripe.form-encoding';
-import { providerErrorFor } from './stripe.transformers';
+import { providerErrorFor } from './stripe.errors';
 
 /** Every documented Dispute `status`. */
 export const STRIPE_DISPUTE_STATUSES = ['warning_needs_response', 'warning_under_review', 'warning_closed', 'needs_response', 'under_review', 'won', 'lost', 'prevented'] as const;

@@ -14,7 +14,8 @@
 import { assertNever } from '@orquestra/platform';
 import { ProviderError, type ProviderRefund, type ProviderRefundStatus, type RefundChargeInput } from '../provider-adapter';
 import type { FormValue } from './stripe.form-encoding';
-import { providerErrorFor, type StripeList } from './stripe.transformers';
+import { type StripeList } from './stripe.transformers';
+import { providerErrorFor } from './stripe.errors';
 
 /** Every documented Refund `status`. */
 export type StripeRefundStatus = 'pending' | 'requires_action' | 'succeeded' | 'failed' | 'canceled';

@@ -2,21 +2,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProviderError, type CreateChargeInput } from '../provider-adapter';
 import {
-  STRIPE_ERROR_TABLE,
   buildBoletoIntentParams,
   buildCardIntentParams,
   buildPixIntentParams,
-  declinedCharge,
   mapIntentStatus,
   metadataFor,
-  providerErrorFor,
-  ruleForHttpError,
   stripeIdempotencyKey,
   toProviderCharge,
-  unknownCardToken,
   type StripeIntentStatus,
   type StripePaymentIntent,
 } from './stripe.transformers';
+import { STRIPE_ERROR_TABLE, declinedCharge, providerErrorFor, ruleForHttpError, unknownCardToken } from './stripe.errors';
 import { encodeForm } from './stripe.form-encoding';
 import { parseSignatureHeader, parseStripeEvent, signatureHeaderFor, verifyStripeSignature } from './stripe.webhook';
 
@@ -229,8 +225,6 @@ describe('errors', () => {
   const cases: [string, number, string, ProviderError['kind'], ProviderError['normalizedCode']][] = [
     ['invalid key', 401, 'error-invalid-api-key.json', 'invalid_credentials', 'invalid_credentials'],
     ['unknown intent', 404, 'error-resource-missing.json', 'not_found', 'not_found'],
-    ['rate limit', 429, 'error-rate-limit.json', 'not_created', 'provider_rate_limited'],
-    ['api_error', 500, 'error-api-error.json', 'not_created', 'provider_error'],
     ['same key, other parameters', 400, 'error-idempotency-mismatch.json', 'rejected', 'provider_rejected'],
     ['unexpected state', 400, 'error-unexpected-state.json', 'rejected', 'provider_rejected'],
   ];
@@ -240,9 +234,7 @@ describe('errors', () => {
     expect({ kind: error.kind, code: error.normalizedCode, httpStatus: error.httpStatus }).toEqual({ kind, code, httpStatus: status });
   });
 
-  it('classifies by status when the body is not Stripe’s', () => {
-    expect(ruleForHttpError(503, '<html>')).toMatchObject({ kind: 'not_created', code: 'provider_unavailable' });
-    expect(ruleForHttpError(502, undefined)).toMatchObject({ kind: 'not_created', code: 'provider_error', retryElsewhere: true });
+  it('classifies by status when the body is not Stripe’s (429 and 5xx belong to the wire table)', () => {
     expect(ruleForHttpError(403, {})).toMatchObject({ kind: 'invalid_credentials' });
     expect(ruleForHttpError(400, {})).toMatchObject({ kind: 'rejected', retryElsewhere: false });
   });

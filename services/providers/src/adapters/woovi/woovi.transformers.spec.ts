@@ -18,7 +18,6 @@ import chargeCompleted from './fixtures/charge-completed.json';
 import errorChargeNotFound from './fixtures/error-charge-not-found.json';
 import errorCorrelationIdInUse from './fixtures/error-correlation-id-in-use.json';
 import errorFeatureDisabled from './fixtures/error-feature-disabled.json';
-import errorInternal from './fixtures/error-internal.json';
 import errorInvalidValue from './fixtures/error-invalid-value.json';
 import webhookChargeExpired from './fixtures/webhook-charge-expired.json';
 import webhookTest from './fixtures/webhook-test.json';
@@ -134,10 +133,6 @@ describe('error table', () => {
     [401, { error: 'appID inválido' }, 'invalid_credentials', 'invalid_credentials'],
     [400, { error: 'appID inválido' }, 'invalid_credentials', 'invalid_credentials'],
     [404, undefined, 'not_found', 'not_found'],
-    [429, { error: 'Too many requests' }, 'not_created', 'provider_rate_limited'],
-    [500, errorInternal, 'not_created', 'provider_error'],
-    [502, '<html>bad gateway</html>', 'not_created', 'provider_error'],
-    [503, { error: 'Service unavailable' }, 'not_created', 'provider_unavailable'],
   ];
   const label = (body: unknown) => JSON.stringify((body as { error?: string } | undefined)?.error ?? body);
 

@@ -8,6 +8,7 @@
  */
 import { assertNever } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
+import { rule, type ErrorRule } from '../error-rule';
 import {
   ProviderError,
   type CreateChargeInput,
@@ -241,15 +242,6 @@ export function toProviderCharge(charge: WooviCharge): ProviderCharge {
 // Errors: one table from Woovi's answer to our normalized code and the failover decision
 // ---------------------------------------------------------------------------------------------
 
-export interface ErrorRule {
-  kind: ProviderError['kind'];
-  code: ProviderError['normalizedCode'];
-  /** Whether another account may be tried: true when this one certainly did not act. */
-  retryElsewhere: boolean;
-}
-
-const rule = (kind: ErrorRule['kind'], code: ErrorRule['code'], retryElsewhere: boolean): ErrorRule => ({ kind, code, retryElsewhere });
-
 /**
  * Woovi answers every error as `{"error": "<message>"}` (OpenAPI `woovi.json`), mostly with 400 —
  * an unknown charge included — and has no machine-readable codes, so the table matches messages.
@@ -274,15 +266,11 @@ export function isCorrelationIdInUse(status: number, body: unknown): boolean {
 }
 
 /**
- * The rule for an HTTP error answer. 5xx on create is "not created" because we always send the
- * correlationID, Woovi's idempotency key: if a 5xx hid a created charge, the retry with the same
- * key finds it instead of making a second one, and nobody has its QR code meanwhile.
+ * The rule for an HTTP error answer. 429 and 5xx never reach
+ * this table: the wire table (http/transport-errors.ts) classifies them by operation and method.
  */
 export function ruleForHttpError(status: number, body: unknown): ErrorRule {
-  if (status === 429) return rule('not_created', 'provider_rate_limited', true);
   if (status === 401) return rule('invalid_credentials', 'invalid_credentials', true);
-  if (status === 503) return rule('not_created', 'provider_unavailable', true);
-  if (status >= 500) return rule('not_created', 'provider_error', true);
   const message = errorMessage(body) ?? '';
   const known = WOOVI_MESSAGE_RULES.find((r) => r.pattern.test(message));
   if (known) return known.rule;
