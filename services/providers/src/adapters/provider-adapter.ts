@@ -53,7 +53,7 @@ export interface ProviderAdapter extends DisputeCapable {
 }
 
 export type ChargeMethod = 'pix' | 'boleto' | 'card';
-export type ProviderChargeStatus = 'pending' | 'paid' | 'failed' | 'canceled';
+export type ProviderChargeStatus = import('@orquestra/contracts').ProviderChargeStatus;
 
 export interface CustomerInput {
   name: string;

@@ -1,8 +1,8 @@
-import { providers } from '@orquestra/contracts';
+import { chargeStatusToProto, providers } from '@orquestra/contracts';
 import type { ProviderCharge, ProviderRefund, ProviderRefundStatus } from '../adapters/provider-adapter';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
 
-const { ChargeStatus, RefundStatus } = providers;
+const { RefundStatus } = providers;
 
 function refundStatus(value: ProviderRefundStatus): providers.RefundStatus {
   switch (value) {
@@ -28,25 +28,12 @@ export function toProtoRefund(refund: ProviderRefund): providers.ProviderRefund 
   };
 }
 
-function status(value: ProviderCharge['status']): providers.ChargeStatus {
-  switch (value) {
-    case 'pending':
-      return ChargeStatus.CHARGE_STATUS_PENDING;
-    case 'paid':
-      return ChargeStatus.CHARGE_STATUS_PAID;
-    case 'failed':
-      return ChargeStatus.CHARGE_STATUS_FAILED;
-    case 'canceled':
-      return ChargeStatus.CHARGE_STATUS_CANCELED;
-  }
-}
-
 export function toProtoCharge(account: ProviderAccountDoc, charge: ProviderCharge): providers.Charge {
   return {
     provider: account.provider,
     account_id: account._id,
     provider_payment_id: charge.providerPaymentId,
-    status: status(charge.status),
+    status: chargeStatusToProto(charge.status),
     next_action: {
       type: charge.nextAction.type,
       qr_code: charge.nextAction.qrCode ?? '',

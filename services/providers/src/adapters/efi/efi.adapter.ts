@@ -28,11 +28,6 @@ import type { DisputeEvidenceInput, ListDisputesInput, ProviderDispute } from '.
 import { listEfiInfracoes, submitEfiDefesa } from './efi.infracoes';
 import {
   buildCobRequest,
-  buildDevolucaoRequest,
-  devolucaoIdFor,
-  parseEfiWebhookBody,
-  toProviderCharge,
-  toProviderRefund,
   txidForIdempotencyKey,
   valorToCents,
   type EfiCob,
@@ -40,7 +35,11 @@ import {
   type EfiDevolucao,
   type EfiQrCode,
   type EfiTokenResponse,
+  toProviderCharge,
+  toProviderRefund,
 } from './efi.transformers';
+import { buildDevolucaoRequest, devolucaoIdFor } from './efi.refunds';
+import { parseEfiWebhookBody } from './efi.webhook';
 import { errorName, providerErrorFor } from './efi.errors';
 
 export interface EfiAdapterOptions {
@@ -106,10 +105,7 @@ export class EfiAdapter implements ProviderAdapter {
     const basic = Buffer.from(`${this.options.clientId}:${this.#clientSecret}`).toString('base64');
     // A token is a `prepare`: whatever goes wrong getting one, no charge was sent.
     const answer = await this.send('POST', '/oauth/token', 'prepare', { authorization: `Basic ${basic}` }, { grant_type: 'client_credentials' });
-    if (answer.status !== 200) {
-      const error = providerErrorFor(answer.status, answer.body, 'oauth token');
-      throw error.kind === 'ambiguous' ? new ProviderError('not_created', error.normalizedCode, error.message, error.httpStatus) : error;
-    }
+    if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'oauth token');
     const token = answer.body as Partial<EfiTokenResponse> | undefined;
     if (typeof token?.access_token !== 'string' || typeof token.expires_in !== 'number') {
       throw new ProviderError('not_created', 'provider_error', 'efi oauth token: answer without access_token/expires_in', answer.status);

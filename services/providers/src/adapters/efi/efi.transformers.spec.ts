@@ -3,16 +3,10 @@ import { join } from 'node:path';
 import type { CreateChargeInput } from '../provider-adapter';
 import {
   buildCobRequest,
-  buildDevolucaoRequest,
   centsToValor,
-  devolucaoIdFor,
-  mapDevolucaoStatus,
-  toProviderRefund,
   devedorFor,
   mapCobStatus,
-  parseEfiWebhookBody,
   pngBase64,
-  toProviderCharge,
   txidForIdempotencyKey,
   valorToCents,
   type EfiCob,
@@ -21,7 +15,12 @@ import {
   type EfiDevolucaoStatus,
   type EfiPix,
   type EfiQrCode,
+  mapDevolucaoStatus,
+  toProviderRefund,
+  toProviderCharge,
 } from './efi.transformers';
+import { buildDevolucaoRequest, devolucaoIdFor } from './efi.refunds';
+import { parseEfiWebhookBody } from './efi.webhook';
 import { EFI_ERROR_TABLE, errorName, providerErrorFor } from './efi.errors';
 
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8')) as T;

@@ -169,7 +169,7 @@ const INFO_ADICIONAIS_MAX = { items: 50, nome: 50, valor: 200 };
 const SOLICITACAO_PAGADOR_MAX = 140;
 
 /** Cuts a string to `max` characters without splitting a surrogate pair. */
-function truncate(text: string, max: number): string {
+export function truncate(text: string, max: number): string {
   const chars = Array.from(text);
   return chars.length <= max ? text : chars.slice(0, max).join('');
 }
@@ -219,7 +219,7 @@ export function mapCobStatus(status: EfiCobStatus): StatusMapping {
 }
 
 /** `expiracao` arrives as a number or, in Efí's GET answers, a numeric string. */
-function expirationSeconds(expiracao: number | string): number | undefined {
+export function expirationSeconds(expiracao: number | string): number | undefined {
   const seconds = typeof expiracao === 'number' ? expiracao : /^\d+$/.test(expiracao) ? Number(expiracao) : NaN;
   return Number.isSafeInteger(seconds) ? seconds : undefined;
 }
@@ -231,31 +231,8 @@ export function pngBase64(imagemQrcode: string | undefined): string | undefined 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Refunds (devoluções)
+// Devoluções as answered (alone, or inside a cob's pix)
 // ---------------------------------------------------------------------------------------------
-
-const DEVOLUCAO_ID_PATTERN = /^[a-zA-Z0-9]{1,35}$/;
-const DESCRICAO_MAX = 140;
-
-/**
- * The devolução id for our refund id: Banco Central ids are `[a-zA-Z0-9]{1,35}`, so `re_01j…`
- * becomes `re01j…` (28 characters). The same refund always names the same devolução, which is
- * what makes a repeated refund request safe.
- */
-export function devolucaoIdFor(refundId: string): string {
-  const id = refundId.replace(/[^a-zA-Z0-9]/g, '');
-  if (!DEVOLUCAO_ID_PATTERN.test(id)) throw new RangeError(`cannot make a devolução id of ${JSON.stringify(refundId)}`);
-  return id;
-}
-
-export function buildDevolucaoRequest(amount: number, reason: string | undefined): EfiDevolucaoRequest {
-  const descricao = reason?.trim();
-  return {
-    valor: centsToValor(amount),
-    natureza: 'ORIGINAL',
-    ...(descricao ? { descricao: truncate(descricao, DESCRICAO_MAX) } : {}),
-  };
-}
 
 /** Every Banco Central devolução status; a new one fails to compile here. */
 export function mapDevolucaoStatus(status: EfiDevolucaoStatus): ProviderRefundStatus {
@@ -309,47 +286,4 @@ export function toProviderCharge(cob: EfiCob, qr?: EfiQrCode): ProviderCharge {
     ...(mapping.failureReason ? { failureReason: mapping.failureReason } : {}),
     ...(pix.some((p) => (p.devolucoes ?? []).length > 0) ? { refunds: pix.flatMap((p) => (p.devolucoes ?? []).map(toProviderRefund)) } : {}),
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Webhook body
-// ---------------------------------------------------------------------------------------------
-
-export type ParsedEfiWebhook =
-  | { kind: 'pix'; txids: string[]; eventKey: string }
-  | { kind: 'registration_test'; eventKey: string }
-  | { kind: 'malformed' };
-
-/**
- * Efí posts `{"pix":[{endToEndId, txid, chave, valor, horario, …}]}` (possibly several items, and
- * again with `devolucoes` when a refund settles), and `{"evento":"teste_webhook"}` once when the
- * URL is registered. The event key identifies the content, so Efí's retries of one notification
- * dedupe while a later refund notification of the same Pix does not.
- */
-export function parseEfiWebhookBody(rawBody: Buffer): ParsedEfiWebhook {
-  let body: unknown;
-  try {
-    body = JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    return { kind: 'malformed' };
-  }
-  if (typeof body !== 'object' || body === null) return { kind: 'malformed' };
-  const { pix, evento } = body as { pix?: unknown; evento?: unknown };
-  if (pix === undefined && evento === 'teste_webhook') return { kind: 'registration_test', eventKey: 'efi:teste_webhook' };
-  if (!Array.isArray(pix) || pix.length === 0) return { kind: 'malformed' };
-  const identities: string[] = [];
-  const txids = new Set<string>();
-  for (const item of pix as unknown[]) {
-    if (typeof item !== 'object' || item === null) return { kind: 'malformed' };
-    const { endToEndId, txid, devolucoes } = item as { endToEndId?: unknown; txid?: unknown; devolucoes?: unknown };
-    if (typeof endToEndId !== 'string' || endToEndId.length === 0) return { kind: 'malformed' };
-    if (txid !== undefined && typeof txid !== 'string') return { kind: 'malformed' };
-    if (typeof txid === 'string' && txid.length > 0) txids.add(txid);
-    const refunds = Array.isArray(devolucoes)
-      ? devolucoes.map((d) => `${String((d as { id?: unknown }).id)}:${String((d as { status?: unknown }).status)}`).sort().join(',')
-      : '';
-    identities.push(`${endToEndId}|${txid ?? ''}|${refunds}`);
-  }
-  const digest = createHash('sha256').update(identities.sort().join('\n')).digest('hex').slice(0, 32);
-  return { kind: 'pix', txids: [...txids], eventKey: `efi:pix:${digest}` };
 }

@@ -29,12 +29,12 @@ import {
 import {
   buildOrderRequest,
   chargeOfOrder,
-  parsePagarmeWebhookBody,
   toProviderCharge,
   type PagarmeCharge,
   type PagarmeCreateOrderRequest,
   type PagarmeOrder,
 } from './pagarme.transformers';
+import { parsePagarmeWebhookBody } from './pagarme.webhook';
 import { providerErrorFor } from './pagarme.errors';
 import { listChargeTransactions, refundPagarmeCharge, refundsOfTransactions } from './pagarme.refunds';
 

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RefundNotSupportedError, type ProviderRefund } from '../provider-adapter';
 import { buildCancelRequest, mapRefundStatus, refundPagarmeCharge, refundsOfTransactions, type PagarmeRefundTransactionStatus, type PagarmeTransaction } from './pagarme.refunds';
-import { parsePagarmeWebhookBody, toProviderCharge, type PagarmeCharge } from './pagarme.transformers';
+import { toProviderCharge, type PagarmeCharge } from './pagarme.transformers';
+import { parsePagarmeWebhookBody } from './pagarme.webhook';
 
 const fixturePath = (name: string) => join(__dirname, 'fixtures', name);
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(fixturePath(name), 'utf8')) as T;

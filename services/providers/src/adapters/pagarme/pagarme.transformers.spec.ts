@@ -9,13 +9,13 @@ import {
   checkedCents,
   customerFor,
   mapChargeStatus,
-  parsePagarmeWebhookBody,
   parsePhone,
   toProviderCharge,
   type PagarmeCharge,
   type PagarmeChargeStatus,
   type PagarmeOrder,
 } from './pagarme.transformers';
+import { parsePagarmeWebhookBody } from './pagarme.webhook';
 import { PAGARME_ERROR_TABLE, errorMessage, providerErrorFor } from './pagarme.errors';
 
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8')) as T;
