@@ -5,6 +5,9 @@ import type { BreakerRegistry, BreakerState } from './breaker-registry';
 
 const STATES: BreakerState[] = ['closed', 'half_open', 'open'];
 
+/** Seconds: from a kept-alive answer (~10 ms) to the longest provider timeout. */
+const LATENCY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
 /**
  * Provider-call metrics: latency and errors per account, and every breaker's state (one series per
  * state, 1 for the current one, the usual Prometheus enum pattern).
@@ -23,14 +26,14 @@ export class ProviderMetrics {
       name: 'orquestra_provider_http_request_duration_seconds',
       help: 'Duration of single HTTP requests to providers, by operation and outcome (the status class, or what the wire table saw).',
       labelNames: ['provider', 'operation', 'outcome'],
-      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      buckets: LATENCY_BUCKETS,
       registers: [registry],
     });
     this.duration = new Histogram({
       name: 'orquestra_provider_request_duration_seconds',
       help: 'Duration of calls to provider accounts, by result (ok, or the ProviderError kind, or breaker_open).',
       labelNames: ['provider', 'account_id', 'result'],
-      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      buckets: LATENCY_BUCKETS,
       registers: [registry],
     });
     this.errors = new Counter({

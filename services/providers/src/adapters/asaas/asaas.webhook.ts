@@ -7,6 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { parseJsonExact } from './asaas.json';
 import { CHARGEBACK_EVENTS } from './asaas.chargebacks';
+import { webhookObject } from '../webhook-body';
 
 export const WEBHOOK_EVENTS = [
   'PAYMENT_RECEIVED',
@@ -49,13 +50,8 @@ export type ParsedAsaasWebhook = { kind: 'event'; eventId: string; event: string
  * id; events about other resources (transfers, invoices, …) are accepted and name no charge.
  */
 export function parseAsaasWebhookBody(rawBody: Buffer): ParsedAsaasWebhook {
-  let body: unknown;
-  try {
-    body = parseJsonExact(rawBody.toString('utf8'));
-  } catch {
-    return { kind: 'malformed' };
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { kind: 'malformed' };
+  const body = webhookObject(rawBody, parseJsonExact);
+  if (!body) return { kind: 'malformed' };
   const { id, event, payment } = body as { id?: unknown; event?: unknown; payment?: unknown };
   if (typeof id !== 'string' || id.length === 0 || typeof event !== 'string' || event.length === 0) return { kind: 'malformed' };
   if (!event.startsWith('PAYMENT_')) return { kind: 'event', eventId: id, event, paymentIds: [] };

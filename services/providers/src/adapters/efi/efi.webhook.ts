@@ -3,6 +3,7 @@
  * that dedupes Efí's retries. Authenticity is the secret in the URL (efi.adapter.ts).
  */
 import { createHash } from 'node:crypto';
+import { webhookObject } from '../webhook-body';
 
 export type ParsedEfiWebhook =
   | { kind: 'pix'; txids: string[]; eventKey: string }
@@ -16,13 +17,8 @@ export type ParsedEfiWebhook =
  * dedupe while a later refund notification of the same Pix does not.
  */
 export function parseEfiWebhookBody(rawBody: Buffer): ParsedEfiWebhook {
-  let body: unknown;
-  try {
-    body = JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    return { kind: 'malformed' };
-  }
-  if (typeof body !== 'object' || body === null) return { kind: 'malformed' };
+  const body = webhookObject(rawBody);
+  if (!body) return { kind: 'malformed' };
   const { pix, evento } = body as { pix?: unknown; evento?: unknown };
   if (pix === undefined && evento === 'teste_webhook') return { kind: 'registration_test', eventKey: 'efi:teste_webhook' };
   if (!Array.isArray(pix) || pix.length === 0) return { kind: 'malformed' };

@@ -3,6 +3,7 @@
  * Authenticity is the secret in the URL (pagarme.adapter.ts); the body is only a hint.
  */
 import { createHash } from 'node:crypto';
+import { webhookObject } from '../webhook-body';
 
 export type ParsedPagarmeWebhook = { kind: 'event'; type: string; chargeIds: string[]; eventKey: string } | { kind: 'malformed' };
 
@@ -15,13 +16,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * without one, a digest of the body is.
  */
 export function parsePagarmeWebhookBody(rawBody: Buffer): ParsedPagarmeWebhook {
-  let body: unknown;
-  try {
-    body = JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    return { kind: 'malformed' };
-  }
-  if (!isObject(body) || typeof body['type'] !== 'string' || !isObject(body['data'])) return { kind: 'malformed' };
+  const body = webhookObject(rawBody);
+  if (!body || typeof body['type'] !== 'string' || !isObject(body['data'])) return { kind: 'malformed' };
   const type = body['type'];
   const data = body['data'];
   const hookId = typeof body['id'] === 'string' && body['id'].length > 0 ? body['id'] : undefined;

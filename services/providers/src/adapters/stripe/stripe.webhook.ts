@@ -8,6 +8,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { stripeDisputeOf, type StripeDispute } from './stripe.disputes';
+import { webhookObject } from '../webhook-body';
 
 /** Stripe's default tolerance (stripe-node `DEFAULT_TOLERANCE`). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -76,13 +77,8 @@ export type ParsedStripeEvent =
  * does not change the PaymentIntent); one whose status is unknown is acknowledged and ignored.
  */
 export function parseStripeEvent(rawBody: Buffer): ParsedStripeEvent {
-  let body: unknown;
-  try {
-    body = JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    return { kind: 'malformed' };
-  }
-  if (typeof body !== 'object' || body === null) return { kind: 'malformed' };
+  const body = webhookObject(rawBody);
+  if (!body) return { kind: 'malformed' };
   const { id, object, type, data } = body as { id?: unknown; object?: unknown; type?: unknown; data?: unknown };
   if (typeof id !== 'string' || !id || object !== 'event' || typeof type !== 'string' || !type) return { kind: 'malformed' };
   const inner = (data as { object?: unknown } | null | undefined)?.object;

@@ -9,6 +9,7 @@
  */
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { wooviDisputeOf, type WooviDispute } from './woovi.disputes';
+import { webhookObject } from '../webhook-body';
 
 const PEM_PUBLIC_KEY = /-----BEGIN (?:RSA )?PUBLIC KEY-----[\s\S]+?-----END (?:RSA )?PUBLIC KEY-----/g;
 
@@ -64,13 +65,8 @@ const digest = (text: string | Buffer) => createHash('sha256').update(text).dige
  * the Pix, or the status), so retries of one notification dedupe even if re-serialized.
  */
 export function parseWooviWebhookBody(rawBody: Buffer): ParsedWooviWebhook {
-  let body: unknown;
-  try {
-    body = JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    return { kind: 'malformed' };
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { kind: 'malformed' };
+  const body = webhookObject(rawBody);
+  if (!body) return { kind: 'malformed' };
   const { event, charge, pix, dispute, data_criacao: createdAt } = body as { event?: unknown; charge?: unknown; pix?: unknown; dispute?: unknown; data_criacao?: unknown };
   if (event !== undefined && typeof event !== 'string') return { kind: 'malformed' };
   if (dispute !== undefined && dispute !== null) {
