@@ -3,6 +3,7 @@
 module.exports = {
   projects: [
     '<rootDir>/libs/platform',
+    '<rootDir>/libs/contracts',
     '<rootDir>/libs/sdk',
     '<rootDir>/services/accounts',
     '<rootDir>/services/gateway',

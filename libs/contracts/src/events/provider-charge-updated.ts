@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROVIDER_CHARGE_STATUSES } from '../charge-status';
 
 /** One refund as the provider reports it (webhook or sync). */
 export const providerRefundReportSchema = z.object({
@@ -20,7 +21,7 @@ export const providerChargeUpdatedSchema = z.object({
   account_id: z.string(),
   provider: z.string(),
   provider_payment_id: z.string(),
-  status: z.enum(['pending', 'paid', 'failed', 'canceled']),
+  status: z.enum(PROVIDER_CHARGE_STATUSES),
   amount_paid: z.number().int().nonnegative(),
   end_to_end_id: z.string().optional(),
   paid_at: z.string().optional(),

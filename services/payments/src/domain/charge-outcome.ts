@@ -1,8 +1,6 @@
+import type { ProviderChargeStatus } from '@orquestra/contracts';
 import { assertNever } from '@orquestra/platform';
 import type { PaymentStatus } from './payment-status';
-
-/** A provider charge's state as payments reads it (the provider's create, read and cancel answers, and its webhooks). */
-export type ChargeState = 'pending' | 'paid' | 'failed' | 'canceled';
 
 /** How one try at one account ended, as recorded on the payment's attempts. */
 export type AttemptOutcome = 'succeeded' | 'declined' | 'failed' | 'uncertain';
@@ -14,7 +12,7 @@ export type CreatedStatus = Extract<PaymentStatus, 'pending' | 'succeeded' | 'fa
  * The payment's status once a provider created its charge in `state`. A card approved in the
  * create call itself is paid at once (no webhook needed to learn it); a decline is final.
  */
-export function statusAtCreation(state: ChargeState): CreatedStatus {
+export function statusAtCreation(state: ProviderChargeStatus): CreatedStatus {
   switch (state) {
     case 'paid':
       return 'succeeded';
@@ -32,7 +30,7 @@ export function statusAtCreation(state: ChargeState): CreatedStatus {
 }
 
 /** What a created charge counts as among the attempts: a decline is an answer, not a failure of the account. */
-export function attemptOutcomeOf(state: ChargeState): Extract<AttemptOutcome, 'succeeded' | 'declined'> {
+export function attemptOutcomeOf(state: ProviderChargeStatus): Extract<AttemptOutcome, 'succeeded' | 'declined'> {
   switch (state) {
     case 'failed':
       return 'declined';

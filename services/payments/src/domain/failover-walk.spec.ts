@@ -1,5 +1,5 @@
+import type { ProviderChargeStatus } from '@orquestra/contracts';
 import type { ErrorCode } from '@orquestra/platform';
-import type { ChargeState } from './charge-outcome';
 import { walkCandidates, type ChargeAnswer, type WalkCandidate } from './failover-walk';
 
 type Charge = { id: string };
@@ -7,7 +7,7 @@ const A: WalkCandidate = { account_id: 'pa_a', provider: 'efi' };
 const B: WalkCandidate = { account_id: 'pa_b', provider: 'woovi' };
 const C: WalkCandidate = { account_id: 'pa_c', provider: 'asaas' };
 
-const created = (id: string, state: ChargeState = 'pending', failure: [string, string] = ['', '']): ChargeAnswer<Charge> => ({
+const created = (id: string, state: ProviderChargeStatus = 'pending', failure: [string, string] = ['', '']): ChargeAnswer<Charge> => ({
   kind: 'created', charge: { id }, state, providerPaymentId: id, failureCode: failure[0], failureReason: failure[1],
 });
 const refused = (code: ErrorCode, extra: { param?: string; deadlineExceeded?: boolean } = {}): ChargeAnswer<Charge> => ({

@@ -1,5 +1,6 @@
+import type { ProviderChargeStatus } from '@orquestra/contracts';
 import type { ErrorCode } from '@orquestra/platform';
-import { attemptOutcomeOf, type AttemptOutcome, type ChargeState } from './charge-outcome';
+import { attemptOutcomeOf, type AttemptOutcome } from './charge-outcome';
 import { failoverDecision, uncertainChargeMayMoveOn } from './failover-policy';
 
 /** One try at one account, kept on the payment (or on its failed creation) and reported to routing. */
@@ -23,7 +24,7 @@ export interface WalkCandidate {
 
 /** The provider's answer to one create: a charge exists (pending, paid or declined), or the account refused. */
 export type ChargeAnswer<Charge> =
-  | { kind: 'created'; charge: Charge; state: ChargeState; providerPaymentId: string; failureCode: string; failureReason: string }
+  | { kind: 'created'; charge: Charge; state: ProviderChargeStatus; providerPaymentId: string; failureCode: string; failureReason: string }
   | { kind: 'refused'; code: ErrorCode; message: string; param?: string; /** Our own deadline on the call expired. */ deadlineExceeded: boolean };
 
 export interface WalkPorts<C extends WalkCandidate, Charge> {
@@ -41,7 +42,7 @@ export interface WalkPorts<C extends WalkCandidate, Charge> {
 
 /** How a walk ended: the account that took the charge, or every attempt of a walk that charged nowhere. */
 export type WalkResult<C, Charge> =
-  | { charged: { candidate: C; charge: Charge; state: ChargeState }; attempts: Attempt[] }
+  | { charged: { candidate: C; charge: Charge; state: ProviderChargeStatus }; attempts: Attempt[] }
   | {
       charged: null;
       attempts: Attempt[];

@@ -1,9 +1,8 @@
-import { modeFromName, type common, type providers as providersContract, type routing } from '@orquestra/contracts';
+import { chargeStatusFromProto, modeFromName, type common, type providers as providersContract, type routing } from '@orquestra/contracts';
 import { AppError, GrpcStatus, newId, RpcError, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { PaymentDoc } from '../db/payment.model';
 import { walkCandidates, type ChargeAnswer, type WalkResult } from '../domain/failover-walk';
-import { chargeStateOf } from './charge-state';
 import { needsHostedCheckout } from './method-input';
 import type { OrphanCharges } from './orphan-charges';
 import { customerOf } from './payment-customer';
@@ -59,7 +58,7 @@ export class ChargeWalker {
       return {
         kind: 'created',
         charge,
-        state: chargeStateOf(charge.status),
+        state: chargeStatusFromProto(charge.status),
         providerPaymentId: charge.provider_payment_id,
         failureCode: charge.failure_code,
         failureReason: charge.failure_reason,

@@ -1,8 +1,7 @@
-import type { providers as providersContract, routing } from '@orquestra/contracts';
+import { chargeStatusFromProto, type providers as providersContract, type routing } from '@orquestra/contracts';
 import type { PaymentDoc } from '../db/payment.model';
 import { statusAtCreation, type CreatedStatus } from '../domain/charge-outcome';
 import { computeFee } from '../domain/fees';
-import { chargeStateOf } from './charge-state';
 
 /** Default: 7 calendar days cover three business days after any due date, Carnival included. */
 export const DEFAULT_BOLETO_CANCEL_AFTER_DAYS = 7;
@@ -24,7 +23,7 @@ export interface ChargedPaymentOptions {
  * Pure: the caller stores the result.
  */
 export function chargedPayment(draft: PaymentDoc, candidate: routing.Candidate, charge: providersContract.Charge, options: ChargedPaymentOptions): PaymentDoc & { status: CreatedStatus } {
-  const status = statusAtCreation(chargeStateOf(charge.status));
+  const status = statusAtCreation(chargeStatusFromProto(charge.status));
   const open = status === 'pending';
   const { fee, net } = computeFee(draft.amount, draft.method, candidate.fees, charge.provider_fee >= 0 ? charge.provider_fee : undefined);
   const expiresAt = charge.expires_at ? new Date(charge.expires_at) : null;

@@ -1,10 +1,8 @@
-import { providers as providersContract } from '@orquestra/contracts';
+import { chargeStatusFromProto, providers as providersContract } from '@orquestra/contracts';
 import { DueWorker, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { DueRecords } from '../db/due-records';
 import type { OrphanChargeDoc } from '../db/orphan-charge.model';
-
-const { ChargeStatus } = providersContract;
 
 const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000];
 
@@ -58,7 +56,8 @@ export class OrphanCharges {
         return;
       }
       const { charge } = await this.providers.createCharge(request);
-      if (charge && charge.status === ChargeStatus.CHARGE_STATUS_PENDING) {
+      const status = charge && chargeStatusFromProto(charge.status);
+      if (charge && status === 'pending') {
         await this.providers.cancelCharge({
           ref: {
             merchant_id: request.merchant_id,
@@ -67,7 +66,7 @@ export class OrphanCharges {
             provider_payment_id: charge.provider_payment_id,
           },
         });
-      } else if (charge?.status === ChargeStatus.CHARGE_STATUS_PAID) {
+      } else if (status === 'paid') {
         // Nobody saw this charge's QR; a payment to it needs a human (refund at the provider).
         this.logger.error({ payment_id: orphan.payment_id, account_id: orphan.account_id }, 'orphan charge was paid; refund it');
       }
