@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { EmulatorClock } from './clock';
 import { controlPort, escapeHtml, type ControlBasics } from './control-port';
 import { FaultRegistry } from './fault-registry';
 import { createEmulatorLogger } from './logger';
@@ -79,6 +80,20 @@ describe('controlPort', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await serve({ faults: undefined });
     expect(await call('POST', '/__control/faults', '{}')).toEqual({ status: 404, json: { error: 'not_found', message: 'unknown control route' } });
+  });
+
+  it('moves the clock forward on request, runs what became due, refuses going back, and resets it', async () => {
+    const clock = new EmulatorClock(() => new Date('2026-03-02T12:00:00.000Z'));
+    let changes = 0;
+    await serve({ clock: { clock, onChange: () => (changes += 1) } });
+    expect(await call('POST', '/__control/clock', '{"advance_days":2}')).toEqual({ status: 200, json: { now: '2026-03-04T12:00:00.000Z', offset_ms: 172_800_000 } });
+    expect((await call('POST', '/__control/clock', '{"set":"2026-03-05T00:00:00Z"}')).json).toMatchObject({ now: '2026-03-05T00:00:00.000Z' });
+    expect(changes).toBe(2);
+    expect(await call('POST', '/__control/clock', '{"set":"2026-03-01T00:00:00Z"}')).toEqual({ status: 409, json: { error: 'clock_backwards', message: 'the clock only moves forward' } });
+    expect((await call('POST', '/__control/clock', '{"advance_ms":1,"advance_days":1}')).status).toBe(400);
+    expect(changes).toBe(2);
+    expect((await call('POST', '/__control/reset')).status).toBe(204);
+    expect(await call('GET', '/__control/clock')).toEqual({ status: 200, json: { now: '2026-03-02T12:00:00.000Z', offset_ms: 0 } });
   });
 
   it('answers bad JSON and unknown routes in the control port’s error shape, and leaves pages’ bodies unparsed', async () => {

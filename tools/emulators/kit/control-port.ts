@@ -2,7 +2,7 @@
  * The control port every emulator serves next to its provider's API (plain HTTP, tests and the
  * local stack only): `GET /__control/health`, `POST`/`DELETE /__control/faults`,
  * `GET /__control/stats`, `GET /__control/webhooks/deliveries`, `POST /__control/reset`, a JSON
- * 404 and error answer `{error, message}`. The emulator adds its sandbox routes (accounts, paying a
+ * 404 and error answer `{error, message}`; with a clock, `GET`/`POST /__control/clock`. The emulator adds its sandbox routes (accounts, paying a
  * charge, dashboard refunds, hosted pages) as a router.
  *
  * @example
@@ -15,6 +15,7 @@
  */
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
+import type { EmulatorClock } from './clock';
 import type { FaultRegistry } from './fault-registry';
 import type { Logger } from './logger';
 
@@ -55,6 +56,39 @@ export interface ControlBasics {
   faults?: FaultRoutes;
   /** Public pages mounted before the JSON body parser (Asaas's invoice pages read forms). */
   pages?: Router;
+  /** The emulator's clock, moved forward by tests; `onChange` runs what became due (recurring cycles). Reset sets it back. */
+  clock?: { clock: EmulatorClock; onChange?: () => void };
+}
+
+const clockSchema = z
+  .object({
+    advance_ms: z.number().int().min(0).optional(),
+    advance_days: z.number().int().min(0).max(3660).optional(),
+    set: z.string().datetime({ offset: true }).optional(),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length === 1, 'send exactly one of advance_ms, advance_days, set');
+
+/** `GET /__control/clock` → `{now, offset_ms}`; `POST` moves it forward (never back: 409). */
+function clockRoutes(app: Express, { clock, onChange }: NonNullable<ControlBasics['clock']>, logger: Logger): void {
+  const shown = () => ({ now: clock.now().toISOString(), offset_ms: clock.offset() });
+  app.get('/__control/clock', (_req, res) => {
+    res.status(200).json(shown());
+  });
+  app.post('/__control/clock', (req, res) => {
+    const parsed = clockSchema.safeParse(req.body);
+    if (!parsed.success) return sendControlError(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const { advance_ms, advance_days, set } = parsed.data;
+    try {
+      if (set !== undefined) clock.setTo(new Date(set));
+      else clock.advance(advance_ms ?? (advance_days ?? 0) * 86_400_000);
+    } catch {
+      return sendControlError(res, 409, 'clock_backwards', 'the clock only moves forward');
+    }
+    onChange?.();
+    logger.info(shown(), 'clock moved');
+    res.status(200).json(shown());
+  });
 }
 
 function faultRoutes(app: Express, { registry, param, scopeOf = (value) => value, shown = (scope) => scope ?? 'global' }: FaultRoutes, logger: Logger): void {
@@ -88,6 +122,7 @@ export function controlPort(routes: Router, basics: ControlBasics): Express {
   });
   app.use(routes);
   if (basics.faults) faultRoutes(app, basics.faults, logger);
+  if (basics.clock) clockRoutes(app, basics.clock, logger);
 
   app.get('/__control/stats', (_req, res) => {
     res.status(200).json(basics.stats());
@@ -97,6 +132,7 @@ export function controlPort(routes: Router, basics: ControlBasics): Express {
   });
   app.post('/__control/reset', (_req, res) => {
     basics.reset();
+    basics.clock?.clock.reset();
     res.status(204).end();
   });
 

@@ -20,6 +20,8 @@
  *   `br-documents.ts`: CPF and CNPJ check digits.
  * - `api-port.ts` `emulatorApiApp`/`finishApi`: the frame of the API app (request log without
  *   queries or bodies; the provider's answers for its errors, bad bodies, unknown paths, failures).
+ * - `clock.ts` `EmulatorClock`: the state's time, moved forward by tests (`/__control/clock`,
+ *   given to `controlPort` as `clock`) so that due dates and recurring cycles come on cue.
  * - `timers.ts` one-shot settlements cleared on stop, `logger.ts` the redacting pino logger,
  *   `activityStats` (delivery-log.ts) the webhook and fault part of every emulator's stats.
  *
@@ -32,6 +34,7 @@
 export * from './boleto-line';
 export * from './br-code';
 export * from './br-documents';
+export * from './clock';
 export * from './control-port';
 export * from './delivery-log';
 export * from './emulator-env';
