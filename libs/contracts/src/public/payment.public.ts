@@ -1,5 +1,6 @@
 import type { Payment } from '../generated/orquestra/payments/v1/payments';
 import { modeName } from '../mode';
+import { toPublicCustomer } from './customer.public';
 
 const orNull = (value: string | undefined): string | null => (value ? value : null);
 
@@ -9,7 +10,6 @@ const orNull = (value: string | undefined): string | null => (value ? value : nu
  */
 export function toPublicPayment(payment: Payment, options: { withHistory: boolean }) {
   const action = payment.next_action;
-  const customer = payment.customer;
   return {
     id: payment.id,
     object: 'payment' as const,
@@ -36,16 +36,7 @@ export function toPublicPayment(payment: Payment, options: { withHistory: boolea
           }
         : null,
     description: orNull(payment.description),
-    customer: customer
-      ? {
-          id: orNull(payment.customer_id),
-          name: customer.name,
-          email: orNull(customer.email),
-          document: orNull(customer.document),
-          phone: orNull(customer.phone),
-          address: customer.address && customer.address.street ? { ...customer.address } : null,
-        }
-      : null,
+    customer: toPublicCustomer(payment.customer, payment.customer_id),
     metadata: payment.metadata,
     tracking: payment.tracking,
     failure_code: orNull(payment.failure_code),

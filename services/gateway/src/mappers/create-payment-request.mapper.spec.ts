@@ -5,16 +5,18 @@ import { toCreatePaymentRequest } from './create-payment-request.mapper';
 const caller: common.Caller = { merchant_id: 'acct_1', mode: common.Mode.MODE_TEST, key_id: 'key_1', restricted: false, request_id: 'req_1' };
 
 describe('create-payment request mapper', () => {
-  it('fills proto defaults for absent fields and takes the caller IP as buyer IP', () => {
+  it('fills proto defaults for absent fields, leaves out the customer fields not given, and takes the caller IP as buyer IP', () => {
     const input = CreatePaymentSchema.parse({ amount: 500, customer: { name: 'Ana' } });
-    expect(toCreatePaymentRequest(input, { caller, callerIp: '177.1.2.3', idempotencyKey: undefined, requestHash: 'h' })).toEqual({
+    const request = toCreatePaymentRequest(input, { caller, callerIp: '177.1.2.3', idempotencyKey: undefined, requestHash: 'h' });
+    expect(request.customer).toStrictEqual({ name: 'Ana', ip: '177.1.2.3' });
+    expect(request).toEqual({
       caller,
       idempotency_key: '',
       request_hash: 'h',
       method: '',
       amount: 500,
       description: '',
-      customer: { name: 'Ana', email: '', document: '', phone: '', address: undefined, ip: '177.1.2.3' },
+      customer: { name: 'Ana', ip: '177.1.2.3' },
       expires_in_minutes: 0,
       metadata: {},
       tracking: {},
@@ -51,9 +53,10 @@ describe('create-payment request mapper', () => {
       customer: {
         document: '12345678909',
         ip: '200.1.1.1',
-        address: { street: 'Rua A', number: '1', neighborhood: 'B', city: 'C', state: 'RJ', zip: '20000000', complement: '' },
+        address: { street: 'Rua A', number: '1', neighborhood: 'B', city: 'C', state: 'RJ', zip: '20000000' },
       },
     });
+    expect(request.customer?.address).not.toHaveProperty('complement');
   });
   it('forwards the card token, installments and brand (installments default to 1)', () => {
     const input = CreatePaymentSchema.parse({ method: 'card', amount: 5000, customer: { name: 'Ana' }, card: { token: 'pm_card_visa', brand: 'visa' }, provider_account_id: 'pa_1' });

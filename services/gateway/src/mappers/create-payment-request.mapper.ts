@@ -1,4 +1,4 @@
-import type { common, payments } from '@orquestra/contracts';
+import { customerToProto, type common, type payments } from '@orquestra/contracts';
 import type { CreatePaymentInput } from '../schemas/create-payment.schema';
 
 export interface CreatePaymentContext {
@@ -9,12 +9,11 @@ export interface CreatePaymentContext {
   requestHash: string;
 }
 
-/** Validated public body → CreatePayment request. Absent optional strings become "" (proto3). */
+/** Validated public body → CreatePayment request. Absent optional strings become "" (proto3) outside the customer, whose fields have presence. */
 export function toCreatePaymentRequest(
   input: CreatePaymentInput,
   context: CreatePaymentContext,
 ): payments.CreatePaymentRequest {
-  const { customer } = input;
   return {
     caller: context.caller,
     idempotency_key: context.idempotencyKey ?? '',
@@ -22,22 +21,7 @@ export function toCreatePaymentRequest(
     method: input.method ?? '',
     amount: input.amount,
     description: input.description ?? '',
-    customer: {
-      name: customer.name,
-      email: customer.email ?? '',
-      document: customer.document ?? '',
-      phone: customer.phone ?? '',
-      address: customer.address && {
-        street: customer.address.street,
-        number: customer.address.number,
-        neighborhood: customer.address.neighborhood,
-        city: customer.address.city,
-        state: customer.address.state,
-        zip: customer.address.zip,
-        complement: customer.address.complement ?? '',
-      },
-      ip: customer.ip ?? context.callerIp,
-    },
+    customer: customerToProto({ ...input.customer, ip: input.customer.ip ?? context.callerIp }),
     expires_in_minutes: input.expires_in_minutes ?? 0,
     metadata: { ...input.metadata },
     tracking: Object.fromEntries(

@@ -92,16 +92,13 @@ describe('payment mapper', () => {
     });
   });
 
-  it('shows an address with its empty parts as null', () => {
+  it('shows what the customer was given without as null', () => {
     const json = toPaymentJson(
       protoPayment({
         customer: {
           name: 'Maria',
-          email: '',
           document: '12345678909',
-          phone: '',
-          ip: '',
-          address: { street: 'Av. Paulista', number: '1', neighborhood: 'Centro', city: 'SP', state: 'SP', zip: '01310100', complement: '' },
+          address: { street: 'Av. Paulista', number: '1', neighborhood: 'Centro', city: 'SP', state: 'SP', zip: '01310100' },
         },
         customer_id: 'cus_01jcustomer',
       }),

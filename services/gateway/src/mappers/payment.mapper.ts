@@ -1,10 +1,9 @@
-import { modeName, PAYMENT_STATUSES, type common, type payments } from '@orquestra/contracts';
+import { modeName, PAYMENT_STATUSES, toPublicCustomer, type common, type payments } from '@orquestra/contracts';
 import { PAYMENT_METHODS } from '../schemas/create-payment.schema';
 import {
   NEXT_ACTION_TYPES,
   REFUND_SOURCES,
   REFUND_STATUSES,
-  type CustomerJson,
   type NextActionJson,
   type PaymentDetailJson,
   type PaymentJson,
@@ -23,31 +22,6 @@ function toNextAction(action: common.NextAction | undefined): NextActionJson | n
     qr_code_url: nullIfEmpty(action.qr_code_url),
     digitable_line: nullIfEmpty(action.digitable_line),
     url: nullIfEmpty(action.url),
-  };
-}
-
-function toCustomer(customer: common.Customer | undefined, customerId: string): CustomerJson | null {
-  if (!customer) return null;
-  const address = customer.address;
-  const hasAddress = address !== undefined && Object.values(address).some((value) => value !== '');
-  return {
-    id: nullIfEmpty(customerId),
-    name: nullIfEmpty(customer.name),
-    email: nullIfEmpty(customer.email),
-    document: nullIfEmpty(customer.document),
-    phone: nullIfEmpty(customer.phone),
-    address:
-      hasAddress && address
-        ? {
-            street: nullIfEmpty(address.street),
-            number: nullIfEmpty(address.number),
-            neighborhood: nullIfEmpty(address.neighborhood),
-            city: nullIfEmpty(address.city),
-            state: nullIfEmpty(address.state),
-            zip: nullIfEmpty(address.zip),
-            complement: nullIfEmpty(address.complement),
-          }
-        : null,
   };
 }
 
@@ -78,7 +52,7 @@ export function toPaymentJson(payment: payments.Payment): PaymentJson {
     payment_url: nullIfEmpty(payment.payment_url),
     expires_at: nullIfEmpty(payment.expires_at),
     tracking: { ...payment.tracking },
-    customer: toCustomer(payment.customer, payment.customer_id),
+    customer: toPublicCustomer(payment.customer, payment.customer_id),
     description: nullIfEmpty(payment.description),
     created_at: payment.created_at,
     updated_at: nullIfEmpty(payment.updated_at),

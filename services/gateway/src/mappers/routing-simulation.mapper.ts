@@ -1,4 +1,4 @@
-import type { common, routing } from '@orquestra/contracts';
+import { customerToProto, type common, type routing } from '@orquestra/contracts';
 import { isErrorCode, MESSAGES_PT_BR } from '@orquestra/platform';
 import { BREAKER_STATES } from '../schemas/provider-account.response.schema';
 import { ROUTING_VERDICTS, type RoutingSimulationJson } from '../schemas/routing-simulation.response.schema';
@@ -6,30 +6,14 @@ import type { SimulateRoutingInput } from '../schemas/routing-simulation.schema'
 import { oneOf } from './narrow';
 import { nullIfEmpty } from './nullable';
 
-/** POST /v1/routing/simulate → Simulate. Customer strings not sent are "" (proto3 "not given"). */
+/** POST /v1/routing/simulate → Simulate. */
 export function toSimulateRequest(input: SimulateRoutingInput, caller: common.Caller): routing.SimulateRequest {
-  const customer = input.customer;
   return {
     caller,
     method: input.method,
     amount: input.amount,
     metadata: { ...input.metadata },
-    customer: customer && {
-      name: customer.name ?? '',
-      email: customer.email ?? '',
-      document: customer.document ?? '',
-      phone: customer.phone ?? '',
-      address: customer.address && {
-        street: customer.address.street,
-        number: customer.address.number,
-        neighborhood: customer.address.neighborhood,
-        city: customer.address.city,
-        state: customer.address.state,
-        zip: customer.address.zip,
-        complement: customer.address.complement ?? '',
-      },
-      ip: customer.ip ?? '',
-    },
+    customer: input.customer && customerToProto(input.customer),
   };
 }
 

@@ -62,8 +62,9 @@ describe('POST /v1/routing/simulate', () => {
       method: 'pix',
       amount: 1990,
       metadata: { product: 'curso' },
-      customer: { name: '', email: '', document: '12345678909', phone: '', address: undefined, ip: '' },
+      customer: { document: '12345678909' },
     });
+    expect(simulate.mock.calls[0]?.[0].customer).toStrictEqual({ document: '12345678909' });
     expect(answer.json).toEqual({
       object: 'routing_simulation',
       candidates: [{ account_id: 'pa_b2', provider: 'efi', rank: 1, priority: 20, reason: 'target of rule rr_1' }],

@@ -56,9 +56,6 @@ export function protoPayment(overrides: Partial<payments.Payment> = {}): payment
     customer: {
       name: 'Maria da Silva',
       email: 'maria@exemplo.com.br',
-      document: '',
-      phone: '',
-      address: undefined,
       ip: '10.0.0.1',
     },
     source_key_id: 'key_01j',

@@ -1,5 +1,6 @@
 import { modeFromName, toPublicPayment, type payments } from '@orquestra/contracts';
-import type { AddressDoc, PaymentDoc, RefundDoc } from './payment.model';
+import { toProtoPaymentCustomer } from './payment-customer.mapper';
+import type { PaymentDoc, RefundDoc } from './payment.model';
 
 /** Stored refund → gRPC message. */
 export function toProtoRefund(refund: RefundDoc, paymentId: string): payments.Refund {
@@ -25,7 +26,6 @@ export function visibleRefunds(doc: PaymentDoc): RefundDoc[] {
 
 /** Stored payment → gRPC message. */
 export function toProtoPayment(doc: PaymentDoc): payments.Payment {
-  const address: Partial<AddressDoc> = doc.customer.address ?? {};
   return {
     id: doc._id,
     mode: modeFromName(doc.mode),
@@ -50,22 +50,7 @@ export function toProtoPayment(doc: PaymentDoc): payments.Payment {
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
     description: doc.description,
-    customer: {
-      name: doc.customer.name,
-      email: doc.customer.email,
-      document: doc.customer.document,
-      phone: doc.customer.phone,
-      ip: doc.customer.ip,
-      address: {
-        street: address.street ?? '',
-        number: address.number ?? '',
-        neighborhood: address.neighborhood ?? '',
-        city: address.city ?? '',
-        state: address.state ?? '',
-        zip: address.zip ?? '',
-        complement: address.complement ?? '',
-      },
-    },
+    customer: toProtoPaymentCustomer(doc.customer),
     source_key_id: doc.source_key_id,
     customer_id: doc.customer_id ?? '',
     attempts: doc.attempts.map((attempt) => ({

@@ -1,8 +1,8 @@
 import { modeFromName, type common, type routing as routingContract } from '@orquestra/contracts';
 import { AppError, type RpcClient } from '@orquestra/platform';
+import { toProtoPaymentCustomer } from '../db/payment-customer.mapper';
 import type { PaymentDoc } from '../db/payment.model';
 import { needsHostedCheckout } from './method-input';
-import { customerOf } from './payment-customer';
 
 /** Every method a buyer may be offered, in the order the payment page shows them. */
 export const PAGE_METHODS = ['pix', 'boleto', 'card'] as const;
@@ -39,7 +39,7 @@ export class AvailableMethods {
               method,
               amount: payment.amount,
               metadata: payment.metadata,
-              customer: customerOf(payment),
+              customer: toProtoPaymentCustomer(payment.customer),
               forced_account_id: payment.requested_account_id ?? '',
               // The page has no card form: a card is offered only where the provider collects it
               // on its own hosted checkout (the buyer is redirected there).

@@ -75,7 +75,7 @@ describe('payments awaiting the buyer method (real store)', () => {
   const caller: common.Caller = { merchant_id: 'acct_page', mode: common.Mode.MODE_TEST, key_id: 'key_1', restricted: false, request_id: '' };
   const create = (overrides: Partial<payments.CreatePaymentRequest> = {}) =>
     creator.create(
-      { caller, idempotency_key: '', request_hash: '', method: '', amount: 1990, description: 'Pedido 7', customer: { name: 'Ana', email: '', document: '', phone: '', ip: '' }, expires_in_minutes: 0, metadata: {}, tracking: {}, provider_account_id: '', ...overrides },
+      { caller, idempotency_key: '', request_hash: '', method: '', amount: 1990, description: 'Pedido 7', customer: { name: 'Ana' }, expires_in_minutes: 0, metadata: {}, tracking: {}, provider_account_id: '', ...overrides },
       'req',
     );
   const read = async (id: string) => (await paymentModel.findById(id).lean<PaymentDoc>()) as PaymentDoc;

@@ -1,11 +1,11 @@
 import { chargeStatusFromProto, modeFromName, type common, type providers as providersContract, type routing } from '@orquestra/contracts';
 import { AppError, GrpcStatus, newId, RpcError, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
+import { toProtoPaymentCustomer } from '../db/payment-customer.mapper';
 import type { PaymentDoc } from '../db/payment.model';
 import { walkCandidates, type ChargeAnswer, type WalkResult } from '../domain/failover-walk';
 import { needsHostedCheckout } from './method-input';
 import type { OrphanCharges } from './orphan-charges';
-import { customerOf } from './payment-customer';
 
 export type Candidate = routing.Candidate;
 export type Charge = providersContract.Charge;
@@ -31,7 +31,7 @@ export class ChargeWalker {
   async candidatesFor(draft: PaymentDoc, requestId: string): Promise<Candidate[]> {
     const caller: common.Caller = { merchant_id: draft.merchant_id, mode: modeFromName(draft.mode), key_id: draft.source_key_id, restricted: false, request_id: requestId };
     const { candidates } = await this.deps.routing.route(
-      { caller, method: draft.method, amount: draft.amount, metadata: draft.metadata, customer: customerOf(draft), forced_account_id: draft.requested_account_id ?? '', hosted_checkout: needsHostedCheckout(draft.method, draft.card) },
+      { caller, method: draft.method, amount: draft.amount, metadata: draft.metadata, customer: toProtoPaymentCustomer(draft.customer), forced_account_id: draft.requested_account_id ?? '', hosted_checkout: needsHostedCheckout(draft.method, draft.card) },
       { requestId },
     );
     return candidates;
@@ -86,7 +86,7 @@ export function chargeRequest(draft: PaymentDoc, candidate: Candidate, expiresIn
     payment_id: draft._id,
     method: draft.method,
     amount: draft.amount,
-    customer: customerOf(draft),
+    customer: toProtoPaymentCustomer(draft.customer),
     expires_in_seconds: expiresInMinutes * 60,
     description: draft.description,
     metadata: draft.metadata,

@@ -1,10 +1,9 @@
 import type { common, payments } from '@orquestra/contracts';
+import { toPaymentCustomerDoc } from '../db/payment-customer.mapper';
 import type { PaymentDoc } from '../db/payment.model';
 
 /** The payment as it is before any charge: everything the merchant gave, nothing from a provider. */
 export function paymentDraft(request: payments.CreatePaymentRequest, caller: common.Caller, mode: 'test' | 'live', paymentId: string, now = new Date()): PaymentDoc {
-  const customer = request.customer;
-  const address = customer?.address;
   return {
     _id: paymentId,
     merchant_id: caller.merchant_id,
@@ -18,14 +17,7 @@ export function paymentDraft(request: payments.CreatePaymentRequest, caller: com
     fee: 0,
     net: request.amount,
     description: request.description,
-    customer: {
-      name: customer?.name ?? '',
-      email: customer?.email ?? '',
-      document: customer?.document ?? '',
-      phone: customer?.phone ?? '',
-      address: address && address.street ? { ...address } : null,
-      ip: customer?.ip ?? '',
-    },
+    customer: toPaymentCustomerDoc(request.customer),
     metadata: request.metadata,
     tracking: request.tracking,
     provider: '',

@@ -78,7 +78,7 @@ describe('payments under concurrent writers (real store)', () => {
   const caller: common.Caller = { merchant_id: 'acct_races', mode: common.Mode.MODE_TEST, key_id: 'key_1', restricted: false, request_id: '' };
   const scope = { merchantId: 'acct_races', mode: 'test' as const };
   const createRequest = (overrides: Partial<payments.CreatePaymentRequest> = {}): payments.CreatePaymentRequest => ({
-    caller, idempotency_key: '', request_hash: '', method: 'pix', amount: 1000, description: 'Pedido', customer: { name: 'Ana', email: '', document: '', phone: '', ip: '' },
+    caller, idempotency_key: '', request_hash: '', method: 'pix', amount: 1000, description: 'Pedido', customer: { name: 'Ana' },
     expires_in_minutes: 0, metadata: {}, tracking: {}, provider_account_id: '', ...overrides,
   });
   const read = async (id: string) => (await paymentModel.findById(id).lean<PaymentDoc>()) as PaymentDoc;

@@ -1,6 +1,6 @@
-import { modeName, providers, type common } from '@orquestra/contracts';
+import { customerFromProto, modeName, providers, type common } from '@orquestra/contracts';
 import { AppError, type Handlers } from '@orquestra/platform';
-import { ProviderError, RefundNotSupportedError, type AddressInput, type ChargeMethod } from '../adapters/provider-adapter';
+import { ProviderError, RefundNotSupportedError, type ChargeMethod, type CustomerInput } from '../adapters/provider-adapter';
 import type { BreakerRegistry } from '../breakers/breaker-registry';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
 import type { ProviderAccountService } from '../domain/provider-account.service';
@@ -18,16 +18,11 @@ function toAppError(error: unknown): unknown {
   return new AppError(error.normalizedCode === 'not_found' ? 'provider_error' : error.normalizedCode);
 }
 
-function addressInput(address: common.Address): AddressInput {
-  return {
-    street: address.street,
-    number: address.number,
-    ...(address.complement ? { complement: address.complement } : {}),
-    neighborhood: address.neighborhood,
-    city: address.city,
-    state: address.state,
-    zip: address.zip,
-  };
+/** The charge's buyer as adapters take it: the contracts' customer, whose name every provider requires. */
+function chargeCustomer(customer: common.Customer | undefined): CustomerInput {
+  const fields = customer && customerFromProto(customer);
+  if (!fields?.name) throw new AppError('parameter_missing', { param: 'customer.name' });
+  return { ...fields, name: fields.name };
 }
 
 async function guarded<T>(work: () => Promise<T>): Promise<T> {
@@ -124,21 +119,14 @@ export function providersHandlers(deps: {
       const account = await accounts.get(request.merchant_id, modeName(request.mode), request.account_id);
       if (!account.enabled) throw new AppError('provider_unavailable', { message: 'A conta do provedor está desativada.' });
       if (!account.methods.includes(request.method)) throw new AppError('method_not_available', { param: 'method' });
-      const customer: common.Customer | undefined = request.customer;
+      const customer = chargeCustomer(request.customer);
       const charge = await guarded(() =>
         accounts.call(account, (adapter) =>
           adapter.createCharge({
             paymentId: request.payment_id,
             method: request.method as ChargeMethod,
             amount: request.amount,
-            customer: {
-              name: customer?.name ?? '',
-              ...(customer?.email ? { email: customer.email } : {}),
-              ...(customer?.document ? { document: customer.document } : {}),
-              ...(customer?.phone ? { phone: customer.phone } : {}),
-              ...(customer?.address?.street ? { address: addressInput(customer.address) } : {}),
-              ...(customer?.ip ? { ip: customer.ip } : {}),
-            },
+            customer,
             ...(request.card?.token ? { card: { token: request.card.token, installments: request.card.installments || 1, ...(request.card.brand ? { brand: request.card.brand } : {}) } } : {}),
             expiresInSeconds: request.expires_in_seconds,
             ...(request.description ? { description: request.description } : {}),
