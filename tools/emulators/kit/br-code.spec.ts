@@ -1,4 +1,4 @@
-import { dynamicBrCode, qrCodePng, qrCodePngBase64, qrCodePngDataUrl, qrCodeSvg, staticBrCode } from './br-code';
+import { brCodeCrc, dynamicBrCode, qrCodePng, qrCodePngBase64, qrCodePngDataUrl, qrCodeSvg, recurrenceBrCode, staticBrCode } from './br-code';
 
 const merchant = { name: 'ORQUESTRA SANDBOX', city: 'SAO PAULO' };
 
@@ -54,5 +54,18 @@ describe('QR code images', () => {
     const png = await qrCodePng(code, 600);
     expect(png.readUInt32BE(16)).toBe(600);
     expect(await qrCodeSvg(code)).toMatch(/^<svg /);
+  });
+});
+
+describe('recurrenceBrCode', () => {
+  it('puts the recurrence in field 80, alone (journey 2) or with the immediate charge (journey 3), with a valid CRC', () => {
+    const alone = recurrenceBrCode('pix.example/v2/rec/abc', merchant);
+    expect(alone).toContain('80440014br.gov.bcb.pix2522pix.example/v2/rec/abc');
+    expect(alone).not.toContain('pix.example/v2/cob');
+    const combined = recurrenceBrCode('pix.example/v2/rec/abc', merchant, 'pix.example/v2/cob/xyz');
+    expect(combined).toContain('pix.example/v2/cob/xyz');
+    expect(combined).toContain('2522pix.example/v2/rec/abc');
+    for (const code of [alone, combined]) expect(code.slice(-4)).toBe(brCodeCrc(code.slice(0, -4)));
+    expect(brCodeCrc(dynamicBrCode('pix.example/v2/cob/xyz', merchant).slice(0, -4))).toBe(dynamicBrCode('pix.example/v2/cob/xyz', merchant).slice(-4));
   });
 });

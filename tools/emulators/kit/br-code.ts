@@ -76,3 +76,41 @@ export async function qrCodePngDataUrl(brCode: string): Promise<string> {
 export function qrCodeSvg(brCode: string): Promise<string> {
   return QRCode.toString(brCode, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
 }
+
+const tlv = (id: string, value: string) => `${id}${String(value.length).padStart(2, '0')}${value}`;
+
+/** CRC16-CCITT (polynomial 0x1021, initial 0xFFFF) over the code up to and including `6304`, as the BR Code rules say. */
+export function brCodeCrc(payload: string): string {
+  let crc = 0xffff;
+  for (const byte of Buffer.from(payload, 'utf8')) {
+    crc ^= byte << 8;
+    for (let bit = 0; bit < 8; bit += 1) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc.toString(16).toUpperCase().padStart(4, '0');
+}
+
+/** The top-level fields of a BR Code, its CRC left out. */
+function topLevelFields(code: string): [string, string][] {
+  const fields: [string, string][] = [];
+  for (let at = 0; at < code.length; ) {
+    const id = code.slice(at, at + 2);
+    const length = Number(code.slice(at + 2, at + 4));
+    if (id !== '63') fields.push([id, code.slice(at + 4, at + 4 + length)]);
+    at += 4 + length;
+  }
+  return fields;
+}
+
+/**
+ * A Pix Automático QR code: the recurrence's location in field 80 (GUI `br.gov.bcb.pix`, URL in
+ * 25), as the Banco Central's QR rules for recurrences put it. With `immediateLocation` it is the
+ * combined code of journey 3 (the immediate charge's field 26 as well); without, journey 2's code
+ * carries only the recurrence.
+ */
+export function recurrenceBrCode(recurrenceLocation: string, merchant: Merchant, immediateLocation?: string): string {
+  const base = topLevelFields(dynamicBrCode(immediateLocation ?? recurrenceLocation, merchant)).filter(([id]) => immediateLocation !== undefined || id !== '26');
+  base.push(['80', tlv('00', 'br.gov.bcb.pix') + tlv('25', recurrenceLocation)]);
+  base.sort(([a], [b]) => a.localeCompare(b));
+  const payload = `${base.map(([id, value]) => tlv(id, value)).join('')}6304`;
+  return payload + brCodeCrc(payload);
+}

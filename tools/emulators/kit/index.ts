@@ -22,6 +22,8 @@
  *   queries or bodies; the provider's answers for its errors, bad bodies, unknown paths, failures).
  * - `clock.ts` `EmulatorClock`: the state's time, moved forward by tests (`/__control/clock`,
  *   given to `controlPort` as `clock`) so that due dates and recurring cycles come on cue.
+ * - `recurring-calendar.ts`: Pix Automático dates (cycles per frequency, business days with
+ *   national holidays, the 2–10 day sending window) for the emulators that serve recurrences.
  * - `timers.ts` one-shot settlements cleared on stop, `logger.ts` the redacting pino logger,
  *   `activityStats` (delivery-log.ts) the webhook and fault part of every emulator's stats.
  *
@@ -35,6 +37,7 @@ export * from './boleto-line';
 export * from './br-code';
 export * from './br-documents';
 export * from './clock';
+export * from './recurring-calendar';
 export * from './control-port';
 export * from './delivery-log';
 export * from './emulator-env';
