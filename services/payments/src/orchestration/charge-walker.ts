@@ -60,8 +60,9 @@ export class ChargeWalker {
         charge,
         state: chargeStatusFromProto(charge.status),
         providerPaymentId: charge.provider_payment_id,
-        failureCode: charge.failure_code,
-        failureReason: charge.failure_reason,
+        // Attempts store '' for no failure, like every other string a stored payment does not have.
+        failureCode: charge.failure_code ?? '',
+        failureReason: charge.failure_reason ?? '',
       };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;

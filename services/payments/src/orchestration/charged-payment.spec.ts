@@ -9,7 +9,7 @@ const draft = (method: string) => ({ _id: 'pay_1', method, amount: 10_000, statu
 const charge = (status: providersContract.ChargeStatus, overrides: Partial<providersContract.Charge> = {}): providersContract.Charge => ({
   provider: 'efi', account_id: 'pa_a', provider_payment_id: 'tx1', status,
   next_action: { type: 'pix_qr', qr_code: '000201', qr_code_base64: '', qr_code_url: '', digitable_line: '', url: '' },
-  expires_at: expires, amount: 10_000, amount_paid: 0, end_to_end_id: '', failure_code: '', failure_reason: '', provider_fee: -1, paid_at: '', refunds: [],
+  expires_at: expires, amount: 10_000, amount_paid: 0, refunds: [],
   ...overrides,
 });
 const options = { qrCodeUrl: (id: string) => `https://api.example.com/qr/${id}.png`, boletoCancelAfterDays: 3 };

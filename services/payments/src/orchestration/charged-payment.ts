@@ -25,7 +25,7 @@ export interface ChargedPaymentOptions {
 export function chargedPayment(draft: PaymentDoc, candidate: routing.Candidate, charge: providersContract.Charge, options: ChargedPaymentOptions): PaymentDoc & { status: CreatedStatus } {
   const status = statusAtCreation(chargeStatusFromProto(charge.status));
   const open = status === 'pending';
-  const { fee, net } = computeFee(draft.amount, draft.method, candidate.fees, charge.provider_fee >= 0 ? charge.provider_fee : undefined);
+  const { fee, net } = computeFee(draft.amount, draft.method, candidate.fees, charge.provider_fee);
   const expiresAt = charge.expires_at ? new Date(charge.expires_at) : null;
   const action = charge.next_action;
   return {
@@ -50,7 +50,7 @@ export function chargedPayment(draft: PaymentDoc, candidate: routing.Candidate, 
           }
         : null,
     failure_code: status === 'failed' ? charge.failure_code || 'card_declined' : '',
-    failure_reason: status === 'failed' ? charge.failure_reason : '',
+    failure_reason: status === 'failed' ? (charge.failure_reason ?? '') : '',
     // Pix expiry is due work on the payment itself, at expires_at. A boleto paid on its due date
     // is compensated one to three business days later, so an unpaid one is canceled only
     // `boletoCancelAfterDays` after its due date, and the expiry asks the provider first (a paid

@@ -51,8 +51,7 @@ describe('payments under concurrent writers (real store)', () => {
     provider: 'efi', account_id: 'pa_a', provider_payment_id: providerPaymentId, status,
     next_action: { type: 'pix_qr', qr_code: PIX_CODE, qr_code_base64: '', qr_code_url: '', digitable_line: '', url: '' },
     expires_at: new Date(Date.now() + 3_600_000).toISOString(), amount, amount_paid: status === ChargeStatus.CHARGE_STATUS_PAID ? amount : 0,
-    end_to_end_id: status === ChargeStatus.CHARGE_STATUS_PAID ? `E2E${providerPaymentId}` : '', failure_code: '', failure_reason: '', provider_fee: -1,
-    paid_at: status === ChargeStatus.CHARGE_STATUS_PAID ? new Date().toISOString() : '', refunds: [],
+    ...(status === ChargeStatus.CHARGE_STATUS_PAID ? { end_to_end_id: `E2E${providerPaymentId}`, paid_at: new Date().toISOString() } : {}), refunds: [],
   });
   const providersClient = {
     createCharge: async (request: providersContract.CreateChargeRequest) => {
