@@ -11,6 +11,7 @@ module.exports = {
     '<rootDir>/services/providers',
     '<rootDir>/services/routing',
     '<rootDir>/services/notifications',
+    '<rootDir>/services/subscriptions',
     '<rootDir>/tools/emulators',
   ],
 };
