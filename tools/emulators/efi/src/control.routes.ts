@@ -8,6 +8,9 @@ import { z } from 'zod';
 import type { EmulatorState } from './emulator-state';
 import { infracaoControlRoutes, type InfracaoBook } from './infracoes';
 import { newDashboardRefundId } from './pix-ids';
+import type { RecurrenceBook } from './recorrencias';
+import { recurrenceControlRoutes } from './recorrencias-control.routes';
+import { notifyChanges } from './recorrencias.routes';
 import type { RefundSettler } from './refund-settler';
 import type { WebhookSender } from './webhook-sender';
 
@@ -31,7 +34,14 @@ const refundBehaviourSchema = z
 
 const payBodySchema = z.object({ client_id: z.string().optional(), infoPagador: z.string().max(140).optional() }).strict();
 
-export function controlApp(state: EmulatorState, sender: WebhookSender, settler: RefundSettler, logger: Logger, infracoes?: InfracaoBook): Express {
+/** Pix Automático's part of the control port: its records, and what the passing of time does to them. */
+export interface RecurrenceControl {
+  book: RecurrenceBook;
+  /** Expires what became due (runs after the clock moves). */
+  tick: () => void;
+}
+
+export function controlApp(state: EmulatorState, sender: WebhookSender, settler: RefundSettler, logger: Logger, infracoes?: InfracaoBook, recurrences?: RecurrenceControl): Express {
   const routes = Router();
   routes.post('/__control/clients', (req, res) => {
     const parsed = clientSchema.safeParse(req.body);
@@ -61,6 +71,9 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
     const pix = state.settleCharge(charge, parsed.data.infoPagador);
     const registration = state.getWebhook(charge.clientId, charge.request.chave);
     if (registration) sender.notifyPix(charge, registration, pix);
+    // Journey 3: paying the immediate charge of the combined QR approves its recurrence.
+    const rec = recurrences?.book.recActivatedBy(charge.clientId, txid);
+    if (rec && recurrences) notifyChanges(recurrences.book, sender, recurrences.book.approve(rec));
     logger.info({ client: charge.clientId, txid, webhook: Boolean(registration) }, 'charge paid');
     res.status(200).json({ txid, status: charge.status, pix: charge.pix, webhook: registration ? 'scheduled' : 'not_registered' });
   });
@@ -124,6 +137,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
   });
 
   if (infracoes) routes.use(infracaoControlRoutes(state, infracoes));
+  if (recurrences) routes.use(recurrenceControlRoutes(recurrences.book, sender));
 
   // Target of `linkVisualizacao`: a bare page with the QR code, like Efí's payment page.
   routes.get('/cob/pagar/:token', async (req, res) => {
@@ -146,8 +160,10 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
     deliveries: () => state.listDeliveries(),
     reset: () => {
       infracoes?.clear();
+      recurrences?.book.clear();
       state.reset();
     },
     faults: { registry: state.faults, param: 'client_id' },
+    ...(recurrences ? { clock: { clock: state.clock, onChange: recurrences.tick } } : {}),
   });
 }

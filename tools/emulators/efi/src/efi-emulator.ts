@@ -1,7 +1,8 @@
 /**
- * An Efí Pix API emulator: the Banco Central API Pix as Efí serves it, over HTTPS with mandatory
- * client certificates (mTLS) on the API port, plus a plain-HTTP control port for sandbox set-up,
- * payments and fault injection.
+ * An Efí Pix API emulator: the Banco Central API Pix as Efí serves it (immediate charges,
+ * devoluções, MED, Pix Automático), over HTTPS with mandatory client certificates (mTLS) on the
+ * API port, plus a plain-HTTP control port for sandbox set-up, payments, the payer's bank of Pix
+ * Automático, the clock and fault injection.
  *
  * @example
  * const emulator = createEfiEmulator({ tls: { cert, key, ca }, clients: [{ client_id, client_secret, chave }] });
@@ -16,6 +17,8 @@ import { controlApp } from './control.routes';
 import { EmulatorState, type ClientRegistration } from './emulator-state';
 import { InfracaoBook } from './infracoes';
 import { pixApiApp } from './pix-api.routes';
+import { RecurrenceBook } from './recorrencias';
+import { notifyChanges } from './recorrencias.routes';
 import { RefundSettler } from './refund-settler';
 import { WebhookSender, type WebhookSenderOptions } from './webhook-sender';
 
@@ -33,6 +36,8 @@ export interface EfiEmulatorOptions extends EmulatorOptions {
   webhooks?: WebhookSenderOptions;
   /** How long a devolução stays EM_PROCESSAMENTO before it settles (default 300 ms). */
   refundSettleMs?: number;
+  /** How often due Pix Automático expiries are looked for besides after each clock move (default 1 s; 0: never). */
+  sweepMs?: number;
 }
 
 export interface EfiEmulator extends EmulatorLifecycle {
@@ -50,17 +55,22 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
   const settler = new RefundSettler(state, sender, logger);
   let controlBase = '';
   const infracoes = new InfracaoBook();
+  const recurrences = new RecurrenceBook(state.now);
+  const locationHost = options.locationHost ?? 'qrcodes-pix.efi-emulator.local';
+  const merchant = options.merchant ?? SANDBOX_MERCHANT;
+  // Time passing expires approval requests, journey-3 recurrences and charges past their retry window.
+  const tick = () => {
+    const cobActive = (clientId: string, txid: string) => state.listCharges(clientId).some((c) => c.txid === txid && c.status === 'ATIVA');
+    notifyChanges(recurrences, sender, recurrences.expireDue(cobActive));
+  };
   const api = pixApiApp(
     state,
     sender,
     settler,
-    {
-      merchant: options.merchant ?? SANDBOX_MERCHANT,
-      locationHost: options.locationHost ?? 'qrcodes-pix.efi-emulator.local',
-      visualizationBase: () => controlBase,
-    },
+    { merchant, locationHost, visualizationBase: () => controlBase },
     logger,
     infracoes,
+    { book: recurrences, options: { merchant, locationHost } },
   );
 
   const apiServer = createHttpsServer(
@@ -70,11 +80,12 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
   apiServer.on('tlsClientError', (err) => logger.debug({ code: (err as { code?: string }).code }, 'TLS client refused'));
   const { lifecycle, restored } = hostEmulator('efi', options, {
     api: apiServer,
-    control: createHttpServer(controlApp(state, sender, settler, logger, infracoes)),
+    control: createHttpServer(controlApp(state, sender, settler, logger, infracoes, { book: recurrences, tick })),
     faults: state.faults,
-    stores: { state, infracoes },
+    stores: { state, infracoes, recurrences },
     webhooks: sender,
     logger,
+    sweep: { everyMs: options.sweepMs ?? 1_000, run: tick },
     onListening: ({ controlPort }, urlOf) => {
       controlBase = urlOf(controlPort);
     },

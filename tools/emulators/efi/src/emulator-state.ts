@@ -71,10 +71,11 @@ export interface WebhookRegistration {
 
 export interface WebhookDelivery extends DeliveryRecord {
   id: number;
-  kind: 'pix' | 'registration_test';
+  kind: 'pix' | 'rec' | 'cobr' | 'registration_test';
   clientId: string;
   /** The URL posted to, without its query string (it may carry the integrator's secret). */
   urlWithoutQuery: string;
+  /** The txids notified (for `rec`, the idRecs). */
   txids: string[];
 }
 
@@ -115,7 +116,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     private readonly defaultRefundBehaviour: RefundBehaviour = { outcome: 'DEVOLVIDO', settleAfterMs: 300 },
   ) {
     // Receiver checks at registration are deliveries too, but not webhooks sent or failed.
-    super(now, (d) => d.kind === 'pix');
+    super(now, (d) => d.kind !== 'registration_test');
   }
 
   private static zeroCounters() {
@@ -357,9 +358,10 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
 
   // --- persistence (kit/state-file.ts) ------------------------------------------------------
 
-  /** What a restart keeps: account set-up and charges; tokens, deliveries, stats and faults start afresh. */
+  /** What a restart keeps: account set-up, charges and the clock; tokens, deliveries, stats and faults start afresh. */
   snapshot() {
     return {
+      clockOffsetMs: this.clock.offset(),
       clients: this.clients,
       charges: this.charges,
       webhooks: this.webhooks,
@@ -374,6 +376,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     refill(this.webhooks, snapshot.webhooks);
     refill(this.refundBehaviours, snapshot.refundBehaviours);
     this.nextLocId = snapshot.nextLocId;
+    this.clock.restoreOffset(snapshot.clockOffsetMs);
   }
 
   /** Devoluções still EM_PROCESSAMENTO (after a restart their settlement must be scheduled again). */

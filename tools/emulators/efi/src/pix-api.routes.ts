@@ -8,18 +8,27 @@ import { devolucaoRoutes } from './devolucao.routes';
 import type { EmulatorState } from './emulator-state';
 import { InfracaoBook, infracaoRoutes } from './infracoes';
 import { emulatorApiApp, finishApi, injectFaults, type Logger } from '../../kit';
+import type { RecurrenceBook } from './recorrencias';
+import { recurrenceRoutes, type RecRoutesOptions } from './recorrencias.routes';
 import type { RefundSettler } from './refund-settler';
 import { identifyCaller, oauthRoutes, requireBearer } from './oauth.routes';
 import { efiAnswers } from './pix-errors';
 import { webhookConfigRoutes } from './webhook-config.routes';
 import type { WebhookSender } from './webhook-sender';
 
-export function pixApiApp(state: EmulatorState, sender: WebhookSender, settler: RefundSettler, cob: CobRoutesOptions, logger: Logger, infracoes = new InfracaoBook()): Express {
+/** Pix Automático's resources and how they are served (recorrencias.routes.ts). */
+export interface RecurrenceApi {
+  book: RecurrenceBook;
+  options: RecRoutesOptions;
+}
+
+export function pixApiApp(state: EmulatorState, sender: WebhookSender, settler: RefundSettler, cob: CobRoutesOptions, logger: Logger, infracoes = new InfracaoBook(), recurrences?: RecurrenceApi): Express {
   const app = emulatorApiApp(logger, (res) => ({ client: res.locals['clientId'] }));
   app.use(injectFaults(state.faults, (req) => identifyCaller(state, req), efiAnswers));
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: false }));
   app.use(oauthRoutes(state));
   app.use('/v2', requireBearer(state), cobRoutes(state, cob), devolucaoRoutes(state, settler), infracaoRoutes(state, infracoes), webhookConfigRoutes(state, sender));
+  if (recurrences) app.use('/v2', requireBearer(state), recurrenceRoutes(state, recurrences.book, sender, recurrences.options));
   return finishApi(app, efiAnswers, logger);
 }

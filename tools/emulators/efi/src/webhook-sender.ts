@@ -5,6 +5,7 @@
  * - registering a URL first checks the receiver: unless `x-skip-mtls-checking: true`, a request
  *   without a client certificate must be refused (mTLS enforced), then a test notification
  *   `{"evento":"teste_webhook"}` is POSTed to the URL as registered and must get a 2xx;
+ * - Pix Automático changes go to `<webhookrec>/rec` and `<webhookcobr>/cobr` the same way;
  * - Efí always presents its client certificate; here that is the emulator's server certificate.
  * Retries on non-2xx or transport errors with exponential backoff (Efí: up to 10 retries from
  * 5 minutes on; here a few, short, configurable).
@@ -115,6 +116,16 @@ export class WebhookSender extends WebhookOutbox<WebhookDelivery, EmulatorState>
     // A snapshot: the Pix as it is now (a devolução settling later sends its own notification).
     const body = { pix: [{ ...structuredClone(pix), chave: charge.request.chave }] };
     const delivery = this.log.start({ kind: 'pix', clientId: charge.clientId, urlWithoutQuery: withoutQuery(url), txids: [charge.txid] });
+    this.enqueue({ delivery, url, body: JSON.stringify(body), headers: () => JSON_HEADERS, dispatcher: this.dispatcherFor(url) });
+  }
+
+  /**
+   * A Pix Automático notification: `body` to the registered `webhookrec` URL plus "/rec", or the
+   * `webhookcobr` URL plus "/cobr", appended as for "/pix"; same certificate, retries and log.
+   */
+  notifyRecurrence(kind: 'rec' | 'cobr', clientId: string, webhookUrl: string, body: unknown, ids: string[]): void {
+    const url = `${webhookUrl}/${kind}`;
+    const delivery = this.log.start({ kind, clientId, urlWithoutQuery: withoutQuery(url), txids: ids });
     this.enqueue({ delivery, url, body: JSON.stringify(body), headers: () => JSON_HEADERS, dispatcher: this.dispatcherFor(url) });
   }
 
