@@ -13,6 +13,7 @@ export * as webhooks from './generated/orquestra/notifications/v1/webhooks';
 export * from './events';
 export * from './mode';
 export * from './charge-status';
+export * from './refund-status';
 export * from './public/customer.public';
 export * from './public/payment.public';
 export * from './public/refund.public';

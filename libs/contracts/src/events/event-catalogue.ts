@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PUBLIC_EVENT_TYPES, type PublicEventType } from './event-types';
+import { DISPUTE_STATUSES, PAYMENT_STATUSES } from '../public/statuses';
 import { refundObjectSchema } from './refund-events';
 
 /**
@@ -18,7 +19,7 @@ export const paymentObjectSchema = z
     object: z.literal('payment'),
     mode,
     method: z.enum(['pix', 'card', 'boleto']).nullable(),
-    status: z.enum(['requires_method', 'pending', 'processing', 'succeeded', 'failed', 'canceled', 'refunded', 'partially_refunded']),
+    status: z.enum(PAYMENT_STATUSES),
     amount: money.positive(),
     amount_refunded: money.nonnegative(),
     currency: z.literal('BRL'),
@@ -32,7 +33,7 @@ export const disputeObjectSchema = z
     id: z.string().startsWith('dp_'),
     object: z.literal('dispute'),
     kind: z.enum(['med', 'chargeback']),
-    status: z.enum(['open', 'under_review', 'won', 'lost', 'canceled']),
+    status: z.enum(DISPUTE_STATUSES),
     amount: money.positive(),
     payment_id: z.string(),
   })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROVIDER_CHARGE_STATUSES } from '../charge-status';
+import { REFUND_STATUSES } from '../public/statuses';
 
 /** One refund as the provider reports it (webhook or sync). */
 export const providerRefundReportSchema = z.object({
@@ -7,7 +8,7 @@ export const providerRefundReportSchema = z.object({
   /** The key we sent when we asked for it; empty for a refund made in the provider's dashboard. */
   refund_key: z.string(),
   amount: z.number().int().positive(),
-  status: z.enum(['pending', 'succeeded', 'failed']),
+  status: z.enum(REFUND_STATUSES),
   failure_code: z.string().optional(),
   failure_reason: z.string().optional(),
   reason: z.string().optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DISPUTE_STATUSES } from '../public/statuses';
 
 /** Provider-side dispute (MED infraction notice, chargeback) opened or changed; providers → payments. */
 export const PROVIDER_DISPUTE_UPDATED = 'internal.provider_dispute.updated' as const;
@@ -20,7 +21,7 @@ export const providerDisputeUpdatedSchema = z.object({
   /** The disputed Pix, when the provider names it (MED always does). */
   end_to_end_id: z.string().optional(),
   kind: z.enum(['med', 'chargeback']),
-  status: z.enum(['open', 'under_review', 'won', 'lost', 'canceled']),
+  status: z.enum(DISPUTE_STATUSES),
   /** The provider's own status, for support and logs. */
   provider_status: z.string(),
   /** Cents; absent when the provider does not say (then the payment's unrefunded amount). */

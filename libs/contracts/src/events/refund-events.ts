@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REFUND_STATUSES } from '../public/statuses';
 
 /**
  * Refund events (public): `refund.created` when a refund is asked for (or first seen at the
@@ -12,7 +13,6 @@ export const REFUND_FAILED = 'refund.failed' as const;
 export const PAYMENT_PARTIALLY_REFUNDED = 'payment.partially_refunded' as const;
 export const PAYMENT_REFUNDED = 'payment.refunded' as const;
 
-export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export const REFUND_SOURCES = ['service', 'provider'] as const;
 
 /** data.object of every `refund.*` event: the public refund object (spec §2). */

@@ -1,12 +1,13 @@
 import type { Dispute } from '../generated/orquestra/payments/v1/disputes';
 import { modeName } from '../mode';
+import type { DisputeStatus } from './statuses';
 
 /** The public dispute object (spec §2, object = dispute), as REST answers and events carry it. */
 export interface DisputeObject {
   id: string;
   object: 'dispute';
   kind: 'med' | 'chargeback';
-  status: 'open' | 'under_review' | 'won' | 'lost' | 'canceled';
+  status: DisputeStatus;
   amount: number;
   reason: string | null;
   due_at: string;

@@ -1,9 +1,7 @@
-import { modeName, PAYMENT_STATUSES, toPublicCustomer, type common, type payments } from '@orquestra/contracts';
+import { modeName, PAYMENT_STATUSES, REFUND_SOURCES, REFUND_STATUSES, toPublicCustomer, type common, type payments } from '@orquestra/contracts';
 import { PAYMENT_METHODS } from '../schemas/create-payment.schema';
 import {
   NEXT_ACTION_TYPES,
-  REFUND_SOURCES,
-  REFUND_STATUSES,
   type NextActionJson,
   type PaymentDetailJson,
   type PaymentJson,

@@ -1,3 +1,4 @@
+import { DISPUTE_STATUSES } from '@orquestra/contracts';
 import { z } from './zod-openapi';
 import type { FieldHints } from '../validation/field-hints.pt-br';
 
@@ -29,12 +30,10 @@ export const DisputeEvidenceSchema = z
   .strict()
   .openapi('DisputeEvidenceRequest');
 
-export const DISPUTE_STATUS_FILTERS = ['open', 'under_review', 'won', 'lost', 'canceled'] as const;
-
 /** GET /v1/disputes query. */
 export const ListDisputesQuerySchema = z
   .object({
-    status: z.enum(DISPUTE_STATUS_FILTERS).optional(),
+    status: z.enum(DISPUTE_STATUSES).optional(),
     payment_id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/).optional(),
     limit: z.coerce.number().int().min(1).max(100).default(10),
     starting_after: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/).optional(),
@@ -53,7 +52,7 @@ export const DisputeSchema = z
     id: z.string().openapi({ example: 'dp_01j9z0k3x7m2q8r4t6v8w0y2a4' }),
     object: z.literal('dispute'),
     kind: z.enum(['med', 'chargeback']),
-    status: z.enum(DISPUTE_STATUS_FILTERS),
+    status: z.enum(DISPUTE_STATUSES),
     amount: z.number().int(),
     reason: z.string().nullable(),
     due_at: z.string().openapi({ description: 'Prazo para responder.', example: '2026-11-29T12:00:00.000Z' }),

@@ -1,4 +1,4 @@
-import { PAYMENT_STATUSES } from '@orquestra/contracts';
+import { PAYMENT_STATUSES, REFUND_SOURCES, REFUND_STATUSES } from '@orquestra/contracts';
 import { PaymentMethodSchema } from './create-payment.schema';
 import { z } from './zod-openapi';
 
@@ -104,9 +104,6 @@ export const PaymentAttemptSchema = z
 export const PaymentEventRefSchema = z
   .object({ id: z.string(), type: z.string(), created: z.number().int() })
   .openapi('PaymentEventRef');
-
-export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
-export const REFUND_SOURCES = ['service', 'provider'] as const;
 
 export const RefundSchema = z
   .object({

@@ -8,8 +8,10 @@
  *     ├──the provider decides unanswered──▶ won | lost (disputes opened at the provider)
  *     └──the payer's bank withdraws──▶ canceled
  */
-export const DISPUTE_STATUSES = ['open', 'under_review', 'won', 'lost', 'canceled'] as const;
-export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+import type { DisputeStatus } from '@orquestra/contracts';
+
+// The statuses themselves are the public contract's (libs/contracts); the transitions are ours.
+export { DISPUTE_STATUSES, type DisputeStatus } from '@orquestra/contracts';
 export type DisputeKind = 'med' | 'chargeback';
 
 export const DISPUTE_TRANSITIONS: Readonly<Record<DisputeStatus, readonly DisputeStatus[]>> = {

@@ -1,3 +1,4 @@
+import type { RefundStatus } from '@orquestra/contracts';
 import { canTransition, type PaymentStatus } from './payment-status';
 
 /**
@@ -11,8 +12,8 @@ import { canTransition, type PaymentStatus } from './payment-status';
  * - A refund's final state (succeeded, failed) never changes again.
  */
 
-export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
-export type RefundStatus = (typeof REFUND_STATUSES)[number];
+// The statuses themselves are the public contract's (libs/contracts); the rules are ours.
+export { REFUND_STATUSES, type RefundStatus } from '@orquestra/contracts';
 
 export interface RefundRecord {
   id: string;

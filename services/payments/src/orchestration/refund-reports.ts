@@ -1,17 +1,13 @@
-import { providers as providersContract, type ProviderRefundReport } from '@orquestra/contracts';
-import type { RefundReport, RefundStatus } from '../domain/refunds';
-
-const { RefundStatus: ProtoRefundStatus } = providersContract;
+import { refundStatusFromProto, type providers as providersContract, type ProviderRefundReport } from '@orquestra/contracts';
+import type { RefundReport } from '../domain/refunds';
 
 /** A refund as the providers service answers it (refund, read charge), in the refund rules' terms. */
 export function reportFromProto(refund: providersContract.ProviderRefund): RefundReport {
-  const status: RefundStatus =
-    refund.status === ProtoRefundStatus.REFUND_STATUS_SUCCEEDED ? 'succeeded' : refund.status === ProtoRefundStatus.REFUND_STATUS_FAILED ? 'failed' : 'pending';
   return {
     provider_refund_id: refund.provider_refund_id,
     refund_key: refund.refund_key,
     amount: refund.amount,
-    status,
+    status: refundStatusFromProto(refund.status),
     ...(refund.failure_code ? { failure_code: refund.failure_code } : {}),
     ...(refund.failure_reason ? { failure_reason: refund.failure_reason } : {}),
     ...(refund.reason ? { reason: refund.reason } : {}),

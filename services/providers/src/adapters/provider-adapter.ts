@@ -1,3 +1,4 @@
+import type { ProviderChargeStatus } from '@orquestra/contracts';
 import type { HttpExchangeObserver } from './http/provider-http';
 import type { DisputeCapable, ProviderDispute } from './provider-disputes';
 
@@ -53,7 +54,7 @@ export interface ProviderAdapter extends DisputeCapable {
 }
 
 export type ChargeMethod = 'pix' | 'boleto' | 'card';
-export type ProviderChargeStatus = import('@orquestra/contracts').ProviderChargeStatus;
+export type { ProviderChargeStatus };
 
 export interface CustomerInput {
   name: string;

@@ -1,26 +1,13 @@
-import { chargeStatusToProto, providers } from '@orquestra/contracts';
-import type { ProviderCharge, ProviderRefund, ProviderRefundStatus } from '../adapters/provider-adapter';
+import { chargeStatusToProto, refundStatusToProto, type providers } from '@orquestra/contracts';
+import type { ProviderCharge, ProviderRefund } from '../adapters/provider-adapter';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
-
-const { RefundStatus } = providers;
-
-function refundStatus(value: ProviderRefundStatus): providers.RefundStatus {
-  switch (value) {
-    case 'pending':
-      return RefundStatus.REFUND_STATUS_PENDING;
-    case 'succeeded':
-      return RefundStatus.REFUND_STATUS_SUCCEEDED;
-    case 'failed':
-      return RefundStatus.REFUND_STATUS_FAILED;
-  }
-}
 
 export function toProtoRefund(refund: ProviderRefund): providers.ProviderRefund {
   return {
     provider_refund_id: refund.providerRefundId,
     refund_key: refund.refundKey ?? '',
     amount: refund.amount,
-    status: refundStatus(refund.status),
+    status: refundStatusToProto(refund.status),
     failure_code: refund.failureCode ?? '',
     failure_reason: refund.failureReason ?? '',
     reason: refund.reason ?? '',
