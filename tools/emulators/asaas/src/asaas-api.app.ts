@@ -15,6 +15,7 @@ import { emulatorApiApp, finishApi, injectFaults, type Logger } from '../../kit'
 import { paymentRoutes, type PaymentRoutesOptions } from './payments.routes';
 import { webhookConfigRoutes } from './webhook-config.routes';
 import { paymentJson } from './asaas-json';
+import { pixAutomaticRoutes } from './pix-automatic.routes';
 import type { RefundSettler } from './refunds';
 import { refundRoutes } from './refunds.routes';
 import type { WebhookSender } from './webhook-sender';
@@ -28,6 +29,6 @@ export function asaasApiApp(state: EmulatorState, sender: WebhookSender, payment
   const createFaults = injectFaults(state.createFaults, identifyCaller, asaasAnswers);
   app.use((req, res, next) => (isCreatePayment(req) ? createFaults(req, res, next) : next()));
   app.use(jsonBody());
-  app.use('/v3', requireAccessToken(state), customerRoutes(state), paymentRoutes(state, sender, payments), refundRoutes(state, settler, (p) => paymentJson(p, payments.invoiceBase)), webhookConfigRoutes(state));
+  app.use('/v3', requireAccessToken(state), customerRoutes(state), paymentRoutes(state, sender, payments), refundRoutes(state, settler, (p) => paymentJson(p, payments.invoiceBase)), webhookConfigRoutes(state), pixAutomaticRoutes({ state, sender, payments, json: (p) => paymentJson(p, payments.invoiceBase) }));
   return finishApi(app, asaasAnswers, logger);
 }

@@ -1,6 +1,7 @@
 /**
- * An Asaas API v3 emulator (Pix charges, customers, webhooks) over plain HTTP on the API port,
- * plus a control port for sandbox set-up, payments and fault injection.
+ * An Asaas API v3 emulator (Pix charges, customers, webhooks, Pix Automático authorizations) over
+ * plain HTTP on the API port, plus a control port for sandbox set-up, payments, the payer's bank
+ * of Pix Automático, the clock and fault injection.
  *
  * @example
  * const emulator = createAsaasEmulator({ accounts: [{ api_key: '$aact_hmlg_…' }] });
@@ -13,6 +14,8 @@ import { createEmulatorLogger, hostEmulator, SANDBOX_MERCHANT, type EmulatorLife
 import { asaasApiApp } from './asaas-api.app';
 import { controlApp } from './control.routes';
 import { EmulatorState, type AccountRegistration } from './emulator-state';
+import { paymentJson } from './asaas-json';
+import { pixAutomaticTick } from './pix-automatic.routes';
 import { RefundSettler } from './refunds';
 import { WebhookSender } from './webhook-sender';
 
@@ -32,6 +35,8 @@ export interface AsaasEmulatorOptions extends EmulatorOptions {
   pixFeeCents?: number;
   /** How long a refund stays PENDING before it is DONE (default 300 ms). */
   refundSettleMs?: number;
+  /** How often Pix Automático work (expiries, SUBSCRIPTION cycles) is looked for besides after each clock move (default 1 s; 0: never). */
+  sweepMs?: number;
 }
 
 export interface AsaasEmulator extends EmulatorLifecycle {
@@ -51,13 +56,16 @@ export function createAsaasEmulator(options: AsaasEmulatorOptions = {}): AsaasEm
     invoiceBase: options.invoiceBase ?? '',
     pixFeeCents: options.pixFeeCents ?? 199,
   };
+  const pixAutomaticDeps = { state, sender, payments: routes, json: (p: Parameters<typeof paymentJson>[0]) => paymentJson(p, routes.invoiceBase) };
+  const tick = () => pixAutomaticTick(pixAutomaticDeps);
   const { lifecycle } = hostEmulator('asaas', options, {
     api: createServer(asaasApiApp(state, sender, routes, logger, settler)),
-    control: createServer(controlApp(state, sender, () => routes.invoiceBase, logger, settler)),
+    control: createServer(controlApp(state, sender, () => routes.invoiceBase, logger, settler, { deps: pixAutomaticDeps, tick })),
     faults: state.faults,
     stores: { state },
     webhooks: sender,
     logger,
+    sweep: { everyMs: options.sweepMs ?? 1_000, run: tick },
     onListening: ({ controlPort }, urlOf) => {
       if (!options.invoiceBase) routes.invoiceBase = urlOf(controlPort);
     },

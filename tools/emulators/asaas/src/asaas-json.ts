@@ -74,6 +74,7 @@ export function paymentJson(p: StoredPayment, invoiceBase: string) {
     refunds: p.refunds && p.refunds.length > 0 ? p.refunds.map(refundJson) : null,
     // Only on a chargebacked payment (its place and shape beyond {status, reason} are unconfirmed).
     ...(p.chargeback ? { chargeback: { status: p.chargeback.status, reason: p.chargeback.reason } } : {}),
+    ...(p.pixAutomaticAuthorizationId ? { pixAutomaticAuthorizationId: p.pixAutomaticAuthorizationId } : {}),
     ...(p.creditCard ? { creditCard: { creditCardNumber: p.creditCard.last4, creditCardBrand: p.creditCard.brand, creditCardToken: null } } : {}),
   };
 }

@@ -14,7 +14,9 @@ import { applyCard, cardPayable } from './invoice-checkout';
 import { invoicePageRoutes } from './invoice-page';
 import { TEST_CARDS } from './test-cards';
 import { controlPort, faultSettingsShape, sendControlError as fail, type Logger } from '../../kit';
+import { activateByPayment, pixAutomaticControlRoutes, type PixAutomaticDeps } from './pix-automatic.routes';
 import { createRefund, type RefundSettler } from './refunds';
+import { spDate } from './sao-paulo-time';
 import type { WebhookSender } from './webhook-sender';
 
 const accountSchema = z.object({ api_key: z.string().min(1).max(512) }).strict();
@@ -38,7 +40,7 @@ const chargebackDecisionSchema = z.object({ decision: z.enum(['dispute', 'won', 
 
 const dashboardRefundSchema = z.object({ value_cents: z.number().int().min(1).optional(), description: z.string().max(500).optional() }).strict();
 
-export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceBase: () => string, logger: Logger, settler: RefundSettler): Express {
+export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceBase: () => string, logger: Logger, settler: RefundSettler, pixAutomatic: { deps: PixAutomaticDeps; tick: () => void }): Express {
   const routes = Router();
   const json = (p: StoredPayment) => paymentJson(p, invoiceBase());
   routes.post('/__control/accounts', (req, res) => {
@@ -74,6 +76,8 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
     if (payment.deleted || (payment.status !== 'PENDING' && payment.status !== 'OVERDUE')) {
       return fail(res, 409, 'charge_not_payable', `charge is ${payment.deleted ? 'deleted' : payment.status}`);
     }
+    // A Pix Automático cycle is debited on its due date, not before.
+    if (payment.pixAutomaticAuthorizationId && payment.dueDate > spDate(state.now())) return fail(res, 409, 'not_due', `the debit is scheduled for ${payment.dueDate}`);
     if (payment.billingType === 'CREDIT_CARD') {
       // A card charge is paid as if the approved test card were typed on its invoice page.
       applyCard(state, sender, payment, { kind: 'approved', last4: TEST_CARDS.approved[0].slice(-4), brand: 'VISA' }, json);
@@ -82,6 +86,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
     }
     state.settlePayment(payment);
     sender.paymentEvent(payment, 'PAYMENT_RECEIVED', json);
+    activateByPayment(pixAutomatic.deps, payment);
     logger.info({ account: payment.accountId, payment: id }, 'charge paid');
     res.status(200).json({ id, status: payment.status, pixTransaction: payment.pixTransactionId });
   });
@@ -140,6 +145,8 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
     }
   });
 
+  routes.use(pixAutomaticControlRoutes(pixAutomatic.deps));
+
   routes.post('/__control/faults', (req, res) => {
     const parsed = faultSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
@@ -161,6 +168,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
     stats: () => state.stats(),
     deliveries: () => state.webhooks.listDeliveries(),
     reset: () => state.reset(),
+    clock: { clock: state.clock, onChange: pixAutomatic.tick },
     // Asaas's hosted invoice pages (invoiceUrl): public, like sandbox.asaas.com/i/<id>.
     pages: invoicePageRoutes(state, sender, json, logger),
   });

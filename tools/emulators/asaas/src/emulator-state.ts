@@ -6,7 +6,8 @@
  */
 import type { ChargebackPaymentStatus, StoredChargeback } from './chargebacks';
 import type { StoredRefund } from './refunds';
-import { activityStats, FaultRegistry, refill } from '../../kit';
+import { activityStats, EmulatorClock, FaultRegistry, refill } from '../../kit';
+import { AuthorizationBook } from './pix-automatic';
 import { asaasErrors } from './asaas-errors';
 import { accountIdFor, newEndToEndId, newUuid } from './asaas-ids';
 import { spDate } from './sao-paulo-time';
@@ -73,6 +74,8 @@ export interface StoredPayment {
   refunds?: StoredRefund[];
   /** A card chargeback on it (chargebacks.ts). */
   chargeback?: StoredChargeback;
+  /** A Pix Automático cycle (or immediate QR code) of this authorization (pix-automatic.ts). */
+  pixAutomaticAuthorizationId?: string;
 }
 
 export interface StoredPixTransaction {
@@ -97,7 +100,17 @@ export class EmulatorState {
   /** Faults on charge creation (`POST /v3/payments`) only: Asaas's create is one step of several. */
   readonly createFaults = new FaultRegistry();
 
-  constructor(readonly now: () => Date) {}
+  /** The emulator's time, moved forward by tests (`/__control/clock`) to run Pix Automático cycles. */
+  readonly clock: EmulatorClock;
+  readonly now: () => Date;
+  /** Pix Automático authorizations (pix-automatic.ts). */
+  readonly pixAutomatic: AuthorizationBook;
+
+  constructor(baseNow: () => Date) {
+    this.clock = new EmulatorClock(baseNow);
+    this.now = this.clock.now;
+    this.pixAutomatic = new AuthorizationBook(this.now);
+  }
 
   private static zeroCounters() {
     return { charges_created: 0, by_account: {} as Record<string, number>, customers_created: 0 };
@@ -223,16 +236,18 @@ export class EmulatorState {
       charges_stored: this.payments.size,
       accounts: this.accounts.size,
       webhooks_registered: this.webhooks.count(),
+      pix_automatic_authorizations: this.pixAutomatic.count(),
     };
   }
 
   /**
-   * Clears charges, Pix transactions, stats, faults and deliveries. Keeps accounts, customers and
+   * Clears charges, Pix transactions, authorizations, stats, faults and deliveries. Keeps accounts, customers and
    * webhook configurations: those are account set-up, done once when an account is connected.
    */
   reset(): void {
     this.payments.clear();
     this.pixTransactions.clear();
+    this.pixAutomatic.clear();
     this.faults.clear();
     this.createFaults.clear();
     this.faults.injected = 0;
@@ -243,9 +258,11 @@ export class EmulatorState {
 
   // --- persistence (kit/state-file.ts) ------------------------------------------------------
 
-  /** What a restart keeps: accounts, customers, charges and webhook set-up; stats and faults start afresh. */
+  /** What a restart keeps: accounts, customers, charges, authorizations, webhook set-up and the clock; stats and faults start afresh. */
   snapshot() {
     return {
+      clockOffsetMs: this.clock.offset(),
+      pixAutomatic: this.pixAutomatic.snapshot(),
       accounts: this.accounts,
       customers: this.customers,
       payments: this.payments,
@@ -260,5 +277,7 @@ export class EmulatorState {
     refill(this.payments, snapshot.payments);
     refill(this.pixTransactions, snapshot.pixTransactions);
     this.webhooks.restore(snapshot.webhooks);
+    this.pixAutomatic.restore(snapshot.pixAutomatic);
+    this.clock.restoreOffset(snapshot.clockOffsetMs);
   }
 }

@@ -70,6 +70,14 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
     const dueDate = parseDueDate(body, spDate(state.now()));
     const description = optionalString(body, 'description', 500);
     const externalReference = optionalString(body, 'externalReference', 100);
+    // A Pix Automático cycle (pix-automatic.ts): the authorization's rules apply.
+    const pixAutomaticAuthorizationId = optionalString(body, 'pixAutomaticAuthorizationId', 64);
+    if (pixAutomaticAuthorizationId !== undefined) {
+      if (billingType !== 'PIX') throw asaasErrors.invalid('billingType', 'Uma cobrança de Pix Automático deve ser PIX.');
+      const authorization = state.pixAutomatic.get(account.id, pixAutomaticAuthorizationId);
+      const counting = state.listPayments(account.id, (p) => p.pixAutomaticAuthorizationId === authorization.id);
+      state.pixAutomatic.checkCycle(authorization, customerId, dueDate, valueCents, counting.map((p) => p.dueDate));
+    }
     const id = newPaymentId();
     const payment = state.createPayment({
       id,
@@ -81,6 +89,7 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
       feeCents: Math.min(options.pixFeeCents, valueCents),
       ...(description !== undefined ? { description } : {}),
       ...(externalReference !== undefined ? { externalReference } : {}),
+      ...(pixAutomaticAuthorizationId !== undefined ? { pixAutomaticAuthorizationId } : {}),
       dueDate,
       status: 'PENDING',
       deleted: false,

@@ -28,7 +28,17 @@ export class WebhookSender extends WebhookOutbox<WebhookDelivery, EmulatorState>
     return eventId;
   }
 
-  private deliver(webhook: StoredWebhook, about: { eventId: string; event: string; paymentId: string }, body: string): void {
+  /** Sends `event` about an object other than a payment (`{…, [key]: object}`), as paymentEvent does. */
+  accountEvent(accountId: string, event: string, key: string, object: unknown): string {
+    const eventId = newEventId();
+    const subscribers = this.state.webhooks.subscribers(accountId, event);
+    if (subscribers.length === 0) return eventId;
+    const body = writeJson({ id: eventId, event, dateCreated: spDateTime(this.state.now()), [key]: object });
+    for (const webhook of subscribers) this.deliver(webhook, { eventId, event }, body);
+    return eventId;
+  }
+
+  private deliver(webhook: StoredWebhook, about: { eventId: string; event: string; paymentId?: string }, body: string): void {
     const delivery = this.log.start({
       webhookId: webhook.id,
       accountId: webhook.accountId,
