@@ -11,6 +11,7 @@ import type { ExpiryScheduler } from './charge-expiry';
 import type { EmulatorState } from './emulator-state';
 import type { SigningKeys } from './signing-keys';
 import { disputeControlRoutes, type DisputeBook } from './disputes';
+import { beforeChargePaid, onChargePaid, recurringControlRoutes, type RecurringDeps } from './pix-recurring.routes';
 import { createRefund, type RefundSettler } from './refunds';
 import type { WebhookSender } from './webhook-sender';
 import { accountIdFor } from './woovi-ids';
@@ -28,11 +29,13 @@ export interface ControlDependencies {
   refunds: RefundSettler;
   /** MED disputes (disputes.ts); absent: no dispute control routes. */
   disputes?: DisputeBook;
+  /** Pix Automático (pix-recurring.routes.ts) and what the clock moving does to it. */
+  recurring: { deps: RecurringDeps; tick: () => void };
 }
 
 const dashboardRefundSchema = z.object({ value: z.number().int().min(1).optional(), comment: z.string().max(140).optional() }).strict();
 
-export function controlApp({ state, sender, expiry, keys, logger, refunds, disputes }: ControlDependencies): Express {
+export function controlApp({ state, sender, expiry, keys, logger, refunds, disputes, recurring }: ControlDependencies): Express {
   const routes = Router();
   routes.get('/__control/public-key', (_req, res) => {
     res.status(200).type('application/x-pem-file').send(keys.publicKeyPem);
@@ -56,9 +59,12 @@ export function controlApp({ state, sender, expiry, keys, logger, refunds, dispu
     if (!charge) return fail(res, 404, 'charge_not_found', `no charge ${id}`);
     if (others.length > 0) return fail(res, 409, 'ambiguous_id', 'several accounts have this charge id: send account');
     if (charge.status !== 'ACTIVE') return fail(res, 409, 'charge_not_payable', `charge is ${charge.status}`);
+    const notDue = beforeChargePaid(state, charge);
+    if (notDue) return fail(res, 409, 'not_due', notDue);
     state.settleCharge(charge, parsed.data.infoPagador);
     expiry.cancel(charge);
     const webhooks = sender.notify('OPENPIX:CHARGE_COMPLETED', charge) + sender.notify('OPENPIX:TRANSACTION_RECEIVED', charge);
+    onChargePaid(recurring.deps, charge);
     logger.info({ account: charge.accountId, webhooks }, 'charge paid');
     res.status(200).json({ correlationID: charge.correlationID, status: charge.status, endToEndId: charge.pix?.endToEndId, webhooks });
   });
@@ -81,6 +87,8 @@ export function controlApp({ state, sender, expiry, keys, logger, refunds, dispu
 
   if (disputes) routes.use(disputeControlRoutes({ state, sender, disputes, logger }));
 
+  routes.use(recurringControlRoutes(recurring.deps));
+
   return controlPort(routes, {
     logger,
     stats: () => state.stats(),
@@ -91,5 +99,6 @@ export function controlApp({ state, sender, expiry, keys, logger, refunds, dispu
       state.reset();
     },
     faults: { registry: state.faults, param: 'account', scopeOf: accountIdFor },
+    clock: { clock: state.clock, onChange: recurring.tick },
   });
 }

@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { activityStats, EmulatorStateBase, refill, type DeliveryRecord } from '../../kit';
 import { accountIdFor, newEndToEndId } from './woovi-ids';
 import { wooviErrors } from './woovi-errors';
+import { RecurringBook } from './pix-recurring';
 
 export type ChargeStatus = 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
 
@@ -79,6 +80,8 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   private readonly charges = new Map<string, Map<string, StoredCharge>>();
   private readonly webhooks = new Map<string, WebhookRecord[]>();
   private counters = EmulatorState.zeroCounters();
+  /** Pix Automático subscriptions (pix-recurring.ts). */
+  readonly recurring = new RecurringBook(this.now);
   /** Called once when an ACTIVE charge passes its expiry (the emulator sends CHARGE_EXPIRED). */
   onExpired: (charge: StoredCharge) => void = () => undefined;
 
@@ -222,9 +225,10 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     };
   }
 
-  /** Clears charges, stats, faults and deliveries; keeps accounts and webhook registrations (account set-up). */
+  /** Clears charges, subscriptions, stats, faults and deliveries; keeps accounts and webhook registrations (account set-up). */
   reset(): void {
     this.charges.clear();
+    this.recurring.clear();
     this.faults.clear();
     this.faults.injected = 0;
     this.deliveries.clear();
@@ -233,14 +237,16 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
 
   // --- persistence (kit/state-file.ts) ------------------------------------------------------
 
-  /** What a restart keeps: accounts, charges and webhook registrations; stats and faults start afresh. */
+  /** What a restart keeps: accounts, charges, subscriptions, webhook registrations and the clock; stats and faults start afresh. */
   snapshot() {
-    return { accounts: this.accounts, charges: this.charges, webhooks: this.webhooks };
+    return { accounts: this.accounts, charges: this.charges, webhooks: this.webhooks, recurring: this.recurring.snapshot(), clockOffsetMs: this.clock.offset() };
   }
 
   restore(snapshot: ReturnType<EmulatorState['snapshot']>): void {
     refill(this.accounts, snapshot.accounts);
     refill(this.charges, snapshot.charges);
     refill(this.webhooks, snapshot.webhooks);
+    this.recurring.restore(snapshot.recurring);
+    this.clock.restoreOffset(snapshot.clockOffsetMs);
   }
 }

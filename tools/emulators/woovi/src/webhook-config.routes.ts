@@ -27,6 +27,11 @@ export const WEBHOOK_EVENTS = [
   'OPENPIX:DISPUTE_ACCEPTED',
   'OPENPIX:DISPUTE_REJECTED',
   'OPENPIX:DISPUTE_CANCELED',
+  // Pix Automático subscriptions (pix-recurring.ts; names unconfirmed).
+  'OPENPIX:PIX_AUTOMATIC_APPROVED',
+  'OPENPIX:PIX_AUTOMATIC_REJECTED',
+  'OPENPIX:PIX_AUTOMATIC_CANCELED',
+  'OPENPIX:PIX_AUTOMATIC_EXPIRED',
 ] as const;
 
 const webhookSchema = z.object({

@@ -33,11 +33,16 @@ export class WebhookSender extends WebhookOutbox<WebhookDelivery, EmulatorState>
 
   /** Sends a prepared payload (a refund's) for `event`, with the company and account added as Woovi does. */
   notifyWith(event: string, charge: StoredCharge, payload: Record<string, unknown>): number {
-    const registrations = this.state.webhooksFor(charge.accountId, event);
+    return this.notifyAccount(event, charge.accountId, payload, charge.correlationID);
+  }
+
+  /** Sends a payload about anything of the account (a Pix Automático subscription), company and account added. */
+  notifyAccount(event: string, accountId: string, payload: Record<string, unknown>, correlationID?: string): number {
+    const registrations = this.state.webhooksFor(accountId, event);
     if (registrations.length === 0) return 0;
     const body = Buffer.from(JSON.stringify({ ...payload, company: this.company, account: {} }));
     const signature = this.keys.signature(body);
-    for (const registration of registrations) this.deliver(registration, event, charge.correlationID, body, signature);
+    for (const registration of registrations) this.deliver(registration, event, correlationID, body, signature);
     return registrations.length;
   }
 

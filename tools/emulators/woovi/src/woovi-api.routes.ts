@@ -8,6 +8,7 @@ import type { ExpiryScheduler } from './charge-expiry';
 import { chargeRoutes, type ChargeRoutesOptions } from './charge.routes';
 import type { EmulatorState } from './emulator-state';
 import { emulatorApiApp, finishApi, injectFaults, type Logger } from '../../kit';
+import { recurringRoutes } from './pix-recurring.routes';
 import { publicRoutes } from './public.routes';
 import type { SigningKeys } from './signing-keys';
 import { webhookConfigRoutes } from './webhook-config.routes';
@@ -32,6 +33,6 @@ export function wooviApiApp({ state, sender, expiry, keys, charges, logger, refu
   app.use(injectFaults(state.faults, identifyCaller, wooviAnswers));
   app.use(express.json({ limit: '1mb' }));
   app.use(publicRoutes(state, keys));
-  app.use('/api/v1', requireAppId(state), chargeRoutes(state, sender, expiry, charges), refundRoutes(state, refunds), transactionRoutes(state), webhookConfigRoutes(state, sender));
+  app.use('/api/v1', requireAppId(state), chargeRoutes(state, sender, expiry, charges), refundRoutes(state, refunds), transactionRoutes(state), webhookConfigRoutes(state, sender), recurringRoutes({ state, sender, expiry, charges }));
   return finishApi(app, wooviAnswers, logger);
 }

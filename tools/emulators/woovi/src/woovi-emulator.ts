@@ -1,7 +1,8 @@
 /**
- * A Woovi (OpenPix) API emulator: the charge and webhook subset of `https://api.woovi.com` over
- * plain HTTP on the API port, RSA-signed webhooks, plus a plain-HTTP control port for sandbox
- * set-up, payments and fault injection.
+ * A Woovi (OpenPix) API emulator: the charge, webhook and Pix Automático (PIX_RECURRING
+ * subscription) subset of `https://api.woovi.com` over plain HTTP on the API port, RSA-signed
+ * webhooks, plus a plain-HTTP control port for sandbox set-up, payments, the payer's bank, the
+ * clock and fault injection.
  *
  * @example
  * const emulator = createWooviEmulator({ accounts: ['my-app-id'] });
@@ -21,6 +22,7 @@ import { WebhookSender } from './webhook-sender';
 import { wooviApiApp } from './woovi-api.routes';
 import { chargeJson } from './charge-json';
 import { RefundSettler } from './refunds';
+import { recurringTick } from './pix-recurring.routes';
 
 export interface WooviEmulatorOptions extends EmulatorOptions {
   /** AppIDs valid from the start. */
@@ -37,6 +39,8 @@ export interface WooviEmulatorOptions extends EmulatorOptions {
   feeBasisPoints?: number;
   /** How long a refund stays IN_PROCESSING before it is CONFIRMED (default 300 ms). */
   refundSettleMs?: number;
+  /** How often Pix Automático work (cycle charges, expiries) is looked for besides after each clock move (default 1 s; 0: never). */
+  sweepMs?: number;
 }
 
 export interface WooviEmulator extends EmulatorLifecycle {
@@ -57,27 +61,23 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
     sender.notify('OPENPIX:CHARGE_EXPIRED', charge);
   };
 
-  const api = wooviApiApp({
-    state,
-    sender,
-    expiry,
-    keys,
-    charges: {
-      merchant: options.merchant ?? SANDBOX_MERCHANT,
-      locationHost: options.locationHost ?? 'api.woovi-emulator.local',
-      feeBasisPoints: options.feeBasisPoints ?? 80,
-    },
-    logger,
-    refunds,
-  });
+  const charges = {
+    merchant: options.merchant ?? SANDBOX_MERCHANT,
+    locationHost: options.locationHost ?? 'api.woovi-emulator.local',
+    feeBasisPoints: options.feeBasisPoints ?? 80,
+  };
+  const api = wooviApiApp({ state, sender, expiry, keys, charges, logger, refunds });
+  const recurringDeps = { state, sender, expiry, charges };
+  const tick = () => recurringTick(recurringDeps);
   const disputes = new DisputeBook();
   const { lifecycle } = hostEmulator('woovi', options, {
     api: createServer(api),
-    control: createServer(controlApp({ state, sender, expiry, keys, logger, refunds, disputes })),
+    control: createServer(controlApp({ state, sender, expiry, keys, logger, refunds, disputes, recurring: { deps: recurringDeps, tick } })),
     faults: state.faults,
     stores: { state, disputes },
     webhooks: sender,
     logger,
+    sweep: { everyMs: options.sweepMs ?? 1_000, run: tick },
     onStop: () => {
       expiry.clear();
       refunds.close();
