@@ -1,4 +1,4 @@
-import type { ProviderChargeStatus } from '@orquestra/contracts';
+import type { AddressFields, CustomerFields, ProviderChargeStatus, RefundStatus } from '@orquestra/contracts';
 import type { HttpExchangeObserver } from './http/provider-http';
 import type { DisputeCapable, ProviderDispute } from './provider-disputes';
 
@@ -56,26 +56,14 @@ export interface ProviderAdapter extends DisputeCapable {
 export type ChargeMethod = 'pix' | 'boleto' | 'card';
 export type { ProviderChargeStatus };
 
-export interface CustomerInput {
-  name: string;
-  email?: string;
-  document?: string;
-  phone?: string;
-  /** Required for boleto (the bank prints it); CEP as 8 digits, state as the 2-letter UF. */
-  address?: AddressInput;
-  /** The buyer's IP (defaults to the API caller's): sent to providers that score card fraud by it. */
-  ip?: string;
-}
+/**
+ * The buyer, as every hop carries it (libs/contracts `CustomerFields`), with the name a charge
+ * needs. The address is required for boleto (the bank prints it; CEP as 8 digits, state as the
+ * 2-letter UF); the IP (defaults to the API caller's) goes to providers that score card fraud by it.
+ */
+export type CustomerInput = CustomerFields & { name: string };
 
-export interface AddressInput {
-  street: string;
-  number: string;
-  complement?: string;
-  neighborhood: string;
-  city: string;
-  state: string;
-  zip: string;
-}
+export type AddressInput = AddressFields;
 
 /**
  * A card payment's card: the token the account's own card form minted (Stripe `pm_…`, Pagar.me
@@ -137,7 +125,8 @@ export interface RefundChargeInput {
   endToEndId?: string;
 }
 
-export type ProviderRefundStatus = 'pending' | 'succeeded' | 'failed';
+/** A refund's status at the provider: the public refund statuses (libs/contracts). */
+export type ProviderRefundStatus = RefundStatus;
 
 export interface ProviderRefund {
   /** The provider's id of the refund. */
