@@ -85,7 +85,11 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
       return res.status(200).json({ id, status: payment.status });
     }
     state.settlePayment(payment);
-    sender.paymentEvent(payment, 'PAYMENT_RECEIVED', json);
+    if (payment.pixAutomaticAuthorizationId) {
+      // A Pix Automático debit is CONFIRMED on its due date (docs.asaas.com "Fluxos de Webhook").
+      payment.status = 'CONFIRMED';
+      sender.paymentEvent(payment, 'PAYMENT_CONFIRMED', json);
+    } else sender.paymentEvent(payment, 'PAYMENT_RECEIVED', json);
     activateByPayment(pixAutomatic.deps, payment);
     logger.info({ account: payment.accountId, payment: id }, 'charge paid');
     res.status(200).json({ id, status: payment.status, pixTransaction: payment.pixTransactionId });

@@ -90,7 +90,7 @@ function createPixPayment(
 
 function notify(deps: PixAutomaticDeps, authorization: StoredAuthorization): void {
   const immediate = deps.state.findPayment(authorization.immediate.paymentId);
-  deps.sender.accountEvent(authorization.accountId, AUTHORIZATION_EVENTS[authorization.status], 'pixAutomaticAuthorization', authorizationJson(authorization, immediate?.brCode ?? ''));
+  deps.sender.accountEvent(authorization.accountId, AUTHORIZATION_EVENTS[authorization.status], 'authorization', authorizationJson(authorization, immediate?.brCode ?? ''));
 }
 
 /** Journey 3: paying the immediate QR code's charge activates its authorization (and may create cycles). */
@@ -101,7 +101,7 @@ export function activateByPayment(deps: PixAutomaticDeps, payment: StoredPayment
   pixAutomaticTick(deps);
 }
 
-/** What time did: expired immediate QR codes, SUBSCRIPTION cycles whose charge is due to be created. */
+/** What time did: immediate QR codes expired unpaid, authorizations past their end, SUBSCRIPTION cycles whose charge is due to be created. */
 export function pixAutomaticTick(deps: PixAutomaticDeps): void {
   for (const authorization of deps.state.pixAutomatic.expireDue()) notify(deps, authorization);
   for (const { authorization, dueDate } of deps.state.pixAutomatic.cyclesToCreate()) {

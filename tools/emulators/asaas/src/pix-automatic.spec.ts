@@ -23,6 +23,7 @@ const EVENTS = [
   'PIX_AUTOMATIC_RECURRING_AUTHORIZATION_EXPIRED',
   'PAYMENT_CREATED',
   'PAYMENT_RECEIVED',
+  'PAYMENT_CONFIRMED',
   'PAYMENT_OVERDUE',
   'PAYMENT_DELETED',
 ];
@@ -34,7 +35,7 @@ let emulator: AsaasEmulator;
 let api: string;
 let control: string;
 let receiver: Server;
-const received: { event: string; payment?: { id: string; status: string }; pixAutomaticAuthorization?: { id: string; status: string } }[] = [];
+const received: { event: string; payment?: { id: string; status: string }; authorization?: { id: string; status: string } }[] = [];
 let customer: string;
 
 async function start(): Promise<void> {
@@ -79,8 +80,8 @@ const cycle = (authorizationId: string, dueDate: string, value = 49.9) => ({ cus
 async function events(id: string): Promise<string[]> {
   await emulator.webhooksIdle();
   return received
-    .filter((r) => r.payment?.id === id || r.pixAutomaticAuthorization?.id === id)
-    .map((r) => `${r.event}:${r.payment?.status ?? r.pixAutomaticAuthorization?.status}`)
+    .filter((r) => r.payment?.id === id || r.authorization?.id === id)
+    .map((r) => `${r.event}:${r.payment?.status ?? r.authorization?.status}`)
     .sort();
 }
 
@@ -153,8 +154,8 @@ describe('authorizations', () => {
     expect((await call('POST', '/v3/payments', cycle(id, '2026-03-12'))).json['errors'][0].code).toBe('invalid_action');
     expect((await ctl('POST', `/__control/charges/${first.json['id']}/pay`)).json).toMatchObject({ error: 'not_due' });
     await advanceTo('2026-03-10T12:00:00Z');
-    expect((await ctl('POST', `/__control/charges/${first.json['id']}/pay`)).json).toMatchObject({ status: 'RECEIVED' });
-    expect(await events(first.json['id'])).toEqual(['PAYMENT_CREATED:PENDING', 'PAYMENT_RECEIVED:RECEIVED']);
+    expect((await ctl('POST', `/__control/charges/${first.json['id']}/pay`)).json).toMatchObject({ status: 'CONFIRMED' });
+    expect(await events(first.json['id'])).toEqual(['PAYMENT_CONFIRMED:CONFIRMED', 'PAYMENT_CREATED:PENDING']);
 
     await advanceTo('2026-04-01T12:00:00Z');
     const second = await call('POST', '/v3/payments', cycle(id, '2026-04-10'));
@@ -164,16 +165,21 @@ describe('authorizations', () => {
     expect(await events(second.json['id'])).toEqual(['PAYMENT_CREATED:PENDING', 'PAYMENT_OVERDUE:OVERDUE']);
   });
 
-  it('an immediate QR code left unpaid expires the authorization', async () => {
+  it('an immediate QR code left unpaid refuses the authorization; an active one expires after its finishDate', async () => {
     const id = String((await call('POST', '/v3/pix/automatic/authorizations', authorization({ startDate: '2026-05-10' }))).json['id']);
+    const ending = await call('POST', '/v3/pix/automatic/authorizations', authorization({ startDate: '2026-04-20', finishDate: '2026-04-20', immediateQrCode: { originalValue: 10, expirationSeconds: 86_400 * 3 } }));
+    await ctl('POST', `/__control/charges/${ending.json['immediateQrCode'].paymentId}/pay`);
     await ctl('POST', '/__control/clock', { advance_days: 1 });
-    expect((await call('GET', `/v3/pix/automatic/authorizations/${id}`)).json).toMatchObject({ status: 'EXPIRED' });
-    expect(await events(id)).toContain('PIX_AUTOMATIC_RECURRING_AUTHORIZATION_EXPIRED:EXPIRED');
+    expect((await call('GET', `/v3/pix/automatic/authorizations/${id}`)).json).toMatchObject({ status: 'REFUSED' });
+    expect(await events(id)).toEqual(['PIX_AUTOMATIC_RECURRING_AUTHORIZATION_CREATED:CREATED', 'PIX_AUTOMATIC_RECURRING_AUTHORIZATION_REFUSED:REFUSED']);
+    expect((await call('GET', `/v3/pix/automatic/authorizations/${ending.json['id']}`)).json).toMatchObject({ status: 'ACTIVE' });
+    await advanceTo('2026-04-21T12:00:00Z');
+    expect(await events(ending.json['id'])).toContain('PIX_AUTOMATIC_RECURRING_AUTHORIZATION_EXPIRED:EXPIRED');
   });
 
   it('SUBSCRIPTION: Asaas creates each cycle 10 days before its due date, and refuses manual ones', async () => {
-    // Now 2026-04-11; weekly from 2026-04-16.
-    const created = await call('POST', '/v3/pix/automatic/authorizations', authorization({ paymentCreationMode: 'SUBSCRIPTION', frequency: 'WEEKLY', startDate: '2026-04-16', value: 19.9 }));
+    // Now 2026-04-21; weekly from 2026-04-26.
+    const created = await call('POST', '/v3/pix/automatic/authorizations', authorization({ paymentCreationMode: 'SUBSCRIPTION', frequency: 'WEEKLY', startDate: '2026-04-26', value: 19.9 }));
     const id = String(created.json['id']);
     await ctl('POST', `/__control/charges/${created.json['immediateQrCode'].paymentId}/pay`);
     const cycles = async () =>
@@ -181,12 +187,12 @@ describe('authorizations', () => {
         .filter((p) => p.pixAutomaticAuthorizationId === id)
         .map((p) => `${p.dueDate}:${p.value}`)
         .sort();
-    expect(await cycles()).toEqual(['2026-04-16:19.9']);
-    expect((await call('POST', '/v3/payments', cycle(id, '2026-04-23', 19.9))).json['errors'][0].code).toBe('invalid_action');
-    await advanceTo('2026-04-13T12:00:00Z');
-    expect(await cycles()).toEqual(['2026-04-16:19.9', '2026-04-23:19.9']);
-    await advanceTo('2026-04-20T12:00:00Z');
-    expect(await cycles()).toEqual(['2026-04-16:19.9', '2026-04-23:19.9', '2026-04-30:19.9']);
+    expect(await cycles()).toEqual(['2026-04-26:19.9']);
+    expect((await call('POST', '/v3/payments', cycle(id, '2026-05-03', 19.9))).json['errors'][0].code).toBe('invalid_action');
+    await advanceTo('2026-04-23T12:00:00Z');
+    expect(await cycles()).toEqual(['2026-04-26:19.9', '2026-05-03:19.9']);
+    await advanceTo('2026-04-30T12:00:00Z');
+    expect(await cycles()).toEqual(['2026-04-26:19.9', '2026-05-03:19.9', '2026-05-10:19.9']);
   });
 
   it('cancelling removes the pending cycle and stops further ones', async () => {
@@ -211,6 +217,6 @@ describe('restart', () => {
     expect((await ctl('GET', '/__control/clock')).json).toEqual(clock);
     const after = (await call('GET', '/v3/pix/automatic/authorizations?limit=100')).json['data'] as { id: string; status: string }[];
     expect(after.map((a) => `${a.id}:${a.status}`)).toEqual(before.map((a) => `${a.id}:${a.status}`));
-    expect(after.map((a) => a.status).sort()).toEqual(['ACTIVE', 'CANCELLED', 'EXPIRED', 'REFUSED']);
+    expect(after.map((a) => a.status).sort()).toEqual(['ACTIVE', 'CANCELLED', 'EXPIRED', 'REFUSED', 'REFUSED']);
   });
 });

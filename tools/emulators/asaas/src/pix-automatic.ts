@@ -1,23 +1,29 @@
 /**
- * Pix Automático as Asaas offers it (psp-apis.md §3, §8): authorizations
+ * Pix Automático as Asaas offers it (psp-apis.md §3, §8; event names and flows also from
+ * docs.asaas.com "Eventos para Pix Automático", "Fluxos de Webhook", "FAQ"): authorizations
  * (`/v3/pix/automatic/authorizations`) created with an immediate QR code (journey 3 only: paying
- * it activates the authorization), status CREATED → ACTIVE | REFUSED | EXPIRED, and CANCELLED;
- * cycles are charges (`POST /v3/payments` with `pixAutomaticAuthorizationId`) the integrator
- * creates (paymentCreationMode MANUAL) or Asaas creates itself (SUBSCRIPTION).
+ * it activates the authorization), status CREATED → ACTIVE | REFUSED, ACTIVE → EXPIRED (past
+ * `finishDate`) | CANCELLED; cycles are charges (`POST /v3/payments` with
+ * `pixAutomaticAuthorizationId`) the integrator creates (paymentCreationMode MANUAL) or, as §8
+ * says, Asaas creates itself (SUBSCRIPTION).
+ *
+ * From Asaas's docs: the events `PIX_AUTOMATIC_RECURRING_AUTHORIZATION_{CREATED,ACTIVATED,
+ * REFUSED,CANCELLED,EXPIRED}` with the authorization under `authorization`; an immediate QR code
+ * that expires unpaid makes the authorization REFUSED; activation comes after PAYMENT_RECEIVED; a
+ * cycle debited on its due date is PAYMENT_CONFIRMED; a debit that fails for lack of balance makes
+ * the cycle OVERDUE (PAYMENT_OVERDUE).
  *
  * Decisions where the sources are silent:
  * - DELETE cancels an authorization (Asaas removes resources with DELETE); its pending cycle
  *   charges are removed with it, so nothing more is charged.
- * - An authorization whose immediate QR code expired unpaid is EXPIRED.
  * - With SUBSCRIPTION, Asaas creates each cycle's charge 10 calendar days before its due date (the
  *   earliest the rules allow), from `startDate` on; a cycle less than 2 days away when the
  *   authorization becomes active is skipped, as the rules forbid sending it that late. The
  *   immediate QR code is a payment of its own, not the first cycle. `value` is then required.
  * - A MANUAL cycle must fall in the authorization's dates, at its `value` when fixed, one per
  *   cycle, 2 calendar to 10 business days ahead; with SUBSCRIPTION manual cycles are refused.
- * - A failed debit (control port) makes the cycle OVERDUE; Asaas's own retries are not emulated.
- * - Webhook events `PIX_AUTOMATIC_RECURRING_AUTHORIZATION_{CREATED,ACTIVATED,REFUSED,CANCELLED,
- *   EXPIRED}` with body `{id, event, dateCreated, pixAutomaticAuthorization}` (names unconfirmed).
+ * - Asaas's retries (intraday, and the receiver's extra-day retry endpoint) and the
+ *   `PIX_AUTOMATIC_RECURRING_PAYMENT_INSTRUCTION_*` events are not emulated.
  */
 import { randomUUID } from 'node:crypto';
 import { addDays, cycleDate, cycleIndexOf, inSendingWindow, refill, type Frequency } from '../../kit';
@@ -128,12 +134,18 @@ export class AuthorizationBook {
     authorization.status = 'CANCELLED';
   }
 
-  /** Authorizations whose immediate QR code expired unpaid: EXPIRED now. */
+  /** What time did: immediate QR codes expired unpaid (REFUSED), active ones past `finishDate` (EXPIRED). */
   expireDue(): StoredAuthorization[] {
-    const now = this.now().getTime();
-    const expired = [...this.authorizations.values()].filter((a) => a.status === 'CREATED' && a.immediate.expiresAt.getTime() <= now);
-    for (const authorization of expired) authorization.status = 'EXPIRED';
-    return expired;
+    const now = this.now();
+    const today = spDate(now);
+    const changed: StoredAuthorization[] = [];
+    for (const authorization of this.authorizations.values()) {
+      if (authorization.status === 'CREATED' && authorization.immediate.expiresAt.getTime() <= now.getTime()) authorization.status = 'REFUSED';
+      else if (authorization.status === 'ACTIVE' && authorization.finishDate !== undefined && today > authorization.finishDate) authorization.status = 'EXPIRED';
+      else continue;
+      changed.push(authorization);
+    }
+    return changed;
   }
 
   /**
