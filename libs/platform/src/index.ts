@@ -11,5 +11,6 @@ export * from './outbox';
 export * from './jobs';
 export * from './runtime';
 export * from './crypto';
+export * from './documents';
 export * from './metrics';
 export * from './webhooks';

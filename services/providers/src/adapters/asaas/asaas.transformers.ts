@@ -3,7 +3,7 @@
  * map). Errors: asaas.errors.ts; webhooks: asaas.webhook.ts; HTTP: asaas.adapter.ts.
  * Numbers in Asaas answers arrive as their JSON text (asaas.json.ts), hence `DecimalText`.
  */
-import { assertNever, assertPositiveCents, centsToReaisString, reaisStringToCents } from '@orquestra/platform';
+import { assertNever, assertPositiveCents, centsToReaisString, numericTaxId, reaisStringToCents } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
 import { ProviderError, type CreateChargeInput, type CustomerInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
 import { JsonDecimal } from './asaas.json';
@@ -128,25 +128,9 @@ export function externalReferenceFor(idempotencyKey: string): string {
   return `orq:${createHash('sha256').update(idempotencyKey).digest('hex')}`;
 }
 
-function checkDigit(digits: number[], firstWeight: number, cycle: boolean): number {
-  let weight = firstWeight;
-  let sum = 0;
-  for (const digit of digits) {
-    sum += digit * weight;
-    weight = weight === 2 && cycle ? 9 : weight - 1;
-  }
-  const rest = sum % 11;
-  return rest < 2 ? 0 : 11 - rest;
-}
-
 /** The digits of a valid CPF or CNPJ, else undefined (Asaas refuses the customer otherwise). */
 export function documentDigits(document: string | undefined): string | undefined {
-  const d = (document ?? '').replace(/\D/g, '');
-  const n = [...d].map(Number);
-  if (/^(\d)\1+$/.test(d)) return undefined;
-  if (d.length === 11) return checkDigit(n.slice(0, 9), 10, false) === n[9] && checkDigit(n.slice(0, 10), 11, false) === n[10] ? d : undefined;
-  if (d.length === 14) return checkDigit(n.slice(0, 12), 5, true) === n[12] && checkDigit(n.slice(0, 13), 6, true) === n[13] ? d : undefined;
-  return undefined;
+  return numericTaxId(document)?.value;
 }
 
 /** A Brazilian phone as Asaas takes it: DDD + number, 10 or 11 digits, without +55. */

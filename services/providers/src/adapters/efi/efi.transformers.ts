@@ -3,7 +3,7 @@
  * → `PUT /v2/cob/:txid` body, a cob → ProviderCharge (exhaustive status map), and the webhook body
  * → the txids it names. No I/O here; the error table is efi.errors.ts.
  */
-import { assertNever, assertPositiveCents, centsToReaisString, reaisStringToCents } from '@orquestra/platform';
+import { assertNever, assertPositiveCents, centsToReaisString, numericTaxId, reaisStringToCents } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
 import {
   type CreateChargeInput,
@@ -127,29 +127,6 @@ export function txidForIdempotencyKey(idempotencyKey: string): string {
   return createHash('sha256').update(`orquestra:efi:cob:${idempotencyKey}`).digest('hex').slice(0, 32);
 }
 
-function checkDigit(digits: number[], firstWeight: number, cycle: boolean): number {
-  let weight = firstWeight;
-  let sum = 0;
-  for (const digit of digits) {
-    sum += digit * weight;
-    weight = weight === 2 && cycle ? 9 : weight - 1;
-  }
-  const rest = sum % 11;
-  return rest < 2 ? 0 : 11 - rest;
-}
-
-export function isValidCpf(cpf: string): boolean {
-  if (!/^\d{11}$/.test(cpf) || /^(\d)\1{10}$/.test(cpf)) return false;
-  const d = [...cpf].map(Number);
-  return checkDigit(d.slice(0, 9), 10, false) === d[9] && checkDigit(d.slice(0, 10), 11, false) === d[10];
-}
-
-export function isValidCnpj(cnpj: string): boolean {
-  if (!/^\d{14}$/.test(cnpj) || /^(\d)\1{13}$/.test(cnpj)) return false;
-  const d = [...cnpj].map(Number);
-  return checkDigit(d.slice(0, 12), 5, true) === d[12] && checkDigit(d.slice(0, 13), 6, true) === d[13];
-}
-
 /**
  * `devedor` only with a name and a valid CPF or CNPJ: the spec requires `nome` with exactly one
  * document, and Efí rejects the whole charge ("Documento CPF em devedor.cpf é inválido") for a bad
@@ -157,10 +134,10 @@ export function isValidCnpj(cnpj: string): boolean {
  */
 export function devedorFor(customer: CreateChargeInput['customer']): EfiDevedor | undefined {
   const nome = customer.name.trim().slice(0, 200);
-  const document = (customer.document ?? '').replace(/\D/g, '');
   if (!nome) return undefined;
-  if (isValidCpf(document)) return { cpf: document, nome };
-  if (isValidCnpj(document)) return { cnpj: document, nome };
+  const taxId = numericTaxId(customer.document);
+  if (taxId?.kind === 'cpf') return { cpf: taxId.value, nome };
+  if (taxId?.kind === 'cnpj') return { cnpj: taxId.value, nome };
   return undefined;
 }
 

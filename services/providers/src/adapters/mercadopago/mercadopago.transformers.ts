@@ -3,7 +3,7 @@
  * input → `POST /v1/payments` (Pix) body text, a payment → ProviderCharge (exhaustive status map),
  * No I/O here; the error table is mercadopago.errors.ts, webhook checks mercadopago.webhook.ts.
  */
-import { assertNever, assertPositiveCents, centsToReaisString, reaisStringToCents } from '@orquestra/platform';
+import { assertNever, assertPositiveCents, centsToReaisString, numericTaxId, reaisStringToCents } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
 import type { CreateChargeInput, ProviderCharge, ProviderChargeStatus } from '../provider-adapter';
 import { refundsOfPayment, type MercadoPagoRefund } from './mercadopago.refunds';
@@ -118,28 +118,11 @@ export function idempotencyHeaderFor(idempotencyKey: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-function checkDigit(digits: number[], firstWeight: number, cycle: boolean): number {
-  let weight = firstWeight;
-  let sum = 0;
-  for (const digit of digits) {
-    sum += digit * weight;
-    weight = weight === 2 && cycle ? 9 : weight - 1;
-  }
-  const rest = sum % 11;
-  return rest < 2 ? 0 : 11 - rest;
-}
-
 /** `payer.identification` only for a valid CPF or CNPJ: a bad document fails the whole payment. */
 export function identificationFor(document: string | undefined): MercadoPagoPayer['identification'] {
-  const digits = (document ?? '').replace(/\D/g, '');
-  const d = [...digits].map(Number);
-  if (/^\d{11}$/.test(digits) && !/^(\d)\1{10}$/.test(digits)) {
-    if (checkDigit(d.slice(0, 9), 10, false) === d[9] && checkDigit(d.slice(0, 10), 11, false) === d[10]) return { type: 'CPF', number: digits };
-  }
-  if (/^\d{14}$/.test(digits) && !/^(\d)\1{13}$/.test(digits)) {
-    if (checkDigit(d.slice(0, 12), 5, true) === d[12] && checkDigit(d.slice(0, 13), 6, true) === d[13]) return { type: 'CNPJ', number: digits };
-  }
-  return undefined;
+  const taxId = numericTaxId(document);
+  if (!taxId) return undefined;
+  return { type: taxId.kind === 'cpf' ? 'CPF' : 'CNPJ', number: taxId.value };
 }
 
 /** Pix `date_of_expiration` must be 30 minutes to 30 days ahead (Pix integration guide). */

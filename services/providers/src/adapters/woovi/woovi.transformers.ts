@@ -6,7 +6,7 @@
  * Money: Woovi's `value` and `fee` are integer cents (developers.woovi.com "Como usar a API para
  * criar uma cobrança": "O valor em centavos"), our unit too — no conversion, only integer checks.
  */
-import { assertNever } from '@orquestra/platform';
+import { assertNever, numericTaxId } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
 import { rule, type ErrorRule } from '../error-rule';
 import {
@@ -93,27 +93,9 @@ export function correlationIdFor(idempotencyKey: string): string {
   return `h-${createHash('sha256').update(`orquestra:woovi:charge:${idempotencyKey}`).digest('hex').slice(0, 40)}`;
 }
 
-function checkDigit(digits: number[], firstWeight: number, cycle: boolean): number {
-  let weight = firstWeight;
-  let sum = 0;
-  for (const digit of digits) {
-    sum += digit * weight;
-    weight = weight === 2 && cycle ? 9 : weight - 1;
-  }
-  const rest = sum % 11;
-  return rest < 2 ? 0 : 11 - rest;
-}
-
 /** True for an 11-digit CPF or 14-digit CNPJ with correct check digits. */
 export function isValidTaxId(digits: string): boolean {
-  const d = [...digits].map(Number);
-  if (/^\d{11}$/.test(digits) && !/^(\d)\1{10}$/.test(digits)) {
-    return checkDigit(d.slice(0, 9), 10, false) === d[9] && checkDigit(d.slice(0, 10), 11, false) === d[10];
-  }
-  if (/^\d{14}$/.test(digits) && !/^(\d)\1{13}$/.test(digits)) {
-    return checkDigit(d.slice(0, 12), 5, true) === d[12] && checkDigit(d.slice(0, 13), 6, true) === d[13];
-  }
-  return false;
+  return /^\d+$/.test(digits) && numericTaxId(digits) !== null;
 }
 
 /**
