@@ -4,10 +4,10 @@
  * these are the rules of the subscription itself. The first field refused is returned, with the
  * Portuguese message the API answers.
  */
+import { numericTaxId } from '@orquestra/platform';
 import { isCalendarDate, type CalendarDate } from './calendar-date';
 import { FREQUENCIES, isFrequency, type Frequency } from './cycle-schedule';
 import { accept, refuse, type Validated } from './input-error';
-import { parseTaxId } from './tax-id';
 
 /** Spec §8: amounts are at least 1 cent. The ceiling is the gateway's payment MAX_AMOUNT (R$ 1 bilhão). */
 export const AMOUNT_LIMITS = { min: 1, max: 100_000_000_000 } as const;
@@ -57,7 +57,8 @@ export function validateSubscriptionInput(input: CreateSubscriptionInput, today:
   if (input.customer?.document === undefined || input.customer.document.trim() === '') {
     return refuse('parameter_missing', 'customer.document', 'Informe o CPF ou CNPJ do cliente em customer.document: o Pix Automático exige o documento do pagador.');
   }
-  const document = parseTaxId(input.customer.document);
+  // The Pix API's `devedor.cpf|cnpj` take digits: the alphanumeric CNPJ is not accepted there yet.
+  const document = numericTaxId(input.customer.document);
   if (!document) {
     return refuse('parameter_invalid', 'customer.document', 'O campo customer.document não é um CPF (11 dígitos) nem um CNPJ (14 dígitos) válido: confira os dígitos verificadores.');
   }
@@ -96,7 +97,7 @@ export function validateSubscriptionInput(input: CreateSubscriptionInput, today:
   if (refusedMetadata) return refusedMetadata;
 
   return accept({
-    customer: { name, document: document.digits, document_kind: document.kind },
+    customer: { name, document: document.value, document_kind: document.kind },
     frequency: input.frequency,
     amount,
     first_amount: firstAmount,
