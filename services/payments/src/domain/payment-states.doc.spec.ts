@@ -1,22 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PAYMENT_STATUSES, TRANSITIONS, type PaymentStatus } from './payment-status';
+import { diagramTransitions as edgesOf, tableTransitions as allowedBy } from '@orquestra/platform/testing';
+import { PAYMENT_STATUSES, TRANSITIONS } from './payment-status';
 
-/** The arrows of the mermaid state diagram in docs/payment-states.md, `from → to`, start and end markers left out. */
-function diagramTransitions(markdown: string): Set<string> {
-  const block = /```mermaid\n([\s\S]*?)```/.exec(markdown)?.[1];
-  if (!block) throw new Error('docs/payment-states.md has no mermaid block');
-  const edges = new Set<string>();
-  for (const line of block.split('\n')) {
-    const match = /^\s*(\[\*\]|[a-z_]+)\s*-->\s*(\[\*\]|[a-z_]+)\s*(:.*)?$/.exec(line);
-    if (match && match[1] !== '[*]' && match[2] !== '[*]') edges.add(`${match[1]} → ${match[2]}`);
-  }
-  return edges;
-}
-
-function tableTransitions(): Set<string> {
-  return new Set((Object.keys(TRANSITIONS) as PaymentStatus[]).flatMap((from) => TRANSITIONS[from].map((to) => `${from} → ${to}`)));
-}
+const diagramTransitions = (markdown: string) => edgesOf(markdown, 'docs/payment-states.md');
+const tableTransitions = () => allowedBy(TRANSITIONS);
 
 describe('docs/payment-states.md', () => {
   const markdown = readFileSync(path.resolve(__dirname, '../../../../docs/payment-states.md'), 'utf8');

@@ -1,22 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SUBSCRIPTION_STATUSES, SUBSCRIPTION_TRANSITIONS, type SubscriptionStatus } from './subscription-states';
+import { diagramTransitions as edgesOf, tableTransitions as allowedBy } from '@orquestra/platform/testing';
+import { SUBSCRIPTION_STATUSES, SUBSCRIPTION_TRANSITIONS } from './subscription-states';
 
-/** The arrows of the state diagram in docs/subscriptions.md, `from → to`, start and end markers left out. */
-function diagramTransitions(markdown: string): Set<string> {
-  const block = /```mermaid\n(stateDiagram[\s\S]*?)```/.exec(markdown)?.[1];
-  if (!block) throw new Error('docs/subscriptions.md has no mermaid state diagram');
-  const edges = new Set<string>();
-  for (const line of block.split('\n')) {
-    const match = /^\s*(\[\*\]|[a-z_]+)\s*-->\s*(\[\*\]|[a-z_]+)\s*(:.*)?$/.exec(line);
-    if (match && match[1] !== '[*]' && match[2] !== '[*]') edges.add(`${match[1]} → ${match[2]}`);
-  }
-  return edges;
-}
-
-function tableTransitions(): Set<string> {
-  return new Set(SUBSCRIPTION_STATUSES.flatMap((from: SubscriptionStatus) => SUBSCRIPTION_TRANSITIONS[from].map((to) => `${from} → ${to}`)));
-}
+const diagramTransitions = (markdown: string) => edgesOf(markdown, 'docs/subscriptions.md');
+const tableTransitions = () => allowedBy(SUBSCRIPTION_TRANSITIONS);
 
 describe('docs/subscriptions.md', () => {
   const markdown = readFileSync(path.resolve(__dirname, '../../../../docs/subscriptions.md'), 'utf8');
