@@ -1,8 +1,8 @@
 /**
  * Pix Automático (PIX_RECURRING subscriptions) in the Woovi emulator over HTTP: approval in the
  * payer's bank or by paying the approval charge, refusal, cycle charges Woovi creates on a clock
- * the test moves, a failed debit retried per PERMITE_3R_7D, cancellation, signed webhooks, and a
- * restart. The clock starts on Monday 2026-03-02, 09:00 in São Paulo, and only moves forward.
+ * the test moves, a failed debit retried per THREE_RETRIES_7_DAYS, cancellation, signed webhooks,
+ * and a restart. The clock starts on Monday 2026-03-02, 09:00 in São Paulo, and only moves forward.
  */
 import { createVerify } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,7 +14,17 @@ import { createWooviEmulator, type WooviEmulator } from './woovi-emulator';
 
 const APP = 'pix-recurring-spec-app';
 const BASE = new Date('2026-03-02T12:00:00.000Z');
-const EVENTS = ['OPENPIX:PIX_AUTOMATIC_APPROVED', 'OPENPIX:PIX_AUTOMATIC_REJECTED', 'OPENPIX:PIX_AUTOMATIC_CANCELED', 'OPENPIX:CHARGE_CREATED', 'OPENPIX:CHARGE_COMPLETED', 'OPENPIX:CHARGE_EXPIRED'];
+const EVENTS = [
+  'PIX_AUTOMATIC_APPROVED',
+  'PIX_AUTOMATIC_REJECTED',
+  'PIX_AUTOMATIC_CANCELED',
+  'PIX_AUTOMATIC_COBR_COMPLETED',
+  'PIX_AUTOMATIC_COBR_TRY_REJECTED',
+  'PIX_AUTOMATIC_COBR_REJECTED',
+  'OPENPIX:CHARGE_CREATED',
+  'OPENPIX:CHARGE_COMPLETED',
+  'OPENPIX:CHARGE_EXPIRED',
+];
 
 type Answer = { status: number; json: Record<string, any> };
 
@@ -49,11 +59,12 @@ const subscription = (correlationID: string, overrides: Record<string, unknown> 
   type: 'PIX_RECURRING',
   correlationID,
   value: 4990,
-  customer: { name: 'Fulana de Tal', taxID: '529.982.247-25' },
+  customer: { name: 'Fulana de Tal', taxID: '529.982.247-25', address: { zipcode: '01310100', street: 'Av. Paulista', number: '1000', city: 'São Paulo', state: 'SP' } },
   comment: 'Plano mensal',
   frequency: 'MONTHLY',
-  startDate: '2026-03-10',
-  pixRecurringOptions: { journey: 'ONLY_RECURRENCY', retryPolicy: 'PERMITE_3R_7D' },
+  dayGenerateCharge: 10,
+  dayDue: 7,
+  pixRecurringOptions: { journey: 'ONLY_RECURRENCY', retryPolicy: 'THREE_RETRIES_7_DAYS' },
   ...overrides,
 });
 
@@ -63,7 +74,7 @@ async function events(correlationID: string): Promise<string[]> {
   expect(received.every((r) => r.signed)).toBe(true);
   return received
     .filter((r) => r.subscription?.correlationID === correlationID || r.charge?.correlationID.startsWith(correlationID))
-    .map((r) => `${r.event.replace('OPENPIX:', '')}:${r.subscription?.status ?? r.charge?.correlationID.slice(correlationID.length + 1)}`)
+    .map((r) => `${r.event.replace('OPENPIX:', '')}:${r.charge ? r.charge.correlationID.slice(correlationID.length + 1) : r.subscription?.status}`)
     .sort();
 }
 
@@ -92,75 +103,83 @@ afterAll(async () => {
 });
 
 describe('PIX_RECURRING subscriptions', () => {
-  it('ONLY_RECURRENCY: approved in the bank app; Woovi creates the cycle 10 days ahead; paid on its due date', async () => {
+  it('ONLY_RECURRENCY: approved in the bank app; Woovi creates the cycle 4 days ahead; paid on its payment date', async () => {
     const created = await call('POST', '/api/v1/subscriptions', subscription('sub-a'));
     expect(created.status).toBe(200);
-    expect(created.json['subscription']).toMatchObject({ type: 'PIX_RECURRING', status: 'PENDING', value: 4990, pixRecurring: { journey: 'ONLY_RECURRENCY', retryPolicy: 'PERMITE_3R_7D' } });
+    expect(created.json['subscription']).toMatchObject({ type: 'PIX_RECURRING', status: 'PENDING', value: 4990, startDate: '2026-03-10', pixRecurring: { journey: 'ONLY_RECURRENCY', retryPolicy: 'THREE_RETRIES_7_DAYS' } });
     expect(created.json['subscription'].pixRecurring.recurrencyId).toMatch(/^RR\d{8}20260302[a-zA-Z0-9]{11}$/);
     expect(created.json['subscription'].pixRecurring.emv).toContain('br.gov.bcb.pix');
 
-    expect((await ctl('POST', '/__control/subscriptions/sub-a/approve')).json['subscription']).toMatchObject({ status: 'ACTIVE', cycles: [{ dueDate: '2026-03-10', chargeCorrelationID: 'sub-a-0' }] });
+    expect((await ctl('POST', '/__control/subscriptions/sub-a/approve')).json['subscription']).toMatchObject({ status: 'ACTIVE', cycles: [] });
+    await advanceTo('2026-03-06T12:00:00Z');
+    expect((await call('GET', '/api/v1/subscriptions/sub-a')).json['subscription'].cycles).toEqual([{ dueDate: '2026-03-10', expiresDate: '2026-03-17', chargeCorrelationID: 'sub-a-0', failedAttempts: [], nextAttempt: '2026-03-10' }]);
     expect((await call('GET', '/api/v1/charge/sub-a-0')).json['charge']).toMatchObject({ status: 'ACTIVE', value: 4990 });
     expect((await ctl('POST', '/__control/charges/sub-a-0/pay')).json).toMatchObject({ error: 'not_due' });
     await advanceTo('2026-03-10T12:00:00Z');
     expect((await ctl('POST', '/__control/charges/sub-a-0/pay')).json).toMatchObject({ status: 'COMPLETED' });
-    expect(await events('sub-a')).toEqual(['CHARGE_COMPLETED:0', 'CHARGE_CREATED:0', 'PIX_AUTOMATIC_APPROVED:ACTIVE']);
+    expect(await events('sub-a')).toEqual(['CHARGE_COMPLETED:0', 'CHARGE_CREATED:0', 'PIX_AUTOMATIC_APPROVED:ACTIVE', 'PIX_AUTOMATIC_COBR_COMPLETED:0']);
   });
 
-  it('retries a failed debit the next day per PERMITE_3R_7D, then gives up', async () => {
-    await advanceTo('2026-04-01T12:00:00Z');
-    expect((await call('GET', '/api/v1/subscriptions/sub-a')).json['subscription'].cycles).toHaveLength(2);
+  it('retries a failed debit the day after, midway and on the expiry date, then rejects the charge when it expires', async () => {
+    await advanceTo('2026-04-06T12:00:00Z');
     await advanceTo('2026-04-10T12:00:00Z');
     expect((await ctl('POST', '/__control/charges/sub-a-1/fail')).json).toEqual({ correlationID: 'sub-a-1', status: 'ACTIVE', nextAttempt: '2026-04-11' });
     expect((await ctl('POST', '/__control/charges/sub-a-1/fail')).json).toMatchObject({ error: 'not_due' });
-    for (const date of ['2026-04-11', '2026-04-12']) {
+    for (const [date, next] of [['2026-04-11', '2026-04-13'], ['2026-04-13', '2026-04-17']] as const) {
       await advanceTo(`${date}T12:00:00Z`);
-      expect((await ctl('POST', '/__control/charges/sub-a-1/fail')).json).toMatchObject({ status: 'ACTIVE' });
+      expect((await ctl('POST', '/__control/charges/sub-a-1/fail')).json).toEqual({ correlationID: 'sub-a-1', status: 'ACTIVE', nextAttempt: next });
     }
-    await advanceTo('2026-04-13T12:00:00Z');
-    expect((await ctl('POST', '/__control/charges/sub-a-1/fail')).json).toEqual({ correlationID: 'sub-a-1', status: 'EXPIRED' });
-    expect((await call('GET', '/api/v1/subscriptions/sub-a')).json['subscription'].cycles[1]).toMatchObject({ failedAttempts: ['2026-04-10', '2026-04-11', '2026-04-12', '2026-04-13'] });
-    expect(await events('sub-a')).toEqual(expect.arrayContaining(['CHARGE_CREATED:1', 'CHARGE_EXPIRED:1']));
-    expect(await events('sub-a')).not.toContain('CHARGE_COMPLETED:1');
+    await advanceTo('2026-04-17T12:00:00Z');
+    expect((await ctl('POST', '/__control/charges/sub-a-1/fail')).json).toEqual({ correlationID: 'sub-a-1', status: 'ACTIVE' });
+    expect((await call('GET', '/api/v1/subscriptions/sub-a')).json['subscription'].cycles[1]).toMatchObject({ failedAttempts: ['2026-04-10', '2026-04-11', '2026-04-13', '2026-04-17'] });
+    expect(await events('sub-a')).not.toContain('PIX_AUTOMATIC_COBR_REJECTED:1');
+    await advanceTo('2026-04-18T12:00:00Z');
+    expect((await call('GET', '/api/v1/charge/sub-a-1')).json['charge']).toMatchObject({ status: 'EXPIRED' });
+    const seen = await events('sub-a');
+    expect(seen.filter((e) => e === 'PIX_AUTOMATIC_COBR_TRY_REJECTED:1')).toHaveLength(4);
+    expect(seen).toEqual(expect.arrayContaining(['CHARGE_EXPIRED:1', 'PIX_AUTOMATIC_COBR_REJECTED:1']));
   });
 
   it('a retried debit can be paid', async () => {
-    await advanceTo('2026-05-01T12:00:00Z');
+    await advanceTo('2026-05-06T12:00:00Z');
     await advanceTo('2026-05-10T12:00:00Z');
     await ctl('POST', '/__control/charges/sub-a-2/fail');
     await advanceTo('2026-05-11T12:00:00Z');
     expect((await ctl('POST', '/__control/charges/sub-a-2/pay')).json).toMatchObject({ status: 'COMPLETED' });
   });
 
-  it('PAYMENT_ON_APPROVAL: paying the approval charge activates it as the first cycle; refusal; bad bodies', async () => {
-    const created = await call('POST', '/api/v1/subscriptions', subscription('sub-b', { startDate: '2026-05-11', frequency: 'WEEKLY', pixRecurringOptions: { journey: 'PAYMENT_ON_APPROVAL' } }));
+  it('PAYMENT_ON_APPROVAL: paying the approval charge (today) activates it as the first cycle; refusal; bad bodies', async () => {
+    const onApproval = { journey: 'PAYMENT_ON_APPROVAL' };
+    expect((await call('POST', '/api/v1/subscriptions', subscription('sub-b', { dayGenerateCharge: 12, pixRecurringOptions: onApproval }))).status).toBe(400);
+    const created = await call('POST', '/api/v1/subscriptions', subscription('sub-b', { dayGenerateCharge: '2026-05-11T12:00:00.000Z', frequency: 'WEEKLY', pixRecurringOptions: onApproval }));
     const approval = created.json['subscription'].pixRecurring.approvalChargeCorrelationID;
     expect(approval).toBe('sub-b-approval');
     expect((await ctl('POST', '/__control/subscriptions/sub-b/approve')).status).toBe(409);
     await ctl('POST', `/__control/charges/${approval}/pay`);
-    const active = (await call('GET', '/api/v1/subscriptions/sub-b')).json['subscription'];
-    expect(active).toMatchObject({ status: 'ACTIVE', pixRecurring: { retryPolicy: 'NAO_PERMITE' } });
-    expect(active.cycles.map((c: { dueDate: string }) => c.dueDate)).toEqual(['2026-05-18']);
+    expect((await call('GET', '/api/v1/subscriptions/sub-b')).json['subscription']).toMatchObject({ status: 'ACTIVE', cycles: [], pixRecurring: { retryPolicy: 'NON_PERMITED' } });
+    await advanceTo('2026-05-14T12:00:00Z');
+    expect((await call('GET', '/api/v1/subscriptions/sub-b')).json['subscription'].cycles.map((c: { dueDate: string }) => c.dueDate)).toEqual(['2026-05-18']);
 
-    await call('POST', '/api/v1/subscriptions', subscription('sub-c', { startDate: '2026-06-01' }));
-    expect((await ctl('POST', '/__control/subscriptions/sub-c/refuse')).json['subscription']).toMatchObject({ status: 'REJECTED' });
+    await call('POST', '/api/v1/subscriptions', subscription('sub-c', { dayGenerateCharge: 1 }));
+    expect((await ctl('POST', '/__control/subscriptions/sub-c/refuse')).json['subscription']).toMatchObject({ status: 'REJECTED', startDate: '2026-06-01' });
     expect((await call('POST', '/api/v1/subscriptions', subscription('sub-d', { type: 'RECURRENT' }))).status).toBe(400);
-    expect((await call('POST', '/api/v1/subscriptions', subscription('sub-d', { customer: { name: 'X', taxID: '12345678900' } }))).status).toBe(400);
+    expect((await call('POST', '/api/v1/subscriptions', subscription('sub-d', { customer: { name: 'X', taxID: '52998224725' } }))).json).toEqual({ error: 'customer.address é obrigatório' });
+    expect((await call('POST', '/api/v1/subscriptions', subscription('sub-d', { comment: 'x'.repeat(30) }))).status).toBe(400);
     expect((await call('POST', '/api/v1/subscriptions', subscription('sub-b'))).status).toBe(400);
   });
 
-  it('without retries, a failed debit expires the charge at once; cancelling removes open cycles and stops further ones', async () => {
+  it('without retries, a failed debit leaves the charge to expire; cancelling removes open cycles and stops further ones', async () => {
     await advanceTo('2026-05-18T12:00:00Z');
-    expect((await ctl('POST', '/__control/charges/sub-b-1/fail')).json).toEqual({ correlationID: 'sub-b-1', status: 'EXPIRED' });
-    const cycles = (await call('GET', '/api/v1/subscriptions/sub-b')).json['subscription'].cycles as { chargeCorrelationID: string }[];
-    const open = cycles[cycles.length - 1]!.chargeCorrelationID;
-    expect((await call('GET', `/api/v1/charge/${open}`)).json['charge']).toMatchObject({ status: 'ACTIVE' });
+    expect((await ctl('POST', '/__control/charges/sub-b-1/fail')).json).toEqual({ correlationID: 'sub-b-1', status: 'ACTIVE' });
+    expect((await ctl('POST', '/__control/charges/sub-b-1/pay')).json).toMatchObject({ error: 'not_due' });
+    await advanceTo('2026-05-21T12:00:00Z');
+    expect((await call('GET', '/api/v1/charge/sub-b-2')).json['charge']).toMatchObject({ status: 'ACTIVE' });
     expect((await call('DELETE', '/api/v1/subscriptions/sub-b')).json['subscription']).toMatchObject({ status: 'CANCELED' });
-    expect((await call('GET', `/api/v1/charge/${open}`)).status).toBe(400);
+    expect((await call('GET', '/api/v1/charge/sub-b-2')).status).toBe(400);
     await advanceTo('2026-06-30T12:00:00Z');
-    expect((await call('GET', '/api/v1/subscriptions/sub-b')).json['subscription'].cycles).toHaveLength(cycles.length);
-    expect((await events('sub-b')).filter((e) => e.startsWith('PIX_AUTOMATIC'))).toEqual(['PIX_AUTOMATIC_APPROVED:ACTIVE', 'PIX_AUTOMATIC_CANCELED:CANCELED']);
-    expect(await events('sub-b')).toContain('CHARGE_EXPIRED:1');
+    expect((await call('GET', '/api/v1/subscriptions/sub-b')).json['subscription'].cycles).toHaveLength(2);
+    const seen = await events('sub-b');
+    expect(seen.filter((e) => e.startsWith('PIX_AUTOMATIC'))).toEqual(['PIX_AUTOMATIC_APPROVED:ACTIVE', 'PIX_AUTOMATIC_CANCELED:CANCELED', 'PIX_AUTOMATIC_COBR_TRY_REJECTED:1']);
     expect((await call('DELETE', '/api/v1/subscriptions/sub-b')).status).toBe(400);
   });
 });

@@ -1,22 +1,28 @@
 /**
- * Pix Automático as Woovi offers it (psp-apis.md §5, §8): a subscription of `type:
- * "PIX_RECURRING"` with `pixRecurringOptions{journey, retryPolicy}`; Woovi creates each cycle's
- * charge itself. The facts name only that much; the rest is the emulator's decision, written
- * here and in the README:
- * - Body: `{type, correlationID, value (integer cents), customer{name, taxID}, comment?,
- *   frequency (WEEKLY|MONTHLY|QUARTERLY|SEMIANNUALLY|ANNUALLY, default MONTHLY), startDate?
- *   (first due date, default today), endDate?, pixRecurringOptions{journey ONLY_RECURRENCY |
- *   PAYMENT_ON_APPROVAL, retryPolicy NAO_PERMITE | PERMITE_3R_7D (the Banco Central's names;
- *   Woovi's are unconfirmed), default NAO_PERMITE}}`.
- * - Status PENDING → ACTIVE | REJECTED | EXPIRED (the approval charge of PAYMENT_ON_APPROVAL
- *   expired unpaid), and CANCELED (DELETE). ONLY_RECURRENCY is approved in the payer's bank
- *   (control port); PAYMENT_ON_APPROVAL by paying its approval charge, which is the first cycle.
- * - Woovi creates a cycle's charge 10 calendar days before its due date (skipping a cycle less
- *   than 2 days away at activation); the charge is debited on its due date (control port), and a
- *   failed debit is retried by Woovi the next day while PERMITE_3R_7D allows (3 retries within 7
- *   days after the due date); the last failure expires the charge (OPENPIX:CHARGE_EXPIRED).
- * - Subscription events `OPENPIX:PIX_AUTOMATIC_APPROVED`, `_REJECTED`, `_CANCELED`, `_EXPIRED`
- *   with body `{event, subscription, company, account}` (names unconfirmed).
+ * Pix Automático as Woovi offers it (psp-apis.md §5, §8; developers.woovi.com "Como criar um Pix
+ * Automático?", "Como implementar passo a passo", "Fluxograma"): a subscription of `type:
+ * "PIX_RECURRING"` whose charges Woovi creates itself.
+ *
+ * From Woovi's docs: the body's `value` (cents), `customer` (with its address), `dayGenerateCharge`
+ * (day of the month, or an ISO date that starts the recurrence; today for PAYMENT_ON_APPROVAL; a
+ * day already past this month starts next month), `dayDue` (days until the charge expires),
+ * `comment` (< 30 characters, the contract), `frequency`, `pixRecurringOptions{journey:
+ * ONLY_RECURRENCY (journey 2) | PAYMENT_ON_APPROVAL (journey 3), retryPolicy}`; a cycle's charge is
+ * created 4 days before its payment date; with retries, up to 3 more attempts: the day after the
+ * payment date, midway to the charge's expiry, and on the expiry date; events PIX_AUTOMATIC_APPROVED,
+ * PIX_AUTOMATIC_COBR_COMPLETED, PIX_AUTOMATIC_COBR_TRY_REJECTED (an attempt failed) and
+ * PIX_AUTOMATIC_COBR_REJECTED (the charge expired after its last attempt failed).
+ *
+ * Decisions where they are silent:
+ * - `retryPolicy` NON_PERMITED (default; the docs show only "NON_P…") or THREE_RETRIES_7_DAYS;
+ *   `frequency` WEEKLY|MONTHLY|QUARTERLY|SEMIANNUALLY|ANNUALLY (the docs name those five periods);
+ *   `dayDue` 1–7 (default 7, so that every retry fits the 7-day rule); `correlationID` optional.
+ * - Status PENDING → ACTIVE | REJECTED | EXPIRED (PAYMENT_ON_APPROVAL's charge expired unpaid),
+ *   and CANCELED (DELETE, which removes open cycle charges); events PIX_AUTOMATIC_REJECTED,
+ *   PIX_AUTOMATIC_CANCELED, PIX_AUTOMATIC_EXPIRED; every PIX_AUTOMATIC_* body is
+ *   `{event, subscription, charge?, company, account}`.
+ * - PAYMENT_ON_APPROVAL's approval charge is the first cycle; ONLY_RECURRENCY is approved in the
+ *   payer's bank (control port). A cycle less than 2 days away when created is skipped.
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { addDays, cycleDate, refill, saoPauloDate, type Frequency } from '../../kit';
@@ -24,18 +30,23 @@ import { wooviErrors } from './woovi-errors';
 
 export type SubscriptionStatus = 'PENDING' | 'ACTIVE' | 'REJECTED' | 'CANCELED' | 'EXPIRED';
 export type Journey = 'ONLY_RECURRENCY' | 'PAYMENT_ON_APPROVAL';
-export type RetryPolicy = 'NAO_PERMITE' | 'PERMITE_3R_7D';
+export type RetryPolicy = 'NON_PERMITED' | 'THREE_RETRIES_7_DAYS';
 
 export const SUBSCRIPTION_EVENTS = {
-  ACTIVE: 'OPENPIX:PIX_AUTOMATIC_APPROVED',
-  REJECTED: 'OPENPIX:PIX_AUTOMATIC_REJECTED',
-  CANCELED: 'OPENPIX:PIX_AUTOMATIC_CANCELED',
-  EXPIRED: 'OPENPIX:PIX_AUTOMATIC_EXPIRED',
+  ACTIVE: 'PIX_AUTOMATIC_APPROVED',
+  REJECTED: 'PIX_AUTOMATIC_REJECTED',
+  CANCELED: 'PIX_AUTOMATIC_CANCELED',
+  EXPIRED: 'PIX_AUTOMATIC_EXPIRED',
 } as const;
 
-const LEAD_DAYS = 10;
-const MAX_RETRIES = 3;
-const RETRY_DAYS = 7;
+export const CYCLE_EVENTS = {
+  completed: 'PIX_AUTOMATIC_COBR_COMPLETED',
+  tryRejected: 'PIX_AUTOMATIC_COBR_TRY_REJECTED',
+  rejected: 'PIX_AUTOMATIC_COBR_REJECTED',
+} as const;
+
+/** Woovi creates a cycle's charge this many days before its payment date. */
+const LEAD_DAYS = 4;
 /** Placeholder ISPB of Woovi in recurrence ids (the emulator's; not asserted anywhere). */
 const WOOVI_ISPB = '54811417';
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -43,7 +54,10 @@ const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** One cycle's charge, by the charge's correlationID, with its debit attempts. */
 export interface CycleRecord {
   index: number;
+  /** The payment date (first debit attempt). */
   dueDate: string;
+  /** The charge's expiry date: payment date + dayDue. */
+  expiresOn: string;
   correlationID: string;
   /** The date of the debit attempt pending, if any. */
   nextAttempt?: string;
@@ -58,8 +72,9 @@ export interface StoredSubscription {
   customer: { name: string; taxID: { taxID: string; type: 'BR:CPF' | 'BR:CNPJ' } };
   comment?: string;
   frequency: Frequency;
+  /** The payment date of the first cycle. */
   startDate: string;
-  endDate?: string;
+  dayDue: number;
   journey: Journey;
   retryPolicy: RetryPolicy;
   recurrencyId: string;
@@ -85,7 +100,7 @@ export function subscriptionJson(s: StoredSubscription) {
     ...(s.comment !== undefined ? { comment: s.comment } : {}),
     frequency: s.frequency,
     startDate: s.startDate,
-    ...(s.endDate !== undefined ? { endDate: s.endDate } : {}),
+    dayDue: s.dayDue,
     status: s.status,
     createdAt: s.createdAt.toISOString(),
     pixRecurring: {
@@ -96,7 +111,7 @@ export function subscriptionJson(s: StoredSubscription) {
       status: s.status,
       ...(s.approvalCorrelationID ? { approvalChargeCorrelationID: s.approvalCorrelationID } : {}),
     },
-    cycles: s.cycles.map((c) => ({ dueDate: c.dueDate, chargeCorrelationID: c.correlationID, failedAttempts: c.failures, ...(c.nextAttempt ? { nextAttempt: c.nextAttempt } : {}) })),
+    cycles: s.cycles.map((c) => ({ dueDate: c.dueDate, expiresDate: c.expiresOn, chargeCorrelationID: c.correlationID, failedAttempts: c.failures, ...(c.nextAttempt ? { nextAttempt: c.nextAttempt } : {}) })),
   };
 }
 
@@ -112,7 +127,7 @@ export class RecurringBook {
   newRecurrencyId(retryPolicy: RetryPolicy): string {
     let tail = '';
     for (let i = 0; i < 11; i += 1) tail += ALNUM[randomInt(ALNUM.length)];
-    return `R${retryPolicy === 'PERMITE_3R_7D' ? 'R' : 'N'}${WOOVI_ISPB}${this.today().replace(/-/g, '')}${tail}`;
+    return `R${retryPolicy === 'THREE_RETRIES_7_DAYS' ? 'R' : 'N'}${WOOVI_ISPB}${this.today().replace(/-/g, '')}${tail}`;
   }
 
   create(subscription: Omit<StoredSubscription, 'globalID' | 'status' | 'createdAt' | 'cycles' | 'cyclesDone'>): StoredSubscription {
@@ -163,7 +178,7 @@ export class RecurringBook {
     subscription.status = 'CANCELED';
   }
 
-  /** Cycles whose charge Woovi creates today, recorded with their first debit date. */
+  /** Cycles whose charge Woovi creates today (4 days ahead), recorded with their first debit date. */
   cyclesToCreate(): { subscription: StoredSubscription; cycle: CycleRecord }[] {
     const today = this.today();
     const due: { subscription: StoredSubscription; cycle: CycleRecord }[] = [];
@@ -171,11 +186,11 @@ export class RecurringBook {
       if (subscription.status !== 'ACTIVE') continue;
       for (let index = 0; ; index += 1) {
         const dueDate = cycleDate(subscription.startDate, subscription.frequency, index);
-        if (dueDate > addDays(today, LEAD_DAYS) || (subscription.endDate !== undefined && dueDate > subscription.endDate)) break;
+        if (dueDate > addDays(today, LEAD_DAYS)) break;
         if (subscription.cyclesDone.includes(index)) continue;
         subscription.cyclesDone.push(index);
         if (dueDate < addDays(today, 2)) continue;
-        const cycle: CycleRecord = { index, dueDate, correlationID: `${subscription.correlationID}-${index}`, nextAttempt: dueDate, failures: [] };
+        const cycle: CycleRecord = { index, dueDate, expiresOn: addDays(dueDate, subscription.dayDue), correlationID: `${subscription.correlationID}-${index}`, nextAttempt: dueDate, failures: [] };
         subscription.cycles.push(cycle);
         due.push({ subscription, cycle });
       }
@@ -203,17 +218,20 @@ export class RecurringBook {
     delete cycle.nextAttempt;
   }
 
-  /** A failed debit: Woovi retries the next day while the policy allows; answers whether it gave up. */
+  /**
+   * A failed debit. With retries, the next of: the day after the payment date, midway to the
+   * expiry, the expiry date (later than today); answers whether another attempt is scheduled.
+   */
   failed(subscription: StoredSubscription, cycle: CycleRecord): boolean {
     const today = this.today();
     cycle.failures.push(today);
-    const next = addDays(today, 1);
-    if (subscription.retryPolicy === 'PERMITE_3R_7D' && cycle.failures.length <= MAX_RETRIES && next <= addDays(cycle.dueDate, RETRY_DAYS)) {
-      cycle.nextAttempt = next;
-      return false;
-    }
     delete cycle.nextAttempt;
-    return true;
+    if (subscription.retryPolicy !== 'THREE_RETRIES_7_DAYS') return false;
+    const span = subscription.dayDue;
+    const retries = [addDays(cycle.dueDate, 1), addDays(cycle.dueDate, Math.floor(span / 2)), cycle.expiresOn];
+    const next = retries.find((date) => date > today && date <= cycle.expiresOn);
+    if (next) cycle.nextAttempt = next;
+    return cycle.nextAttempt !== undefined;
   }
 
   clear(): void {

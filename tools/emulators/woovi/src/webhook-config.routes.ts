@@ -27,11 +27,14 @@ export const WEBHOOK_EVENTS = [
   'OPENPIX:DISPUTE_ACCEPTED',
   'OPENPIX:DISPUTE_REJECTED',
   'OPENPIX:DISPUTE_CANCELED',
-  // Pix Automático subscriptions (pix-recurring.ts; names unconfirmed).
-  'OPENPIX:PIX_AUTOMATIC_APPROVED',
-  'OPENPIX:PIX_AUTOMATIC_REJECTED',
-  'OPENPIX:PIX_AUTOMATIC_CANCELED',
-  'OPENPIX:PIX_AUTOMATIC_EXPIRED',
+  // Pix Automático (pix-recurring.ts): the first four from Woovi's docs, the last three the emulator's names.
+  'PIX_AUTOMATIC_APPROVED',
+  'PIX_AUTOMATIC_COBR_COMPLETED',
+  'PIX_AUTOMATIC_COBR_TRY_REJECTED',
+  'PIX_AUTOMATIC_COBR_REJECTED',
+  'PIX_AUTOMATIC_REJECTED',
+  'PIX_AUTOMATIC_CANCELED',
+  'PIX_AUTOMATIC_EXPIRED',
 ] as const;
 
 const webhookSchema = z.object({

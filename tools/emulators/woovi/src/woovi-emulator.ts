@@ -22,7 +22,7 @@ import { WebhookSender } from './webhook-sender';
 import { wooviApiApp } from './woovi-api.routes';
 import { chargeJson } from './charge-json';
 import { RefundSettler } from './refunds';
-import { recurringTick } from './pix-recurring.routes';
+import { onChargeExpired, recurringTick } from './pix-recurring.routes';
 
 export interface WooviEmulatorOptions extends EmulatorOptions {
   /** AppIDs valid from the start. */
@@ -57,9 +57,7 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
   const sender = new WebhookSender(state, keys, company, options.webhooks ?? {}, logger);
   const expiry = new ExpiryScheduler(state);
   const refunds = new RefundSettler(state, sender, logger, options.refundSettleMs ?? 300, (charge) => chargeJson(state, charge));
-  state.onExpired = (charge) => {
-    sender.notify('OPENPIX:CHARGE_EXPIRED', charge);
-  };
+
 
   const charges = {
     merchant: options.merchant ?? SANDBOX_MERCHANT,
@@ -69,6 +67,10 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
   const api = wooviApiApp({ state, sender, expiry, keys, charges, logger, refunds });
   const recurringDeps = { state, sender, expiry, charges };
   const tick = () => recurringTick(recurringDeps);
+  state.onExpired = (charge) => {
+    sender.notify('OPENPIX:CHARGE_EXPIRED', charge);
+    onChargeExpired(recurringDeps, charge);
+  };
   const disputes = new DisputeBook();
   const { lifecycle } = hostEmulator('woovi', options, {
     api: createServer(api),
