@@ -142,7 +142,7 @@ describe('recurrences', () => {
     expect((await call('POST', '/v2/solicrec', solicrec(idRec, '2026-03-09T12:00:00Z'))).body).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/SolicRecOperacaoInvalida' });
 
     expect((await control('POST', `/__control/recs/${idRec}/approve`)).body).toMatchObject({ status: 'APROVADA' });
-    expect((await call('GET', `/v2/rec/${idRec}`)).body).toMatchObject({ status: 'APROVADA', atualizacao: [{ status: 'CRIADA' }, { status: 'APROVADA' }] });
+    expect((await call('GET', `/v2/rec/${idRec}`)).body).toMatchObject({ status: 'APROVADA', ativacao: { tipoJornada: 'JORNADA_1' }, atualizacao: [{ status: 'CRIADA' }, { status: 'APROVADA' }] });
     expect((await call('GET', `/v2/solicrec/${id}`)).body).toMatchObject({ status: 'ACEITA' });
     expect(await notified(idRec)).toEqual(['/rec:APROVADA']);
   });
@@ -178,7 +178,7 @@ describe('recurrences', () => {
     const created = await call('POST', '/v2/rec', rec({ loc: loc.body['id'], ativacao: { dadosJornada: { txid: cobTxid } } }));
     const idRec = String(created.body['idRec']);
     const shown = await call('GET', `/v2/rec/${idRec}?txid=${cobTxid}`);
-    expect(shown.body).toMatchObject({ dadosQR: { jornada: 'JORNADA_3' } });
+    expect(shown.body).toMatchObject({ ativacao: { tipoJornada: 'JORNADA_3', dadosJornada: { txid: cobTxid } }, dadosQR: { jornada: 'JORNADA_3' } });
     expect((shown.body['dadosQR'] as { pixCopiaECola: string }).pixCopiaECola).toContain(String(loc.body['location']));
     expect((await control('POST', `/__control/recs/${idRec}/approve`)).status).toBe(409);
     expect((await control('POST', `/__control/charges/${cobTxid}/pay`)).status).toBe(200);
@@ -187,10 +187,11 @@ describe('recurrences', () => {
 
   it('refuses bad bodies with the Banco Central error shape', async () => {
     const answer = await call('POST', '/v2/rec', rec({ politicaRetentativa: 'SEMPRE' }));
-    expect(answer).toMatchObject({ status: 400, body: { type: 'https://pix.bcb.gov.br/api/v2/error/RequisicaoInvalida', violacoes: [{ propriedade: 'politicaRetentativa' }] } });
-    expect((await call('POST', '/v2/rec', rec({ calendario: { dataInicial: '2026-03-01', periodicidade: 'MENSAL' } }))).status).toBe(400);
-    expect((await call('GET', '/v2/rec/RR0908935620260302nonexistent')).status).toBe(404);
-    expect((await call('GET', '/v2/rec')).body).toMatchObject({ violacoes: [{ propriedade: 'inicio' }] });
+    expect(answer).toMatchObject({ status: 400, body: { type: 'https://pix.bcb.gov.br/api/v2/error/RecOperacaoInvalida', violacoes: [{ propriedade: 'politicaRetentativa' }] } });
+    expect((await call('POST', '/v2/rec', rec({ calendario: { dataInicial: '2026-03-01', periodicidade: 'MENSAL' } }))).body).toMatchObject({ violacoes: [{ propriedade: 'calendario.dataInicial' }] });
+    expect((await call('GET', '/v2/rec/RR0908935620260302nonexistent')).body).toMatchObject({ status: 404, type: 'https://pix.bcb.gov.br/api/v2/error/RecNaoEncontrada' });
+    expect((await call('GET', `/v2/cobr/${txid(99)}`)).body).toMatchObject({ status: 404, type: 'https://pix.bcb.gov.br/api/v2/error/CobRNaoEncontrado' });
+    expect((await call('GET', '/v2/rec')).body).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/RecConsultaInvalida', violacoes: [{ propriedade: 'inicio' }] });
     const listed = await call('GET', '/v2/rec?inicio=2026-03-01T00:00:00Z&fim=2026-03-03T00:00:00Z&status=REJEITADA');
     expect((listed.body['recs'] as unknown[]).length).toBe(1);
   });
@@ -255,18 +256,27 @@ describe('cycle charges', () => {
     expect((await call('POST', `/v2/cobr/${txid(5)}/retentativa/2026-05-21`)).status).toBe(400);
   });
 
-  it('an unpaid charge with no retry asked for expires once its 7 days are over', async () => {
+  it('an unpaid charge with no retry asked for expires once its 7 days are over; it still holds its cycle', async () => {
     await advanceTo('2026-06-01T12:00:00Z');
     await call('PUT', `/v2/cobr/${txid(6)}`, cobr(idRec, '2026-06-10'));
     await advanceTo('2026-06-10T12:00:00Z');
+    expect((await call('PATCH', `/v2/cobr/${txid(6)}`, { status: 'CANCELADA' })).body).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/CobROperacaoInvalida' });
     await control('POST', `/__control/cobr/${txid(6)}/fail`);
     expect((await call('GET', `/v2/cobr/${txid(6)}`)).body).toMatchObject({ status: 'ATIVA' });
     await advanceTo('2026-06-18T12:00:00Z');
     expect((await call('GET', `/v2/cobr/${txid(6)}`)).body).toMatchObject({ status: 'EXPIRADA' });
   });
 
+  it('the receiver cancels a charge before its first attempt date, which frees its cycle', async () => {
+    await advanceTo('2026-06-29T12:00:00Z');
+    expect((await call('PUT', `/v2/cobr/${txid(9)}`, cobr(idRec, '2026-07-10'))).status).toBe(201);
+    expect((await call('PATCH', `/v2/cobr/${txid(9)}`, { status: 'CANCELADA' })).body).toMatchObject({ status: 'CANCELADA', tentativas: [{ status: 'CANCELADA' }] });
+    expect(await notified(txid(9))).toEqual(['/cobr:ATIVA', '/cobr:CANCELADA']);
+  });
+
   it('cancelling the recurrence cancels its unpaid charge and stops further ones', async () => {
     await advanceTo('2026-07-01T12:00:00Z');
+    // The cycle of 2026-07-10 is free again: its first charge was cancelled.
     expect((await call('PUT', `/v2/cobr/${txid(7)}`, cobr(idRec, '2026-07-10'))).status).toBe(201);
     expect((await call('PATCH', `/v2/rec/${idRec}`, { status: 'CANCELADA' })).body).toMatchObject({ status: 'CANCELADA' });
     expect((await call('GET', `/v2/cobr/${txid(7)}`)).body).toMatchObject({ status: 'CANCELADA', tentativas: [{ status: 'CANCELADA' }] });
@@ -275,7 +285,7 @@ describe('cycle charges', () => {
     expect(await notified(idRec)).toContain('/rec:CANCELADA');
     expect(await notified(txid(7))).toContain('/cobr:CANCELADA');
     const listed = await call('GET', `/v2/cobr?inicio=2026-01-01T00:00:00Z&fim=2026-12-31T00:00:00Z&idRec=${idRec}`);
-    expect((listed.body['cobsr'] as { status: string }[]).map((c) => c.status)).toEqual(['CONCLUIDA', 'EXPIRADA', 'CONCLUIDA', 'EXPIRADA', 'CANCELADA']);
+    expect((listed.body['cobsr'] as { status: string }[]).map((c) => c.status)).toEqual(['CONCLUIDA', 'EXPIRADA', 'CONCLUIDA', 'EXPIRADA', 'CANCELADA', 'CANCELADA']);
   });
 
   it('an approval request not answered in time expires with its recurrence', async () => {

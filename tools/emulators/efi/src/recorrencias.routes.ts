@@ -19,7 +19,7 @@ import { clientOf } from './cob.routes';
 import type { EmulatorState } from './emulator-state';
 import { TXID_PATTERN } from './pix-ids';
 import { EFI_ISPB, type Changes, type RecurrenceBook, type StoredCobr, type StoredLocRec, type StoredRec, type StoredSolicRec } from './recorrencias';
-import { recErrors } from './recorrencias-errors';
+import { recErrors, type Recurso } from './recorrencias-errors';
 import type { WebhookSender } from './webhook-sender';
 
 export interface RecRoutesOptions {
@@ -77,18 +77,20 @@ const cobrSchema = z
 
 const cancelSchema = z.object({ status: z.literal('CANCELADA') }).strict();
 
-function parse<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T {
+/** A body that breaks the schema is the resource's `OperacaoInvalida`, naming the field. */
+function parse<T>(recurso: Recurso, schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T {
   const parsed = schema.safeParse(body ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw recErrors.requisicaoInvalida(issue?.path.join('.') || 'body', issue?.message ?? 'inválido');
+  throw recErrors.operacaoInvalida(recurso, `O campo não respeita o schema: ${issue?.message ?? 'inválido'}.`, issue?.path.join('.') || 'body');
 }
 
-function window(req: Request): { inicio: Date; fim: Date; parametros: Record<string, unknown> } {
+function window(recurso: Recurso, req: Request): { inicio: Date; fim: Date; parametros: Record<string, unknown> } {
   const inicio = new Date(String(req.query['inicio'] ?? ''));
   const fim = new Date(String(req.query['fim'] ?? ''));
-  if (Number.isNaN(inicio.getTime())) throw recErrors.requisicaoInvalida('inicio', 'informe inicio (RFC 3339)');
-  if (Number.isNaN(fim.getTime())) throw recErrors.requisicaoInvalida('fim', 'informe fim (RFC 3339)');
+  if (Number.isNaN(inicio.getTime())) throw recErrors.consultaInvalida(recurso, 'inicio', 'O parâmetro inicio (RFC 3339) é obrigatório.');
+  if (Number.isNaN(fim.getTime())) throw recErrors.consultaInvalida(recurso, 'fim', 'O parâmetro fim (RFC 3339) é obrigatório.');
+  if (fim < inicio) throw recErrors.consultaInvalida(recurso, 'fim', 'O timestamp representado pelo parâmetro fim é anterior ao parâmetro inicio.');
   return { inicio, fim, parametros: { inicio: inicio.toISOString(), fim: fim.toISOString() } };
 }
 
@@ -106,7 +108,7 @@ export function recJson(book: RecurrenceBook, rec: StoredRec) {
     recebedor: { ispbParticipante: EFI_ISPB },
     politicaRetentativa: rec.politicaRetentativa,
     ...(loc ? { loc: locRecJson(loc) } : {}),
-    ...(rec.txidAtivacao ? { ativacao: { dadosJornada: { txid: rec.txidAtivacao } } } : {}),
+    ativacao: { tipoJornada: book.jornada(rec), ...(rec.txidAtivacao ? { dadosJornada: { txid: rec.txidAtivacao } } : {}) },
     status: rec.status,
     atualizacao: rec.atualizacao,
   };
@@ -157,7 +159,7 @@ export function recurrenceRoutes(state: EmulatorState, book: RecurrenceBook, sen
   // --- recurrences ---------------------------------------------------------------------------
   router.post('/rec', (req, res) => {
     const clientId = clientOf(res);
-    const body = parse(recSchema, req.body);
+    const body = parse('Rec', recSchema, req.body);
     const rec = book.createRec(
       clientId,
       {
@@ -174,7 +176,7 @@ export function recurrenceRoutes(state: EmulatorState, book: RecurrenceBook, sen
   });
 
   router.get('/rec', (req, res) => {
-    const { inicio, fim, parametros } = window(req);
+    const { inicio, fim, parametros } = window('Rec', req);
     const status = typeof req.query['status'] === 'string' ? req.query['status'] : undefined;
     const recs = book.listRecs(clientOf(res), inicio, fim, status);
     res.status(200).json({ parametros: { ...parametros, paginacao: paginacao(recs.length) }, recs: recs.map((r) => recJson(book, r)) });
@@ -188,7 +190,7 @@ export function recurrenceRoutes(state: EmulatorState, book: RecurrenceBook, sen
     const loc = book.locationOf(rec);
     let dadosQR: { pixCopiaECola: string; jornada: string } | undefined;
     if (txid !== undefined) {
-      if (txid !== rec.txidAtivacao || !loc) throw recErrors.requisicaoInvalida('txid', 'O txid não é o da cobrança de ativação desta recorrência.');
+      if (txid !== rec.txidAtivacao || !loc) throw recErrors.consultaInvalida('Rec', 'txid', 'O parâmetro txid corresponde a uma cobrança imediata diferente da informada em ativacao.dadosJornada.txid.');
       const cob = state.getCharge(clientId, txid);
       dadosQR = { pixCopiaECola: recurrenceBrCode(loc.location, options.merchant, cob.loc.location), jornada: 'JORNADA_3' };
     } else if (loc && rec.status === 'CRIADA' && book.jornada(rec) === 'JORNADA_2') {
@@ -199,7 +201,7 @@ export function recurrenceRoutes(state: EmulatorState, book: RecurrenceBook, sen
 
   // The emulator implements the one revision integrators need: cancelling (like PATCH /cob's removal).
   router.patch('/rec/:idRec', (req, res) => {
-    parse(cancelSchema, req.body);
+    parse('Rec', cancelSchema, req.body);
     const rec = book.getRec(clientOf(res), req.params['idRec'] ?? '');
     const changes = book.cancelRec(rec);
     notifyChanges(book, sender, changes);
@@ -208,7 +210,7 @@ export function recurrenceRoutes(state: EmulatorState, book: RecurrenceBook, sen
 
   // --- approval requests (journey 1) ---------------------------------------------------------
   router.post('/solicrec', (req, res) => {
-    const body = parse(solicRecSchema, req.body);
+    const body = parse('SolicRec', solicRecSchema, req.body);
     const solicrec = book.createSolicRec(clientOf(res), {
       idRec: body.idRec,
       dataExpiracaoSolicitacao: body.calendario.dataExpiracaoSolicitacao,
@@ -224,7 +226,7 @@ export function recurrenceRoutes(state: EmulatorState, book: RecurrenceBook, sen
   });
 
   router.patch('/solicrec/:id', (req, res) => {
-    parse(cancelSchema, req.body);
+    parse('SolicRec', cancelSchema, req.body);
     const solicrec = book.getSolicRec(clientOf(res), req.params['id'] ?? '');
     book.cancelSolicRec(solicrec);
     res.status(200).json(solicRecJson(solicrec));
@@ -249,16 +251,16 @@ export function recurrenceRoutes(state: EmulatorState, book: RecurrenceBook, sen
 
   router.put('/cobr/:txid', (req, res) => {
     const txid = req.params['txid'] ?? '';
-    if (!TXID_PATTERN.test(txid)) throw recErrors.requisicaoInvalida('txid', 'O txid deve ter entre 26 e 35 caracteres alfanuméricos.');
-    res.status(201).json(createCobr(clientOf(res), txid, parse(cobrSchema, req.body)));
+    if (!TXID_PATTERN.test(txid)) throw recErrors.operacaoInvalida('CobR', 'O txid deve ter entre 26 e 35 caracteres alfanuméricos.', 'txid');
+    res.status(201).json(createCobr(clientOf(res), txid, parse('CobR', cobrSchema, req.body)));
   });
 
   router.post('/cobr', (req, res) => {
-    res.status(201).json(createCobr(clientOf(res), randomBytes(16).toString('hex'), parse(cobrSchema, req.body)));
+    res.status(201).json(createCobr(clientOf(res), randomBytes(16).toString('hex'), parse('CobR', cobrSchema, req.body)));
   });
 
   router.get('/cobr', (req, res) => {
-    const { inicio, fim, parametros } = window(req);
+    const { inicio, fim, parametros } = window('CobR', req);
     const filter = {
       ...(typeof req.query['status'] === 'string' ? { status: req.query['status'] } : {}),
       ...(typeof req.query['idRec'] === 'string' ? { idRec: req.query['idRec'] } : {}),
@@ -272,7 +274,7 @@ export function recurrenceRoutes(state: EmulatorState, book: RecurrenceBook, sen
   });
 
   router.patch('/cobr/:txid', (req, res) => {
-    parse(cancelSchema, req.body);
+    parse('CobR', cancelSchema, req.body);
     const cobr = book.getCobr(clientOf(res), req.params['txid'] ?? '');
     notifyChanges(book, sender, book.cancelCobr(cobr));
     res.status(200).json(cobrJson(book, cobr));
@@ -280,7 +282,7 @@ export function recurrenceRoutes(state: EmulatorState, book: RecurrenceBook, sen
 
   router.post('/cobr/:txid/retentativa/:data', (req, res) => {
     const data = req.params['data'] ?? '';
-    if (!isCalendarDate(data)) throw recErrors.requisicaoInvalida('data', 'A data deve ter o formato AAAA-MM-DD.');
+    if (!isCalendarDate(data)) throw recErrors.operacaoInvalida('CobR', 'A data deve ter o formato AAAA-MM-DD.', 'data');
     const cobr = book.requestRetry(book.getCobr(clientOf(res), req.params['txid'] ?? ''), data);
     res.status(200).json(cobrJson(book, cobr));
   });
@@ -291,7 +293,7 @@ export function recurrenceRoutes(state: EmulatorState, book: RecurrenceBook, sen
   });
 
   router.get('/locrec', (req, res) => {
-    const { inicio, fim, parametros } = window(req);
+    const { inicio, fim, parametros } = window('PayloadLocationRec', req);
     const locs = book.listLocRecs(clientOf(res), inicio, fim);
     res.status(200).json({ parametros: { ...parametros, paginacao: paginacao(locs.length) }, loc: locs.map(locRecJson) });
   });
@@ -302,10 +304,11 @@ export function recurrenceRoutes(state: EmulatorState, book: RecurrenceBook, sen
 
   // --- webhooks ------------------------------------------------------------------------------
   for (const kind of ['rec', 'cobr'] as const) {
+    const recurso: Recurso = kind === 'rec' ? 'WebhookRec' : 'WebhookCobR';
     router.put(`/webhook${kind}`, async (req, res) => {
       const clientId = clientOf(res);
       const webhookUrl = (req.body as { webhookUrl?: unknown } | undefined)?.webhookUrl;
-      if (typeof webhookUrl !== 'string' || webhookUrl.length === 0) throw recErrors.requisicaoInvalida('webhookUrl', 'URL inválida');
+      if (typeof webhookUrl !== 'string' || webhookUrl.length === 0) throw recErrors.operacaoInvalida(recurso, 'O campo webhookUrl não respeita o schema.', 'webhookUrl');
       const skipMtlsChecking = String(req.headers['x-skip-mtls-checking'] ?? '').toLowerCase() === 'true';
       await sender.verifyReceiver(clientId, webhookUrl, skipMtlsChecking);
       book.setWebhook(clientId, kind, webhookUrl);
@@ -313,11 +316,11 @@ export function recurrenceRoutes(state: EmulatorState, book: RecurrenceBook, sen
     });
     router.get(`/webhook${kind}`, (_req, res) => {
       const webhook = book.getWebhook(clientOf(res), kind);
-      if (!webhook) throw recErrors.naoEncontrado('Webhook não encontrado.');
+      if (!webhook) throw recErrors.naoEncontrado(recurso, 'Webhook não encontrado.');
       res.status(200).json({ webhookUrl: webhook.webhookUrl, criacao: webhook.criacao.toISOString() });
     });
     router.delete(`/webhook${kind}`, (_req, res) => {
-      if (!book.deleteWebhook(clientOf(res), kind)) throw recErrors.naoEncontrado('Webhook não encontrado.');
+      if (!book.deleteWebhook(clientOf(res), kind)) throw recErrors.naoEncontrado(recurso, 'Webhook não encontrado.');
       res.status(204).end();
     });
   }

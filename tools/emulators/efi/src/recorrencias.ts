@@ -145,7 +145,8 @@ function alnum(count: number): string {
 }
 
 const toCents = (valor: string) => Math.round(Number(valor) * 100);
-const liveCobr = (status: CobrStatus) => status === 'CRIADA' || status === 'ATIVA' || status === 'CONCLUIDA';
+/** The spec: a cycle takes one CobR besides REJEITADA and CANCELADA ones (an EXPIRADA one still counts). */
+const liveCobr = (status: CobrStatus) => status !== 'REJEITADA' && status !== 'CANCELADA';
 
 export class RecurrenceBook {
   private readonly recs = new Map<string, StoredRec>();
@@ -176,17 +177,17 @@ export class RecurrenceBook {
   }
 
   createRec(clientId: string, request: NewRec, activationCobActive: (txid: string) => boolean): StoredRec {
-    if (request.calendario.dataInicial < this.today()) throw recErrors.requisicaoInvalida('calendario.dataInicial', 'A data inicial não pode estar no passado.');
+    if (request.calendario.dataInicial < this.today()) throw recErrors.operacaoInvalida('Rec', 'A data inicial é anterior à data de criação da recorrência.', 'calendario.dataInicial');
     if (request.calendario.dataFinal !== undefined && request.calendario.dataFinal < request.calendario.dataInicial) {
-      throw recErrors.requisicaoInvalida('calendario.dataFinal', 'A data final deve ser igual ou posterior à data inicial.');
+      throw recErrors.operacaoInvalida('Rec', 'A data final é anterior à data inicial.', 'calendario.dataFinal');
     }
     const loc = request.loc === undefined ? undefined : this.locrecs.get(request.loc);
     if (request.loc !== undefined) {
-      if (!loc || loc.clientId !== clientId) throw recErrors.requisicaoInvalida('loc', 'Location de recorrência não encontrada.');
-      if (loc.idRec !== undefined) throw recErrors.recOperacaoInvalida('A location informada já está vinculada a outra recorrência.');
+      if (!loc || loc.clientId !== clientId) throw recErrors.operacaoInvalida('Rec', 'A location informada não existe.', 'loc');
+      if (loc.idRec !== undefined) throw recErrors.operacaoInvalida('Rec', 'A location informada já está sendo utilizada por outra recorrência.', 'loc');
     }
     if (request.txidAtivacao !== undefined && !activationCobActive(request.txidAtivacao)) {
-      throw recErrors.requisicaoInvalida('ativacao.dadosJornada.txid', 'A cobrança imediata informada não existe ou não está ATIVA.');
+      throw recErrors.operacaoInvalida('Rec', 'A cobrança imediata informada não existe ou não está ATIVA.', 'ativacao.dadosJornada.txid');
     }
     const rec: StoredRec = {
       clientId,
@@ -209,7 +210,7 @@ export class RecurrenceBook {
 
   getRec(clientId: string, idRec: string): StoredRec {
     const rec = this.recs.get(idRec);
-    if (!rec || rec.clientId !== clientId) throw recErrors.naoEncontrado('Recorrência não encontrada para o idRec informado.');
+    if (!rec || rec.clientId !== clientId) throw recErrors.naoEncontrado('Rec', 'Recorrência não encontrada para o idRec informado.');
     return rec;
   }
 
@@ -233,7 +234,7 @@ export class RecurrenceBook {
 
   /** The receiver cancels (PATCH status CANCELADA): its live approval request and unpaid charges go too. */
   cancelRec(rec: StoredRec): Changes {
-    if (rec.status !== 'CRIADA' && rec.status !== 'APROVADA') throw recErrors.recOperacaoInvalida(`A recorrência está ${rec.status} e não pode ser cancelada.`);
+    if (rec.status !== 'CRIADA' && rec.status !== 'APROVADA') throw recErrors.operacaoInvalida('Rec', `A recorrência está ${rec.status} e não pode ser cancelada.`, 'status');
     this.stamp(rec, 'CANCELADA');
     for (const solicrec of this.solicrecs.values()) {
       if (solicrec.idRec === rec.idRec && !this.solicRecFinal(solicrec)) this.stamp(solicrec, 'CANCELADA');
@@ -245,7 +246,7 @@ export class RecurrenceBook {
 
   /** The payer approves in the bank app (journeys 1 and 2) or by paying the immediate charge (journey 3). */
   approve(rec: StoredRec): Changes {
-    if (rec.status !== 'CRIADA') throw recErrors.recOperacaoInvalida(`A recorrência está ${rec.status}.`);
+    if (rec.status !== 'CRIADA') throw recErrors.operacaoInvalida('Rec', `A recorrência está ${rec.status}.`, 'status');
     this.stamp(rec, 'APROVADA');
     for (const solicrec of this.solicrecs.values()) {
       if (solicrec.idRec === rec.idRec && !this.solicRecFinal(solicrec)) this.stamp(solicrec, 'ACEITA');
@@ -254,7 +255,7 @@ export class RecurrenceBook {
   }
 
   refuse(rec: StoredRec): Changes {
-    if (rec.status !== 'CRIADA') throw recErrors.recOperacaoInvalida(`A recorrência está ${rec.status}.`);
+    if (rec.status !== 'CRIADA') throw recErrors.operacaoInvalida('Rec', `A recorrência está ${rec.status}.`, 'status');
     this.stamp(rec, 'REJEITADA');
     for (const solicrec of this.solicrecs.values()) {
       if (solicrec.idRec === rec.idRec && !this.solicRecFinal(solicrec)) this.stamp(solicrec, 'REJEITADA');
@@ -276,13 +277,13 @@ export class RecurrenceBook {
   /** `SC` + ISPB (8) + `yyyyMMdd` + 11 alphanumerics: 29 characters, like an idRec. */
   createSolicRec(clientId: string, request: Omit<StoredSolicRec, 'clientId' | 'idSolicRec' | 'status' | 'atualizacao'>): StoredSolicRec {
     const rec = this.getRec(clientId, request.idRec);
-    if (rec.status !== 'CRIADA') throw recErrors.solicRecOperacaoInvalida(`A recorrência está ${rec.status}.`);
-    if (this.jornada(rec) === 'JORNADA_3') throw recErrors.solicRecOperacaoInvalida('A recorrência é ativada pelo pagamento da cobrança imediata (jornada 3).');
+    if (rec.status !== 'CRIADA') throw recErrors.operacaoInvalida('SolicRec', `A recorrência está ${rec.status}.`, 'idRec');
+    if (this.jornada(rec) === 'JORNADA_3') throw recErrors.operacaoInvalida('SolicRec', 'A recorrência é ativada pelo pagamento da cobrança imediata (jornada 3).', 'idRec');
     if ([...this.solicrecs.values()].some((s) => s.idRec === rec.idRec && !this.solicRecFinal(s))) {
-      throw recErrors.solicRecOperacaoInvalida('Já existe uma solicitação de confirmação em andamento para esta recorrência.');
+      throw recErrors.operacaoInvalida('SolicRec', 'Existe uma solicitação ativa referente ao mesmo idRec.', 'idRec');
     }
     if (Date.parse(request.dataExpiracaoSolicitacao) <= this.now().getTime()) {
-      throw recErrors.requisicaoInvalida('calendario.dataExpiracaoSolicitacao', 'A data de expiração deve ser futura.');
+      throw recErrors.operacaoInvalida('SolicRec', 'A data de expiração é anterior à data de criação da solicitação.', 'calendario.dataExpiracaoSolicitacao');
     }
     const solicrec: StoredSolicRec = { ...request, clientId, idSolicRec: `SC${EFI_ISPB}${this.today().replace(/-/g, '')}${alnum(11)}`, status: 'CRIADA', atualizacao: [] };
     this.stamp(solicrec, 'CRIADA');
@@ -298,12 +299,12 @@ export class RecurrenceBook {
 
   getSolicRec(clientId: string, id: string): StoredSolicRec {
     const solicrec = this.solicrecs.get(id);
-    if (!solicrec || solicrec.clientId !== clientId) throw recErrors.naoEncontrado('Solicitação de recorrência não encontrada.');
+    if (!solicrec || solicrec.clientId !== clientId) throw recErrors.naoEncontrado('SolicRec', 'Solicitação de recorrência não encontrada para o idSolicRec informado.');
     return solicrec;
   }
 
   cancelSolicRec(solicrec: StoredSolicRec): void {
-    if (this.solicRecFinal(solicrec)) throw recErrors.solicRecOperacaoInvalida(`A solicitação está ${solicrec.status}.`);
+    if (this.solicRecFinal(solicrec)) throw recErrors.operacaoInvalida('SolicRec', 'Não é possível cancelar uma solicitação com status diferente de CRIADA, ENVIADA ou RECEBIDA.', 'status');
     this.stamp(solicrec, 'CANCELADA');
   }
 
@@ -318,29 +319,29 @@ export class RecurrenceBook {
   }
 
   createCobr(clientId: string, txid: string, request: NewCobr): StoredCobr {
-    if (this.cobrs.has(this.cobrKey(clientId, txid))) throw recErrors.cobrOperacaoInvalida('O txid informado já foi utilizado em outra cobrança recorrente.');
+    if (this.cobrs.has(this.cobrKey(clientId, txid))) throw recErrors.operacaoInvalida('CobR', 'O txid encontra-se em uso.', 'txid');
     const rec = this.getRec(clientId, request.idRec);
-    if (rec.status !== 'APROVADA') throw recErrors.cobrOperacaoInvalida(`A recorrência está ${rec.status}: só uma recorrência APROVADA aceita cobranças.`);
+    if (rec.status !== 'APROVADA') throw recErrors.operacaoInvalida('CobR', `A recorrência está ${rec.status}: só uma recorrência APROVADA aceita cobranças.`, 'idRec');
     const due = request.dataDeVencimento;
     const today = this.today();
     if (!inSendingWindow(today, due)) {
-      throw recErrors.cobrOperacaoInvalida('A cobrança deve ser enviada de 2 a 10 dias antes da data de vencimento.');
+      throw recErrors.operacaoInvalida('CobR', 'A cobrança deve ser enviada de 2 a 10 dias antes da data de vencimento.', 'calendario.dataDeVencimento');
     }
     const { dataInicial, dataFinal, periodicidade } = rec.calendario;
     if (due < dataInicial || (dataFinal !== undefined && due > dataFinal)) {
-      throw recErrors.cobrOperacaoInvalida('A data de vencimento está fora da vigência da recorrência.');
+      throw recErrors.operacaoInvalida('CobR', 'A data de vencimento está fora da vigência da recorrência.', 'calendario.dataDeVencimento');
     }
     const cents = toCents(request.valorOriginal);
     if (rec.valor?.valorRec !== undefined && cents !== toCents(rec.valor.valorRec)) {
-      throw recErrors.cobrOperacaoInvalida('O valor da cobrança difere do valor fixo da recorrência.');
+      throw recErrors.operacaoInvalida('CobR', 'O valor da cobrança difere do valor fixo da recorrência.', 'valor.original');
     }
     if (rec.valor?.valorMinimoRecebedor !== undefined && cents < toCents(rec.valor.valorMinimoRecebedor)) {
-      throw recErrors.cobrOperacaoInvalida('O valor da cobrança é menor que o valor mínimo da recorrência.');
+      throw recErrors.operacaoInvalida('CobR', 'O valor da cobrança é menor que o valor mínimo da recorrência.', 'valor.original');
     }
     const frequency = FREQUENCY[periodicidade];
     const cycle = cycleIndexOf(dataInicial, frequency, due);
     if (this.cobrsOf(rec.idRec).some((c) => liveCobr(c.status) && cycleIndexOf(dataInicial, frequency, c.dataDeVencimento) === cycle)) {
-      throw recErrors.cobrOperacaoInvalida('Já existe uma cobrança para este ciclo da recorrência.');
+      throw recErrors.operacaoInvalida('CobR', 'Existe uma CobR com status diferente de REJEITADA e CANCELADA referente ao mesmo idRec com dataDeVencimento no mesmo ciclo.', 'calendario.dataDeVencimento');
     }
     const cobr: StoredCobr = {
       clientId,
@@ -372,7 +373,7 @@ export class RecurrenceBook {
 
   getCobr(clientId: string, txid: string): StoredCobr {
     const cobr = this.cobrs.get(this.cobrKey(clientId, txid));
-    if (!cobr) throw recErrors.naoEncontrado('Cobrança recorrente não encontrada para o txid informado.');
+    if (!cobr) throw recErrors.naoEncontrado('CobR', 'Cobrança não encontrada para o txid informado.');
     return cobr;
   }
 
@@ -392,16 +393,19 @@ export class RecurrenceBook {
     this.stamp(cobr, 'CANCELADA');
   }
 
+  /** The receiver cancels (PATCH): only before the date of the first settlement attempt, as the spec says. */
   cancelCobr(cobr: StoredCobr): Changes {
-    if (cobr.status !== 'CRIADA' && cobr.status !== 'ATIVA') throw recErrors.cobrOperacaoInvalida(`A cobrança está ${cobr.status} e não pode ser cancelada.`);
+    const first = cobr.tentativas[0]?.dataLiquidacao;
+    if (first !== undefined && this.today() >= first) throw recErrors.operacaoInvalida('CobR', 'Não é possível cancelar uma cobrança em uma data igual ou maior que a data prevista da primeira tentativa de liquidação.', 'status');
+    if (cobr.status !== 'CRIADA' && cobr.status !== 'ATIVA') throw recErrors.operacaoInvalida('CobR', `A cobrança está ${cobr.status} e não pode ser cancelada.`, 'status');
     this.cancelCobrRecord(cobr);
     return { recs: [], cobrs: [cobr] };
   }
 
   private scheduledAttempt(cobr: StoredCobr): Tentativa {
     const attempt = cobr.status === 'ATIVA' ? cobr.tentativas.find((t) => t.status === 'AGENDADA') : undefined;
-    if (!attempt) throw recErrors.cobrOperacaoInvalida(`A cobrança está ${cobr.status} sem tentativa agendada.`);
-    if (attempt.dataLiquidacao > this.today()) throw recErrors.cobrOperacaoInvalida(`A tentativa está agendada para ${attempt.dataLiquidacao}.`);
+    if (!attempt) throw recErrors.operacaoInvalida('CobR', `A cobrança está ${cobr.status} sem tentativa agendada.`);
+    if (attempt.dataLiquidacao > this.today()) throw recErrors.operacaoInvalida('CobR', `A tentativa está agendada para ${attempt.dataLiquidacao}.`);
     return attempt;
   }
 
@@ -424,7 +428,7 @@ export class RecurrenceBook {
 
   /** The payer's bank refuses to schedule the charge (the payer blocked it, a limit): REJEITADA. */
   reject(cobr: StoredCobr): Changes {
-    if (cobr.status !== 'CRIADA' && cobr.status !== 'ATIVA') throw recErrors.cobrOperacaoInvalida(`A cobrança está ${cobr.status}.`);
+    if (cobr.status !== 'CRIADA' && cobr.status !== 'ATIVA') throw recErrors.operacaoInvalida('CobR', `A cobrança está ${cobr.status}.`);
     for (const tentativa of cobr.tentativas) if (tentativa.status === 'AGENDADA') tentativa.status = 'CANCELADA';
     this.stamp(cobr, 'REJEITADA');
     return { recs: [], cobrs: [cobr] };
@@ -445,14 +449,14 @@ export class RecurrenceBook {
    */
   requestRetry(cobr: StoredCobr, data: string): StoredCobr {
     const rec = this.recs.get(cobr.idRec);
-    if (rec?.politicaRetentativa !== 'PERMITE_3R_7D') throw recErrors.cobrOperacaoInvalida('A política de retentativa da recorrência não permite novas tentativas.');
-    if (cobr.status !== 'ATIVA') throw recErrors.cobrOperacaoInvalida(`A cobrança está ${cobr.status}.`);
-    if (cobr.tentativas.some((t) => t.status === 'AGENDADA')) throw recErrors.cobrOperacaoInvalida('Já existe uma tentativa agendada para esta cobrança.');
-    if (cobr.tentativas.filter((t) => t.tipo === 'NTAG').length >= MAX_RETRIES) throw recErrors.cobrOperacaoInvalida('O limite de 3 retentativas foi atingido.');
+    if (rec?.politicaRetentativa !== 'PERMITE_3R_7D') throw recErrors.operacaoInvalida('CobR', 'A política configurada na recorrência não permite retentativa de cobrança.');
+    if (cobr.status !== 'ATIVA') throw recErrors.operacaoInvalida('CobR', `A cobrança está ${cobr.status}.`);
+    if (cobr.tentativas.some((t) => t.status === 'AGENDADA')) throw recErrors.operacaoInvalida('CobR', 'Existe uma tentativa com status SOLICITADA ou AGENDADA.');
+    if (cobr.tentativas.filter((t) => t.tipo === 'NTAG').length >= MAX_RETRIES) throw recErrors.operacaoInvalida('CobR', 'O limite de 3 retentativas foi atingido.');
     const offset = daysBetween(cobr.dataDeVencimento, data);
-    if (offset < 1 || offset > RETRY_DAYS) throw recErrors.cobrOperacaoInvalida('A retentativa deve ocorrer em até 7 dias corridos após o vencimento.');
-    if (data < this.today() || cobr.tentativas.some((t) => t.dataLiquidacao >= data)) {
-      throw recErrors.cobrOperacaoInvalida('A data da retentativa deve ser futura e posterior às tentativas anteriores.');
+    if (offset < 1 || offset > RETRY_DAYS) throw recErrors.operacaoInvalida('CobR', 'A retentativa deve ocorrer em até 7 dias corridos após o vencimento.', 'data');
+    if (data <= this.today() || cobr.tentativas.some((t) => t.dataLiquidacao >= data)) {
+      throw recErrors.operacaoInvalida('CobR', 'O parâmetro data não corresponde a uma data futura posterior às tentativas anteriores.', 'data');
     }
     cobr.tentativas.push({ dataLiquidacao: data, tipo: 'NTAG', status: 'AGENDADA', endToEndId: newEndToEndId(this.now()) });
     return cobr;
@@ -505,7 +509,7 @@ export class RecurrenceBook {
 
   getLocRec(clientId: string, id: number): StoredLocRec {
     const loc = this.locrecs.get(id);
-    if (!loc || loc.clientId !== clientId) throw recErrors.naoEncontrado('Location de recorrência não encontrada.');
+    if (!loc || loc.clientId !== clientId) throw recErrors.naoEncontrado('PayloadLocationRec', 'Location não encontrada para o id informado.');
     return loc;
   }
 
