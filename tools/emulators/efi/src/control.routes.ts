@@ -63,10 +63,9 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
     const parsed = payBodySchema.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
     const txid = req.params['txid'] ?? '';
-    const candidates = state.findChargesByTxid(txid).filter((c) => !parsed.data.client_id || c.clientId === parsed.data.client_id);
-    if (candidates.length === 0) return fail(res, 404, 'charge_not_found', `no charge with txid ${txid}`);
-    if (candidates.length > 1) return fail(res, 409, 'ambiguous_txid', 'several clients have this txid: send client_id');
-    const charge = candidates[0]!;
+    const [charge, ...others] = state.findChargesByTxid(txid).filter((c) => !parsed.data.client_id || c.clientId === parsed.data.client_id);
+    if (!charge) return fail(res, 404, 'charge_not_found', `no charge with txid ${txid}`);
+    if (others.length > 0) return fail(res, 409, 'ambiguous_txid', 'several clients have this txid: send client_id');
     if (charge.status !== 'ATIVA') return fail(res, 409, 'charge_not_payable', `charge is ${charge.status}`);
     const pix = state.settleCharge(charge, parsed.data.infoPagador);
     const registration = state.getWebhook(charge.clientId, charge.request.chave);
