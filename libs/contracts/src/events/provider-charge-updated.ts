@@ -2,11 +2,18 @@ import { z } from 'zod';
 import { PROVIDER_CHARGE_STATUSES } from '../charge-status';
 import { REFUND_STATUSES } from '../public/statuses';
 
-/** One refund as the provider reports it (webhook or sync). */
+/** One refund as the provider reports it (webhook or sync): the shape the event and the gRPC answers carry (provider-refund.ts converts). */
 export const providerRefundReportSchema = z.object({
   provider_refund_id: z.string(),
-  /** The key we sent when we asked for it; empty for a refund made in the provider's dashboard. */
-  refund_key: z.string(),
+  /**
+   * The key we sent when we asked for it; absent for a refund made in the provider's dashboard or
+   * one whose provider does not echo it. Providers published '' for absent before, and such
+   * messages may still wait in the queue after an upgrade, so '' is read as absent.
+   */
+  refund_key: z
+    .string()
+    .optional()
+    .transform((key) => key || undefined),
   amount: z.number().int().positive(),
   status: z.enum(REFUND_STATUSES),
   failure_code: z.string().optional(),

@@ -1,4 +1,5 @@
 import type { Address, Customer } from '../generated/orquestra/common/v1/common';
+import { present, type EveryField } from '../presence';
 
 /**
  * The buyer as the API takes it (spec §2 Customer; a routing simulation's customer may omit the
@@ -24,14 +25,6 @@ export interface AddressFields {
   state: string;
   zip: string;
   complement?: string;
-}
-
-/** Every key of T, optional ones included: an object literal of this type must name them all. */
-type EveryField<T> = { [K in keyof Required<T>]: T[K] };
-
-/** Drops the keys whose value is undefined, so an absent field is absent (not a key holding undefined). */
-function present<T extends object>(fields: T): T {
-  return Object.fromEntries(Object.entries(fields).filter((entry) => entry[1] !== undefined)) as T;
 }
 
 function addressToProto(address: AddressFields): Address {

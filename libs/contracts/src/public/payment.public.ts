@@ -1,6 +1,7 @@
 import type { Payment } from '../generated/orquestra/payments/v1/payments';
 import { modeName } from '../mode';
 import { toPublicCustomer } from './customer.public';
+import { toPublicNextAction } from './next-action.public';
 
 const orNull = (value: string | undefined): string | null => (value ? value : null);
 
@@ -9,7 +10,6 @@ const orNull = (value: string | undefined): string | null => (value ? value : nu
  * shape: the gateway answers with it and the payments service puts it in events' data.object.
  */
 export function toPublicPayment(payment: Payment, options: { withHistory: boolean }) {
-  const action = payment.next_action;
   return {
     id: payment.id,
     object: 'payment' as const,
@@ -24,17 +24,7 @@ export function toPublicPayment(payment: Payment, options: { withHistory: boolea
     provider: orNull(payment.provider),
     provider_account_id: orNull(payment.provider_account_id),
     provider_payment_id: orNull(payment.provider_payment_id),
-    next_action:
-      action && action.type
-        ? {
-            type: action.type,
-            qr_code: orNull(action.qr_code),
-            qr_code_base64: orNull(action.qr_code_base64),
-            qr_code_url: orNull(action.qr_code_url),
-            digitable_line: orNull(action.digitable_line),
-            url: orNull(action.url),
-          }
-        : null,
+    next_action: toPublicNextAction(payment.next_action),
     description: orNull(payment.description),
     customer: toPublicCustomer(payment.customer, payment.customer_id),
     metadata: payment.metadata,

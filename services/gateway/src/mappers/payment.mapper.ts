@@ -1,4 +1,4 @@
-import { modeName, PAYMENT_STATUSES, REFUND_SOURCES, REFUND_STATUSES, toPublicCustomer, type common, type payments } from '@orquestra/contracts';
+import { modeName, PAYMENT_STATUSES, REFUND_SOURCES, REFUND_STATUSES, toPublicCustomer, toPublicNextAction, type common, type payments } from '@orquestra/contracts';
 import { PAYMENT_METHODS } from '../schemas/create-payment.schema';
 import {
   NEXT_ACTION_TYPES,
@@ -12,15 +12,8 @@ import { oneOf } from './narrow';
 import { nullIfEmpty } from './nullable';
 
 function toNextAction(action: common.NextAction | undefined): NextActionJson | null {
-  if (!action?.type) return null;
-  return {
-    type: oneOf(NEXT_ACTION_TYPES, action.type, 'next_action.type'),
-    qr_code: nullIfEmpty(action.qr_code),
-    qr_code_base64: nullIfEmpty(action.qr_code_base64),
-    qr_code_url: nullIfEmpty(action.qr_code_url),
-    digitable_line: nullIfEmpty(action.digitable_line),
-    url: nullIfEmpty(action.url),
-  };
+  const shown = toPublicNextAction(action);
+  return shown && { ...shown, type: oneOf(NEXT_ACTION_TYPES, shown.type, 'next_action.type') };
 }
 
 /** A payment as the public API shows it (§2), without attempts and events (lists, create, cancel). */

@@ -63,7 +63,7 @@ function pending(page: Page, open: (body: string, images?: string[]) => Rendered
         `<h2 class="hint">Pague com Pix</h2>` +
           (image ? `<img class="qr" id="pix-qr" src="${escapeHtml(image)}" alt="QR Code Pix" width="240" height="240">` : '') +
           `<p class="hint">Abra o app do seu banco e escaneie o QR Code, ou use o Pix Copia e Cola:</p>` +
-          `<textarea id="pix-code" readonly aria-label="Código Pix Copia e Cola">${escapeHtml(action.qr_code)}</textarea>` +
+          `<textarea id="pix-code" readonly aria-label="Código Pix Copia e Cola">${escapeHtml(action.qr_code ?? '')}</textarea>` +
           `<button type="button" class="button" id="copy">Copiar código Pix</button>` +
           (until ? `<p class="hint">Válido até ${escapeHtml(until)} (horário de Brasília). Esta página mostra a confirmação assim que o pagamento for recebido.</p>` : ''),
         origin ? [origin] : [],

@@ -39,10 +39,7 @@ export function protoPayment(overrides: Partial<payments.Payment> = {}): payment
     next_action: {
       type: 'pix_qr',
       qr_code: '00020101021226830014br.gov.bcb.pix',
-      qr_code_base64: '',
       qr_code_url: 'http://localhost:8080/qr/pay_01jabc.png',
-      digitable_line: '',
-      url: '',
     },
     metadata: { order_id: '42' },
     failure_reason: '',

@@ -1,4 +1,5 @@
 import { modeFromName, type paymentPage } from '@orquestra/contracts';
+import { toProtoNextAction } from './payment-next-action.mapper';
 import type { PaymentDoc } from './payment.model';
 
 /**
@@ -14,9 +15,7 @@ export function toPaymentPage(doc: PaymentDoc, availableMethods: string[]): paym
     method: doc.method,
     amount: doc.amount,
     description: doc.description,
-    next_action: action
-      ? { type: action.type, qr_code: action.qr_code, qr_code_base64: action.qr_code_base64, qr_code_url: action.qr_code_url, digitable_line: action.digitable_line, url: action.url }
-      : undefined,
+    next_action: action ? toProtoNextAction(action) : undefined,
     expires_at: doc.expires_at ? new Date(doc.expires_at).toISOString() : '',
     available_methods: doc.status === 'requires_method' ? availableMethods : [],
     failure_code: doc.failure_code,

@@ -1,5 +1,6 @@
 import { modeFromName, toPublicPayment, type payments } from '@orquestra/contracts';
 import { toProtoPaymentCustomer } from './payment-customer.mapper';
+import { toProtoNextAction } from './payment-next-action.mapper';
 import type { PaymentDoc, RefundDoc } from './payment.model';
 
 /** Stored refund → gRPC message. */
@@ -39,7 +40,7 @@ export function toProtoPayment(doc: PaymentDoc): payments.Payment {
     provider: doc.provider,
     provider_account_id: doc.provider_account_id,
     provider_payment_id: doc.provider_payment_id,
-    next_action: doc.next_action ?? undefined,
+    next_action: doc.next_action ? toProtoNextAction(doc.next_action) : undefined,
     metadata: doc.metadata,
     failure_reason: doc.failure_reason,
     failure_code: doc.failure_code,

@@ -82,8 +82,8 @@ export function formatBrl(cents: number): string {
 /** What the provider says about one refund (our request's answer, a webhook or a sync). */
 export interface RefundReport {
   provider_refund_id: string;
-  /** The key we sent (our refund id, possibly in the provider's id alphabet); empty if not ours. */
-  refund_key: string;
+  /** The key we sent (our refund id, possibly in the provider's id alphabet); absent if not ours. */
+  refund_key?: string;
   amount: number;
   status: RefundStatus;
   failure_code?: string;
@@ -105,7 +105,7 @@ const alnum = (id: string) => id.replace(/[^a-zA-Z0-9]/g, '');
 
 /** Our refund that a provider report is about: by the key we sent, else by the provider's id. */
 export function findReported(refunds: RefundRecord[], report: Pick<RefundReport, 'provider_refund_id' | 'refund_key'>): RefundRecord | undefined {
-  const key = alnum(report.refund_key);
+  const key = alnum(report.refund_key ?? '');
   return (
     (key ? refunds.find((r) => r.source === 'service' && alnum(r.id) === key) : undefined) ??
     (report.provider_refund_id ? refunds.find((r) => r.provider_refund_id === report.provider_refund_id) : undefined)
@@ -128,7 +128,7 @@ export function planReports(payment: RefundablePayment, reports: RefundReport[],
     // A refund reported without our key (Mercado Pago, Asaas: their reads do not echo it) while one
     // of ours still waits for the provider's id may be that very refund, seen before its answer was
     // recorded: it is left for the next webhook or sync rather than counted twice.
-    if (!known && !alnum(report.refund_key) && refunds.some(awaitingProviderId)) continue;
+    if (!known && !alnum(report.refund_key ?? '') && refunds.some(awaitingProviderId)) continue;
     // More money back than was paid cannot be: a provider-made refund that would pass the amount
     // is the same money reported twice (a lost MED returned by us and by the provider's own
     // devolução), never counted again.

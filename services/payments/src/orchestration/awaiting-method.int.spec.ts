@@ -61,7 +61,7 @@ describe('payments awaiting the buyer method (real store)', () => {
       if (providerDown) throw new AppError('provider_unavailable');
       const charge: providersContract.Charge = {
         provider: 'efi', account_id: request.account_id, provider_payment_id: `tx${request.payment_id.replace(/_/g, '')}`, status: ChargeStatus.CHARGE_STATUS_PENDING,
-        next_action: { type: 'pix_qr', qr_code: PIX_CODE, qr_code_base64: 'iVBORw0KGgo=', qr_code_url: '', digitable_line: '', url: '' },
+        next_action: { type: 'pix_qr', qr_code: PIX_CODE, qr_code_base64: 'iVBORw0KGgo=' },
         expires_at: new Date(Date.now() + request.expires_in_seconds * 1000).toISOString(), amount: request.amount, amount_paid: 0, refunds: [],
       };
       return { charge };

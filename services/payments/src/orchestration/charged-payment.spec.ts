@@ -8,7 +8,7 @@ const candidate: routing.Candidate = { account_id: 'pa_a', provider: 'efi', prio
 const draft = (method: string) => ({ _id: 'pay_1', method, amount: 10_000, status: 'pending', fee: 0, net: 10_000 }) as unknown as PaymentDoc;
 const charge = (status: providersContract.ChargeStatus, overrides: Partial<providersContract.Charge> = {}): providersContract.Charge => ({
   provider: 'efi', account_id: 'pa_a', provider_payment_id: 'tx1', status,
-  next_action: { type: 'pix_qr', qr_code: '000201', qr_code_base64: '', qr_code_url: '', digitable_line: '', url: '' },
+  next_action: { type: 'pix_qr', qr_code: '000201' },
   expires_at: expires, amount: 10_000, amount_paid: 0, refunds: [],
   ...overrides,
 });

@@ -1,5 +1,6 @@
 import { chargeStatusFromProto, type providers as providersContract, type routing } from '@orquestra/contracts';
 import type { PaymentDoc } from '../db/payment.model';
+import { toNextActionDoc } from '../db/payment-next-action.mapper';
 import { statusAtCreation, type CreatedStatus } from '../domain/charge-outcome';
 import { computeFee } from '../domain/fees';
 
@@ -38,17 +39,7 @@ export function chargedPayment(draft: PaymentDoc, candidate: routing.Candidate, 
     fee,
     net,
     expires_at: expiresAt,
-    next_action:
-      action && open
-        ? {
-            type: action.type,
-            qr_code: action.qr_code,
-            qr_code_base64: action.qr_code_base64,
-            qr_code_url: action.type === 'pix_qr' ? options.qrCodeUrl(draft._id) : '',
-            digitable_line: action.digitable_line,
-            url: action.url,
-          }
-        : null,
+    next_action: action && open ? toNextActionDoc(action, action.type === 'pix_qr' ? options.qrCodeUrl(draft._id) : undefined) : null,
     failure_code: status === 'failed' ? charge.failure_code || 'card_declined' : '',
     failure_reason: status === 'failed' ? (charge.failure_reason ?? '') : '',
     // Pix expiry is due work on the payment itself, at expires_at. A boleto paid on its due date

@@ -49,7 +49,7 @@ describe('payments under concurrent writers (real store)', () => {
   } as unknown as RpcClient<typeof routing.RoutingServiceService>;
   const charge = (providerPaymentId: string, status: providersContract.ChargeStatus, amount: number): providersContract.Charge => ({
     provider: 'efi', account_id: 'pa_a', provider_payment_id: providerPaymentId, status,
-    next_action: { type: 'pix_qr', qr_code: PIX_CODE, qr_code_base64: '', qr_code_url: '', digitable_line: '', url: '' },
+    next_action: { type: 'pix_qr', qr_code: PIX_CODE },
     expires_at: new Date(Date.now() + 3_600_000).toISOString(), amount, amount_paid: status === ChargeStatus.CHARGE_STATUS_PAID ? amount : 0,
     ...(status === ChargeStatus.CHARGE_STATUS_PAID ? { end_to_end_id: `E2E${providerPaymentId}`, paid_at: new Date().toISOString() } : {}), refunds: [],
   });

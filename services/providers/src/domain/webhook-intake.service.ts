@@ -25,7 +25,7 @@ export interface WebhookAnswer {
 export function toRefundReport(refund: ProviderRefund): ProviderRefundReport {
   return {
     provider_refund_id: refund.providerRefundId,
-    refund_key: refund.refundKey ?? '',
+    ...(refund.refundKey ? { refund_key: refund.refundKey } : {}),
     amount: refund.amount,
     status: refund.status,
     ...(refund.failureCode ? { failure_code: refund.failureCode } : {}),

@@ -1,18 +1,11 @@
-import { chargeStatusToProto, refundStatusToProto, type providers } from '@orquestra/contracts';
+import { chargeStatusToProto, nextActionToProto, refundReportToProto, type providers } from '@orquestra/contracts';
 import type { ProviderCharge, ProviderRefund } from '../adapters/provider-adapter';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
+import { toRefundReport } from '../domain/webhook-intake.service';
 
+/** An adapter's refund → the gRPC message: the same report the internal event carries. */
 export function toProtoRefund(refund: ProviderRefund): providers.ProviderRefund {
-  return {
-    provider_refund_id: refund.providerRefundId,
-    refund_key: refund.refundKey ?? '',
-    amount: refund.amount,
-    status: refundStatusToProto(refund.status),
-    failure_code: refund.failureCode ?? '',
-    failure_reason: refund.failureReason ?? '',
-    reason: refund.reason ?? '',
-    created_at: refund.createdAt?.toISOString() ?? '',
-  };
+  return refundReportToProto(toRefundReport(refund));
 }
 
 export function toProtoCharge(account: ProviderAccountDoc, charge: ProviderCharge): providers.Charge {
@@ -21,14 +14,13 @@ export function toProtoCharge(account: ProviderAccountDoc, charge: ProviderCharg
     account_id: account._id,
     provider_payment_id: charge.providerPaymentId,
     status: chargeStatusToProto(charge.status),
-    next_action: {
+    next_action: nextActionToProto({
       type: charge.nextAction.type,
-      qr_code: charge.nextAction.qrCode ?? '',
-      qr_code_base64: charge.nextAction.qrCodeBase64 ?? '',
-      qr_code_url: '',
-      digitable_line: charge.nextAction.digitableLine ?? '',
-      url: charge.nextAction.url ?? '',
-    },
+      qr_code: charge.nextAction.qrCode,
+      qr_code_base64: charge.nextAction.qrCodeBase64,
+      digitable_line: charge.nextAction.digitableLine,
+      url: charge.nextAction.url,
+    }),
     expires_at: charge.expiresAt?.toISOString(),
     amount: charge.amount,
     amount_paid: charge.amountPaid,
