@@ -1,5 +1,7 @@
-// Generated gRPC contracts (ts-proto, built from proto/ by `npm run proto`; never edited by hand)
-// and the event schemas every publisher and consumer agrees on.
+// Generated gRPC contracts (ts-proto, built from proto/ by `npm run proto`; never edited by hand),
+// the event schemas every publisher and consumer agrees on, and the shapes every hop shares
+// (statuses, customer, next action, a provider's refund report, the public objects) with one
+// exhaustive converter per direction between each and its proto form.
 export * as common from './generated/orquestra/common/v1/common';
 export * as accounts from './generated/orquestra/accounts/v1/accounts';
 export * as payments from './generated/orquestra/payments/v1/payments';
