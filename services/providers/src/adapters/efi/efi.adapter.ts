@@ -25,6 +25,17 @@ import {
   type WebhookRequest,
 } from '../provider-adapter';
 import type { DisputeEvidenceInput, ListDisputesInput, ProviderDispute } from '../provider-disputes';
+import type {
+  CreateCycleChargeInput,
+  CreateRecurrenceInput,
+  ProviderCycleCharge,
+  ProviderRecurrence,
+  RecurrenceCapable,
+  RecurrenceWebhookParseResult,
+  RetryCycleChargeInput,
+} from '../provider-recurrences';
+import { EfiRecurrences } from './efi.recurrences';
+import { parseEfiRecurrenceWebhookBody } from './efi.recurrences.transformers';
 import { listEfiInfracoes, submitEfiDefesa } from './efi.infracoes';
 import {
   buildCobRequest,
@@ -64,7 +75,7 @@ export interface EfiAdapterOptions {
 /** Refresh a token this long before Efí says it expires, so no request carries a dying one. */
 const TOKEN_REFRESH_MARGIN_MS = 60_000;
 
-export class EfiAdapter implements ProviderAdapter {
+export class EfiAdapter implements ProviderAdapter, RecurrenceCapable {
   /** The API Pix only (Efí's boleto and card live in its separate Cobranças API). */
   static readonly methods = ['pix'] as const;
   readonly provider = 'efi';
@@ -74,6 +85,8 @@ export class EfiAdapter implements ProviderAdapter {
   readonly #http: ProviderHttp;
   #token: { value: string; refreshAt: number } | undefined;
   #tokenInFlight: Promise<string> | undefined;
+  /** Pix Automático (efi.recurrences.ts). */
+  readonly #recurrences: EfiRecurrences;
   /** The non-secret options. */
   private readonly options: Pick<EfiAdapterOptions, 'clientId' | 'chave'>;
 
@@ -89,6 +102,7 @@ export class EfiAdapter implements ProviderAdapter {
       tls: { certificatePem: options.certificatePem, privateKeyPem: options.privateKeyPem, caPem: options.caPem },
       ...(options.observe ? { observe: options.observe } : {}),
     });
+    this.#recurrences = new EfiRecurrences((m, p, o, b, h) => this.api(m, p, o, b, h), options.chave);
   }
 
   /** Releases the connection pool. */
@@ -250,16 +264,20 @@ export class EfiAdapter implements ProviderAdapter {
    * Efí since our edge does not do mTLS (hence `x-skip-mtls-checking: true`).
    */
   async registerWebhook(url: string): Promise<WebhookRegistration> {
-    const target = new URL(url);
-    target.searchParams.delete('hmac');
-    target.searchParams.delete('ignorar');
-    target.searchParams.append('hmac', this.#webhookSecret);
-    const webhookUrl = `${target.toString()}&ignorar=`;
-    const answer = await this.api('PUT', `/v2/webhook/${encodeURIComponent(this.options.chave)}`, 'write', { webhookUrl }, {
+    const answer = await this.api('PUT', `/v2/webhook/${encodeURIComponent(this.options.chave)}`, 'write', { webhookUrl: this.webhookUrlFor(url) }, {
       'x-skip-mtls-checking': 'true',
     });
     if (answer.status === 200 || answer.status === 201 || answer.status === 204) return {};
     throw providerErrorFor(answer.status, answer.body, 'register webhook');
+  }
+
+  /** Our intake URL with the secret in `hmac` and an empty `ignorar` that takes Efí's suffix (`/pix`, `/rec`, `/cobr`). */
+  private webhookUrlFor(url: string): string {
+    const target = new URL(url);
+    target.searchParams.delete('hmac');
+    target.searchParams.delete('ignorar');
+    target.searchParams.append('hmac', this.#webhookSecret);
+    return `${target.toString()}&ignorar=`;
   }
 
   parseWebhook(webhook: WebhookRequest): WebhookParseResult {
@@ -284,5 +302,54 @@ export class EfiAdapter implements ProviderAdapter {
     const expected = createHash('sha256').update(this.#webhookSecret).digest();
     const actual = createHash('sha256').update(candidate).digest();
     return timingSafeEqual(expected, actual);
+  }
+
+  // --- Pix Automático (efi.recurrences.ts) ---------------------------------------------------
+
+  createRecurrence(input: CreateRecurrenceInput): Promise<ProviderRecurrence> {
+    return this.#recurrences.create(input);
+  }
+
+  getRecurrence(providerRecurrenceId: string): Promise<ProviderRecurrence> {
+    return this.#recurrences.get(providerRecurrenceId);
+  }
+
+  cancelRecurrence(providerRecurrenceId: string): Promise<ProviderRecurrence> {
+    return this.#recurrences.cancel(providerRecurrenceId);
+  }
+
+  createCycleCharge(input: CreateCycleChargeInput): Promise<ProviderCycleCharge> {
+    return this.#recurrences.createCycleCharge(input);
+  }
+
+  getCycleCharge(providerChargeId: string): Promise<ProviderCycleCharge> {
+    return this.#recurrences.getCycleCharge(providerChargeId);
+  }
+
+  retryCycleCharge(input: RetryCycleChargeInput): Promise<ProviderCycleCharge> {
+    return this.#recurrences.retryCycleCharge(input);
+  }
+
+  /** `webhookrec` and `webhookcobr` at our intake URL, authenticated as the Pix webhook is. */
+  registerRecurrenceWebhooks(url: string): Promise<void> {
+    return this.#recurrences.registerWebhooks(this.webhookUrlFor(url));
+  }
+
+  parseRecurrenceWebhook(webhook: WebhookRequest): RecurrenceWebhookParseResult {
+    if (!this.sameSecret(webhook.query['hmac'])) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    const parsed = parseEfiRecurrenceWebhookBody(webhook.rawBody);
+    switch (parsed.kind) {
+      case 'events':
+        return { ok: true, eventKey: parsed.eventKey, events: parsed.events };
+      case 'other': {
+        // A Pix notification or the registration test: parseWebhook's to read.
+        const pix = this.parseWebhook(webhook);
+        return pix.ok ? { ok: true, eventKey: pix.eventKey, events: [] } : pix;
+      }
+      case 'malformed':
+        return { ok: false, reason: 'malformed', httpStatus: 400 };
+      default:
+        return assertNever(parsed);
+    }
   }
 }

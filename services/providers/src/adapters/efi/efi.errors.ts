@@ -27,6 +27,11 @@ export const EFI_ERROR_TABLE: Readonly<Record<string, ErrorRule>> = {
   invalid_token: rule('invalid_credentials', 'invalid_credentials', true),
   // Banco Central RFC 7807 types
   CobOperacaoInvalida: rule('rejected', 'provider_rejected', false),
+  // Pix Automático (§8): a recurrence, approval request or recurring charge our input or its state
+  // makes invalid (not APROVADA, outside the 2–10 day window, a cycle already charged, no retry left).
+  RecOperacaoInvalida: rule('rejected', 'provider_rejected', false),
+  SolicRecOperacaoInvalida: rule('rejected', 'provider_rejected', false),
+  CobROperacaoInvalida: rule('rejected', 'provider_rejected', false),
   // Over the refundable amount, past the 90-day window, or an id already used.
   PixDevolucaoInvalida: rule('rejected', 'provider_rejected', false),
   RequisicaoInvalida: rule('rejected', 'provider_rejected', false),

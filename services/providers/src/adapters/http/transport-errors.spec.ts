@@ -6,22 +6,24 @@ const write: RequestPurpose = { operation: 'write' };
 const pix: RequestPurpose = { operation: 'create', method: 'pix' };
 const boleto: RequestPurpose = { operation: 'create', method: 'boleto' };
 const card: RequestPurpose = { operation: 'create', method: 'card' };
+// A Pix Automático cycle charge: a debit the payer authorised, read like card.
+const debit: RequestPurpose = { operation: 'create', method: 'pix_automatico' };
 
 const label = (purpose: RequestPurpose) => (purpose.operation === 'create' ? `create ${purpose.method}` : purpose.operation);
 
 describe('the wire table', () => {
   // One case per row of classifyWireOutcome, for every request it covers.
   const rows: [WireOutcome, RequestPurpose[], string, string][] = [
-    ['not_sent', [prepare, read, write, pix, boleto, card], 'not_created', 'provider_unavailable'],
+    ['not_sent', [prepare, read, write, pix, boleto, card, debit], 'not_created', 'provider_unavailable'],
     ['reset_after_send', [prepare, read, pix], 'not_created', 'provider_unavailable'],
-    ['reset_after_send', [boleto, card, write], 'ambiguous', 'provider_timeout'],
+    ['reset_after_send', [boleto, card, debit, write], 'ambiguous', 'provider_timeout'],
     ['timeout', [prepare, read], 'not_created', 'provider_timeout'],
-    ['timeout', [pix, boleto, card, write], 'ambiguous', 'provider_timeout'],
-    ['rate_limited', [prepare, read, write, pix, boleto, card], 'not_created', 'provider_rate_limited'],
+    ['timeout', [pix, boleto, card, debit, write], 'ambiguous', 'provider_timeout'],
+    ['rate_limited', [prepare, read, write, pix, boleto, card, debit], 'not_created', 'provider_rate_limited'],
     ['unavailable', [prepare, read, pix], 'not_created', 'provider_unavailable'],
     ['server_error', [prepare, read, pix], 'not_created', 'provider_error'],
-    ['unavailable', [boleto, card], 'ambiguous', 'provider_timeout'],
-    ['server_error', [boleto, card], 'ambiguous', 'provider_timeout'],
+    ['unavailable', [boleto, card, debit], 'ambiguous', 'provider_timeout'],
+    ['server_error', [boleto, card, debit], 'ambiguous', 'provider_timeout'],
     ['unavailable', [write], 'ambiguous', 'provider_error'],
     ['server_error', [write], 'ambiguous', 'provider_error'],
   ];
@@ -34,7 +36,7 @@ describe('the wire table', () => {
   );
 
   it('covers every outcome for every request exactly once', () => {
-    const purposes = [prepare, read, write, pix, boleto, card];
+    const purposes = [prepare, read, write, pix, boleto, card, debit];
     for (const outcome of ['not_sent', 'reset_after_send', 'timeout', 'rate_limited', 'unavailable', 'server_error'] as const) {
       for (const purpose of purposes) {
         expect(rows.filter(([o, ps]) => o === outcome && ps.includes(purpose))).toHaveLength(1);

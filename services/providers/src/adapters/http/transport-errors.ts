@@ -29,13 +29,17 @@ import { ProviderError } from '../provider-adapter';
  * What a request was:
  * - `prepare`: a step before a create that makes nothing chargeable (a token, a customer lookup
  *   or upsert);
- * - `create`: the request that creates a charge, with its payment method;
+ * - `create`: the request that creates a charge, with its payment method; `pix_automatico` is a
+ *   Pix Automático cycle charge (`cobr`, an Asaas cycle): a debit the payer authorised in advance,
+ *   which the payer's bank schedules and makes on its date with nobody showing a code, so a lost
+ *   answer may hide a charge that will be paid, like a card charge (a recurrence itself is created
+ *   as `pix`: it is approved only by scanning the QR code our answer carries);
  * - `read`: changes nothing;
  * - `write`: changes something that exists (cancel, refund, webhook registration, defense).
  */
 export type RequestPurpose =
   | { operation: 'prepare' }
-  | { operation: 'create'; method: ChargeMethod }
+  | { operation: 'create'; method: ChargeMethod | 'pix_automatico' }
   | { operation: 'read' }
   | { operation: 'write' };
 
@@ -68,7 +72,7 @@ export function classifyWireOutcome(outcome: WireOutcome, purpose: RequestPurpos
     case 'reset_after_send':
       // A prepare or read creates nothing chargeable; a Pix nobody has the code of expires unpaid.
       if (operation === 'prepare' || operation === 'read' || pix) return CERTAINLY_NOTHING;
-      // A card charge or boleto may exist; a write (a refund) may have been made.
+      // A card charge, boleto or Pix Automático debit may exist; a write (a refund) may have been made.
       return MAY_HAVE_ACTED;
     case 'timeout':
       // The provider may still be working on it; for a read or prepare that changes nothing.
@@ -85,7 +89,7 @@ export function classifyWireOutcome(outcome: WireOutcome, purpose: RequestPurpos
       // Reads and prepares change nothing; a Pix created behind a 5xx is as harmless as above.
       if (operation === 'prepare' || operation === 'read' || pix) return { kind: 'not_created', code };
       // No provider we speak documents that a 5xx undid the work (Stripe says to treat a 500 as
-      // indeterminate): a card charge or boleto is resolved at this account first.
+      // indeterminate): a card charge, boleto or debit is resolved at this account first.
       if (operation === 'create') return MAY_HAVE_ACTED;
       // A write answered 5xx may have happened: kept pending (refunds), never counted as undone.
       return { kind: 'ambiguous', code: 'provider_error' };

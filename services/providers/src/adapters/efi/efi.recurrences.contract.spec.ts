@@ -1,0 +1,199 @@
+/**
+ * Contract test: the real EfiAdapter's Pix Automático over HTTPS/mTLS against the Efí emulator,
+ * whose control port is the payer's bank. The emulator's clock starts on Monday 2026-03-02, 09:00
+ * in São Paulo, and only moves forward: the tests run in order.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parsePix, hasError } from 'pix-utils';
+import { createEfiEmulator, generateTestCerts, type EfiEmulator, type TestCerts } from '@orquestra/emulators';
+import { ProviderError, type WebhookRequest } from '../provider-adapter';
+import type { CreateRecurrenceInput, RecurrenceEvent } from '../provider-recurrences';
+import { payAtEmulator, until } from '../testing/contract-kit';
+import { EfiAdapter } from './efi.adapter';
+import { activationTxidFor } from './efi.recurrences.transformers';
+
+jest.setTimeout(30_000);
+
+const CLIENT = { client_id: 'Client_Id_rec_contract', client_secret: 'Client_Secret_rec_contract', chave: '2b1e7c5a-0d4f-4a8e-9c3b-6f2d1e0a9b87' };
+const WEBHOOK_SECRET = 'whsec_rec_5e2a9c';
+const BASE = new Date('2026-03-02T12:00:00.000Z');
+
+let certs: TestCerts;
+let emulator: EfiEmulator;
+let controlUrl: string;
+let adapter: EfiAdapter;
+let receiver: Server;
+let intakeUrl: string;
+const received: WebhookRequest[] = [];
+
+const recurrence = (subscriptionId: string, overrides: Partial<CreateRecurrenceInput> = {}): CreateRecurrenceInput => ({
+  subscriptionId,
+  payer: { name: 'Maria Aparecida Souza', document: '529.982.247-25' },
+  frequency: 'monthly',
+  amount: 4990,
+  firstAmount: 4990,
+  description: 'Plano mensal Orquestra',
+  startDate: '2026-03-10',
+  retry: true,
+  approvalExpiresInSeconds: 86_400,
+  ...overrides,
+});
+
+async function control(path: string, body: unknown = {}): Promise<number> {
+  const response = await fetch(`${controlUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  await response.text();
+  return response.status;
+}
+
+const clockTo = async (at: string) => expect(await control('/__control/clock', { set: at })).toBe(200);
+
+/** The events of the deliveries received so far, read by the adapter. */
+function eventsReceived(): RecurrenceEvent[] {
+  return received.flatMap((r) => {
+    const parsed = adapter.parseRecurrenceWebhook(r);
+    if (!parsed.ok) throw new Error(`delivery not accepted: ${parsed.reason}`);
+    return parsed.events;
+  });
+}
+
+beforeAll(async () => {
+  certs = generateTestCerts('efi-rec-contract');
+  emulator = createEfiEmulator({
+    tls: { cert: certs.serverCertPem, key: certs.serverKeyPem, ca: certs.caPem },
+    clients: [CLIENT],
+    webhooks: { retries: 0, timeoutMs: 2_000 },
+    now: () => BASE,
+    // Months pass here; the adapter would refresh an expired token anyway.
+    tokenTtlSeconds: 10 * 365 * 86_400,
+    sweepMs: 0,
+  });
+  const ports = await emulator.start();
+  controlUrl = `http://127.0.0.1:${ports.controlPort}`;
+  adapter = new EfiAdapter({
+    baseUrl: `https://localhost:${ports.apiPort}`,
+    clientId: CLIENT.client_id,
+    clientSecret: CLIENT.client_secret,
+    certificatePem: certs.clientCertPem,
+    privateKeyPem: certs.clientKeyPem,
+    caPem: certs.caPem,
+    chave: CLIENT.chave,
+    timeoutMs: 5_000,
+    webhookSecret: WEBHOOK_SECRET,
+  });
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://receiver');
+      received.push({ subPath: '', query: Object.fromEntries(url.searchParams), headers: {}, rawBody: Buffer.concat(chunks) });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  intakeUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/efi/acc_efi_rec`;
+  await adapter.registerRecurrenceWebhooks(intakeUrl);
+});
+
+afterAll(async () => {
+  await adapter?.close();
+  await emulator?.stop();
+  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  certs?.cleanup();
+});
+
+let idRec: string;
+let firstCycle: string;
+
+describe('Efí Pix Automático', () => {
+  it('registers webhookrec and webhookcobr at our intake, with the secret', async () => {
+    const reg = await adapter.createRecurrence(recurrence('sub_contract_hook', { firstAmount: 0 }));
+    await control(`/__control/recs/${reg.providerRecurrenceId}/refuse`);
+    const delivery = await until(async () => received.find((r) => r.query['ignorar'] === '/rec'), 5_000, 'a /rec delivery');
+    expect(delivery.query['hmac']).toBe(WEBHOOK_SECRET);
+  });
+
+  it('journey 2: a recurrence QR only; the payer refuses it in the bank app', async () => {
+    const rec = await adapter.createRecurrence(recurrence('sub_contract_j2', { firstAmount: 0, amount: undefined }));
+    expect(rec).toMatchObject({ status: 'pending', providerStatus: 'CRIADA', cycles: 'ours' });
+    // A recurrence-only BR Code (its location under /rec/), which pix-utils does not read.
+    expect(rec.approval?.qrCode).toMatch(/^000201.*\/v2\/rec\//);
+    expect(rec.approval?.qrCodeBase64).toMatch(/^iVBOR/);
+    expect(await control(`/__control/recs/${rec.providerRecurrenceId}/refuse`)).toBe(200);
+    expect(await adapter.getRecurrence(rec.providerRecurrenceId)).toMatchObject({ status: 'refused', providerStatus: 'REJEITADA' });
+    expect((await adapter.getRecurrence(rec.providerRecurrenceId)).approval).toBeUndefined();
+  });
+
+  it('journey 3: one QR pays the first amount and approves; a repeated create finds the same recurrence', async () => {
+    const rec = await adapter.createRecurrence(recurrence('sub_contract_j3'));
+    expect(rec).toMatchObject({ status: 'pending', cycles: 'ours' });
+    expect(hasError(parsePix(rec.approval?.qrCode ?? ''))).toBe(false);
+    idRec = rec.providerRecurrenceId;
+    expect((await adapter.createRecurrence(recurrence('sub_contract_j3'))).providerRecurrenceId).toBe(idRec);
+
+    await payAtEmulator('efi', controlUrl, { client_id: CLIENT.client_id }, activationTxidFor('sub_contract_j3'));
+    expect(await adapter.getRecurrence(idRec)).toMatchObject({ status: 'active', providerStatus: 'APROVADA' });
+    await until(async () => (eventsReceived().some((e) => e.type === 'recurrence' && e.providerRecurrenceId === idRec && e.status === 'active') ? true : undefined));
+  });
+
+  it('a cycle charge is scheduled once per payment id and paid on its due date', async () => {
+    const input = { providerRecurrenceId: idRec, paymentId: 'pay_contract_cycle_1', amount: 4990, dueDate: '2026-03-10', description: 'Março' };
+    const cycle = await adapter.createCycleCharge(input);
+    expect(cycle).toMatchObject({ providerRecurrenceId: idRec, status: 'scheduled', amount: 4990, dueDate: '2026-03-10', failedAttempts: 0 });
+    expect(await adapter.getCycleCharge(cycle.providerChargeId)).toMatchObject({ providerStatus: 'ATIVA', nextAttemptDate: '2026-03-10' });
+    firstCycle = cycle.providerChargeId;
+    expect((await adapter.createCycleCharge(input)).providerChargeId).toBe(firstCycle);
+
+    await clockTo('2026-03-10T12:00:00Z');
+    expect(await control(`/__control/cobr/${firstCycle}/pay`)).toBe(200);
+    const paid = await adapter.getCycleCharge(firstCycle);
+    expect(paid).toMatchObject({ status: 'paid', providerStatus: 'CONCLUIDA', failedAttempts: 0 });
+    expect(paid.endToEndId).toMatch(/^E/);
+    await until(async () => (eventsReceived().some((e) => e.type === 'cycle' && e.providerChargeId === firstCycle && e.status === 'paid') ? true : undefined));
+  });
+
+  it('a failed debit is retried per PERMITE_3R_7D, and paid on the retry', async () => {
+    await clockTo('2026-04-01T12:00:00Z');
+    const cycle = await adapter.createCycleCharge({ providerRecurrenceId: idRec, paymentId: 'pay_contract_cycle_2', amount: 4990, dueDate: '2026-04-10' });
+    await clockTo('2026-04-10T12:00:00Z');
+    expect(await control(`/__control/cobr/${cycle.providerChargeId}/fail`, { motivo: 'Saldo insuficiente' })).toBe(200);
+    expect(await adapter.getCycleCharge(cycle.providerChargeId)).toMatchObject({ status: 'retrying', failedAttempts: 1 });
+    await until(async () => (eventsReceived().some((e) => e.type === 'cycle' && e.providerChargeId === cycle.providerChargeId && e.status === 'retrying') ? true : undefined));
+
+    const retried = await adapter.retryCycleCharge({ providerChargeId: cycle.providerChargeId, date: '2026-04-13' });
+    expect(retried).toMatchObject({ status: 'scheduled', failedAttempts: 1, nextAttemptDate: '2026-04-13' });
+    await clockTo('2026-04-13T12:00:00Z');
+    expect(await control(`/__control/cobr/${cycle.providerChargeId}/pay`)).toBe(200);
+    expect(await adapter.getCycleCharge(cycle.providerChargeId)).toMatchObject({ status: 'paid', failedAttempts: 1 });
+  });
+
+  it('a retry outside the 7 days after the due date is refused', async () => {
+    await clockTo('2026-05-01T12:00:00Z');
+    const cycle = await adapter.createCycleCharge({ providerRecurrenceId: idRec, paymentId: 'pay_contract_cycle_3', amount: 4990, dueDate: '2026-05-11' });
+    await clockTo('2026-05-11T12:00:00Z');
+    expect(await control(`/__control/cobr/${cycle.providerChargeId}/fail`)).toBe(200);
+    await expect(adapter.retryCycleCharge({ providerChargeId: cycle.providerChargeId, date: '2026-05-25' })).rejects.toMatchObject({ kind: 'rejected' });
+  });
+
+  it('cancel stops the recurrence: canceled, and no further cycle charge is accepted', async () => {
+    expect(await adapter.cancelRecurrence(idRec)).toMatchObject({ status: 'canceled', providerStatus: 'CANCELADA' });
+    expect(await adapter.cancelRecurrence(idRec)).toMatchObject({ status: 'canceled' });
+    const refused = await adapter.createCycleCharge({ providerRecurrenceId: idRec, paymentId: 'pay_contract_cycle_4', amount: 4990, dueDate: '2026-06-10' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ProviderError);
+    expect(refused).toMatchObject({ kind: 'rejected', normalizedCode: 'provider_rejected' });
+    await until(async () => (eventsReceived().some((e) => e.type === 'recurrence' && e.providerRecurrenceId === idRec && e.status === 'canceled') ? true : undefined));
+  });
+
+  it('canceling a pending journey-3 recurrence removes its immediate charge', async () => {
+    const rec = await adapter.createRecurrence(recurrence('sub_contract_j3_cancel', { startDate: '2026-06-10' }));
+    expect(await adapter.cancelRecurrence(rec.providerRecurrenceId)).toMatchObject({ status: 'canceled' });
+    await expect(payAtEmulator('efi', controlUrl, { client_id: CLIENT.client_id }, activationTxidFor('sub_contract_j3_cancel'))).rejects.toMatchObject({ kind: 'rejected' });
+  });
+
+  it('an unknown recurrence is not_found; a delivery without our secret is refused', async () => {
+    await expect(adapter.getRecurrence('RR090893562026050100000000000')).rejects.toMatchObject({ kind: 'not_found' });
+    const delivery = received.find((r) => r.query['ignorar'] === '/cobr');
+    expect(delivery).toBeDefined();
+    expect(adapter.parseRecurrenceWebhook({ ...(delivery as WebhookRequest), query: { hmac: 'wrong' } })).toEqual({ ok: false, reason: 'unauthenticated', httpStatus: 401 });
+  });
+});
