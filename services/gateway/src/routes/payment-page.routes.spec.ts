@@ -29,7 +29,7 @@ const pendingPix = () =>
     status: 'pending',
     method: 'pix',
     available_methods: [],
-    next_action: { type: 'pix_qr', qr_code: PIX_CODE, qr_code_base64: '', qr_code_url: 'http://api.example.com/qr/pay_01jabc.png', digitable_line: '', url: '' },
+    next_action: { type: 'pix_qr', qr_code: PIX_CODE, qr_code_url: 'http://api.example.com/qr/pay_01jabc.png' },
   });
 
 describe('payment page routes (/pay/{id})', () => {
@@ -80,14 +80,14 @@ describe('payment page routes (/pay/{id})', () => {
 
   it('shows a boleto and a card redirect, dropping links that are not http(s)', async () => {
     clients.payments.getPaymentPage = async () => ({
-      page: page({ status: 'pending', method: 'boleto', next_action: { type: 'boleto', qr_code: '', qr_code_base64: '', qr_code_url: '', digitable_line: '34191.79001 01043.510047 91020.150008 1 96610000012345', url: 'https://boletos.example.com/b/1' } }),
+      page: page({ status: 'pending', method: 'boleto', next_action: { type: 'boleto', digitable_line: '34191.79001 01043.510047 91020.150008 1 96610000012345', url: 'https://boletos.example.com/b/1' } }),
     });
     const boleto = await app.request('GET', '/pay/pay_01jabc');
     expect(boleto.text).toContain('34191.79001 01043.510047 91020.150008 1 96610000012345');
     expect(boleto.text).toContain('href="https://boletos.example.com/b/1"');
 
     clients.payments.getPaymentPage = async () => ({
-      page: page({ status: 'pending', method: 'card', next_action: { type: 'redirect', qr_code: '', qr_code_base64: '', qr_code_url: '', digitable_line: '', url: 'javascript:alert(1)' } }),
+      page: page({ status: 'pending', method: 'card', next_action: { type: 'redirect', url: 'javascript:alert(1)' } }),
     });
     const card = await app.request('GET', '/pay/pay_01jabc');
     expect(card.text).not.toContain('javascript:alert');
