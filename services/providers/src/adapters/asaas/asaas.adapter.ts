@@ -49,11 +49,13 @@ import { AUTH_TOKEN_HEADER, WEBHOOK_EVENTS, newAuthToken, parseAsaasWebhookBody,
 import { asaasCardDecline, declineReason } from '../../domain/card-declines';
 import { refundAsaasPayment, toProviderRefunds, type AsaasRefund } from './asaas.refunds';
 import { CHARGEBACK_EVENTS, chargebackOf } from './asaas.chargebacks';
+import type { CreateCycleChargeInput, CreateRecurrenceInput, ProviderCycleCharge, ProviderRecurrence, RecurrenceCapable, RecurrenceWebhookParseResult } from '../provider-recurrences';
+import { AsaasRecurrences, parseAsaasRecurrenceWebhookBody } from './asaas.recurrences';
 
 /** Asaas requires a User-Agent on every request (accounts created since 2024-06-13). */
 const USER_AGENT = 'Orquestra/1.0 (payment orchestration)';
 
-export class AsaasAdapter implements ProviderAdapter {
+export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable {
   /** Card on Asaas's hosted invoice page (asaas.card.ts). */
   static readonly methods = ['pix', 'card'] as const;
   /** Chargebacks arrive by webhook (asaas.chargebacks.ts). */
@@ -64,6 +66,8 @@ export class AsaasAdapter implements ProviderAdapter {
   readonly #webhookSecret: string;
   readonly #signingSecret: string | undefined;
   readonly #http: ProviderHttp;
+  /** Pix Automático (asaas.recurrences.ts). */
+  readonly #recurrences: AsaasRecurrences;
   /** `settings.webhook_email`: where Asaas reports failing webhooks (optional). */
   private readonly webhookEmail: string | undefined;
 
@@ -74,6 +78,7 @@ export class AsaasAdapter implements ProviderAdapter {
     this.#signingSecret = context.signingSecret;
     // Amounts are read with the exact-decimal parser: a JSON number never becomes a float here.
     this.#http = accountHttp(this.provider, context, { parse: parseJsonExact });
+    this.#recurrences = new AsaasRecurrences((m, p, o, b) => this.api(m, p, o, b), (c) => this.customerFor(c));
   }
 
   /** Releases the connection pool. */
@@ -240,9 +245,7 @@ export class AsaasAdapter implements ProviderAdapter {
    * was set up without one (no signing secret stored) fall back to our secret in the URL (`?hmac=`).
    */
   parseWebhook(webhook: WebhookRequest): WebhookParseResult {
-    const token = Object.entries(webhook.headers).find(([name]) => name.toLowerCase() === AUTH_TOKEN_HEADER)?.[1];
-    const authentic = this.#signingSecret ? sameSecret(token, this.#signingSecret) : sameSecret(webhook.query['hmac'], this.#webhookSecret);
-    if (!authentic) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    if (!this.authentic(webhook)) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
     const parsed = parseAsaasWebhookBody(webhook.rawBody);
     if (parsed.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
     // A card refused on the invoice page is reported only by the event (the charge stays PENDING
@@ -260,5 +263,40 @@ export class AsaasAdapter implements ProviderAdapter {
       ...(chargeback.kind === 'dispute' ? { disputes: [chargeback.dispute] } : {}),
       ...(decline && parsed.paymentIds.length > 0 ? { cardDeclines: Object.fromEntries(parsed.paymentIds.map((id) => [id, { failureCode: decline, failureReason: declineReason(decline) }])) } : {}),
     };
+  }
+
+  private authentic(webhook: WebhookRequest): boolean {
+    const token = Object.entries(webhook.headers).find(([name]) => name.toLowerCase() === AUTH_TOKEN_HEADER)?.[1];
+    return this.#signingSecret ? sameSecret(token, this.#signingSecret) : sameSecret(webhook.query['hmac'], this.#webhookSecret);
+  }
+
+  // --- Pix Automático (asaas.recurrences.ts) -------------------------------------------------
+
+  createRecurrence(input: CreateRecurrenceInput): Promise<ProviderRecurrence> {
+    return this.#recurrences.create(input);
+  }
+
+  getRecurrence(providerRecurrenceId: string): Promise<ProviderRecurrence> {
+    return this.#recurrences.get(providerRecurrenceId);
+  }
+
+  cancelRecurrence(providerRecurrenceId: string): Promise<ProviderRecurrence> {
+    return this.#recurrences.cancel(providerRecurrenceId);
+  }
+
+  /** Asaas creates each cycle's charge itself: CycleChargeNotApplicableError. */
+  createCycleCharge(_input: CreateCycleChargeInput): Promise<ProviderCycleCharge> {
+    return this.#recurrences.createCycleCharge();
+  }
+
+  getCycleCharge(providerChargeId: string): Promise<ProviderCycleCharge> {
+    return this.#recurrences.getCycleCharge(providerChargeId);
+  }
+
+  /** The same delivery parseWebhook reads, authenticated the same way; its authorization and cycle changes. */
+  parseRecurrenceWebhook(webhook: WebhookRequest): RecurrenceWebhookParseResult {
+    if (!this.authentic(webhook)) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    const parsed = parseAsaasRecurrenceWebhookBody(webhook.rawBody);
+    return parsed.kind === 'malformed' ? { ok: false, reason: 'malformed', httpStatus: 400 } : { ok: true, eventKey: parsed.eventKey, events: parsed.events };
   }
 }

@@ -7,6 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { parseJsonExact } from './asaas.json';
 import { CHARGEBACK_EVENTS } from './asaas.chargebacks';
+import { AUTHORIZATION_EVENTS } from './asaas.recurrences.transformers';
 import { webhookObject } from '../webhook-body';
 
 export const WEBHOOK_EVENTS = [
@@ -25,6 +26,8 @@ export const WEBHOOK_EVENTS = [
   // Card on the hosted invoice page: refused by the issuer or by Asaas's risk analysis.
   'PAYMENT_CREDIT_CARD_CAPTURE_REFUSED',
   'PAYMENT_REPROVED_BY_RISK_ANALYSIS',
+  // Pix Automático authorizations (asaas.recurrences.transformers.ts); their cycles are PAYMENT_* events.
+  ...AUTHORIZATION_EVENTS,
 ] as const;
 
 export const AUTH_TOKEN_HEADER = 'asaas-access-token';
