@@ -11,7 +11,7 @@
  *
  * Amounts are integer cents; dates are São Paulo calendar dates `YYYY-MM-DD`.
  */
-import { ProviderError, type WebhookRequest } from './provider-adapter';
+import { ProviderError, type AddressInput, type WebhookRequest } from './provider-adapter';
 
 /** Our subscription statuses (services/subscriptions domain); every provider status maps onto one. */
 export type RecurrenceStatus = 'pending' | 'active' | 'canceled' | 'refused' | 'expired';
@@ -21,7 +21,13 @@ export type RecurrenceFrequency = 'weekly' | 'monthly' | 'quarterly' | 'semiannu
 export interface CreateRecurrenceInput {
   /** Our subscription id: the provider-side contract, and what makes a repeated create find the first. */
   subscriptionId: string;
-  payer: { name: string; /** CPF or CNPJ, digits or formatted. */ document: string };
+  payer: {
+    name: string;
+    /** CPF or CNPJ, digits or formatted. */
+    document: string;
+    /** Required by Woovi (refused naming `customer.address` without it); unused elsewhere. */
+    address?: AddressInput;
+  };
   frequency: RecurrenceFrequency;
   /** Cents per cycle; absent for a variable amount (each cycle charge says its own). */
   amount?: number;
@@ -60,8 +66,8 @@ export interface ProviderRecurrence {
 
 /**
  * A cycle charge's state: `scheduled` (the payer's bank will debit it on its date), `paid`,
- * `retrying` (an attempt failed and the policy leaves room for another), `failed` (no more
- * attempts), `canceled`.
+ * `retrying` (an attempt failed and the charge is still live: another attempt is scheduled, see
+ * `nextAttemptDate`, or may still be asked for), `failed` (no more attempts), `canceled`.
  */
 export type CycleChargeStatus = 'scheduled' | 'paid' | 'retrying' | 'failed' | 'canceled';
 
@@ -72,6 +78,11 @@ export interface CreateCycleChargeInput {
   amount: number;
   dueDate: string;
   description?: string;
+}
+
+export interface GetCycleChargeInput {
+  providerRecurrenceId: string;
+  providerChargeId: string;
 }
 
 export interface ProviderCycleCharge {
@@ -145,7 +156,7 @@ export interface RecurrenceCapable {
   cancelRecurrence(providerRecurrenceId: string): Promise<ProviderRecurrence>;
   /** Idempotent on `paymentId`. CycleChargeNotApplicableError where the provider makes its own cycles. */
   createCycleCharge(input: CreateCycleChargeInput): Promise<ProviderCycleCharge>;
-  getCycleCharge(providerChargeId: string): Promise<ProviderCycleCharge>;
+  getCycleCharge(input: GetCycleChargeInput): Promise<ProviderCycleCharge>;
   /** Asks for another attempt after a failed one, where the receiver schedules retries (Banco Central `retentativa`). */
   retryCycleCharge?(input: RetryCycleChargeInput): Promise<ProviderCycleCharge>;
   /** Verifies and reads a delivery for recurrence and cycle changes. */

@@ -49,7 +49,7 @@ import { AUTH_TOKEN_HEADER, WEBHOOK_EVENTS, newAuthToken, parseAsaasWebhookBody,
 import { asaasCardDecline, declineReason } from '../../domain/card-declines';
 import { refundAsaasPayment, toProviderRefunds, type AsaasRefund } from './asaas.refunds';
 import { CHARGEBACK_EVENTS, chargebackOf } from './asaas.chargebacks';
-import type { CreateCycleChargeInput, CreateRecurrenceInput, ProviderCycleCharge, ProviderRecurrence, RecurrenceCapable, RecurrenceWebhookParseResult } from '../provider-recurrences';
+import type { CreateCycleChargeInput, CreateRecurrenceInput, GetCycleChargeInput, ProviderCycleCharge, ProviderRecurrence, RecurrenceCapable, RecurrenceWebhookParseResult } from '../provider-recurrences';
 import { AsaasRecurrences, parseAsaasRecurrenceWebhookBody } from './asaas.recurrences';
 
 /** Asaas requires a User-Agent on every request (accounts created since 2024-06-13). */
@@ -289,8 +289,8 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable {
     return this.#recurrences.createCycleCharge();
   }
 
-  getCycleCharge(providerChargeId: string): Promise<ProviderCycleCharge> {
-    return this.#recurrences.getCycleCharge(providerChargeId);
+  getCycleCharge(input: GetCycleChargeInput): Promise<ProviderCycleCharge> {
+    return this.#recurrences.getCycleCharge(input.providerChargeId);
   }
 
   /** The same delivery parseWebhook reads, authenticated the same way; its authorization and cycle changes. */

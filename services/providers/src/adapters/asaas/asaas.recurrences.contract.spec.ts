@@ -141,10 +141,10 @@ describe('Asaas Pix Automático', () => {
   it("Asaas's cycle is debited on its due date", async () => {
     const [first] = cycleIds as [string];
     paidCycle = first;
-    expect(await adapter.getCycleCharge(first)).toMatchObject({ providerRecurrenceId: authorizationId, status: 'scheduled', amount: 4990, dueDate: '2026-03-10', failedAttempts: 0 });
+    expect(await adapter.getCycleCharge({ providerRecurrenceId: authorizationId, providerChargeId: first })).toMatchObject({ providerRecurrenceId: authorizationId, status: 'scheduled', amount: 4990, dueDate: '2026-03-10', failedAttempts: 0 });
     await clockTo('2026-03-10T12:00:00Z');
     await pay(first);
-    expect(await adapter.getCycleCharge(first)).toMatchObject({ status: 'paid', providerStatus: 'CONFIRMED' });
+    expect(await adapter.getCycleCharge({ providerRecurrenceId: authorizationId, providerChargeId: first })).toMatchObject({ status: 'paid', providerStatus: 'CONFIRMED' });
     await sawEvent({ type: 'cycle', providerChargeId: first, providerRecurrenceId: authorizationId, status: 'paid' });
   });
 
@@ -155,7 +155,7 @@ describe('Asaas Pix Automático', () => {
     const second = ids.find((id) => !cycleIds.includes(id)) as string;
     await clockTo('2026-04-10T12:00:00Z');
     expect(await control(`/__control/charges/${second}/fail`)).toBe(200);
-    expect(await adapter.getCycleCharge(second)).toMatchObject({ status: 'failed', providerStatus: 'OVERDUE', failedAttempts: 1 });
+    expect(await adapter.getCycleCharge({ providerRecurrenceId: authorizationId, providerChargeId: second })).toMatchObject({ status: 'failed', providerStatus: 'OVERDUE', failedAttempts: 1 });
     await sawEvent({ type: 'cycle', providerChargeId: second, status: 'failed' });
   });
 

@@ -28,6 +28,7 @@ import type { DisputeEvidenceInput, ListDisputesInput, ProviderDispute } from '.
 import type {
   CreateCycleChargeInput,
   CreateRecurrenceInput,
+  GetCycleChargeInput,
   ProviderCycleCharge,
   ProviderRecurrence,
   RecurrenceCapable,
@@ -322,8 +323,8 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable {
     return this.#recurrences.createCycleCharge(input);
   }
 
-  getCycleCharge(providerChargeId: string): Promise<ProviderCycleCharge> {
-    return this.#recurrences.getCycleCharge(providerChargeId);
+  getCycleCharge(input: GetCycleChargeInput): Promise<ProviderCycleCharge> {
+    return this.#recurrences.getCycleCharge(input.providerChargeId);
   }
 
   retryCycleCharge(input: RetryCycleChargeInput): Promise<ProviderCycleCharge> {

@@ -140,13 +140,13 @@ describe('Efí Pix Automático', () => {
     const input = { providerRecurrenceId: idRec, paymentId: 'pay_contract_cycle_1', amount: 4990, dueDate: '2026-03-10', description: 'Março' };
     const cycle = await adapter.createCycleCharge(input);
     expect(cycle).toMatchObject({ providerRecurrenceId: idRec, status: 'scheduled', amount: 4990, dueDate: '2026-03-10', failedAttempts: 0 });
-    expect(await adapter.getCycleCharge(cycle.providerChargeId)).toMatchObject({ providerStatus: 'ATIVA', nextAttemptDate: '2026-03-10' });
+    expect(await adapter.getCycleCharge({ providerRecurrenceId: idRec, providerChargeId: cycle.providerChargeId })).toMatchObject({ providerStatus: 'ATIVA', nextAttemptDate: '2026-03-10' });
     firstCycle = cycle.providerChargeId;
     expect((await adapter.createCycleCharge(input)).providerChargeId).toBe(firstCycle);
 
     await clockTo('2026-03-10T12:00:00Z');
     expect(await control(`/__control/cobr/${firstCycle}/pay`)).toBe(200);
-    const paid = await adapter.getCycleCharge(firstCycle);
+    const paid = await adapter.getCycleCharge({ providerRecurrenceId: idRec, providerChargeId: firstCycle });
     expect(paid).toMatchObject({ status: 'paid', providerStatus: 'CONCLUIDA', failedAttempts: 0 });
     expect(paid.endToEndId).toMatch(/^E/);
     await until(async () => (eventsReceived().some((e) => e.type === 'cycle' && e.providerChargeId === firstCycle && e.status === 'paid') ? true : undefined));
@@ -157,14 +157,14 @@ describe('Efí Pix Automático', () => {
     const cycle = await adapter.createCycleCharge({ providerRecurrenceId: idRec, paymentId: 'pay_contract_cycle_2', amount: 4990, dueDate: '2026-04-10' });
     await clockTo('2026-04-10T12:00:00Z');
     expect(await control(`/__control/cobr/${cycle.providerChargeId}/fail`, { motivo: 'Saldo insuficiente' })).toBe(200);
-    expect(await adapter.getCycleCharge(cycle.providerChargeId)).toMatchObject({ status: 'retrying', failedAttempts: 1 });
+    expect(await adapter.getCycleCharge({ providerRecurrenceId: idRec, providerChargeId: cycle.providerChargeId })).toMatchObject({ status: 'retrying', failedAttempts: 1 });
     await until(async () => (eventsReceived().some((e) => e.type === 'cycle' && e.providerChargeId === cycle.providerChargeId && e.status === 'retrying') ? true : undefined));
 
     const retried = await adapter.retryCycleCharge({ providerChargeId: cycle.providerChargeId, date: '2026-04-13' });
-    expect(retried).toMatchObject({ status: 'scheduled', failedAttempts: 1, nextAttemptDate: '2026-04-13' });
+    expect(retried).toMatchObject({ status: 'retrying', failedAttempts: 1, nextAttemptDate: '2026-04-13' });
     await clockTo('2026-04-13T12:00:00Z');
     expect(await control(`/__control/cobr/${cycle.providerChargeId}/pay`)).toBe(200);
-    expect(await adapter.getCycleCharge(cycle.providerChargeId)).toMatchObject({ status: 'paid', failedAttempts: 1 });
+    expect(await adapter.getCycleCharge({ providerRecurrenceId: idRec, providerChargeId: cycle.providerChargeId })).toMatchObject({ status: 'paid', failedAttempts: 1 });
   });
 
   it('a retry outside the 7 days after the due date is refused', async () => {

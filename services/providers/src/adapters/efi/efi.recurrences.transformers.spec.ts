@@ -82,7 +82,7 @@ describe('status maps', () => {
     ['CRIADA', [], 'scheduled'],
     ['ATIVA', [attempt('AGENDADA')], 'scheduled'],
     ['ATIVA', [attempt('FALHA')], 'retrying'],
-    ['ATIVA', [attempt('FALHA'), attempt('AGENDADA', '2026-04-13')], 'scheduled'],
+    ['ATIVA', [attempt('FALHA'), attempt('AGENDADA', '2026-04-13')], 'retrying'],
     ['CONCLUIDA', [attempt('LIQUIDADA')], 'paid'],
     ['EXPIRADA', [attempt('FALHA')], 'failed'],
     ['REJEITADA', [], 'failed'],

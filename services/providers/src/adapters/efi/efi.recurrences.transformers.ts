@@ -148,19 +148,16 @@ export function mapRecStatus(status: EfiRecStatus): RecurrenceStatus {
 }
 
 /**
- * A `cobr` → our cycle status. ATIVA is `retrying` once an attempt failed and none is scheduled:
- * the receiver may still ask for one (`retentativa`); the charge turns EXPIRADA when it no longer can.
+ * A `cobr` → our cycle status. ATIVA is `retrying` once an attempt failed: a retry is scheduled,
+ * or the receiver may still ask for one (`retentativa`); the charge turns EXPIRADA when it no longer can.
  */
 export function mapCobrStatus(cobr: Pick<EfiCobr, 'status' | 'tentativas'>): CycleChargeStatus {
   const { status } = cobr;
   switch (status) {
     case 'CRIADA':
       return 'scheduled';
-    case 'ATIVA': {
-      const attempts = cobr.tentativas ?? [];
-      const failed = attempts.some((t) => t.status === 'FALHA');
-      return failed && !attempts.some((t) => t.status === 'AGENDADA') ? 'retrying' : 'scheduled';
-    }
+    case 'ATIVA':
+      return (cobr.tentativas ?? []).some((t) => t.status === 'FALHA') ? 'retrying' : 'scheduled';
     case 'CONCLUIDA':
       return 'paid';
     case 'EXPIRADA':

@@ -38,6 +38,17 @@ import {
 import { toProviderDispute } from './woovi.disputes';
 import { refundWooviCharge, wooviChargeRefunds } from './woovi.refunds';
 import { parsePublicKeys, parseWooviWebhookBody, verifyWooviSignature } from './woovi.webhook';
+import type {
+  CreateCycleChargeInput,
+  CreateRecurrenceInput,
+  GetCycleChargeInput,
+  ProviderCycleCharge,
+  ProviderRecurrence,
+  RecurrenceCapable,
+  RecurrenceWebhookParseResult,
+} from '../provider-recurrences';
+import { WooviRecurrences } from './woovi.recurrences';
+import { RECURRENCE_EVENTS, parseWooviRecurrenceWebhookBody } from './woovi.recurrences.transformers';
 
 /** The events we need: a charge paid, a charge no longer payable, refunds, and MED disputes. */
 /** The MED events (woovi.disputes.ts). */
@@ -48,7 +59,7 @@ export const WEBHOOK_EVENTS = ['OPENPIX:CHARGE_COMPLETED', 'OPENPIX:CHARGE_EXPIR
 /** `context.settings` key: Woovi's webhook public key(s) for the account's environment, PEM. */
 export const PUBLIC_KEY_SETTING = 'webhook_public_key';
 
-export class WooviAdapter implements ProviderAdapter {
+export class WooviAdapter implements ProviderAdapter, RecurrenceCapable {
   static readonly methods = ['pix'] as const;
   /** MED notices arrive by webhook (woovi.disputes.ts). */
   static readonly disputeEvents = DISPUTE_EVENTS;
@@ -58,12 +69,15 @@ export class WooviAdapter implements ProviderAdapter {
   readonly #webhookSecret: string;
   readonly #http: ProviderHttp;
   readonly #publicKeys: KeyObject[];
+  /** Pix Automático (woovi.recurrences.ts). */
+  readonly #recurrences: WooviRecurrences;
 
   constructor(context: AdapterContext) {
     this.#appId = context.credentials['app_id'] ?? '';
     this.#webhookSecret = context.webhookSecret;
     this.#publicKeys = parsePublicKeys(context.settings[PUBLIC_KEY_SETTING]);
     this.#http = accountHttp(this.provider, context);
+    this.#recurrences = new WooviRecurrences((m, p, o, b) => this.api(m, p, o, b));
   }
 
   /** Releases the connection pool. */
@@ -161,18 +175,22 @@ export class WooviAdapter implements ProviderAdapter {
    * per-webhook secret for the RSA scheme: its public key is the same for every account.
    */
   async registerWebhook(url: string): Promise<WebhookRegistration> {
+    await this.registerEvents(url, WEBHOOK_EVENTS);
+    return {};
+  }
+
+  private async registerEvents(url: string, events: readonly string[]): Promise<void> {
     const list = await this.api('GET', `/api/v1/webhook?url=${encodeURIComponent(url)}`, 'read');
     if (list.status !== 200) throw providerErrorFor(list.status, list.body, 'list webhooks');
     const existing = ((list.body as { webhooks?: { event?: unknown; url?: unknown; isActive?: unknown }[] } | undefined)?.webhooks ?? [])
       .filter((w) => w.url === url && w.isActive !== false)
       .map((w) => w.event);
-    for (const event of WEBHOOK_EVENTS.filter((e) => !existing.includes(e))) {
+    for (const event of events.filter((e) => !existing.includes(e))) {
       const answer = await this.api('POST', '/api/v1/webhook', 'write', {
-        webhook: { name: `orquestra ${event.slice('OPENPIX:'.length).toLowerCase()}`, event, url, isActive: true },
+        webhook: { name: `orquestra ${event.replace(/^OPENPIX:/, '').toLowerCase()}`, event, url, isActive: true },
       });
       if (answer.status !== 200 && answer.status !== 201) throw providerErrorFor(answer.status, answer.body, 'register webhook');
     }
-    return {};
   }
 
   /**
@@ -196,9 +214,7 @@ export class WooviAdapter implements ProviderAdapter {
    * with the same key, so a signature alone could be replayed to another account's route).
    */
   parseWebhook(webhook: WebhookRequest): WebhookParseResult {
-    const signatureHeader = Object.entries(webhook.headers).find(([name]) => name.toLowerCase() === 'x-webhook-signature')?.[1];
-    const signature = verifyWooviSignature(webhook.rawBody, signatureHeader, this.#publicKeys);
-    if (signature !== 'valid' || !this.sameSecret(webhook.query['hmac'])) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    if (!this.authentic(webhook)) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
     const parsed = parseWooviWebhookBody(webhook.rawBody);
     switch (parsed.kind) {
       case 'charge':
@@ -214,11 +230,62 @@ export class WooviAdapter implements ProviderAdapter {
     }
   }
 
+  private authentic(webhook: WebhookRequest): boolean {
+    const signatureHeader = Object.entries(webhook.headers).find(([name]) => name.toLowerCase() === 'x-webhook-signature')?.[1];
+    return verifyWooviSignature(webhook.rawBody, signatureHeader, this.#publicKeys) === 'valid' && this.sameSecret(webhook.query['hmac']);
+  }
+
   private sameSecret(candidate: string | undefined): boolean {
     if (candidate === undefined || this.#webhookSecret.length === 0) return false;
     // Compare digests: equal lengths for timingSafeEqual, and no early exit on a length mismatch.
     const expected = createHash('sha256').update(this.#webhookSecret).digest();
     const actual = createHash('sha256').update(candidate).digest();
     return timingSafeEqual(expected, actual);
+  }
+
+  // --- Pix Automático (woovi.recurrences.ts) -------------------------------------------------
+
+  createRecurrence(input: CreateRecurrenceInput): Promise<ProviderRecurrence> {
+    return this.#recurrences.create(input);
+  }
+
+  getRecurrence(providerRecurrenceId: string): Promise<ProviderRecurrence> {
+    return this.#recurrences.get(providerRecurrenceId);
+  }
+
+  cancelRecurrence(providerRecurrenceId: string): Promise<ProviderRecurrence> {
+    return this.#recurrences.cancel(providerRecurrenceId);
+  }
+
+  /** Woovi creates each cycle's charge itself: CycleChargeNotApplicableError. */
+  createCycleCharge(_input: CreateCycleChargeInput): Promise<ProviderCycleCharge> {
+    return this.#recurrences.createCycleCharge();
+  }
+
+  getCycleCharge(input: GetCycleChargeInput): Promise<ProviderCycleCharge> {
+    return this.#recurrences.getCycleCharge(input);
+  }
+
+  /** Woovi takes one webhook per event: the `PIX_AUTOMATIC_*` ones at our intake URL. */
+  async registerRecurrenceWebhooks(url: string): Promise<void> {
+    await this.registerEvents(url, RECURRENCE_EVENTS);
+  }
+
+  /** Authenticated as parseWebhook is (RSA signature and our secret). */
+  parseRecurrenceWebhook(webhook: WebhookRequest): RecurrenceWebhookParseResult {
+    if (!this.authentic(webhook)) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    const parsed = parseWooviRecurrenceWebhookBody(webhook.rawBody);
+    switch (parsed.kind) {
+      case 'events':
+        return { ok: true, eventKey: parsed.eventKey, events: parsed.events };
+      case 'other': {
+        const other = this.parseWebhook(webhook);
+        return other.ok ? { ok: true, eventKey: other.eventKey, events: [] } : other;
+      }
+      case 'malformed':
+        return { ok: false, reason: 'malformed', httpStatus: 400 };
+      default:
+        return assertNever(parsed);
+    }
   }
 }
