@@ -18,7 +18,7 @@ describe('tax ids', () => {
     ['5299822472', 'ten digits'],
     ['', 'nothing'],
     [undefined, 'absent'],
-  ])('refuses %s (%s)', (text) => expect(parseTaxId(text)).toBeNull());
+  ])('refuses %s (%s)', (text, _why) => expect(parseTaxId(text)).toBeNull());
 
   it('gives only all-digit ids to parties that take digits', () => {
     expect(numericTaxId('11.222.333/0001-81')).toEqual({ kind: 'cnpj', value: '11222333000181' });
