@@ -175,6 +175,18 @@ describe('Efí Pix Automático', () => {
     await expect(adapter.retryCycleCharge({ providerChargeId: cycle.providerChargeId, date: '2026-05-25' })).rejects.toMatchObject({ kind: 'rejected' });
   });
 
+  it('a cycle charge answered 5xx may exist (a debit, like card): ambiguous; the repeat makes or finds the one charge', async () => {
+    await clockTo('2026-06-01T12:00:00Z');
+    const input = { providerRecurrenceId: idRec, paymentId: 'pay_contract_cycle_5', amount: 4990, dueDate: '2026-06-10' };
+    expect(await control('/__control/faults', { client_id: CLIENT.client_id, error_rate: 1 })).toBe(200);
+    const error = await adapter.createCycleCharge(input).catch((e: unknown) => e);
+    emulator.state.faults.clear();
+    expect(error).toMatchObject({ kind: 'ambiguous', normalizedCode: 'provider_timeout' });
+    const cycle = await adapter.createCycleCharge(input);
+    expect(cycle).toMatchObject({ status: 'scheduled', dueDate: '2026-06-10' });
+    expect((await adapter.createCycleCharge(input)).providerChargeId).toBe(cycle.providerChargeId);
+  });
+
   it('cancel stops the recurrence: canceled, and no further cycle charge is accepted', async () => {
     expect(await adapter.cancelRecurrence(idRec)).toMatchObject({ status: 'canceled', providerStatus: 'CANCELADA' });
     expect(await adapter.cancelRecurrence(idRec)).toMatchObject({ status: 'canceled' });
