@@ -9,6 +9,9 @@
  * both miss the search and both create. For Pix that is acceptable: at worst two open Pix charges
  * exist, we show one QR code, and the other expires unpaid (nobody has its code). The platform
  * also never runs two creates of one payment at once.
+ *
+ * Over 300 lines as the one class an account's adapter is: each capability's calls live in their
+ * own file (asaas.refunds.ts, asaas.chargebacks.ts, asaas.recurrences.ts) and this class only delegates to them.
  */
 import type { Dispatcher } from 'undici';
 import { accountHttp, type HttpAnswer, type ProviderHttp } from '../http/provider-http';

@@ -6,6 +6,9 @@
  * Efí's Pix API requires the account's client certificate on every call (mTLS) and a Bearer token
  * from `POST /oauth/token` (client_credentials, HTTP Basic). Charges are Banco Central immediate
  * charges (`cob`) whose txid is derived from our idempotency key, which makes creation idempotent.
+ *
+ * Over 300 lines as the one class an account's adapter is: each capability's calls live in their
+ * own file (efi.infracoes.ts, efi.refunds.ts, efi.recurrences.ts) and this class only delegates to them.
  */
 import { assertNever } from '@orquestra/platform';
 import { createHash, timingSafeEqual } from 'node:crypto';
