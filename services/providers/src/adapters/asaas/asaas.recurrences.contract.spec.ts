@@ -3,13 +3,12 @@
  * whose control port is the payer's bank. Asaas creates the cycles itself. The emulator's clock
  * starts on Monday 2026-03-02, 09:00 in São Paulo, and only moves forward: the tests run in order.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { hasError, parsePix } from 'pix-utils';
 import { createAsaasEmulator, type AsaasEmulator } from '@orquestra/emulators';
 import { ProviderError, type AdapterContext, type WebhookRequest } from '../provider-adapter';
 import { CycleChargeNotApplicableError, type CreateRecurrenceInput, type RecurrenceEvent } from '../provider-recurrences';
-import { payAtEmulator, until } from '../testing/contract-kit';
+import { payAtEmulator, startWebhookRecorder, type WebhookRecorder } from '../testing/contract-kit';
+import { clockTo as moveClock, controlPost, sawRecurrenceEvent } from '../testing/recurrence-contract-kit';
 import { AsaasAdapter } from './asaas.adapter';
 
 jest.setTimeout(30_000);
@@ -21,8 +20,8 @@ let emulator: AsaasEmulator;
 let baseUrl: string;
 let controlUrl: string;
 let adapter: AsaasAdapter;
-let receiver: Server;
-const received: WebhookRequest[] = [];
+let receiver: WebhookRecorder;
+let received: WebhookRequest[];
 
 const recurrence = (subscriptionId: string, overrides: Partial<CreateRecurrenceInput> = {}): CreateRecurrenceInput => ({
   subscriptionId,
@@ -37,13 +36,8 @@ const recurrence = (subscriptionId: string, overrides: Partial<CreateRecurrenceI
   ...overrides,
 });
 
-async function control(path: string, body: unknown = {}): Promise<number> {
-  const response = await fetch(`${controlUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  await response.text();
-  return response.status;
-}
-
-const clockTo = async (at: string) => expect(await control('/__control/clock', { set: at })).toBe(200);
+const control = (path: string, body?: unknown) => controlPost(controlUrl, path, body);
+const clockTo = (at: string) => moveClock(controlUrl, at);
 const pay = (id: string) => payAtEmulator('asaas', controlUrl, { api_key: API_KEY }, id);
 
 /** The immediate QR code's payment, as the API shows it (what the payer pays to approve). */
@@ -52,38 +46,16 @@ async function immediatePaymentOf(authorizationId: string): Promise<string> {
   return ((await response.json()) as { immediateQrCode: { paymentId: string } }).immediateQrCode.paymentId;
 }
 
-function eventsReceived(): RecurrenceEvent[] {
-  return received.flatMap((r) => {
-    const parsed = adapter.parseRecurrenceWebhook(r);
-    if (!parsed.ok) throw new Error(`delivery not accepted: ${parsed.reason}`);
-    return parsed.events;
-  });
-}
-
-const sawEvent = (match: Partial<RecurrenceEvent>) =>
-  until(async () => (eventsReceived().some((e) => Object.entries(match).every(([k, v]) => (e as Record<string, unknown>)[k] === v)) ? true : undefined), 5_000, JSON.stringify(match));
+const sawEvent = (match: Partial<RecurrenceEvent>) => sawRecurrenceEvent(adapter, received, match);
 
 beforeAll(async () => {
   emulator = createAsaasEmulator({ accounts: [{ api_key: API_KEY }], webhooks: { retries: 0, timeoutMs: 2_000 }, now: () => BASE, sweepMs: 0 });
   const ports = await emulator.start();
   baseUrl = `http://127.0.0.1:${ports.apiPort}/v3`;
   controlUrl = `http://127.0.0.1:${ports.controlPort}`;
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://receiver');
-      received.push({
-        subPath: '',
-        query: Object.fromEntries(url.searchParams),
-        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
-        rawBody: Buffer.concat(chunks),
-      });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/asaas/acc_asaas_rec`;
+  receiver = await startWebhookRecorder();
+  received = receiver.received;
+  const url = `${receiver.url}/webhooks/asaas/acc_asaas_rec`;
   const context: AdapterContext = { baseUrl, credentials: { api_key: API_KEY }, webhookUrl: url, webhookSecret: 'whsec_asaas_rec', settings: {}, timeoutMs: 5_000 };
   const registering = new AsaasAdapter(context);
   const { signingSecret } = await registering.registerWebhook(url);
@@ -94,7 +66,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await adapter?.close();
   await emulator?.stop();
-  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  await receiver?.close();
 });
 
 let authorizationId: string;

@@ -3,13 +3,12 @@
  * whose control port is the payer's bank. The emulator's clock starts on Monday 2026-03-02, 09:00
  * in São Paulo, and only moves forward: the tests run in order.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parsePix, hasError } from 'pix-utils';
 import { createEfiEmulator, generateTestCerts, type EfiEmulator, type TestCerts } from '@orquestra/emulators';
 import { ProviderError, type WebhookRequest } from '../provider-adapter';
 import type { CreateRecurrenceInput, RecurrenceEvent } from '../provider-recurrences';
-import { payAtEmulator, until } from '../testing/contract-kit';
+import { payAtEmulator, startWebhookRecorder, until, type WebhookRecorder } from '../testing/contract-kit';
+import { clockTo as moveClock, controlPost, sawRecurrenceEvent } from '../testing/recurrence-contract-kit';
 import { EfiAdapter } from './efi.adapter';
 import { activationTxidFor } from './efi.recurrences.transformers';
 
@@ -23,9 +22,8 @@ let certs: TestCerts;
 let emulator: EfiEmulator;
 let controlUrl: string;
 let adapter: EfiAdapter;
-let receiver: Server;
-let intakeUrl: string;
-const received: WebhookRequest[] = [];
+let receiver: WebhookRecorder;
+let received: WebhookRequest[];
 
 const recurrence = (subscriptionId: string, overrides: Partial<CreateRecurrenceInput> = {}): CreateRecurrenceInput => ({
   subscriptionId,
@@ -40,22 +38,9 @@ const recurrence = (subscriptionId: string, overrides: Partial<CreateRecurrenceI
   ...overrides,
 });
 
-async function control(path: string, body: unknown = {}): Promise<number> {
-  const response = await fetch(`${controlUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  await response.text();
-  return response.status;
-}
-
-const clockTo = async (at: string) => expect(await control('/__control/clock', { set: at })).toBe(200);
-
-/** The events of the deliveries received so far, read by the adapter. */
-function eventsReceived(): RecurrenceEvent[] {
-  return received.flatMap((r) => {
-    const parsed = adapter.parseRecurrenceWebhook(r);
-    if (!parsed.ok) throw new Error(`delivery not accepted: ${parsed.reason}`);
-    return parsed.events;
-  });
-}
+const control = (path: string, body?: unknown) => controlPost(controlUrl, path, body);
+const clockTo = (at: string) => moveClock(controlUrl, at);
+const sawEvent = (match: Partial<RecurrenceEvent>) => sawRecurrenceEvent(adapter, received, match);
 
 beforeAll(async () => {
   certs = generateTestCerts('efi-rec-contract');
@@ -81,24 +66,15 @@ beforeAll(async () => {
     timeoutMs: 5_000,
     webhookSecret: WEBHOOK_SECRET,
   });
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://receiver');
-      received.push({ subPath: '', query: Object.fromEntries(url.searchParams), headers: {}, rawBody: Buffer.concat(chunks) });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  intakeUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/efi/acc_efi_rec`;
-  await adapter.registerRecurrenceWebhooks(intakeUrl);
+  receiver = await startWebhookRecorder();
+  received = receiver.received;
+  await adapter.registerRecurrenceWebhooks(`${receiver.url}/webhooks/efi/acc_efi_rec`);
 });
 
 afterAll(async () => {
   await adapter?.close();
   await emulator?.stop();
-  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  await receiver?.close();
   certs?.cleanup();
 });
 
@@ -133,7 +109,7 @@ describe('Efí Pix Automático', () => {
 
     await payAtEmulator('efi', controlUrl, { client_id: CLIENT.client_id }, activationTxidFor('sub_contract_j3'));
     expect(await adapter.getRecurrence(idRec)).toMatchObject({ status: 'active', providerStatus: 'APROVADA' });
-    await until(async () => (eventsReceived().some((e) => e.type === 'recurrence' && e.providerRecurrenceId === idRec && e.status === 'active') ? true : undefined));
+    await sawEvent({ type: 'recurrence', providerRecurrenceId: idRec, status: 'active' });
   });
 
   it('a cycle charge is scheduled once per payment id and paid on its due date', async () => {
@@ -149,7 +125,7 @@ describe('Efí Pix Automático', () => {
     const paid = await adapter.getCycleCharge({ providerRecurrenceId: idRec, providerChargeId: firstCycle });
     expect(paid).toMatchObject({ status: 'paid', providerStatus: 'CONCLUIDA', failedAttempts: 0 });
     expect(paid.endToEndId).toMatch(/^E/);
-    await until(async () => (eventsReceived().some((e) => e.type === 'cycle' && e.providerChargeId === firstCycle && e.status === 'paid') ? true : undefined));
+    await sawEvent({ type: 'cycle', providerChargeId: firstCycle, status: 'paid' });
   });
 
   it('a failed debit is retried per PERMITE_3R_7D, and paid on the retry', async () => {
@@ -158,7 +134,7 @@ describe('Efí Pix Automático', () => {
     await clockTo('2026-04-10T12:00:00Z');
     expect(await control(`/__control/cobr/${cycle.providerChargeId}/fail`, { motivo: 'Saldo insuficiente' })).toBe(200);
     expect(await adapter.getCycleCharge({ providerRecurrenceId: idRec, providerChargeId: cycle.providerChargeId })).toMatchObject({ status: 'retrying', failedAttempts: 1 });
-    await until(async () => (eventsReceived().some((e) => e.type === 'cycle' && e.providerChargeId === cycle.providerChargeId && e.status === 'retrying') ? true : undefined));
+    await sawEvent({ type: 'cycle', providerChargeId: cycle.providerChargeId, status: 'retrying' });
 
     const retried = await adapter.retryCycleCharge({ providerChargeId: cycle.providerChargeId, date: '2026-04-13' });
     expect(retried).toMatchObject({ status: 'retrying', failedAttempts: 1, nextAttemptDate: '2026-04-13' });
@@ -193,7 +169,7 @@ describe('Efí Pix Automático', () => {
     const refused = await adapter.createCycleCharge({ providerRecurrenceId: idRec, paymentId: 'pay_contract_cycle_4', amount: 4990, dueDate: '2026-06-10' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ProviderError);
     expect(refused).toMatchObject({ kind: 'rejected', normalizedCode: 'provider_rejected' });
-    await until(async () => (eventsReceived().some((e) => e.type === 'recurrence' && e.providerRecurrenceId === idRec && e.status === 'canceled') ? true : undefined));
+    await sawEvent({ type: 'recurrence', providerRecurrenceId: idRec, status: 'canceled' });
   });
 
   it('canceling a pending journey-3 recurrence removes its immediate charge', async () => {

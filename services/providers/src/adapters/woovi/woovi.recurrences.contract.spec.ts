@@ -7,7 +7,8 @@
 import { createWooviEmulator } from '@orquestra/emulators';
 import type { WebhookRequest } from '../provider-adapter';
 import { CycleChargeNotApplicableError, type CreateRecurrenceInput, type RecurrenceEvent } from '../provider-recurrences';
-import { payAtEmulator, until } from '../testing/contract-kit';
+import { payAtEmulator } from '../testing/contract-kit';
+import { clockTo as moveClock, controlPost, sawRecurrenceEvent } from '../testing/recurrence-contract-kit';
 import type { WooviAdapter } from './woovi.adapter';
 import { startWooviContract, type WooviContract } from './woovi.contract-kit';
 
@@ -37,25 +38,11 @@ const recurrence = (subscriptionId: string, overrides: Partial<CreateRecurrenceI
   ...overrides,
 });
 
-async function control(path: string, body: unknown = {}): Promise<number> {
-  const response = await fetch(`${controlUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  await response.text();
-  return response.status;
-}
-
-const clockTo = async (at: string) => expect(await control('/__control/clock', { set: at })).toBe(200);
+const control = (path: string, body?: unknown) => controlPost(controlUrl, path, body);
+const clockTo = (at: string) => moveClock(controlUrl, at);
 const pay = (correlationID: string) => payAtEmulator('woovi', controlUrl, { app_id: APP_ID }, correlationID);
 
-function eventsReceived(): RecurrenceEvent[] {
-  return received.flatMap((r) => {
-    const parsed = adapter.parseRecurrenceWebhook(r);
-    if (!parsed.ok) throw new Error(`delivery not accepted: ${parsed.reason}`);
-    return parsed.events;
-  });
-}
-
-const sawEvent = (match: Partial<RecurrenceEvent>) =>
-  until(async () => (eventsReceived().some((e) => Object.entries(match).every(([k, v]) => (e as Record<string, unknown>)[k] === v)) ? true : undefined), 5_000, JSON.stringify(match));
+const sawEvent = (match: Partial<RecurrenceEvent>) => sawRecurrenceEvent(adapter, received, match);
 
 beforeAll(async () => {
   const woovi = createWooviEmulator({ accounts: [APP_ID], webhooks: { retries: 0, timeoutMs: 2_000 }, now: () => BASE, sweepMs: 0 });
