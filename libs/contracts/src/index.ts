@@ -12,6 +12,7 @@ export * as routing from './generated/orquestra/routing/v1/routing';
 export * as providers from './generated/orquestra/providers/v1/providers';
 export * as notifications from './generated/orquestra/notifications/v1/notifications';
 export * as webhooks from './generated/orquestra/notifications/v1/webhooks';
+export * as subscriptions from './generated/orquestra/subscriptions/v1/subscriptions';
 export * from './events';
 export * from './mode';
 export * from './charge-status';
