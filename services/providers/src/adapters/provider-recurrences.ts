@@ -60,6 +60,11 @@ export interface ProviderRecurrence {
   cycles: 'ours' | 'provider';
   /** While pending: what the payer scans to approve. */
   approval?: RecurrenceApproval;
+  /**
+   * When the approval also pays `firstAmount` (journey 3): that immediate charge, a plain Pix
+   * charge of the account (`getCharge` reads it; its webhooks are the payment ones).
+   */
+  approvalChargeId?: string;
   /** Providers that create their own cycles: the charges they created so far. */
   cycleChargeIds?: string[];
 }

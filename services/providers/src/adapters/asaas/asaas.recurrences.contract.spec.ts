@@ -94,7 +94,9 @@ describe('Asaas Pix Automático', () => {
     authorizationId = rec.providerRecurrenceId;
     expect((await adapter.createRecurrence(recurrence('sub_asaas_main'))).providerRecurrenceId).toBe(authorizationId);
 
-    await pay(await immediatePaymentOf(authorizationId));
+    expect(rec.approvalChargeId).toBe(await immediatePaymentOf(authorizationId));
+    await pay(rec.approvalChargeId as string);
+    expect(await adapter.getCharge(rec.approvalChargeId as string)).toMatchObject({ status: 'paid', amount: 1990 });
     const active = await adapter.getRecurrence(authorizationId);
     expect(active).toMatchObject({ status: 'active', providerStatus: 'ACTIVE' });
     expect(active.approval).toBeUndefined();

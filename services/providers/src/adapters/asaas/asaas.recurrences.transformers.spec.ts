@@ -64,6 +64,7 @@ describe('answers', () => {
     const authorization = { id: 'a1', status: 'CREATED' as const, customerId: 'cus_1', contractId: 'sub_1', immediateQrCode: { payload: '000201…', encodedImage: 'iVBOR' } };
     expect(toProviderRecurrence(authorization)).toEqual({ providerRecurrenceId: 'a1', status: 'pending', providerStatus: 'CREATED', cycles: 'provider', approval: { qrCode: '000201…', qrCodeBase64: 'iVBOR' } });
     expect(toProviderRecurrence({ ...authorization, status: 'ACTIVE' }, ['pay_1'])).toEqual({ providerRecurrenceId: 'a1', status: 'active', providerStatus: 'ACTIVE', cycles: 'provider', cycleChargeIds: ['pay_1'] });
+    expect(toProviderRecurrence({ ...authorization, immediateQrCode: { paymentId: 'pay_0' } }).approvalChargeId).toBe('pay_0');
   });
 
   it('a cycle payment in cents', () => {

@@ -153,6 +153,7 @@ export function toProviderRecurrence(authorization: AsaasAuthorization, cycleCha
     providerStatus: authorization.status,
     cycles: 'provider',
     ...(status === 'pending' && qr?.payload ? { approval: { qrCode: qr.payload, ...(qr.encodedImage ? { qrCodeBase64: qr.encodedImage } : {}) } } : {}),
+    ...(qr?.paymentId ? { approvalChargeId: qr.paymentId } : {}),
     ...(cycleChargeIds ? { cycleChargeIds } : {}),
   };
 }

@@ -107,7 +107,10 @@ describe('Efí Pix Automático', () => {
     idRec = rec.providerRecurrenceId;
     expect((await adapter.createRecurrence(recurrence('sub_contract_j3'))).providerRecurrenceId).toBe(idRec);
 
-    await payAtEmulator('efi', controlUrl, { client_id: CLIENT.client_id }, activationTxidFor('sub_contract_j3'));
+    expect(rec.approvalChargeId).toBe(activationTxidFor('sub_contract_j3'));
+    expect(await adapter.getCharge(rec.approvalChargeId as string)).toMatchObject({ status: 'pending', amount: 4990 });
+    await payAtEmulator('efi', controlUrl, { client_id: CLIENT.client_id }, rec.approvalChargeId as string);
+    expect(await adapter.getCharge(rec.approvalChargeId as string)).toMatchObject({ status: 'paid', amountPaid: 4990 });
     expect(await adapter.getRecurrence(idRec)).toMatchObject({ status: 'active', providerStatus: 'APROVADA' });
     await sawEvent({ type: 'recurrence', providerRecurrenceId: idRec, status: 'active' });
   });

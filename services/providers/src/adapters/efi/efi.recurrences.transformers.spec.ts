@@ -117,6 +117,12 @@ describe('answers', () => {
     expect(toProviderRecurrence({ ...rec, status: 'CRIADA' }, 'iVBOR')).toMatchObject({ status: 'pending', approval: { qrCode: '000201…', qrCodeBase64: 'iVBOR' } });
     expect(toProviderRecurrence({ ...rec, status: 'APROVADA' }).approval).toBeUndefined();
   });
+
+  it('journey 3 names the immediate charge the approval pays', () => {
+    const rec = { idRec: 'RR1', vinculo: { contrato: 'sub_1' }, calendario: { dataInicial: '2026-03-10', periodicidade: 'MENSAL' as const }, politicaRetentativa: 'NAO_PERMITE', status: 'APROVADA' as const };
+    expect(toProviderRecurrence({ ...rec, ativacao: { dadosJornada: { txid: 'cob1' } } }).approvalChargeId).toBe('cob1');
+    expect(toProviderRecurrence(rec).approvalChargeId).toBeUndefined();
+  });
 });
 
 describe('webhook bodies', () => {

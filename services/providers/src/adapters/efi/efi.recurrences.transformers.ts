@@ -173,12 +173,14 @@ export function mapCobrStatus(cobr: Pick<EfiCobr, 'status' | 'tentativas'>): Cyc
 export function toProviderRecurrence(rec: EfiRec, qrCodeBase64?: string): ProviderRecurrence {
   const status = mapRecStatus(rec.status);
   const qrCode = status === 'pending' ? rec.dadosQR?.pixCopiaECola : undefined;
+  const approvalChargeId = rec.ativacao?.dadosJornada?.txid;
   return {
     providerRecurrenceId: rec.idRec,
     status,
     providerStatus: rec.status,
     cycles: 'ours',
     ...(qrCode ? { approval: { qrCode, ...(qrCodeBase64 ? { qrCodeBase64 } : {}) } } : {}),
+    ...(approvalChargeId ? { approvalChargeId } : {}),
   };
 }
 

@@ -139,8 +139,9 @@ describe('Woovi Pix Automático', () => {
   it('PAYMENT_ON_APPROVAL: paying the approval QR pays the first cycle and approves', async () => {
     const rec = await adapter.createRecurrence(recurrence('sub_woovi_poa', { firstAmount: 2990, startDate: '2026-05-08' }));
     expect(rec).toMatchObject({ status: 'pending' });
-    const approvalCharge = await approvalChargeOf(rec.providerRecurrenceId);
-    await pay(approvalCharge);
+    expect(rec.approvalChargeId).toBe(await approvalChargeOf(rec.providerRecurrenceId));
+    await pay(rec.approvalChargeId as string);
+    expect(await adapter.getCharge(rec.approvalChargeId as string)).toMatchObject({ status: 'paid', amount: 2990 });
     expect(await adapter.getRecurrence(rec.providerRecurrenceId)).toMatchObject({ status: 'active' });
   });
 

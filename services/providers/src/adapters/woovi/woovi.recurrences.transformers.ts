@@ -58,7 +58,7 @@ export interface WooviSubscription {
   correlationID: string;
   value: number;
   status: WooviSubscriptionStatus;
-  pixRecurring?: { emv?: string; status?: string };
+  pixRecurring?: { emv?: string; status?: string; approvalChargeCorrelationID?: string };
   cycles?: WooviCycle[];
 }
 
@@ -163,12 +163,14 @@ export function mapCycleStatus(status: WooviChargeStatus, cycle: Pick<WooviCycle
 export function toProviderRecurrence(subscription: WooviSubscription, qrCodeBase64?: string): ProviderRecurrence {
   const status = mapSubscriptionStatus(subscription.status);
   const qrCode = status === 'pending' ? subscription.pixRecurring?.emv : undefined;
+  const approvalChargeId = subscription.pixRecurring?.approvalChargeCorrelationID;
   return {
     providerRecurrenceId: subscription.globalID,
     status,
     providerStatus: subscription.status,
     cycles: 'provider',
     ...(qrCode ? { approval: { qrCode, ...(qrCodeBase64 ? { qrCodeBase64 } : {}) } } : {}),
+    ...(approvalChargeId ? { approvalChargeId } : {}),
     cycleChargeIds: (subscription.cycles ?? []).map((c) => c.chargeCorrelationID),
   };
 }
