@@ -21,6 +21,7 @@ export * from './provider-refund';
 export * from './public/customer.public';
 export * from './public/next-action.public';
 export * from './public/payment.public';
+export * from './public/subscription.public';
 export * from './public/refund.public';
 export * from './public/dispute.public';
 export * from './public/statuses';
