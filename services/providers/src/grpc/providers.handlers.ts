@@ -8,6 +8,7 @@ import type { WebhookIntakeService } from '../domain/webhook-intake.service';
 import { toProtoAccount, toProtoProvider } from './account.mapper';
 import { toProtoCharge, toProtoRefund } from './charge.mapper';
 import { PROVIDER_CATALOG } from '../domain/provider-catalog';
+import { recurrenceHandlers } from './recurrence.handlers';
 
 /** ProviderError → the normalized error the caller's failover policy reads. */
 function toAppError(error: unknown): unknown {
@@ -78,6 +79,8 @@ export function providersHandlers(deps: {
   const view = (doc: ProviderAccountDoc) => toProtoAccount(doc, breakers.state(doc._id), accounts.webhookUrlOf(doc));
 
   return {
+    ...recurrenceHandlers(accounts),
+
     async listProviders() {
       return { providers: Object.values(PROVIDER_CATALOG).map(toProtoProvider) };
     },

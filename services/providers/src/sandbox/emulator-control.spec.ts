@@ -63,4 +63,21 @@ describe('EmulatorControl', () => {
     expect(seen.at(-1)).toEqual({ path: '/__control/webhook', body: { account: 'sk_test_1', url: 'https://hooks/x?hmac=s', events: ['charge.paid'] } });
     await control.close();
   });
+
+  it('approves a recurrence by paying its approval charge when it has one, else at the emulator’s approve route', async () => {
+    const efi = new EmulatorControl('efi', controlUrl, { client_id: 'c1' }, 1_000);
+    await efi.approveRecurrence('RR1', 'cob1');
+    expect(seen.at(-1)).toEqual({ path: '/__control/charges/cob1/pay', body: { client_id: 'c1' } });
+    await efi.approveRecurrence('RR1', undefined);
+    expect(seen.at(-1)).toEqual({ path: '/__control/recs/RR1/approve', body: { client_id: 'c1' } });
+    const woovi = new EmulatorControl('woovi', controlUrl, { app_id: 'app' }, 1_000);
+    await woovi.approveRecurrence('sub/1', undefined);
+    expect(seen.at(-1)).toEqual({ path: '/__control/subscriptions/sub%2F1/approve', body: { account: 'app' } });
+    const asaas = new EmulatorControl('asaas', controlUrl, { api_key: 'k' }, 1_000);
+    await expect(asaas.approveRecurrence('auth1', undefined)).rejects.toMatchObject({ kind: 'rejected' });
+    status = 409;
+    await expect(efi.approveRecurrence('RR1', undefined)).rejects.toMatchObject({ kind: 'rejected', httpStatus: 409 });
+    status = 200;
+    await Promise.all([efi.close(), woovi.close(), asaas.close()]);
+  });
 });

@@ -21,6 +21,12 @@ const ACCOUNT_FIELD: Record<string, { field: string; credential: string }> = {
   woovi: { field: 'account', credential: 'app_id' },
 };
 
+/** The emulators' approve route of a recurrence whose approval pays no charge (Asaas has none: its approval always pays one). */
+const APPROVE_ROUTE: Record<string, (id: string) => string> = {
+  efi: (id) => `/__control/recs/${id}/approve`,
+  woovi: (id) => `/__control/subscriptions/${id}/approve`,
+};
+
 export class EmulatorControl {
   readonly #identity: Record<string, string>;
   readonly #http: ProviderHttp;
@@ -44,6 +50,23 @@ export class EmulatorControl {
     if (answer === 404) throw new ProviderError('not_found', 'not_found', `${this.provider} emulator: no charge ${providerPaymentId}`, 404);
     // 409: no longer payable (paid, expired, canceled).
     throw new ProviderError('rejected', 'provider_rejected', `${this.provider} emulator pay: HTTP ${answer}`, answer);
+  }
+
+  /**
+   * Approves a pending Pix Automático recurrence as the payer's bank would (docs/providers.md "Pix
+   * Automático in the emulators"): an approval that pays an immediate charge (Efí journey 3, Asaas,
+   * Woovi PAYMENT_ON_APPROVAL) is approved by paying that charge; otherwise by the emulator's
+   * approve route. The emulator then sends the provider's webhooks.
+   */
+  async approveRecurrence(providerRecurrenceId: string, approvalChargeId: string | undefined): Promise<void> {
+    if (approvalChargeId) return this.pay(approvalChargeId);
+    const route = APPROVE_ROUTE[this.provider];
+    if (!route) throw new ProviderError('rejected', 'provider_rejected', `${this.provider} emulator: a recurrence is approved only by paying its approval charge`);
+    const answer = await this.post(route(encodeURIComponent(providerRecurrenceId)), this.#identity);
+    if (answer === 200) return;
+    if (answer === 404) throw new ProviderError('not_found', 'not_found', `${this.provider} emulator: no recurrence ${providerRecurrenceId}`, 404);
+    // 409: no longer pending (approved, refused, canceled).
+    throw new ProviderError('rejected', 'provider_rejected', `${this.provider} emulator approve: HTTP ${answer}`, answer);
   }
 
   /** Sets the account's webhook URL and events, as the owner would in the provider's dashboard. */

@@ -1,0 +1,26 @@
+import type { providers } from '@orquestra/contracts';
+import type { ProviderRecurrence, RecurrenceFrequency } from '../adapters/provider-recurrences';
+
+const FREQUENCIES: readonly RecurrenceFrequency[] = ['weekly', 'monthly', 'quarterly', 'semiannually', 'annually'];
+
+export function isRecurrenceFrequency(value: string): value is RecurrenceFrequency {
+  return (FREQUENCIES as readonly string[]).includes(value);
+}
+
+/** The adapter's recurrence → gRPC message; absent stays absent (proto3 optional). */
+export function toProtoRecurrence(recurrence: ProviderRecurrence): providers.Recurrence {
+  const approval = recurrence.approval;
+  return {
+    provider_recurrence_id: recurrence.providerRecurrenceId,
+    status: recurrence.status,
+    provider_status: recurrence.providerStatus,
+    cycles: recurrence.cycles,
+    approval: approval && {
+      qr_code: approval.qrCode,
+      ...(approval.qrCodeBase64 !== undefined ? { qr_code_base64: approval.qrCodeBase64 } : {}),
+      ...(approval.url !== undefined ? { url: approval.url } : {}),
+    },
+    ...(recurrence.approvalChargeId !== undefined ? { approval_charge_id: recurrence.approvalChargeId } : {}),
+    cycle_charge_ids: recurrence.cycleChargeIds ?? [],
+  };
+}
