@@ -18,6 +18,7 @@ const clients = createDownstreamClients(
     providers: config.PROVIDERS_GRPC_ADDR,
     routing: config.ROUTING_GRPC_ADDR,
     notifications: config.NOTIFICATIONS_GRPC_ADDR,
+    subscriptions: config.SUBSCRIPTIONS_GRPC_ADDR,
   },
   config.GRPC_DEADLINE_MS,
 );

@@ -1,4 +1,4 @@
-import { accounts, customers, disputes, notifications, payments, providers, routing, webhooks } from '@orquestra/contracts';
+import { accounts, customers, disputes, notifications, payments, providers, routing, subscriptions, webhooks } from '@orquestra/contracts';
 import { createRpcClient, type RpcClient } from '@orquestra/platform';
 
 /**
@@ -46,6 +46,10 @@ export interface DownstreamClients {
   disputes: Pick<RpcClient<disputes.DisputesServiceService>, 'simulateDispute' | 'listDisputes' | 'getDispute' | 'submitEvidence'>;
   /** Customer records live in the payments service (same address). */
   customers: Pick<RpcClient<customers.CustomersServiceService>, 'listCustomers' | 'getCustomer'>;
+  subscriptions: Pick<
+    RpcClient<subscriptions.SubscriptionsServiceService>,
+    'createSubscription' | 'listSubscriptions' | 'getSubscription' | 'cancelSubscription' | 'simulateSubscription'
+  >;
 }
 
 export interface DownstreamAddresses {
@@ -54,6 +58,7 @@ export interface DownstreamAddresses {
   providers: string;
   routing: string;
   notifications: string;
+  subscriptions: string;
 }
 
 /** Real gRPC clients; every call carries `deadlineMs` unless the call overrides it. */
@@ -70,6 +75,7 @@ export function createDownstreamClients(
     webhooks: createRpcClient(webhooks.WebhooksServiceService, addresses.notifications, { deadlineMs }),
     disputes: createRpcClient(disputes.DisputesServiceService, addresses.payments, { deadlineMs }),
     customers: createRpcClient(customers.CustomersServiceService, addresses.payments, { deadlineMs }),
+    subscriptions: createRpcClient(subscriptions.SubscriptionsServiceService, addresses.subscriptions, { deadlineMs }),
   };
   return {
     ...clients,

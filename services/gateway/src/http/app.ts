@@ -14,6 +14,7 @@ import { providersRoutes } from '../routes/providers.routes';
 import { qrCodeRoutes } from '../routes/qr-code.routes';
 import { routingRulesRoutes } from '../routes/routing-rules.routes';
 import { routingRoutes } from '../routes/routing.routes';
+import { subscriptionsRoutes } from '../routes/subscriptions.routes';
 import { webhookEndpointsRoutes } from '../routes/webhook-endpoints.routes';
 import { accessLogMiddleware } from './access-log.middleware';
 import type { GatewayDeps, RouteContext } from './app.deps';
@@ -55,6 +56,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(payPath || '/', paymentPageRoutes(context, { mountedAtRoot: !payPath }));
   app.use(providerWebhookRoutes(context));
   app.use('/v1', paymentsRoutes(context));
+  app.use('/v1', subscriptionsRoutes(context));
   app.use('/v1', eventsRoutes(context));
   app.use('/v1', webhookEndpointsRoutes(context));
   app.use('/v1', disputesRoutes(context));

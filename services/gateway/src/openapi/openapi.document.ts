@@ -11,6 +11,7 @@ import { registerPaymentPagePaths } from './payment-page.paths';
 import { registerPaymentPaths } from './payments.paths';
 import { registerProviderPaths } from './provider.paths';
 import { registerRoutingPaths } from './routing.paths';
+import { registerSubscriptionPaths } from './subscriptions.paths';
 import { registerWebhookPaths } from './webhooks.paths';
 
 /** The interface version string (§9). */
@@ -30,6 +31,7 @@ export function buildOpenApiDocument(options: { serverUrl: string }): ReturnType
   registry.register('Error', ErrorBodySchema);
 
   registerPaymentPaths(registry);
+  registerSubscriptionPaths(registry);
   registerEventPaths(registry);
 
   registerProviderPaths(registry);

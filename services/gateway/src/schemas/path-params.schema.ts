@@ -58,3 +58,10 @@ export const CustomerIdPathSchema = z
   .openapi({ description: 'Id do cliente.', example: 'cus_01j9z0k3x7m2q8r4t6v8w0y2a4' });
 
 export const CustomerIdParamsSchema = z.object({ id: CustomerIdPathSchema });
+
+export const SubscriptionIdPathSchema = z
+  .string()
+  .regex(ID_SHAPE)
+  .openapi({ description: 'Id da assinatura.', example: 'sub_01j9z0k3x7m2q8r4t6v8w0y2a4' });
+
+export const SubscriptionIdParamsSchema = z.object({ id: SubscriptionIdPathSchema });

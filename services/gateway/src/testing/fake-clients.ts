@@ -67,6 +67,13 @@ export function fakeClients(): FakeClients {
       deleteRule: notStubbed('deleteRule'),
       reorderRules: notStubbed('reorderRules'),
     },
+    subscriptions: {
+      createSubscription: notStubbed('createSubscription'),
+      listSubscriptions: notStubbed('listSubscriptions'),
+      getSubscription: notStubbed('getSubscription'),
+      cancelSubscription: notStubbed('cancelSubscription'),
+      simulateSubscription: notStubbed('simulateSubscription'),
+    },
     notifications: { listEvents: notStubbed('listEvents'), getEvent: notStubbed('getEvent') },
     webhooks: {
       createWebhookEndpoint: notStubbed('createWebhookEndpoint'),

@@ -1,5 +1,5 @@
 // Test helpers only: never imported by production code.
-import { common, type payments, type providers, type routing } from '@orquestra/contracts';
+import { common, type payments, type providers, type routing, type subscriptions } from '@orquestra/contracts';
 import { createLogger } from '@orquestra/platform';
 import type { GatewayDeps, GatewaySettings } from '../http/app.deps';
 import type { ReadinessCheck } from '../health/readiness.probe';
@@ -122,3 +122,29 @@ export function protoRule(overrides: Partial<routing.RoutingRule> = {}): routing
 }
 
 export type { GatewayDeps };
+
+export function protoSubscription(overrides: Partial<subscriptions.Subscription> = {}): subscriptions.Subscription {
+  return {
+    id: 'sub_01jsub',
+    mode: common.Mode.MODE_TEST,
+    status: 'pending',
+    amount: 2990,
+    first_amount: 2990,
+    frequency: 'monthly',
+    start_date: '2026-12-01',
+    next_charge_date: '2027-01-04',
+    description: 'Plano mensal',
+    retry: true,
+    provider: 'efi',
+    provider_account_id: 'pa_01jxyz',
+    approval: { qr_code: '00020101021226830014br.gov.bcb.pix.rec', qr_code_base64: 'iVBORw0KGgo=' },
+    customer: { id: 'cus_01jcus', name: 'Maria da Silva', document: '52998224725' },
+    metadata: { plan: 'pro' },
+    tracking: { utm_source: 'facebook' },
+    payments: [],
+    source_key_id: 'key_full',
+    created_at: '2026-12-01T12:00:00.000Z',
+    updated_at: '2026-12-01T12:00:00.000Z',
+    ...overrides,
+  };
+}
