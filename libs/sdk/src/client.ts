@@ -5,6 +5,7 @@ import { EventsResource } from './resources/events.resource';
 import { PaymentsResource } from './resources/payments.resource';
 import { ProviderAccountsResource, ProvidersResource } from './resources/providers.resource';
 import { RoutingResource, RoutingRulesResource } from './resources/routing.resource';
+import { SubscriptionsResource } from './resources/subscriptions.resource';
 import { WebhookDeliveriesResource, WebhookEndpointsResource } from './resources/webhook-endpoints.resource';
 
 /**
@@ -17,6 +18,7 @@ import { WebhookDeliveriesResource, WebhookEndpointsResource } from './resources
  */
 export class Orquestra {
   readonly payments: PaymentsResource;
+  readonly subscriptions: SubscriptionsResource;
   readonly events: EventsResource;
   readonly providers: ProvidersResource;
   readonly providerAccounts: ProviderAccountsResource;
@@ -32,6 +34,7 @@ export class Orquestra {
   constructor(options: ClientOptions) {
     this.transport = new Transport(options);
     this.payments = new PaymentsResource(this.transport);
+    this.subscriptions = new SubscriptionsResource(this.transport);
     this.events = new EventsResource(this.transport);
     this.providers = new ProvidersResource(this.transport);
     this.providerAccounts = new ProviderAccountsResource(this.transport);

@@ -6,6 +6,7 @@ export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './http/retry-policy'
 export * from './errors';
 export * from './types/common.types';
 export * from './types/payment.types';
+export * from './types/subscription.types';
 export * from './types/event.types';
 export * from './types/provider.types';
 export * from './types/routing.types';

@@ -3,6 +3,7 @@ import type { Event } from './types/event.types';
 import type { NextAction, Payment, PaymentAttempt, PaymentDetail, Refund } from './types/payment.types';
 import type { Provider, ProviderAccount } from './types/provider.types';
 import type { RoutingRule, RoutingSimulation } from './types/routing.types';
+import type { Subscription, SubscriptionApproval, SubscriptionCustomer, SubscriptionDetail } from './types/subscription.types';
 import type { WebhookDelivery, WebhookEndpoint } from './types/webhook-endpoint.types';
 import type { CustomerRecord } from './types/customer.types';
 import type { ApiErrorBody } from './errors';
@@ -32,6 +33,14 @@ export const SCHEMA_FIELDS: Record<string, string[]> = {
     id: true, object: true, payment_id: true, amount: true, status: true, reason: true, source: true, provider_refund_id: true,
     failure_code: true, failure_reason: true, created_at: true, updated_at: true,
   }),
+  Subscription: fields<Subscription>({
+    id: true, object: true, mode: true, status: true, amount: true, first_amount: true, currency: true, frequency: true,
+    start_date: true, end_date: true, next_charge_date: true, description: true, retry: true, provider: true,
+    provider_account_id: true, approval: true, customer: true, metadata: true, tracking: true, created_at: true, updated_at: true,
+  }),
+  SubscriptionDetail: fields<Omit<SubscriptionDetail, keyof Subscription>>({ payments: true }),
+  SubscriptionApproval: fields<SubscriptionApproval>({ qr_code: true, qr_code_base64: true, url: true }),
+  SubscriptionCustomer: fields<SubscriptionCustomer>({ id: true, name: true, document: true }),
   Event: fields<Event>({ id: true, object: true, type: true, created: true, data: true }),
   Provider: fields<Provider>({ code: true, object: true, name: true, credential_fields: true, capabilities: true, amount_unit: true, notes: true }),
   ProviderAccount: fields<ProviderAccount>({

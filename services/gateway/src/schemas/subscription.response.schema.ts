@@ -15,7 +15,7 @@ export const SubscriptionApprovalSchema = z
     qr_code_base64: z.string().nullable().openapi({ description: 'Imagem do QR (PNG em base64), quando a conta fornece.' }),
     url: z.string().nullable().openapi({ description: 'Link de aprovação, quando a conta fornece.' }),
   })
-  .openapi('SubscriptionApproval');
+  .openapi('SubscriptionApproval', { description: 'Presente só enquanto status é pending; null depois.' });
 
 export const SubscriptionCustomerOutputSchema = z
   .object({
@@ -44,7 +44,7 @@ export const SubscriptionSchema = z
     retry: z.boolean(),
     provider: z.string().openapi({ example: 'efi' }),
     provider_account_id: z.string(),
-    approval: nullableRef(SubscriptionApprovalSchema).openapi({ description: 'Presente só enquanto status é pending.' }),
+    approval: nullableRef(SubscriptionApprovalSchema),
     customer: SubscriptionCustomerOutputSchema,
     metadata: z.record(z.string(), z.string()),
     tracking: z.record(z.string(), z.string()),
