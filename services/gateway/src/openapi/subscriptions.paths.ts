@@ -81,12 +81,23 @@ export function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
     operationId: 'cancelSubscription',
     tags: ['Subscriptions'],
     summary: 'Cancela uma assinatura: nenhum ciclo novo é cobrado',
-    description: 'Só chaves completas.',
+    description:
+      'Uma assinatura pending ou active fica canceled; cancelar de novo uma cancelada a devolve como está. ' +
+      'Uma recusada (refused) ou expirada (expired) não pode ser cancelada (400). Só chaves completas.',
     security: BEARER,
     request: { params: SubscriptionIdParamsSchema },
     responses: {
       200: json(SubscriptionSchema, 'A assinatura cancelada.'),
-      ...errorResponses('not_found', 'restricted_key', 'provider_error', 'provider_unavailable', 'provider_timeout', ...AUTH_ERRORS),
+      ...errorResponses(
+        'invalid_request',
+        'not_found',
+        'restricted_key',
+        'provider_rejected',
+        'provider_error',
+        'provider_unavailable',
+        'provider_timeout',
+        ...AUTH_ERRORS,
+      ),
     },
   });
 
@@ -96,12 +107,22 @@ export function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
     operationId: 'simulateSubscription',
     tags: ['Subscriptions'],
     summary: 'Simula a aprovação do pagador no sandbox (modo de teste): pending → active',
-    description: 'Só chaves completas de teste.',
+    description: 'Só uma assinatura pending (409 nas outras). Só chaves completas de teste.',
     security: BEARER,
     request: { params: SubscriptionIdParamsSchema },
     responses: {
       200: json(SubscriptionSchema, 'A assinatura, ativa e sem approval.'),
-      ...errorResponses('not_found', 'restricted_key', 'live_mode_forbidden', 'provider_error', 'provider_unavailable', 'provider_timeout', ...AUTH_ERRORS),
+      ...errorResponses(
+        'not_found',
+        'restricted_key',
+        'live_mode_forbidden',
+        'payment_not_simulatable',
+        'provider_rejected',
+        'provider_error',
+        'provider_unavailable',
+        'provider_timeout',
+        ...AUTH_ERRORS,
+      ),
     },
   });
 }
