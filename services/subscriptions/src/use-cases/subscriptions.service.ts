@@ -1,0 +1,287 @@
+import { modeFromName, type common, type providers } from '@orquestra/contracts';
+import { AppError, isDuplicateKeyError, newId } from '@orquestra/platform';
+import { saoPauloDate } from '../domain/calendar-date';
+import { cycleAt } from '../domain/cycle-schedule';
+import { isSubscriptionStatus, type SubscriptionStatus } from '../domain/subscription-states';
+import { validateSubscriptionInput, type SubscriptionTerms } from '../domain/subscription-input';
+import type { IdempotencyRecordDoc, IdempotencyRecordModel } from '../db/idempotency-record.model';
+import type { SubscriptionDoc } from '../db/subscription.model';
+import type { CallerScope, SubscriptionStore } from '../db/subscription.store';
+import type { RecurrenceProvider } from './recurrence-provider';
+
+export interface CreateSubscriptionCommand {
+  scope: CallerScope;
+  keyId: string;
+  idempotencyKey: string;
+  requestHash: string;
+  customer: common.Customer | undefined;
+  frequency: string;
+  amount?: number;
+  firstAmount?: number;
+  description: string;
+  startDate?: string;
+  endDate?: string;
+  retry?: boolean;
+  metadata: Record<string, string>;
+  tracking: Record<string, string>;
+  providerAccountId?: string;
+}
+
+export interface SubscriptionsOptions {
+  approvalExpiresInSeconds: number;
+  /** How long a repeat of an Idempotency-Key waits for the first request's subscription before creating it itself. */
+  idempotencyWaitMs: number;
+  now?: () => Date;
+}
+
+/** A list page is at most this long (spec §4 lists). */
+export const MAX_LIST_LIMIT = 100;
+
+const POLL_MS = 50;
+const MAX_RACE_RETRIES = 5;
+
+function scopeRef(scope: CallerScope, accountId: string): providers.RecurrenceAccountRef {
+  return { merchant_id: scope.merchantId, mode: modeFromName(scope.mode), account_id: accountId };
+}
+
+/**
+ * The subscription use cases. The store decides every race (unique inserts, conditional writes);
+ * the provider recurrence is created under the subscription's id, which makes its creation
+ * idempotent, so a repeat never creates a second recurrence.
+ */
+export class SubscriptionsService {
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly store: SubscriptionStore,
+    private readonly idempotency: IdempotencyRecordModel,
+    private readonly provider: RecurrenceProvider,
+    private readonly options: SubscriptionsOptions,
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async create(command: CreateSubscriptionCommand): Promise<{ subscription: SubscriptionDoc; replayed: boolean }> {
+    const validated = validateSubscriptionInput(
+      {
+        customer: { ...(command.customer?.name !== undefined ? { name: command.customer.name } : {}), ...(command.customer?.document !== undefined ? { document: command.customer.document } : {}) },
+        frequency: command.frequency,
+        ...(command.amount !== undefined ? { amount: command.amount } : {}),
+        ...(command.firstAmount !== undefined ? { first_amount: command.firstAmount } : {}),
+        description: command.description,
+        ...(command.startDate !== undefined ? { start_date: command.startDate } : {}),
+        ...(command.endDate !== undefined ? { end_date: command.endDate } : {}),
+        ...(command.retry !== undefined ? { retry: command.retry } : {}),
+        metadata: command.metadata,
+      },
+      saoPauloDate(this.now()),
+    );
+    if (!validated.ok) throw new AppError(validated.error.code, { param: validated.error.param, message: validated.error.message });
+    const terms = validated.value;
+
+    if (!command.idempotencyKey) {
+      const accountId = await this.chooseAccount(command.scope, command.providerAccountId);
+      return { subscription: await this.createAt(command, terms, newId('subscription'), accountId), replayed: false };
+    }
+    const { record, owner } = await this.claimKey(command);
+    if (!owner) {
+      const existing = await this.waitFor(record.subscription_id);
+      if (existing) return { subscription: existing, replayed: true };
+    }
+    // The owner, or a repeat whose owner did not finish (crashed, failed): the same id and account.
+    return { subscription: await this.createAt(command, terms, record.subscription_id, record.provider_account_id), replayed: !owner };
+  }
+
+  async list(scope: CallerScope, query: { status?: string; limit: number; startingAfter?: string }) {
+    let status: SubscriptionStatus | undefined;
+    if (query.status !== undefined) {
+      if (!isSubscriptionStatus(query.status)) throw new AppError('parameter_invalid', { param: 'status', message: 'O filtro status deve ser um entre pending, active, canceled, refused, expired.' });
+      status = query.status;
+    }
+    if (!Number.isInteger(query.limit) || query.limit < 0 || query.limit > MAX_LIST_LIMIT) {
+      throw new AppError('parameter_invalid', { param: 'limit', message: `O parâmetro limit deve ser um inteiro de 1 a ${MAX_LIST_LIMIT}.` });
+    }
+    return this.store.list(scope, {
+      limit: query.limit || 10,
+      ...(status ? { status } : {}),
+      ...(query.startingAfter ? { startingAfter: query.startingAfter } : {}),
+    });
+  }
+
+  get(scope: CallerScope, id: string): Promise<SubscriptionDoc> {
+    return this.store.get(scope, id);
+  }
+
+  /**
+   * pending/active → canceled: the provider stops the recurrence first (so nothing is debited after
+   * we say canceled), then one conditional write. Canceling a canceled subscription answers it as is.
+   */
+  async cancel(scope: CallerScope, id: string): Promise<SubscriptionDoc> {
+    let current = await this.store.get(scope, id);
+    for (let race = 0; race < MAX_RACE_RETRIES; race++) {
+      if (current.status === 'canceled') return current;
+      if (current.status !== 'pending' && current.status !== 'active') {
+        throw new AppError('invalid_request', { param: 'id', message: `A assinatura ${id} está ${current.status} e não pode mais ser cancelada.` });
+      }
+      if (race === 0) await this.provider.cancelRecurrence({ account: scopeRef(scope, current.provider_account_id), provider_recurrence_id: current.provider_recurrence_id });
+      const written = await this.store.transition(current, { to: 'canceled', set: { approval: null, next_charge_date: null }, event: 'subscription.canceled' });
+      if (written) return written;
+      current = await this.store.get(scope, id);
+    }
+    throw new AppError('service_unavailable');
+  }
+
+  /** Test mode: approves the pending authorisation as the payer's bank would; pending → active, the approval gone. */
+  async simulate(scope: CallerScope, id: string): Promise<SubscriptionDoc> {
+    if (scope.mode !== 'test') throw new AppError('live_mode_forbidden');
+    const current = await this.store.get(scope, id);
+    if (current.status !== 'pending') throw this.notSimulatable(current);
+    try {
+      await this.provider.approveRecurrenceInSandbox({
+        account: scopeRef(scope, current.provider_account_id),
+        provider_recurrence_id: current.provider_recurrence_id,
+        ...(current.approval_charge_id ? { approval_charge_id: current.approval_charge_id } : {}),
+      });
+    } catch (error) {
+      // Canceled meanwhile: the provider refuses to approve a canceled recurrence, possibly before
+      // the cancel's own write lands here.
+      const now = await this.store.get(scope, id);
+      if (now.status !== 'pending') throw this.notSimulatable(now);
+      if (error instanceof AppError && error.code === 'provider_rejected') {
+        throw new AppError('payment_not_simulatable', {
+          param: 'id',
+          message: `O provedor não aceita mais a aprovação da assinatura ${id} (por exemplo: ela foi cancelada durante a simulação). Consulte a assinatura em GET /v1/subscriptions/${id}.`,
+        });
+      }
+      throw error;
+    }
+    const written = await this.store.transition(current, { to: 'active', set: { approval: null }, event: 'subscription.activated' });
+    if (written) return written;
+    // Another writer (a cancel) changed it first: its state is the answer.
+    return this.store.get(scope, id);
+  }
+
+  private notSimulatable(doc: SubscriptionDoc): AppError {
+    return new AppError('payment_not_simulatable', { param: 'id', message: `Só é possível simular a aprovação de uma assinatura pendente; a assinatura ${doc._id} está ${doc.status}.` });
+  }
+
+  /**
+   * The account: the one asked for, else the first enabled account (by priority) whose provider
+   * offers Pix Automático. Only one: a second account would make a second recurrence.
+   */
+  private async chooseAccount(scope: CallerScope, requested: string | undefined): Promise<string> {
+    if (requested) {
+      const { account } = await this.provider.getAccount({ merchant_id: scope.merchantId, mode: modeFromName(scope.mode), account_id: requested });
+      if (!account?.enabled) throw new AppError('parameter_invalid', { param: 'provider_account_id', message: `A conta ${requested} está desativada. Ative-a ou omita provider_account_id.` });
+      return requested;
+    }
+    const [{ accounts }, { providers: catalog }] = await Promise.all([
+      this.provider.listAccounts({ merchant_id: scope.merchantId, mode: modeFromName(scope.mode) }),
+      this.provider.listProviders({}),
+    ]);
+    const recurring = new Set(catalog.filter((info) => info.capabilities?.subscriptions).map((info) => info.code));
+    const eligible = accounts.filter((account) => account.enabled && recurring.has(account.provider)).sort((a, b) => a.priority - b.priority);
+    const chosen = eligible[0];
+    if (!chosen) {
+      throw new AppError('no_eligible_account', {
+        message: 'Nenhuma conta ativa deste modo oferece Pix Automático. Conecte uma conta de um provedor com assinaturas (veja GET /v1/providers) ou informe provider_account_id.',
+      });
+    }
+    return chosen.id;
+  }
+
+  /** Inserts the key (unique on merchant, mode, key) or reads the one that won; the same key with another body is refused. */
+  private async claimKey(command: CreateSubscriptionCommand): Promise<{ record: IdempotencyRecordDoc; owner: boolean }> {
+    const { scope } = command;
+    const key = { merchant_id: scope.merchantId, mode: scope.mode, key: command.idempotencyKey };
+    const recordId = `${scope.merchantId}:${scope.mode}:${command.idempotencyKey}`;
+    for (;;) {
+      const existing = await this.idempotency.findById(recordId).lean<IdempotencyRecordDoc>().exec();
+      if (existing) {
+        if (existing.request_hash !== command.requestHash) throw new AppError('idempotency_conflict', { param: 'Idempotency-Key' });
+        return { record: existing, owner: false };
+      }
+      const accountId = await this.chooseAccount(scope, command.providerAccountId);
+      const record: IdempotencyRecordDoc = {
+        _id: recordId,
+        ...key,
+        request_hash: command.requestHash,
+        subscription_id: newId('subscription'),
+        provider_account_id: accountId,
+        created_at: this.now(),
+      };
+      try {
+        await this.idempotency.create(record);
+        return { record, owner: true };
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+      }
+    }
+  }
+
+  private async waitFor(id: string): Promise<SubscriptionDoc | null> {
+    const until = Date.now() + this.options.idempotencyWaitMs;
+    for (;;) {
+      const doc = await this.store.findById(id);
+      if (doc || Date.now() >= until) return doc;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
+  /** Creates the recurrence (idempotent on `id`), then inserts the subscription; a repeat that lost the insert answers the winner's. */
+  private async createAt(command: CreateSubscriptionCommand, terms: SubscriptionTerms, id: string, accountId: string): Promise<SubscriptionDoc> {
+    const { scope } = command;
+    const address = command.customer?.address;
+    const { recurrence } = await this.provider.createRecurrence({
+      account: scopeRef(scope, accountId),
+      subscription_id: id,
+      payer: { name: terms.customer.name, document: terms.customer.document, ...(address ? { address } : {}) },
+      frequency: terms.frequency,
+      ...(terms.amount !== null ? { amount: terms.amount } : {}),
+      first_amount: terms.first_amount,
+      description: terms.description ?? '',
+      start_date: terms.start_date,
+      ...(terms.end_date !== null ? { end_date: terms.end_date } : {}),
+      retry: terms.retry,
+      approval_expires_in_seconds: this.options.approvalExpiresInSeconds,
+    });
+    if (!recurrence) throw new AppError('provider_error');
+    const { account } = await this.provider.getAccount({ merchant_id: scope.merchantId, mode: modeFromName(scope.mode), account_id: accountId });
+    const now = this.now();
+    // Cycle 1 is the payment made at approval (first_amount); the next charge is cycle 2.
+    const second = cycleAt({ start_date: terms.start_date, frequency: terms.frequency, end_date: terms.end_date }, 2);
+    const doc: Omit<SubscriptionDoc, 'outbox' | 'outbox_since'> = {
+      _id: id,
+      merchant_id: scope.merchantId,
+      mode: scope.mode,
+      source_key_id: command.keyId,
+      status: 'pending',
+      amount: terms.amount,
+      first_amount: terms.first_amount,
+      frequency: terms.frequency,
+      start_date: terms.start_date,
+      end_date: terms.end_date,
+      next_charge_date: second?.due_date ?? null,
+      description: terms.description ?? '',
+      retry: terms.retry,
+      customer: { name: terms.customer.name, document: terms.customer.document },
+      metadata: terms.metadata,
+      tracking: command.tracking,
+      provider: account?.provider ?? '',
+      provider_account_id: accountId,
+      provider_recurrence_id: recurrence.provider_recurrence_id,
+      cycles: recurrence.cycles === 'provider' ? 'provider' : 'ours',
+      approval: recurrence.approval
+        ? { qr_code: recurrence.approval.qr_code, qr_code_base64: recurrence.approval.qr_code_base64 ?? '', url: recurrence.approval.url ?? '' }
+        : null,
+      approval_charge_id: recurrence.approval_charge_id ?? '',
+      idempotency_key: command.idempotencyKey,
+      created_at: now,
+      updated_at: now,
+    };
+    if (await this.store.insertCreated(doc)) return (await this.store.findById(id)) ?? (doc as SubscriptionDoc);
+    const winner = await this.store.findById(id);
+    if (!winner) throw new AppError('service_unavailable');
+    return winner;
+  }
+}
