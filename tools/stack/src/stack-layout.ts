@@ -13,6 +13,7 @@ export function stackPorts(offset = 0) {
     routing: 50053 + offset,
     providers: 50054 + offset,
     notifications: 50055 + offset,
+    subscriptions: 50056 + offset,
     // Prometheus `/metrics` of the gRPC services (the gateway serves its own on its HTTP port).
     gatewayMetrics: 9560 + offset,
     accountsMetrics: 9561 + offset,
@@ -20,6 +21,7 @@ export function stackPorts(offset = 0) {
     routingMetrics: 9563 + offset,
     providersMetrics: 9564 + offset,
     notificationsMetrics: 9565 + offset,
+    subscriptionsMetrics: 9566 + offset,
     efiApi: 9443 + offset,
     efiControl: 9444 + offset,
     mercadopagoApi: 9450 + offset,
@@ -109,6 +111,7 @@ export function serviceEnvironment(options: {
       // A local stack seals webhook secrets with its one local key; production gives each its own.
       WEBHOOK_SECRETS_ENCRYPTION_KEYS: options.encryptionKeys,
     },
+    subscriptions: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.subscriptions}`, METRICS_PORT: String(ports.subscriptionsMetrics), PROVIDERS_GRPC_ADDR: addr(ports.providers) },
     payments: {
       ...common,
       GRPC_ADDRESS: `127.0.0.1:${ports.payments}`, METRICS_PORT: String(ports.paymentsMetrics),
@@ -126,6 +129,7 @@ export function serviceEnvironment(options: {
       ROUTING_GRPC_ADDR: addr(ports.routing),
       PROVIDERS_GRPC_ADDR: addr(ports.providers),
       NOTIFICATIONS_GRPC_ADDR: addr(ports.notifications),
+      SUBSCRIPTIONS_GRPC_ADDR: addr(ports.subscriptions),
       // The payment page is served by the gateway at the path of the payments' PAY_BASE_URL.
       PAY_BASE_URL: `${publicBase}/pay`,
     },
