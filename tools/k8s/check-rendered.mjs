@@ -22,21 +22,23 @@ function loadAll(file) {
   }
 }
 
-const SERVICES = ['gateway', 'accounts', 'payments', 'routing', 'providers', 'notifications'];
-const GRPC_PORTS = { accounts: 50051, payments: 50052, routing: 50053, providers: 50054, notifications: 50055 };
+const SERVICES = ['gateway', 'accounts', 'payments', 'routing', 'providers', 'notifications', 'subscriptions'];
+const GRPC_PORTS = { accounts: 50051, payments: 50052, routing: 50053, providers: 50054, notifications: 50055, subscriptions: 50056 };
 // Who may open each service's API port (docs/deployment.md, "NetworkPolicy graph").
 const CALLERS = {
   payments: ['gateway'],
   routing: ['payments'],
-  providers: ['gateway', 'payments', 'routing'],
+  providers: ['gateway', 'payments', 'routing', 'subscriptions'],
   accounts: ['gateway'],
   notifications: ['gateway'],
+  subscriptions: ['gateway'],
 };
 // The service-to-service addresses each service must get (variable → callee).
 const ADDRESSES = {
-  gateway: { ACCOUNTS_GRPC_ADDR: 'accounts', PAYMENTS_GRPC_ADDR: 'payments', PROVIDERS_GRPC_ADDR: 'providers', NOTIFICATIONS_GRPC_ADDR: 'notifications' },
+  gateway: { ACCOUNTS_GRPC_ADDR: 'accounts', PAYMENTS_GRPC_ADDR: 'payments', PROVIDERS_GRPC_ADDR: 'providers', NOTIFICATIONS_GRPC_ADDR: 'notifications', SUBSCRIPTIONS_GRPC_ADDR: 'subscriptions' },
   payments: { ROUTING_GRPC_ADDR: 'routing', PROVIDERS_GRPC_ADDR: 'providers' },
   routing: { PROVIDERS_GRPC_ADDR: 'providers' },
+  subscriptions: { PROVIDERS_GRPC_ADDR: 'providers' },
 };
 // Variables without a default in the services' config.ts (or whose default is wrong in a cluster).
 const REQUIRED_ENV = {
@@ -46,6 +48,7 @@ const REQUIRED_ENV = {
   routing: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS'],
   providers: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'CREDENTIALS_ENCRYPTION_KEYS', 'PUBLIC_WEBHOOK_BASE_URL'],
   notifications: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'WEBHOOK_SECRETS_ENCRYPTION_KEYS'],
+  subscriptions: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS'],
 };
 
 const problems = [];
