@@ -4,6 +4,7 @@
  * (GET /v1/providers) is built from this, so it can only claim what exists in code.
  */
 import type { ChargeMethod, ProviderAdapter } from './provider-adapter';
+import type { RecurrenceCapable } from './provider-recurrences';
 
 /** An adapter class, as far as capabilities go. */
 export interface AdapterClass {
@@ -22,15 +23,19 @@ export interface AdapterCapabilities {
   disputes: boolean;
   /** submitDisputeEvidence. */
   disputeEvidence: boolean;
+  /** Pix Automático: the adapter is RecurrenceCapable (the subscriptions service drives it). */
+  subscriptions: boolean;
   /**
    * No adapter interface exists for these yet (the issues that build them add one): nothing can
    * claim them until an adapter implements it.
    */
   subaccounts: { supported: false; requires: [] };
   payouts: false;
-  subscriptions: false;
   cardVault: false;
 }
+
+/** RecurrenceCapable's required methods. */
+const RECURRENCE_METHODS: readonly (keyof RecurrenceCapable)[] = ['createRecurrence', 'getRecurrence', 'cancelRecurrence', 'createCycleCharge', 'getCycleCharge', 'parseRecurrenceWebhook'];
 
 export function capabilitiesOf(adapter: AdapterClass): AdapterCapabilities {
   const implemented = (name: keyof ProviderAdapter) => typeof adapter.prototype[name] === 'function';
@@ -39,9 +44,9 @@ export function capabilitiesOf(adapter: AdapterClass): AdapterCapabilities {
     partialRefunds: implemented('refundCharge'),
     disputes: implemented('listDisputes') || (adapter.disputeEvents?.length ?? 0) > 0,
     disputeEvidence: implemented('submitDisputeEvidence'),
+    subscriptions: RECURRENCE_METHODS.every((name) => typeof (adapter.prototype as Partial<RecurrenceCapable>)[name] === 'function'),
     subaccounts: { supported: false, requires: [] },
     payouts: false,
-    subscriptions: false,
     cardVault: false,
   };
 }

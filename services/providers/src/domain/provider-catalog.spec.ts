@@ -28,7 +28,7 @@ describe('the provider catalog', () => {
   });
 
   // Each flag names what must exist in the adapter for it to be true. Capabilities no adapter
-  // interface exists for (payouts, subscriptions, subaccounts, a card vault) must be false.
+  // interface exists for (payouts, subaccounts, a card vault) must be false.
   it.each(Object.keys(ADAPTERS))('%s promises nothing its adapter does not implement', (code) => {
     const { adapter, registeredEvents } = ADAPTERS[code]!;
     const proto = adapter.prototype as unknown as Record<string, unknown>;
@@ -42,7 +42,8 @@ describe('the provider catalog', () => {
       expect(polled || pushed).toBe(true);
     }
     expect(c.payouts).toBe(false);
-    expect(c.subscriptions).toBe(false);
+    const recurring = ['createRecurrence', 'getRecurrence', 'cancelRecurrence', 'createCycleCharge', 'getCycleCharge', 'parseRecurrenceWebhook'].every((name) => typeof proto[name] === 'function');
+    expect(c.subscriptions).toBe(recurring);
     expect(c.cardVault).toBe(false);
     expect(c.subaccounts).toEqual({ supported: false, requires: [] });
     expect(PROVIDER_CATALOG[code]).toMatchObject({ methods: capabilitiesOf(adapter).methods });
