@@ -36,7 +36,11 @@ class FakeRecurrences {
     const idOf = (providerRecurrenceId: string) => providerRecurrenceId.slice(2);
     const handlers: Partial<Handlers<typeof providers.ProvidersServiceService>> = {
       listAccounts: async () => ({ accounts }),
-      getAccount: async ({ account_id }) => ({ account: accounts.find((a) => a.id === account_id) }),
+      getAccount: async ({ account_id }) => {
+        const found = accounts.find((a) => a.id === account_id);
+        if (!found) throw new AppError('not_found', { param: 'account_id' });
+        return { account: found };
+      },
       listProviders: async () => ({
         providers: ['stripe', 'efi'].map((code) => ({ code, name: code, credential_fields: [], amount_unit: 'cents', notes: '', capabilities: { methods: ['pix'], partial_refunds: false, disputes: false, dispute_evidence: false, payouts: false, subscriptions: code === 'efi', card_vault: false, keeps_metadata: false, customer_requires: {}, hosted_checkout: [] } })),
       }),
@@ -138,6 +142,7 @@ describe('subscriptions against the real store and broker', () => {
     const before = fake.created.size;
     await expect(service.create(command({ frequency: 'daily' }))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'frequency', message: expect.stringMatching(/^O campo frequency/) });
     await expect(service.create(command({ providerAccountId: 'pa_stripe' }))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'provider_account_id' });
+    await expect(service.create(command({ providerAccountId: 'pa_nope' }))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'provider_account_id', message: expect.stringMatching(/^Não existe conta de provedor pa_nope/) });
     expect(fake.created.size).toBe(before);
   });
 

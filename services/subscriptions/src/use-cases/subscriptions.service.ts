@@ -171,7 +171,12 @@ export class SubscriptionsService {
    */
   private async chooseAccount(scope: CallerScope, requested: string | undefined): Promise<string> {
     if (requested) {
-      const { account } = await this.provider.getAccount({ merchant_id: scope.merchantId, mode: modeFromName(scope.mode), account_id: requested });
+      const { account } = await this.provider.getAccount({ merchant_id: scope.merchantId, mode: modeFromName(scope.mode), account_id: requested }).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'not_found') {
+          throw new AppError('parameter_invalid', { param: 'provider_account_id', message: `Não existe conta de provedor ${requested} neste modo. Confira o id em GET /v1/provider-accounts ou omita provider_account_id.` });
+        }
+        throw error;
+      });
       if (!account?.enabled) throw new AppError('parameter_invalid', { param: 'provider_account_id', message: `A conta ${requested} está desativada. Ative-a ou omita provider_account_id.` });
       return requested;
     }
