@@ -9,6 +9,9 @@ describe('the Pix Automático calendar', () => {
   it('skips weekends and national holidays', () => {
     expect(isBusinessDay('2026-04-21')).toBe(false); // Tiradentes
     expect(isBusinessDay('2026-04-25')).toBe(false); // Saturday
+    expect(isBusinessDay('2026-02-16')).toBe(false); // Carnaval (a bank holiday)
+    expect(isBusinessDay('2026-06-04')).toBe(false); // Corpus Christi (a bank holiday)
+    expect(isBusinessDay('2026-02-18')).toBe(true); // Ash Wednesday: banks open
     expect(nextBusinessDay('2026-04-18')).toBe('2026-04-20');
     expect(addBusinessDays('2026-04-17', 2)).toBe('2026-04-22');
   });

@@ -3,7 +3,8 @@
  * calendar days `YYYY-MM-DD`; a cycle falls every week, month, quarter, half-year or year after the
  * start date (month ends clamped: a 31st start charges on the 30th in April); a cycle's charge is
  * sent 2 to 10 days before its due date, and business days are Monday to Friday except Brazilian
- * national holidays (date-holidays, type "public").
+ * national banking holidays (date-holidays, types "public" and "bank": Carnaval and Corpus Christi
+ * close the banks), the calendar the subscriptions service schedules by (docs/subscriptions.md).
  *
  * The PSPs differ on whether those 2–10 days are calendar or business days (§8); the emulators
  * accept both readings: from 2 calendar days to 10 business days ahead.
@@ -16,7 +17,7 @@ export type Frequency = 'WEEKLY' | 'MONTHLY' | 'QUARTERLY' | 'SEMIANNUALLY' | 'A
 const SAO_PAULO_OFFSET_MS = 3 * 60 * 60 * 1000;
 const DAY_MS = 86_400_000;
 const MONTHS: Record<Exclude<Frequency, 'WEEKLY'>, number> = { MONTHLY: 1, QUARTERLY: 3, SEMIANNUALLY: 6, ANNUALLY: 12 };
-const holidays = new Holidays('BR');
+const holidays = new Holidays('BR', { types: ['public', 'bank'] });
 
 /** `YYYY-MM-DD` in São Paulo. */
 export function saoPauloDate(at: Date): string {
@@ -51,7 +52,7 @@ export function isBusinessDay(date: string): boolean {
   const weekday = new Date(`${date}T12:00:00Z`).getUTCDay();
   if (weekday === 0 || weekday === 6) return false;
   const found = holidays.isHoliday(new Date(`${date}T12:00:00-03:00`));
-  return !(found && found.some((h) => h.type === 'public'));
+  return !(found && found.some((h) => h.type === 'public' || h.type === 'bank'));
 }
 
 /** `date` itself when a business day, else the next one (ajusteDiaUtil). */
