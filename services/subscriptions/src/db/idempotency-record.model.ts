@@ -17,6 +17,11 @@ export interface IdempotencyRecordDoc {
   subscription_id: string;
   /** The account the first request chose: every repeat creates at the same one. */
   provider_account_id: string;
+  /**
+   * Set when the creation under this key failed (nothing made): requests that waited meanwhile
+   * answer the same error; a later request with the key retries under the same id.
+   */
+  failure?: { code: string; message: string; param: string; at: Date } | null;
   created_at: Date;
 }
 
@@ -29,6 +34,7 @@ const schema = new Schema<IdempotencyRecordDoc>(
     request_hash: { type: String, required: true },
     subscription_id: { type: String, required: true },
     provider_account_id: { type: String, required: true },
+    failure: { type: new Schema({ code: String, message: String, param: String, at: Date }, { _id: false }), default: null },
     created_at: { type: Date, required: true },
   },
   { versionKey: false },

@@ -17,6 +17,7 @@ jest.setTimeout(60_000);
 class FakeRecurrences {
   readonly created = new Map<string, number>();
   readonly status = new Map<string, string>();
+  readonly refusedOnce = new Set<string>();
 
   handlers(): Handlers<typeof providers.ProvidersServiceService> {
     const account = (id: string, provider: string, priority: number): providers.ProviderAccount => ({
@@ -44,10 +45,16 @@ class FakeRecurrences {
       listProviders: async () => ({
         providers: ['stripe', 'efi'].map((code) => ({ code, name: code, credential_fields: [], amount_unit: 'cents', notes: '', capabilities: { methods: ['pix'], partial_refunds: false, disputes: false, dispute_evidence: false, payouts: false, subscriptions: code === 'efi', card_vault: false, keeps_metadata: false, customer_requires: {}, hosted_checkout: [] } })),
       }),
-      createRecurrence: async ({ subscription_id, account: ref }) => {
+      createRecurrence: async ({ subscription_id, account: ref, description }) => {
         if (ref?.account_id !== 'pa_efi') throw new AppError('parameter_invalid', { param: 'provider_account_id' });
         // Idempotent on the subscription id, as the adapters are.
         this.created.set(subscription_id, (this.created.get(subscription_id) ?? 0) + 1);
+        // A refusal the first time a description is seen (the provider down for a moment, say).
+        if (description.startsWith('Recusa') && !this.refusedOnce.has(description)) {
+          this.refusedOnce.add(description);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          throw new AppError('provider_rejected', { message: 'O provedor recusou.' });
+        }
         if (!this.status.has(subscription_id)) this.status.set(subscription_id, 'pending');
         await new Promise((resolve) => setTimeout(resolve, 20));
         return { recurrence: recurrence(subscription_id) };
@@ -131,6 +138,18 @@ describe('subscriptions against the real store and broker', () => {
     await waitFor(() => eventsOf(id, 'subscription.created').length > 0);
     expect(eventsOf(id, 'subscription.created')).toHaveLength(1);
     expect(eventsOf(id, 'subscription.created')[0]!.data.object).toMatchObject({ object: 'subscription', status: 'pending', approval: { qr_code: `000201${id}` } });
+  });
+
+  it('a failed creation is shared by the repeats that waited on it, and retried under the same id by a later one', async () => {
+    const failing = command({ idempotencyKey: 'plan-fail', requestHash: 'h-fail', description: 'Recusa uma vez' });
+    const answers = await Promise.allSettled(Array.from({ length: 5 }, () => service.create(failing)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(5).fill('rejected'));
+    for (const answer of answers) expect((answer as PromiseRejectedResult).reason).toMatchObject({ code: 'provider_rejected', message: 'O provedor recusou.' });
+    const later = await service.create(failing);
+    expect(later.replayed).toBe(false);
+    expect(fake.created.get(later.subscription._id)).toBe(2);
+    const again = await service.create(failing);
+    expect(again).toMatchObject({ replayed: true, subscription: { _id: later.subscription._id } });
   });
 
   it('refuses the same Idempotency-Key with another body', async () => {

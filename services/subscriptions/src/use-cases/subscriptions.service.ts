@@ -1,5 +1,5 @@
 import { modeFromName, type common, type providers } from '@orquestra/contracts';
-import { AppError, isDuplicateKeyError, newId } from '@orquestra/platform';
+import { AppError, isDuplicateKeyError, isErrorCode, newId } from '@orquestra/platform';
 import { saoPauloDate } from '../domain/calendar-date';
 import { cycleAt } from '../domain/cycle-schedule';
 import { isSubscriptionStatus, type SubscriptionStatus } from '../domain/subscription-states';
@@ -81,15 +81,28 @@ export class SubscriptionsService {
 
     if (!command.idempotencyKey) {
       const accountId = await this.chooseAccount(command.scope, command.providerAccountId);
-      return { subscription: await this.createAt(command, terms, newId('subscription'), accountId), replayed: false };
+      return { subscription: (await this.createAt(command, terms, newId('subscription'), accountId)).subscription, replayed: false };
     }
-    const { record, owner } = await this.claimKey(command);
+    const arrived = this.now();
+    const claimed = await this.claimKey(command);
+    let owner = claimed.owner;
     if (!owner) {
-      const existing = await this.waitFor(record.subscription_id);
-      if (existing) return { subscription: existing, replayed: true };
+      const outcome = await this.awaitOwner(claimed.record, arrived);
+      if (outcome.kind === 'done') return { subscription: outcome.subscription, replayed: true };
+      owner = outcome.kind === 'retry';
     }
-    // The owner, or a repeat whose owner did not finish (crashed, failed): the same id and account.
-    return { subscription: await this.createAt(command, terms, record.subscription_id, record.provider_account_id), replayed: !owner };
+    // The owner, a request retrying a failed creation, or a repeat whose owner never finished
+    // (crashed): the same id and account, so nothing is made twice.
+    const { record } = claimed;
+    try {
+      const made = await this.createAt(command, terms, record.subscription_id, record.provider_account_id);
+      return { subscription: made.subscription, replayed: !made.inserted };
+    } catch (error) {
+      if (owner && error instanceof AppError) {
+        await this.idempotency.updateOne({ _id: record._id }, { $set: { failure: { code: error.code, message: error.message, param: error.param ?? '', at: this.now() } } }).exec();
+      }
+      throw error;
+    }
   }
 
   async list(scope: CallerScope, query: { status?: string; limit: number; startingAfter?: string }) {
@@ -224,17 +237,33 @@ export class SubscriptionsService {
     }
   }
 
-  private async waitFor(id: string): Promise<SubscriptionDoc | null> {
+  /**
+   * A repeat of a key another request holds: that request's subscription once it exists; its
+   * failure when it failed while this one waited (a concurrent repeat shares the outcome); a
+   * failure older than this request is retried by whichever repeat clears it first (one
+   * conditional write), the others wait for that retry. After the wait the repeat creates itself.
+   */
+  private async awaitOwner(record: IdempotencyRecordDoc, arrived: Date): Promise<{ kind: 'done'; subscription: SubscriptionDoc } | { kind: 'retry' | 'waited' }> {
     const until = Date.now() + this.options.idempotencyWaitMs;
     for (;;) {
-      const doc = await this.store.findById(id);
-      if (doc || Date.now() >= until) return doc;
+      const subscription = await this.store.findById(record.subscription_id);
+      if (subscription) return { kind: 'done', subscription };
+      const current = await this.idempotency.findById(record._id).lean<IdempotencyRecordDoc>().exec();
+      const failure = current?.failure;
+      if (failure && failure.at.getTime() >= arrived.getTime()) {
+        throw new AppError(isErrorCode(failure.code) ? failure.code : 'internal', { message: failure.message, ...(failure.param ? { param: failure.param } : {}) });
+      }
+      if (failure) {
+        const taken = await this.idempotency.updateOne({ _id: record._id, 'failure.at': failure.at }, { $set: { failure: null } }).exec();
+        if (taken.matchedCount === 1) return { kind: 'retry' };
+      }
+      if (Date.now() >= until) return { kind: 'waited' };
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
 
-  /** Creates the recurrence (idempotent on `id`), then inserts the subscription; a repeat that lost the insert answers the winner's. */
-  private async createAt(command: CreateSubscriptionCommand, terms: SubscriptionTerms, id: string, accountId: string): Promise<SubscriptionDoc> {
+  /** Creates the recurrence (idempotent on `id`), then inserts the subscription; a repeat that lost the insert answers the winner's (`inserted` false). */
+  private async createAt(command: CreateSubscriptionCommand, terms: SubscriptionTerms, id: string, accountId: string): Promise<{ subscription: SubscriptionDoc; inserted: boolean }> {
     const { scope } = command;
     const address = command.customer?.address;
     const { recurrence } = await this.provider.createRecurrence({
@@ -284,9 +313,9 @@ export class SubscriptionsService {
       created_at: now,
       updated_at: now,
     };
-    if (await this.store.insertCreated(doc)) return (await this.store.findById(id)) ?? (doc as SubscriptionDoc);
-    const winner = await this.store.findById(id);
-    if (!winner) throw new AppError('service_unavailable');
-    return winner;
+    const inserted = await this.store.insertCreated(doc);
+    const stored = await this.store.findById(id);
+    if (!stored) throw new AppError('service_unavailable');
+    return { subscription: stored, inserted };
   }
 }
