@@ -1,10 +1,11 @@
 import { modeFromName, type common, type providers } from '@orquestra/contracts';
-import { AppError, isDuplicateKeyError, isErrorCode, newId } from '@orquestra/platform';
+import { AppError, newId } from '@orquestra/platform';
 import { saoPauloDate } from '../domain/calendar-date';
 import { cycleAt } from '../domain/cycle-schedule';
 import { isSubscriptionStatus, type SubscriptionStatus } from '../domain/subscription-states';
 import { validateSubscriptionInput, type SubscriptionTerms } from '../domain/subscription-input';
-import type { IdempotencyRecordDoc, IdempotencyRecordModel } from '../db/idempotency-record.model';
+import type { IdempotencyRecordModel } from '../db/idempotency-record.model';
+import { SubscriptionKeys } from '../db/subscription-keys';
 import type { SubscriptionDoc } from '../db/subscription.model';
 import type { CallerScope, SubscriptionStore } from '../db/subscription.store';
 import type { RecurrenceProvider } from './recurrence-provider';
@@ -37,7 +38,6 @@ export interface SubscriptionsOptions {
 /** A list page is at most this long (spec §4 lists). */
 export const MAX_LIST_LIMIT = 100;
 
-const POLL_MS = 50;
 const MAX_RACE_RETRIES = 5;
 
 function scopeRef(scope: CallerScope, accountId: string): providers.RecurrenceAccountRef {
@@ -51,14 +51,16 @@ function scopeRef(scope: CallerScope, accountId: string): providers.RecurrenceAc
  */
 export class SubscriptionsService {
   private readonly now: () => Date;
+  private readonly keys: SubscriptionKeys;
 
   constructor(
     private readonly store: SubscriptionStore,
-    private readonly idempotency: IdempotencyRecordModel,
+    idempotency: IdempotencyRecordModel,
     private readonly provider: RecurrenceProvider,
     private readonly options: SubscriptionsOptions,
   ) {
     this.now = options.now ?? (() => new Date());
+    this.keys = new SubscriptionKeys(idempotency, store, options.idempotencyWaitMs, this.now);
   }
 
   async create(command: CreateSubscriptionCommand): Promise<{ subscription: SubscriptionDoc; replayed: boolean }> {
@@ -84,10 +86,10 @@ export class SubscriptionsService {
       return { subscription: (await this.createAt(command, terms, newId('subscription'), accountId)).subscription, replayed: false };
     }
     const arrived = this.now();
-    const claimed = await this.claimKey(command);
+    const claimed = await this.keys.claim(command.scope, command.idempotencyKey, command.requestHash, () => this.chooseAccount(command.scope, command.providerAccountId));
     let owner = claimed.owner;
     if (!owner) {
-      const outcome = await this.awaitOwner(claimed.record, arrived);
+      const outcome = await this.keys.awaitOwner(claimed.record, arrived);
       if (outcome.kind === 'done') return { subscription: outcome.subscription, replayed: true };
       owner = outcome.kind === 'retry';
     }
@@ -98,9 +100,7 @@ export class SubscriptionsService {
       const made = await this.createAt(command, terms, record.subscription_id, record.provider_account_id);
       return { subscription: made.subscription, replayed: !made.inserted };
     } catch (error) {
-      if (owner && error instanceof AppError) {
-        await this.idempotency.updateOne({ _id: record._id }, { $set: { failure: { code: error.code, message: error.message, param: error.param ?? '', at: this.now() } } }).exec();
-      }
+      if (owner && error instanceof AppError) await this.keys.fail(record, error);
       throw error;
     }
   }
@@ -206,60 +206,6 @@ export class SubscriptionsService {
       });
     }
     return chosen.id;
-  }
-
-  /** Inserts the key (unique on merchant, mode, key) or reads the one that won; the same key with another body is refused. */
-  private async claimKey(command: CreateSubscriptionCommand): Promise<{ record: IdempotencyRecordDoc; owner: boolean }> {
-    const { scope } = command;
-    const key = { merchant_id: scope.merchantId, mode: scope.mode, key: command.idempotencyKey };
-    const recordId = `${scope.merchantId}:${scope.mode}:${command.idempotencyKey}`;
-    for (;;) {
-      const existing = await this.idempotency.findById(recordId).lean<IdempotencyRecordDoc>().exec();
-      if (existing) {
-        if (existing.request_hash !== command.requestHash) throw new AppError('idempotency_conflict', { param: 'Idempotency-Key' });
-        return { record: existing, owner: false };
-      }
-      const accountId = await this.chooseAccount(scope, command.providerAccountId);
-      const record: IdempotencyRecordDoc = {
-        _id: recordId,
-        ...key,
-        request_hash: command.requestHash,
-        subscription_id: newId('subscription'),
-        provider_account_id: accountId,
-        created_at: this.now(),
-      };
-      try {
-        await this.idempotency.create(record);
-        return { record, owner: true };
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
-      }
-    }
-  }
-
-  /**
-   * A repeat of a key another request holds: that request's subscription once it exists; its
-   * failure when it failed while this one waited (a concurrent repeat shares the outcome); a
-   * failure older than this request is retried by whichever repeat clears it first (one
-   * conditional write), the others wait for that retry. After the wait the repeat creates itself.
-   */
-  private async awaitOwner(record: IdempotencyRecordDoc, arrived: Date): Promise<{ kind: 'done'; subscription: SubscriptionDoc } | { kind: 'retry' | 'waited' }> {
-    const until = Date.now() + this.options.idempotencyWaitMs;
-    for (;;) {
-      const subscription = await this.store.findById(record.subscription_id);
-      if (subscription) return { kind: 'done', subscription };
-      const current = await this.idempotency.findById(record._id).lean<IdempotencyRecordDoc>().exec();
-      const failure = current?.failure;
-      if (failure && failure.at.getTime() >= arrived.getTime()) {
-        throw new AppError(isErrorCode(failure.code) ? failure.code : 'internal', { message: failure.message, ...(failure.param ? { param: failure.param } : {}) });
-      }
-      if (failure) {
-        const taken = await this.idempotency.updateOne({ _id: record._id, 'failure.at': failure.at }, { $set: { failure: null } }).exec();
-        if (taken.matchedCount === 1) return { kind: 'retry' };
-      }
-      if (Date.now() >= until) return { kind: 'waited' };
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
   }
 
   /** Creates the recurrence (idempotent on `id`), then inserts the subscription; a repeat that lost the insert answers the winner's (`inserted` false). */
