@@ -51,3 +51,9 @@ export function json(schema: z.ZodTypeAny, description: string): ResponseConfig 
 
 /** The errors of every full-key route: the auth errors plus `restricted_key`. */
 export const FULL_KEY_ERRORS: ErrorCode[] = ['restricted_key', ...AUTH_ERRORS];
+
+/** The answer headers of a create that takes an Idempotency-Key (`POST /payments`, `/subscriptions`, refunds). */
+export const REPLAYED_HEADER = {
+  'Idempotent-Replayed': { description: 'true quando a resposta repete um pedido anterior.', schema: { type: 'string' as const, enum: ['true'] } },
+};
+export const REQUEST_ID_HEADER = { 'X-Request-Id': { description: 'Id da requisição.', schema: { type: 'string' as const } } };

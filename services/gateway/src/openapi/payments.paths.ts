@@ -4,7 +4,7 @@ import { ListPaymentsQuerySchema } from '../schemas/list-payments.schema';
 import { PaymentIdParamsSchema } from '../schemas/path-params.schema';
 import { PaymentDetailSchema, PaymentListSchema, PaymentSchema, RefundResultSchema } from '../schemas/payment.response.schema';
 import { RefundIdempotencyHeadersSchema, RefundPaymentSchema } from '../schemas/refund-payment.schema';
-import { AUTH_ERRORS, BEARER, errorResponses, json } from './openapi.helpers';
+import { AUTH_ERRORS, BEARER, errorResponses, json, REPLAYED_HEADER, REQUEST_ID_HEADER } from './openapi.helpers';
 
 /** /v1/payments…: create, list, read, cancel, refund, simulate, sync. */
 export function registerPaymentPaths(registry: OpenAPIRegistry): void {
@@ -25,10 +25,7 @@ export function registerPaymentPaths(registry: OpenAPIRegistry): void {
     responses: {
       201: {
         description: 'Pagamento criado (ou repetido pela Idempotency-Key).',
-        headers: {
-          'Idempotent-Replayed': { description: 'true quando a resposta repete um pedido anterior.', schema: { type: 'string', enum: ['true'] } },
-          'X-Request-Id': { description: 'Id da requisição.', schema: { type: 'string' } },
-        },
+        headers: { ...REPLAYED_HEADER, ...REQUEST_ID_HEADER },
         content: { 'application/json': { schema: PaymentSchema } },
       },
       ...errorResponses(
@@ -112,9 +109,7 @@ export function registerPaymentPaths(registry: OpenAPIRegistry): void {
     responses: {
       201: {
         description: 'Reembolso criado (ou repetido pela Idempotency-Key), com o pagamento como ficou.',
-        headers: {
-          'Idempotent-Replayed': { description: 'true quando a resposta repete um pedido anterior.', schema: { type: 'string', enum: ['true'] } },
-        },
+        headers: REPLAYED_HEADER,
         content: {
           'application/json': {
             schema: RefundResultSchema,

@@ -3,7 +3,7 @@ import { CreateSubscriptionSchema, SubscriptionIdempotencyHeadersSchema } from '
 import { ListSubscriptionsQuerySchema } from '../schemas/list-subscriptions.schema';
 import { SubscriptionIdParamsSchema } from '../schemas/path-params.schema';
 import { SubscriptionDetailSchema, SubscriptionListSchema, SubscriptionSchema } from '../schemas/subscription.response.schema';
-import { AUTH_ERRORS, BEARER, errorResponses, json } from './openapi.helpers';
+import { AUTH_ERRORS, BEARER, errorResponses, json, REPLAYED_HEADER, REQUEST_ID_HEADER } from './openapi.helpers';
 
 /** /v1/subscriptions…: create, list, read, cancel, simulate (Pix Automático). */
 export function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
@@ -25,10 +25,7 @@ export function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
     responses: {
       201: {
         description: 'Assinatura criada (ou repetida pela Idempotency-Key), com approval.',
-        headers: {
-          'Idempotent-Replayed': { description: 'true quando a resposta repete um pedido anterior.', schema: { type: 'string', enum: ['true'] } },
-          'X-Request-Id': { description: 'Id da requisição.', schema: { type: 'string' } },
-        },
+        headers: { ...REPLAYED_HEADER, ...REQUEST_ID_HEADER },
         content: { 'application/json': { schema: SubscriptionSchema } },
       },
       ...errorResponses(
