@@ -15,10 +15,15 @@ export interface RoutingRuleDoc extends RuleView {
   updated_at: Date;
 }
 
-/** The per merchant-mode counter that numbers reorders (collection `routing_rule_orders`). */
+/**
+ * The per merchant-mode counters (collection `routing_rule_orders`): `seq` numbers reorders;
+ * `rule_count` holds the places taken under the rule limit (a guarded `$inc` reserves one before a
+ * rule is inserted). Absent on counters written before it: the first reservation counts the rules.
+ */
 export interface RuleOrderDoc {
   _id: string;
   seq: number;
+  rule_count?: number;
 }
 
 const conditionsSchema = new Schema<RuleView['conditions']>(
@@ -67,7 +72,10 @@ schema.index({ merchant_id: 1, mode: 1, priority: 1 });
 export type RoutingRuleModel = Model<RoutingRuleDoc>;
 export type RuleOrderModel = Model<RuleOrderDoc>;
 
-const orderSchema = new Schema<RuleOrderDoc>({ _id: { type: String, required: true }, seq: { type: Number, required: true } }, { versionKey: false });
+const orderSchema = new Schema<RuleOrderDoc>(
+  { _id: { type: String, required: true }, seq: { type: Number, default: 0 }, rule_count: { type: Number } },
+  { versionKey: false },
+);
 
 export function registerRoutingRuleModel(connection: Connection): RoutingRuleModel {
   return connection.model<RoutingRuleDoc>('RoutingRule', schema, 'routing_rules');

@@ -3,7 +3,7 @@ import { AppError, connectDatabase, ensureIndexes, type RpcClient } from '@orque
 import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
-import { registerRoutingRuleModel, registerRuleOrderModel, type RoutingRuleModel } from '../db/routing-rule.model';
+import { registerRoutingRuleModel, registerRuleOrderModel, type RoutingRuleModel, type RuleOrderModel } from '../db/routing-rule.model';
 import { RulesService } from './rules.service';
 
 jest.setTimeout(120_000);
@@ -11,6 +11,7 @@ jest.setTimeout(120_000);
 describe('RulesService against the real store, without locks', () => {
   let db: Connection;
   let model: RoutingRuleModel;
+  let orders: RuleOrderModel;
   let service: RulesService;
   const caller = { merchant_id: 'acct_rules', mode: common.Mode.MODE_TEST, key_id: 'key_full', restricted: false, request_id: 'r' };
   // The one dependency outside the store: the merchant's connected accounts, answered as providers would.
@@ -27,14 +28,18 @@ describe('RulesService against the real store, without locks', () => {
     const infra = await ensureTestInfra();
     db = await connectDatabase({ url: infra.mongoUrl, dbName: `${uniqueDbPrefix('rules')}routing`, logger: pino({ level: 'silent' }) });
     model = registerRoutingRuleModel(db);
-    service = new RulesService(model, registerRuleOrderModel(db), providersClient);
+    orders = registerRuleOrderModel(db);
+    service = new RulesService(model, orders, providersClient);
     await ensureIndexes(db);
   });
   afterAll(async () => {
     await db.dropDatabase();
     await db.close();
   });
-  beforeEach(() => model.deleteMany({}));
+  beforeEach(async () => {
+    await model.deleteMany({});
+    await orders.deleteMany({});
+  });
 
   it('keeps the limit of 100 rules when creates race for the last places', async () => {
     for (let i = 0; i < 95; i++) await service.create(caller, input(`r${i}`) as never, 'r');
@@ -42,6 +47,21 @@ describe('RulesService against the real store, without locks', () => {
     const refused = results.filter((r) => r.status === 'rejected');
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
     for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(AppError);
+    expect(await model.countDocuments({ merchant_id: caller.merchant_id })).toBe(100);
+  });
+
+  it("gives a deleted rule's place back, and counts the rules of a counter written before the limit was counted", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 100; i++) ids.push((await service.create(caller, input(`r${i}`) as never, 'r'))._id);
+    await expect(service.create(caller, input('over') as never, 'r')).rejects.toBeInstanceOf(AppError);
+    await service.remove(caller, ids[0]!);
+    await service.create(caller, input('again') as never, 'r');
+    await expect(service.create(caller, input('over') as never, 'r')).rejects.toBeInstanceOf(AppError);
+
+    // A counter from before `rule_count` (only the reorder number): the 100 rules there are count.
+    await orders.updateOne({}, { $unset: { rule_count: 1 } });
+    const racing = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => service.create(caller, input(`late${i}`) as never, 'r')));
+    expect(racing.every((r) => r.status === 'rejected')).toBe(true);
     expect(await model.countDocuments({ merchant_id: caller.merchant_id })).toBe(100);
   });
 

@@ -1,5 +1,5 @@
 import { modeName, type common, type providers, type routing } from '@orquestra/contracts';
-import { AppError, newId, type RpcClient } from '@orquestra/platform';
+import { AppError, isDuplicateKeyError, newId, type RpcClient } from '@orquestra/platform';
 import type { RoutingRuleDoc, RoutingRuleModel, RuleOrderDoc, RuleOrderModel } from '../db/routing-rule.model';
 import { validateRule, type RuleDraft } from './rule-validation';
 
@@ -28,8 +28,8 @@ function draftOf(input: routing.RuleInput | undefined): RuleDraft {
 
 /**
  * Routing rules of one merchant and mode, without locks: a rule's change is one write of its own
- * document, the rule limit is checked after the insert (the newest rules over the limit remove
- * themselves), and a reorder is numbered so the latest one wins on every rule it writes.
+ * document, a place under the rule limit is reserved by a guarded `$inc` before the insert, and a
+ * reorder is numbered so the latest one wins on every rule it writes.
  */
 export class RulesService {
   /** Told after every write to a merchant's rules, also failed ones that may have written (routing caches the rules). */
@@ -63,14 +63,14 @@ export class RulesService {
   async create(caller: common.Caller, input: routing.RuleInput | undefined, requestId: string): Promise<RoutingRuleDoc> {
     const draft = draftOf(input);
     validateRule(draft, await this.connectedAccounts(caller, requestId));
+    const scope = this.scope(caller);
     const existing = await this.list(caller);
-    if (existing.length >= MAX_RULES) throw limitReached();
     const now = new Date();
     const id = newId('routingRule');
     const doc: RoutingRuleDoc = {
       _id: id,
       id,
-      ...this.scope(caller),
+      ...scope,
       name: draft.name.trim(),
       // Two rules created at once may share a priority; the list orders ties by id (creation order).
       priority: input?.priority ?? Math.max(0, ...existing.map((r) => r.priority)) + 1,
@@ -81,18 +81,50 @@ export class RulesService {
       created_at: now,
       updated_at: now,
     };
-    await this.rules.create(doc);
+    // A place under the limit is reserved before the insert (one guarded $inc), so racing creates
+    // can never end above it; a failed insert gives its place back.
+    if (!(await this.reservePlace(scope))) throw limitReached();
     try {
-      // Concurrent creates may each have seen room for one more: ids are ULIDs, so the rules past the
-      // limit in creation order are the newest ones, and each of those removes itself.
-      const oldest = await this.rules.find(this.scope(caller), { _id: 1 }).sort({ _id: 1 }).limit(MAX_RULES).lean<Array<{ _id: string }>>();
-      if (oldest.length === MAX_RULES && id > oldest[MAX_RULES - 1]!._id) {
-        await this.rules.deleteOne({ _id: id });
-        throw limitReached();
-      }
-      return doc;
-    } finally {
-      this.onChange?.(this.scope(caller));
+      await this.rules.create(doc);
+    } catch (error) {
+      await this.releasePlace(scope);
+      throw error;
+    }
+    this.onChange?.(scope);
+    return doc;
+  }
+
+  /**
+   * Takes one of the scope's MAX_RULES places: `$inc` of `rule_count` while it is below the limit.
+   * A crash between a reservation and its insert, or between a delete and its release, leaves the
+   * count one too high: the limit can only be reached early by that, never exceeded.
+   */
+  private async reservePlace(scope: { merchant_id: string; mode: 'test' | 'live' }): Promise<boolean> {
+    const key = `${scope.merchant_id}:${scope.mode}`;
+    await this.ensurePlaceCount(key, scope);
+    const counter = await this.orders
+      .findOneAndUpdate({ _id: key, rule_count: { $lt: MAX_RULES } }, { $inc: { rule_count: 1 } }, { new: true })
+      .lean<RuleOrderDoc>();
+    return counter !== null;
+  }
+
+  private async releasePlace(scope: { merchant_id: string; mode: 'test' | 'live' }): Promise<void> {
+    await this.orders.updateOne({ _id: `${scope.merchant_id}:${scope.mode}`, rule_count: { $gt: 0 } }, { $inc: { rule_count: -1 } });
+  }
+
+  /**
+   * Counters written before `rule_count` existed get it once from the rules there are. Every
+   * insert follows a reservation, which follows this, so no rule can be inserted between the count
+   * and its write; of racing first counts, the conditional write keeps one.
+   */
+  private async ensurePlaceCount(key: string, scope: { merchant_id: string; mode: 'test' | 'live' }): Promise<void> {
+    if (await this.orders.exists({ _id: key, rule_count: { $exists: true } })) return;
+    const count = await this.rules.countDocuments(scope);
+    try {
+      await this.orders.updateOne({ _id: key, rule_count: { $exists: false } }, { $set: { rule_count: count }, $setOnInsert: { seq: 0 } }, { upsert: true });
+    } catch (error) {
+      // Another first count created the counter between the filter and the upsert: it stands.
+      if (!isDuplicateKeyError(error)) throw error;
     }
   }
 
@@ -118,6 +150,7 @@ export class RulesService {
   async remove(caller: common.Caller, id: string): Promise<void> {
     const { deletedCount } = await this.rules.deleteOne({ _id: id, ...this.scope(caller) });
     if (deletedCount === 0) throw notFound(id);
+    await this.releasePlace(this.scope(caller));
     this.onChange?.(this.scope(caller));
   }
 
