@@ -76,7 +76,7 @@ export function recurrenceHandlers(accounts: ProviderAccountService): Pick<Handl
         retry: request.retry,
         approvalExpiresInSeconds: request.approval_expires_in_seconds,
       };
-      return { recurrence: toProtoRecurrence(await recurring(account, (adapter) => adapter.createRecurrence(input))) };
+      return { recurrence: toProtoRecurrence(await recurring(account, (adapter) => adapter.createRecurrence(input))), provider: account.provider };
     },
 
     async getRecurrence({ account: ref, provider_recurrence_id }) {

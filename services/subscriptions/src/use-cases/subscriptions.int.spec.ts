@@ -57,7 +57,7 @@ class FakeRecurrences {
         }
         if (!this.status.has(subscription_id)) this.status.set(subscription_id, 'pending');
         await new Promise((resolve) => setTimeout(resolve, 20));
-        return { recurrence: recurrence(subscription_id) };
+        return { recurrence: recurrence(subscription_id), provider: 'efi' };
       },
       cancelRecurrence: async ({ provider_recurrence_id }) => {
         this.status.set(idOf(provider_recurrence_id), 'canceled');

@@ -212,7 +212,7 @@ export class SubscriptionsService {
   private async createAt(command: CreateSubscriptionCommand, terms: SubscriptionTerms, id: string, accountId: string): Promise<{ subscription: SubscriptionDoc; inserted: boolean }> {
     const { scope } = command;
     const address = command.customer?.address;
-    const { recurrence } = await this.provider.createRecurrence({
+    const { recurrence, provider } = await this.provider.createRecurrence({
       account: scopeRef(scope, accountId),
       subscription_id: id,
       payer: { name: terms.customer.name, document: terms.customer.document, ...(address ? { address } : {}) },
@@ -226,7 +226,6 @@ export class SubscriptionsService {
       approval_expires_in_seconds: this.options.approvalExpiresInSeconds,
     });
     if (!recurrence) throw new AppError('provider_error');
-    const { account } = await this.provider.getAccount({ merchant_id: scope.merchantId, mode: modeFromName(scope.mode), account_id: accountId });
     const now = this.now();
     // Cycle 1 is the payment made at approval (first_amount); the next charge is cycle 2.
     const second = cycleAt({ start_date: terms.start_date, frequency: terms.frequency, end_date: terms.end_date }, 2);
@@ -247,7 +246,7 @@ export class SubscriptionsService {
       customer: { name: terms.customer.name, document: terms.customer.document },
       metadata: terms.metadata,
       tracking: command.tracking,
-      provider: account?.provider ?? '',
+      provider,
       provider_account_id: accountId,
       provider_recurrence_id: recurrence.provider_recurrence_id,
       cycles: recurrence.cycles === 'provider' ? 'provider' : 'ours',
@@ -260,6 +259,8 @@ export class SubscriptionsService {
       updated_at: now,
     };
     const inserted = await this.store.insertCreated(doc);
+    if (inserted) return { subscription: { ...doc, outbox: [], outbox_since: null }, inserted };
+    // A repeat lost the insert to the first request: answer what that one stored.
     const stored = await this.store.findById(id);
     if (!stored) throw new AppError('service_unavailable');
     return { subscription: stored, inserted };
