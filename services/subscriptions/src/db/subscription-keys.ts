@@ -14,6 +14,7 @@ export class SubscriptionKeys {
     private readonly records: IdempotencyRecordModel,
     private readonly subscriptions: { findById(id: string): Promise<SubscriptionDoc | null> },
     private readonly waitMs: number,
+    private readonly takeoverMs: number,
     private readonly now: () => Date,
   ) {}
 
@@ -49,7 +50,7 @@ export class SubscriptionKeys {
    * A repeat of a key another request holds: that request's subscription once it exists; its
    * failure when it failed while this one waited (a concurrent repeat shares the outcome); a
    * failure older than this request is retried by whichever repeat clears it first (one
-   * conditional write), the others wait for that retry. After the wait the repeat creates itself.
+   * conditional write), the others wait for that retry. After the wait: `waited` (see takeOver).
    */
   async awaitOwner(record: IdempotencyRecordDoc, arrived: Date): Promise<{ kind: 'done'; subscription: SubscriptionDoc } | { kind: 'retry' | 'waited' }> {
     const until = Date.now() + this.waitMs;
@@ -68,6 +69,17 @@ export class SubscriptionKeys {
       if (Date.now() >= until) return { kind: 'waited' };
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
+  }
+
+  /**
+   * Takes the key over from a request that claimed it more than `takeoverMs` ago and never
+   * finished (its process died): one conditional write on the claim time, so one repeat wins.
+   */
+  async takeOver(record: IdempotencyRecordDoc): Promise<boolean> {
+    const current = await this.records.findById(record._id).lean<IdempotencyRecordDoc>().exec();
+    if (!current || this.now().getTime() - current.created_at.getTime() < this.takeoverMs) return false;
+    const taken = await this.records.updateOne({ _id: record._id, created_at: current.created_at }, { $set: { created_at: this.now() } }).exec();
+    return taken.matchedCount === 1;
   }
 
   /** Records the creation's failure (nothing was made) for the repeats. */

@@ -3,7 +3,7 @@ import { AppError, connectDatabase, createRpcClient, ensureIndexes, EventBus, Gr
 import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
-import { registerIdempotencyRecordModel } from '../db/idempotency-record.model';
+import { registerIdempotencyRecordModel, type IdempotencyRecordModel } from '../db/idempotency-record.model';
 import { registerSubscriptionModel, type SubscriptionModel } from '../db/subscription.model';
 import { SubscriptionStore, type CallerScope } from '../db/subscription.store';
 import { SubscriptionsService, type CreateSubscriptionCommand } from './subscriptions.service';
@@ -81,6 +81,7 @@ describe('subscriptions against the real store and broker', () => {
   let client: RpcClient<typeof providers.ProvidersServiceService>;
   let model: SubscriptionModel;
   let service: SubscriptionsService;
+  let idempotencyRecords: IdempotencyRecordModel;
   const fake = new FakeRecurrences();
   const published: EventEnvelope[] = [];
   const scope: CallerScope = { merchantId: 'acct_sub', mode: 'test' };
@@ -113,6 +114,7 @@ describe('subscriptions against the real store and broker', () => {
     client = createRpcClient(providers.ProvidersServiceService, `127.0.0.1:${port}`, { deadlineMs: 5_000 });
     model = registerSubscriptionModel(db);
     const idempotency = registerIdempotencyRecordModel(db);
+    idempotencyRecords = idempotency;
     await ensureIndexes(db);
     service = new SubscriptionsService(new SubscriptionStore(model, new OutboxRelay({ bus, logger })), idempotency, client, { approvalExpiresInSeconds: 3_600, idempotencyWaitMs: 5_000 });
   });
@@ -150,6 +152,19 @@ describe('subscriptions against the real store and broker', () => {
     expect(fake.created.get(later.subscription._id)).toBe(2);
     const again = await service.create(failing);
     expect(again).toMatchObject({ replayed: true, subscription: { _id: later.subscription._id } });
+  });
+
+  it('never creates beside a request still creating under the key; takes over one that died long ago', async () => {
+    const claimedBy = (key: string, at: Date) =>
+      idempotencyRecords.create({ _id: `acct_sub:test:${key}`, merchant_id: 'acct_sub', mode: 'test', key, request_hash: `h-${key}`, subscription_id: `sub_${key}`, provider_account_id: 'pa_efi', created_at: at });
+    await claimedBy('busy', new Date());
+    await expect(service.create(command({ idempotencyKey: 'busy', requestHash: 'h-busy' }))).rejects.toMatchObject({ code: 'idempotency_in_progress' });
+    expect(fake.created.get('sub_busy')).toBeUndefined();
+
+    await claimedBy('dead', new Date(Date.now() - 10 * 60_000));
+    const answer = await service.create(command({ idempotencyKey: 'dead', requestHash: 'h-dead' }));
+    expect(answer.subscription._id).toBe('sub_dead');
+    expect(fake.created.get('sub_dead')).toBe(1);
   });
 
   it('refuses the same Idempotency-Key with another body', async () => {

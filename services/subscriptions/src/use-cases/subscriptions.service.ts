@@ -30,8 +30,13 @@ export interface CreateSubscriptionCommand {
 
 export interface SubscriptionsOptions {
   approvalExpiresInSeconds: number;
-  /** How long a repeat of an Idempotency-Key waits for the first request's subscription before creating it itself. */
+  /** How long a repeat of an Idempotency-Key waits for the first request's subscription before answering idempotency_in_progress. */
   idempotencyWaitMs: number;
+  /**
+   * After how long a key whose request never finished (its process died mid-creation) may be taken
+   * over by a repeat: longer than any provider call can last, so two creations never run at once.
+   */
+  idempotencyTakeoverMs?: number;
   now?: () => Date;
 }
 
@@ -60,7 +65,7 @@ export class SubscriptionsService {
     private readonly options: SubscriptionsOptions,
   ) {
     this.now = options.now ?? (() => new Date());
-    this.keys = new SubscriptionKeys(idempotency, store, options.idempotencyWaitMs, this.now);
+    this.keys = new SubscriptionKeys(idempotency, store, options.idempotencyWaitMs, options.idempotencyTakeoverMs ?? 120_000, this.now);
   }
 
   async create(command: CreateSubscriptionCommand): Promise<{ subscription: SubscriptionDoc; replayed: boolean }> {
@@ -91,16 +96,22 @@ export class SubscriptionsService {
     if (!owner) {
       const outcome = await this.keys.awaitOwner(claimed.record, arrived);
       if (outcome.kind === 'done') return { subscription: outcome.subscription, replayed: true };
-      owner = outcome.kind === 'retry';
+      // Still being created by another request: never a second creation beside it (the adapters'
+      // look-up-then-create is not atomic at every provider), unless that request is long dead.
+      if (outcome.kind === 'waited' && !(await this.keys.takeOver(claimed.record))) {
+        throw new AppError('idempotency_in_progress', { param: 'Idempotency-Key' });
+      }
+      owner = true;
     }
-    // The owner, a request retrying a failed creation, or a repeat whose owner never finished
-    // (crashed): the same id and account, so nothing is made twice.
+    // The owner, a request retrying a failed creation, or one that took over a dead request's key:
+    // the same id and account, so a repeat at the provider finds what was made.
     const { record } = claimed;
     try {
       const made = await this.createAt(command, terms, record.subscription_id, record.provider_account_id);
       return { subscription: made.subscription, replayed: !made.inserted };
     } catch (error) {
-      if (owner && error instanceof AppError) await this.keys.fail(record, error);
+      // Any failure is shared with the repeats (an unexpected one as `internal`), so none waits for a takeover.
+      if (owner) await this.keys.fail(record, error instanceof AppError ? error : new AppError('internal'));
       throw error;
     }
   }
