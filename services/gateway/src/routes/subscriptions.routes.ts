@@ -18,14 +18,10 @@ import {
 } from '../schemas/create-subscription.schema';
 import { ListSubscriptionsQuerySchema } from '../schemas/list-subscriptions.schema';
 import { SubscriptionIdPathSchema } from '../schemas/path-params.schema';
+import { pathIdOf } from './path-id';
 import { parseOrThrow } from '../validation/zod-issue.mapper';
 
-/** An id that cannot exist is a 404 straight away, as the backend would answer. */
-function subscriptionIdOf(req: Request): string {
-  const parsed = SubscriptionIdPathSchema.safeParse(req.params['id']);
-  if (!parsed.success) throw new AppError('not_found', { param: 'id' });
-  return parsed.data;
-}
+const subscriptionIdOf = (req: Request): string => pathIdOf(req, SubscriptionIdPathSchema);
 
 /**
  * /v1/subscriptions (§4), checks in the order of the payment routes. Restricted keys may create

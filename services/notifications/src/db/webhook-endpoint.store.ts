@@ -113,13 +113,9 @@ export class WebhookEndpointStore {
   }
 
   /**
-   * Every enabled endpoint of a merchant in one mode, with only what matching needs: the fan-out
-   * reads this once per event. Not cached: endpoints change on any replica, and a stale list would
-   * lose or misroute deliveries.
-   */
-  /**
    * The merchant's enabled endpoints in a mode, whole: the fan-out matches events to them and hands
-   * each to the delivery it queues, whose first attempt then need not read the endpoint again.
+   * each to the delivery it queues, whose first attempt then need not read the endpoint again. Not
+   * cached: endpoints change on any replica, and a stale list would lose or misroute deliveries.
    */
   async enabledFor(merchantId: string, mode: 'test' | 'live'): Promise<WebhookEndpointDoc[]> {
     return this.model.find({ merchant_id: merchantId, mode, enabled: true }).lean<WebhookEndpointDoc[]>();

@@ -10,8 +10,10 @@ import type { RulesService } from './rules.service';
  * routing replica) and trusted only while those signals arrive (`trusted`). Without the caches a
  * payment costs a gRPC call to providers and two store reads before it is routed.
  *
- * A stale read costs no money: providers refuses a charge on a disabled account or an open
- * breaker itself (payments then tries the next candidate), so the caches decide only the order.
+ * A stale account list cannot allow a charge: providers refuses a charge on a disabled account
+ * or an open breaker itself (payments then tries the next candidate). It can carry stale fee rules,
+ * though, if a signal was lost (a providers replica without its broker connection): the fee a
+ * payment records may then be the previous schedule's, for at most the time-to-live.
  */
 export class RoutingLookups {
   private readonly accountCache: InvalidatingCache<providers.ProviderAccount[]>;

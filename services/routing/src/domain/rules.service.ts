@@ -150,8 +150,11 @@ export class RulesService {
   async remove(caller: common.Caller, id: string): Promise<void> {
     const { deletedCount } = await this.rules.deleteOne({ _id: id, ...this.scope(caller) });
     if (deletedCount === 0) throw notFound(id);
-    await this.releasePlace(this.scope(caller));
-    this.onChange?.(this.scope(caller));
+    try {
+      await this.releasePlace(this.scope(caller));
+    } finally {
+      this.onChange?.(this.scope(caller));
+    }
   }
 
   async reorder(caller: common.Caller, ids: string[]): Promise<RoutingRuleDoc[]> {
@@ -169,16 +172,20 @@ export class RulesService {
       .lean<RuleOrderDoc>();
     const seq = counter!.seq;
     const now = new Date();
-    await this.rules.bulkWrite(
-      ids.map((id, index) => ({
-        updateOne: {
-          filter: { _id: id, ...scope, order_seq: { $lt: seq } },
-          update: { $set: { priority: index + 1, order_seq: seq, updated_at: now } },
-        },
-      })),
-      { ordered: false },
-    );
-    this.onChange?.(scope);
+    try {
+      await this.rules.bulkWrite(
+        ids.map((id, index) => ({
+          updateOne: {
+            filter: { _id: id, ...scope, order_seq: { $lt: seq } },
+            update: { $set: { priority: index + 1, order_seq: seq, updated_at: now } },
+          },
+        })),
+        { ordered: false },
+      );
+    } finally {
+      // Also after a partial failure: some rules may have been written.
+      this.onChange?.(scope);
+    }
     return this.list(caller);
   }
 }
