@@ -130,6 +130,18 @@ export const EVENT_CATALOGUE: Record<PublicEventType, EventCatalogueEntry> = {
   'subscription.canceled': entry('A subscription was canceled.', 'subscription', subscriptionObjectSchema, 'emitted'),
   'subscription.refused': entry('The buyer or the bank refused the subscription.', 'subscription', subscriptionObjectSchema, 'reserved'),
   'subscription.expired': entry('The approval expired or the end date passed.', 'subscription', subscriptionObjectSchema, 'reserved'),
+  'subscription.cycle_scheduled': entry(
+    "A cycle's charge was sent to the provider: the payer's bank debits it on the payment's due_date (the object is the cycle payment, with subscription_id).",
+    'payment',
+    paymentObjectSchema,
+    'reserved',
+  ),
+  'subscription.cycle_failed': entry(
+    "A cycle's debit failed for good (after the retries, when retry is true); the subscription stays active (the object is the cycle payment).",
+    'payment',
+    paymentObjectSchema,
+    'reserved',
+  ),
   'subaccount.created': entry('A subaccount was created.', 'subaccount', subaccountObjectSchema, 'reserved'),
   'subaccount.updated': entry('A subaccount changed (status, name, metadata).', 'subaccount', subaccountObjectSchema, 'reserved'),
   'payout.created': entry('A payout or subaccount withdrawal was created.', 'payout', payoutObjectSchema, 'reserved'),

@@ -25,6 +25,8 @@ export const PUBLIC_EVENT_TYPES = [
   'subscription.canceled',
   'subscription.refused',
   'subscription.expired',
+  'subscription.cycle_scheduled',
+  'subscription.cycle_failed',
   'subaccount.created',
   'subaccount.updated',
   'payout.created',
