@@ -8,16 +8,8 @@ import type { WebhookIntakeService } from '../domain/webhook-intake.service';
 import { toProtoAccount, toProtoProvider } from './account.mapper';
 import { toProtoCharge, toProtoRefund } from './charge.mapper';
 import { PROVIDER_CATALOG } from '../domain/provider-catalog';
+import { guarded as guardedCall, toAppError } from './provider-errors';
 import { recurrenceHandlers } from './recurrence.handlers';
-
-/** ProviderError → the normalized error the caller's failover policy reads. */
-function toAppError(error: unknown): unknown {
-  if (!(error instanceof ProviderError)) return error;
-  if (error.kind === 'not_found') return new AppError('not_found', { param: 'provider_payment_id' });
-  if (error.kind === 'invalid_credentials') return new AppError('invalid_credentials');
-  if (error.param) return new AppError('parameter_invalid', { param: error.param.name, message: error.param.publicMessage });
-  return new AppError(error.normalizedCode === 'not_found' ? 'provider_error' : error.normalizedCode);
-}
 
 /** The charge's buyer as adapters take it: the contracts' customer, whose name every provider requires. */
 function chargeCustomer(customer: common.Customer | undefined): CustomerInput {
@@ -26,13 +18,8 @@ function chargeCustomer(customer: common.Customer | undefined): CustomerInput {
   return { ...fields, name: fields.name };
 }
 
-async function guarded<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw toAppError(error);
-  }
-}
+/** Failures of calls about one charge. */
+const guarded = <T>(work: () => Promise<T>): Promise<T> => guardedCall(work, 'provider_payment_id');
 
 /** Like guarded, with a refund-specific message when the provider refuses the refund. */
 async function refundGuarded<T>(work: () => Promise<T>): Promise<T> {
@@ -45,7 +32,7 @@ async function refundGuarded<T>(work: () => Promise<T>): Promise<T> {
         message: 'O provedor recusou o reembolso (por exemplo: valor acima do disponível para devolução ou prazo de devolução encerrado).',
       });
     }
-    throw toAppError(error);
+    throw toAppError(error, 'provider_payment_id');
   }
 }
 
@@ -60,7 +47,7 @@ async function disputeEvidenceGuarded<T>(work: () => Promise<T>): Promise<T> {
         message: 'O provedor recusou a defesa desta disputa (por exemplo: prazo de resposta encerrado ou disputa já analisada). Confira a disputa no painel do provedor.',
       });
     }
-    throw toAppError(error);
+    throw toAppError(error, 'provider_payment_id');
   }
 }
 

@@ -1,5 +1,5 @@
 import type { providers } from '@orquestra/contracts';
-import type { ProviderRecurrence, RecurrenceFrequency } from '../adapters/provider-recurrences';
+import type { ProviderCycleCharge, ProviderRecurrence, RecurrenceFrequency } from '../adapters/provider-recurrences';
 
 const FREQUENCIES: readonly RecurrenceFrequency[] = ['weekly', 'monthly', 'quarterly', 'semiannually', 'annually'];
 
@@ -22,5 +22,20 @@ export function toProtoRecurrence(recurrence: ProviderRecurrence): providers.Rec
     },
     ...(recurrence.approvalChargeId !== undefined ? { approval_charge_id: recurrence.approvalChargeId } : {}),
     cycle_charge_ids: recurrence.cycleChargeIds ?? [],
+  };
+}
+
+/** The adapter's cycle charge → gRPC message; absent stays absent (proto3 optional). */
+export function toProtoCycleCharge(charge: ProviderCycleCharge): providers.CycleCharge {
+  return {
+    provider_charge_id: charge.providerChargeId,
+    provider_recurrence_id: charge.providerRecurrenceId,
+    status: charge.status,
+    provider_status: charge.providerStatus,
+    amount: charge.amount,
+    due_date: charge.dueDate,
+    failed_attempts: charge.failedAttempts,
+    ...(charge.nextAttemptDate !== undefined ? { next_attempt_date: charge.nextAttemptDate } : {}),
+    ...(charge.endToEndId !== undefined ? { end_to_end_id: charge.endToEndId } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EmulatorControl, emulatorControls } from './emulator-control';
+import { CycleNotDebitableError, EmulatorControl, emulatorControls } from './emulator-control';
 
 // A stand-in for an emulator's control port: records what the client sends, answers `status`.
 let server: Server;
@@ -14,7 +14,7 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       seen.push({ path: req.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString() || '{}') });
-      res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+      res.writeHead(status, { 'content-type': 'application/json' }).end(status === 409 ? '{"error":"not_due","message":"the debit is scheduled for 2026-12-10"}' : '{}');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -79,5 +79,29 @@ describe('EmulatorControl', () => {
     await expect(efi.approveRecurrence('RR1', undefined)).rejects.toMatchObject({ kind: 'rejected', httpStatus: 409 });
     status = 200;
     await Promise.all([efi.close(), woovi.close(), asaas.close()]);
+  });
+
+  it('debits or fails a cycle charge at each emulator’s route, and says when the emulator would not debit it now', async () => {
+    const efi = new EmulatorControl('efi', controlUrl, { client_id: 'c1' }, 1_000);
+    await efi.settleCycle('tx1', 'paid');
+    expect(seen.at(-1)).toEqual({ path: '/__control/cobr/tx1/pay', body: { client_id: 'c1' } });
+    await efi.settleCycle('tx1', 'failed');
+    expect(seen.at(-1)).toEqual({ path: '/__control/cobr/tx1/fail', body: { client_id: 'c1' } });
+    const asaas = new EmulatorControl('asaas', controlUrl, { api_key: 'k' }, 1_000);
+    await asaas.settleCycle('pay_1', 'failed');
+    expect(seen.at(-1)).toEqual({ path: '/__control/charges/pay_1/fail', body: { account: 'k' } });
+    const woovi = new EmulatorControl('woovi', controlUrl, { app_id: 'app' }, 1_000);
+    await woovi.settleCycle('sub-1', 'paid');
+    expect(seen.at(-1)).toEqual({ path: '/__control/charges/sub-1/pay', body: { account: 'app' } });
+    const stripe = new EmulatorControl('stripe', controlUrl, {}, 1_000);
+    await expect(stripe.settleCycle('pi_1', 'paid')).rejects.toMatchObject({ kind: 'rejected' });
+    status = 409;
+    const early = await efi.settleCycle('tx1', 'paid').catch((error: unknown) => error);
+    expect(early).toBeInstanceOf(CycleNotDebitableError);
+    expect(early).toMatchObject({ reason: 'the debit is scheduled for 2026-12-10' });
+    status = 404;
+    await expect(woovi.settleCycle('x', 'failed')).rejects.toMatchObject({ kind: 'not_found' });
+    status = 200;
+    await Promise.all([efi.close(), asaas.close(), woovi.close(), stripe.close()]);
   });
 });

@@ -27,6 +27,29 @@ const APPROVE_ROUTE: Record<string, (id: string) => string> = {
   woovi: (id) => `/__control/subscriptions/${id}/approve`,
 };
 
+/** The payer's bank debiting a cycle charge (docs/providers.md "Pix Automático in the emulators"). */
+const CYCLE_ROUTE: Record<string, (id: string, outcome: CycleOutcome) => string> = {
+  efi: (txid, outcome) => `/__control/cobr/${txid}/${outcome === 'paid' ? 'pay' : 'fail'}`,
+  asaas: (id, outcome) => `/__control/charges/${id}/${outcome === 'paid' ? 'pay' : 'fail'}`,
+  woovi: (id, outcome) => `/__control/charges/${id}/${outcome === 'paid' ? 'pay' : 'fail'}`,
+};
+
+export type CycleOutcome = 'paid' | 'failed';
+
+/**
+ * The emulator would not debit the cycle now: its attempt is on a later date, or the charge is no
+ * longer live (paid, expired, canceled). `reason` is the emulator's own words, for logs.
+ */
+export class CycleNotDebitableError extends ProviderError {
+  constructor(
+    provider: string,
+    readonly reason: string,
+  ) {
+    super('rejected', 'provider_rejected', `${provider} emulator: cycle not debitable now: ${reason}`, 409);
+    this.name = 'CycleNotDebitableError';
+  }
+}
+
 export class EmulatorControl {
   readonly #identity: Record<string, string>;
   readonly #http: ProviderHttp;
@@ -67,6 +90,28 @@ export class EmulatorControl {
     if (answer === 404) throw new ProviderError('not_found', 'not_found', `${this.provider} emulator: no recurrence ${providerRecurrenceId}`, 404);
     // 409: no longer pending (approved, refused, canceled).
     throw new ProviderError('rejected', 'provider_rejected', `${this.provider} emulator approve: HTTP ${answer}`, answer);
+  }
+
+  /**
+   * The payer's bank debits a cycle charge (`paid`) or fails its scheduled attempt (`failed`), as
+   * each emulator's control port plays it; the emulator then sends the provider's webhooks. Only
+   * on or after the attempt's date (the emulators' clock): before it, CycleNotDebitableError.
+   */
+  async settleCycle(providerChargeId: string, outcome: CycleOutcome): Promise<void> {
+    const route = CYCLE_ROUTE[this.provider];
+    if (!route) throw new ProviderError('rejected', 'provider_rejected', `${this.provider} emulator: no Pix Automático`);
+    const answer = await this.#http.send({
+      method: 'POST',
+      path: route(encodeURIComponent(providerChargeId), outcome),
+      purpose: { operation: 'write' },
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(this.#identity),
+    });
+    if (answer.status === 200) return;
+    if (answer.status === 404) throw new ProviderError('not_found', 'not_found', `${this.provider} emulator: no cycle charge ${providerChargeId}`, 404);
+    const message = (answer.body as { message?: unknown } | undefined)?.message;
+    if (answer.status === 409) throw new CycleNotDebitableError(this.provider, typeof message === 'string' ? message : 'HTTP 409');
+    throw new ProviderError('rejected', 'provider_rejected', `${this.provider} emulator ${outcome}: HTTP ${answer.status}`, answer.status);
   }
 
   /** Sets the account's webhook URL and events, as the owner would in the provider's dashboard. */
