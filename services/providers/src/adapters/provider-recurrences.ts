@@ -11,7 +11,7 @@
  *
  * Amounts are integer cents; dates are São Paulo calendar dates `YYYY-MM-DD`.
  */
-import { ProviderError, type AddressInput, type WebhookRequest } from './provider-adapter';
+import { ProviderError, type AddressInput, type ProviderAdapter, type WebhookRequest } from './provider-adapter';
 
 /** Our subscription statuses (services/subscriptions domain); every provider status maps onto one. */
 export type RecurrenceStatus = 'pending' | 'active' | 'canceled' | 'refused' | 'expired';
@@ -168,4 +168,10 @@ export interface RecurrenceCapable {
   parseRecurrenceWebhook(request: WebhookRequest): RecurrenceWebhookParseResult;
   /** Where the provider takes separate webhook URLs for recurrences (Efí `webhookrec`/`webhookcobr`). */
   registerRecurrenceWebhooks?(url: string): Promise<void>;
+}
+
+/** An adapter implements Pix Automático when it has RecurrenceCapable's required methods. */
+export function isRecurrenceCapable(adapter: ProviderAdapter): adapter is ProviderAdapter & RecurrenceCapable {
+  const candidate = adapter as Partial<RecurrenceCapable>;
+  return typeof candidate.createRecurrence === 'function' && typeof candidate.getRecurrence === 'function' && typeof candidate.cancelRecurrence === 'function';
 }

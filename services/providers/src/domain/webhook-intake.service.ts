@@ -1,10 +1,19 @@
-import { PROVIDER_CHARGE_UPDATED, type ProviderChargeUpdated, type ProviderRefundReport } from '@orquestra/contracts';
+import {
+  PROVIDER_CHARGE_UPDATED,
+  PROVIDER_CYCLE_CHARGE_UPDATED,
+  PROVIDER_RECURRENCE_UPDATED,
+  type ProviderChargeUpdated,
+  type ProviderCycleChargeUpdated,
+  type ProviderRecurrenceUpdated,
+  type ProviderRefundReport,
+} from '@orquestra/contracts';
 import { isDuplicateKeyError, newId, outboxEntries, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import { ProviderError, type CardDeclineReport, type ProviderCharge, type ProviderRefund } from '../adapters/provider-adapter';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
 import type { WebhookReceiptModel } from '../db/webhook-receipt.model';
 import type { ProviderDispute } from '../adapters/provider-disputes';
+import { isRecurrenceCapable, type ProviderCycleCharge, type ProviderRecurrence, type RecurrenceEvent } from '../adapters/provider-recurrences';
 import { disputeEvent } from './dispute-reports';
 import type { ProviderAccountService } from './provider-account.service';
 
@@ -35,10 +44,55 @@ export function toRefundReport(refund: ProviderRefund): ProviderRefundReport {
   };
 }
 
+/** An internal event of the account, as the outbox carries it. */
+function accountEvent(account: ProviderAccountDoc, type: string, object: unknown): EventEnvelope {
+  return {
+    id: newId('event'),
+    type,
+    created: Math.floor(Date.now() / 1000),
+    merchant_id: account.merchant_id,
+    mode: account.mode,
+    source: null,
+    data: { object: object as Record<string, unknown> },
+  };
+}
+
+function recurrenceUpdated(account: ProviderAccountDoc, recurrence: ProviderRecurrence, via: 'webhook' | 'sync'): EventEnvelope {
+  const data: ProviderRecurrenceUpdated = {
+    account_id: account._id,
+    provider: account.provider,
+    provider_recurrence_id: recurrence.providerRecurrenceId,
+    status: recurrence.status,
+    provider_status: recurrence.providerStatus,
+    ...(recurrence.cycleChargeIds ? { cycle_charge_ids: recurrence.cycleChargeIds } : {}),
+    via,
+  };
+  return accountEvent(account, PROVIDER_RECURRENCE_UPDATED, data);
+}
+
+function cycleChargeUpdated(account: ProviderAccountDoc, charge: ProviderCycleCharge, via: 'webhook' | 'sync'): EventEnvelope {
+  const data: ProviderCycleChargeUpdated = {
+    account_id: account._id,
+    provider: account.provider,
+    provider_recurrence_id: charge.providerRecurrenceId,
+    provider_charge_id: charge.providerChargeId,
+    status: charge.status,
+    provider_status: charge.providerStatus,
+    amount: charge.amount,
+    due_date: charge.dueDate,
+    failed_attempts: charge.failedAttempts,
+    ...(charge.nextAttemptDate ? { next_attempt_date: charge.nextAttemptDate } : {}),
+    ...(charge.endToEndId ? { end_to_end_id: charge.endToEndId } : {}),
+    via,
+  };
+  return accountEvent(account, PROVIDER_CYCLE_CHARGE_UPDATED, data);
+}
+
 /**
  * Receives a provider webhook for one connected account: the provider's own authenticity check,
- * then a fresh read of every charge it names (a webhook is a hint, the provider's API is the
- * truth), then one insert that both dedupes replays and carries the resulting events (outbox).
+ * then a fresh read of every charge, recurrence and cycle charge it names (a webhook is a hint, the
+ * provider's API is the truth), then one insert that both dedupes replays and carries the
+ * resulting events (outbox).
  */
 export class WebhookIntakeService {
   constructor(
@@ -53,11 +107,23 @@ export class WebhookIntakeService {
     // An unknown account answers like a failed authentication: nothing to learn by probing ids.
     if (!account) return { httpStatus: 401, body: '' };
     const adapter = this.accounts.adapterFor(account);
-    const parsed = adapter.parseWebhook({ subPath: input.subPath, query: input.query, headers: input.headers, rawBody: input.body });
-    if (!parsed.ok) {
-      this.logger.warn({ account_id: account._id, reason: parsed.reason }, 'provider webhook rejected');
-      return { httpStatus: parsed.httpStatus, body: '' };
+    const request = { subPath: input.subPath, query: input.query, headers: input.headers, rawBody: input.body };
+    const payment = adapter.parseWebhook(request);
+    // Pix Automático rides on the same URL: its parser reads the same delivery (both authenticate it alike).
+    const recurrence = isRecurrenceCapable(adapter) ? adapter.parseRecurrenceWebhook(request) : undefined;
+    const recurrenceEvents = recurrence?.ok ? recurrence.events : [];
+    // A recurrence-only body (Efí's `{recs}`/`{cobsr}`) is not a payment notification: the payment
+    // parser calls it malformed, and that must not refuse what the recurrence parser read.
+    const recurrenceOnly = !payment.ok && payment.reason === 'malformed' && recurrenceEvents.length > 0;
+    if (!payment.ok && !recurrenceOnly) {
+      this.logger.warn({ account_id: account._id, reason: payment.reason }, 'provider webhook rejected');
+      return { httpStatus: payment.httpStatus, body: '' };
     }
+    if (recurrence && !recurrence.ok && payment.ok) {
+      // The payment part is still read: refusing the delivery would only make the provider resend it.
+      this.logger.warn({ account_id: account._id, reason: recurrence.reason }, 'Pix Automático part of a provider webhook unreadable');
+    }
+    const parsed = payment.ok ? payment : { providerPaymentIds: [], eventKey: '', cardDeclines: undefined, disputes: undefined };
 
     const events: EventEnvelope[] = [];
     for (const providerPaymentId of parsed.providerPaymentIds) {
@@ -85,15 +151,7 @@ export class WebhookIntakeService {
         ...(charge.status === 'failed' && charge.failureCode ? { failure_code: charge.failureCode, failure_reason: charge.failureReason ?? '' } : {}),
         via: 'webhook',
       };
-      events.push({
-        id: newId('event'),
-        type: PROVIDER_CHARGE_UPDATED,
-        created: Math.floor(Date.now() / 1000),
-        merchant_id: account.merchant_id,
-        mode: account.mode,
-        source: null,
-        data: { object: data as unknown as Record<string, unknown> },
-      });
+      events.push(accountEvent(account, PROVIDER_CHARGE_UPDATED, data));
     }
 
     // Disputes the webhook itself reports (Woovi MED, Stripe chargebacks): the body is signed, so it is the report.
@@ -103,7 +161,14 @@ export class WebhookIntakeService {
       events.push(disputeEvent(account, dispute, 'webhook'));
     }
 
-    const receiptId = `${account._id}:${parsed.eventKey}`;
+    const recurrenceUpdates = await this.readRecurrenceEvents(account, recurrenceEvents);
+    if (!recurrenceUpdates) return { httpStatus: 503, body: '' };
+    events.push(...recurrenceUpdates);
+
+    // The recurrence parser's key when it read something: it tells apart what the payment key may
+    // not (Woovi's retries of one cycle charge differ only by the attempts the recurrence part counts).
+    const eventKey = recurrence?.ok && recurrenceEvents.length > 0 ? recurrence.eventKey : parsed.eventKey;
+    const receiptId = `${account._id}:${eventKey}`;
     try {
       await this.receipts.create({
         _id: receiptId,
@@ -123,6 +188,37 @@ export class WebhookIntakeService {
     }
     void this.outbox.flush(this.receipts.collection, receiptId);
     return { httpStatus: 200, body: '' };
+  }
+
+  /**
+   * The recurrences and cycle charges a delivery names, each read back at the provider (once per
+   * id); one gone there is skipped, as a charge is. Undefined when the provider could not be asked
+   * now: the webhook is answered 503 and the provider sends it again.
+   */
+  private async readRecurrenceEvents(account: ProviderAccountDoc, reported: readonly RecurrenceEvent[]): Promise<EventEnvelope[] | undefined> {
+    const events: EventEnvelope[] = [];
+    const seen = new Set<string>();
+    for (const event of reported) {
+      const key = event.type === 'recurrence' ? `rec:${event.providerRecurrenceId}` : `cycle:${event.providerChargeId}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      try {
+        const read = await this.accounts.call(account, (adapter) => {
+          if (!isRecurrenceCapable(adapter)) return Promise.resolve(undefined);
+          return event.type === 'recurrence'
+            ? adapter.getRecurrence(event.providerRecurrenceId).then((r) => recurrenceUpdated(account, r, 'webhook'))
+            : adapter
+                .getCycleCharge({ providerRecurrenceId: event.providerRecurrenceId ?? '', providerChargeId: event.providerChargeId })
+                .then((c) => cycleChargeUpdated(account, c, 'webhook'));
+        });
+        if (read) events.push(read);
+      } catch (error) {
+        if (error instanceof ProviderError && error.kind === 'not_found') continue;
+        this.logger.warn({ account_id: account._id, err: (error as Error).message }, 'could not confirm Pix Automático webhook at the provider');
+        return undefined;
+      }
+    }
+    return events;
   }
 
   /**

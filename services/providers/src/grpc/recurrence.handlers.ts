@@ -1,7 +1,7 @@
 import { customerFromProto, modeName, providers } from '@orquestra/contracts';
 import { AppError, type Handlers } from '@orquestra/platform';
 import type { ProviderAdapter } from '../adapters/provider-adapter';
-import type { CreateRecurrenceInput, ProviderCycleCharge, RecurrenceCapable } from '../adapters/provider-recurrences';
+import { isRecurrenceCapable, type CreateRecurrenceInput, type ProviderCycleCharge, type RecurrenceCapable } from '../adapters/provider-recurrences';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
 import type { ProviderAccountService } from '../domain/provider-account.service';
 import { CycleNotDebitableError, type CycleOutcome } from '../sandbox/emulator-control';
@@ -29,12 +29,6 @@ function isCalendarDate(value: string): boolean {
 }
 
 const OUTCOMES: readonly CycleOutcome[] = ['paid', 'failed'];
-
-/** An adapter implements Pix Automático when it has RecurrenceCapable's required methods. */
-export function isRecurrenceCapable(adapter: ProviderAdapter): adapter is ProviderAdapter & RecurrenceCapable {
-  const candidate = adapter as Partial<RecurrenceCapable>;
-  return typeof candidate.createRecurrence === 'function' && typeof candidate.getRecurrence === 'function' && typeof candidate.cancelRecurrence === 'function';
-}
 
 /** The Pix Automático RPCs: each runs the account's adapter through the account's breaker. */
 export function recurrenceHandlers(accounts: ProviderAccountService): Pick<Handlers<typeof providers.ProvidersServiceService>, RecurrenceRpcs> {

@@ -1,0 +1,162 @@
+import { PROVIDER_CHARGE_UPDATED, PROVIDER_CYCLE_CHARGE_UPDATED, PROVIDER_RECURRENCE_UPDATED } from '@orquestra/contracts';
+import type { EventEnvelope, OutboxRelay } from '@orquestra/platform';
+import pino from 'pino';
+import { ProviderError, type ProviderAdapter, type ProviderCharge, type WebhookParseResult } from '../adapters/provider-adapter';
+import type { GetCycleChargeInput, ProviderCycleCharge, ProviderRecurrence, RecurrenceWebhookParseResult } from '../adapters/provider-recurrences';
+import type { ProviderAccountDoc } from '../db/provider-account.model';
+import type { WebhookReceiptDoc, WebhookReceiptModel } from '../db/webhook-receipt.model';
+import type { ProviderAccountService } from './provider-account.service';
+import { WebhookIntakeService } from './webhook-intake.service';
+
+// Fakes for the collaborators (the account service, the adapter, the receipts collection); the intake is the real one.
+const account = { _id: 'pa_1', merchant_id: 'acct_1', mode: 'test', provider: 'efi' } as ProviderAccountDoc;
+
+const active: ProviderRecurrence = { providerRecurrenceId: 'RR1', status: 'active', providerStatus: 'APROVADA', cycles: 'ours' };
+const retrying: ProviderCycleCharge = {
+  providerChargeId: 'tx1',
+  providerRecurrenceId: 'RR1',
+  status: 'retrying',
+  providerStatus: 'ATIVA',
+  amount: 4_990,
+  dueDate: '2026-03-10',
+  failedAttempts: 1,
+  nextAttemptDate: '2026-03-12',
+};
+const paidCharge: ProviderCharge = { providerPaymentId: 'cob1', status: 'paid', amount: 4_990, amountPaid: 4_990, nextAction: { type: 'none' } };
+
+type Adapter = Partial<ProviderAdapter> & Record<string, unknown>;
+
+function intakeWith(adapter: Adapter) {
+  const inserted: WebhookReceiptDoc[] = [];
+  const receipts = {
+    collection: {},
+    create: (doc: WebhookReceiptDoc) => {
+      if (inserted.some((d) => d._id === doc._id)) return Promise.reject(Object.assign(new Error('E11000 duplicate key'), { code: 11000 }));
+      inserted.push(doc);
+      return Promise.resolve(doc);
+    },
+  } as unknown as WebhookReceiptModel;
+  const reads: string[] = [];
+  const accounts = {
+    getUnscoped: (id: string) => Promise.resolve(id === account._id ? account : null),
+    adapterFor: () => adapter,
+    call: <T>(_doc: ProviderAccountDoc, operation: (a: ProviderAdapter) => Promise<T>) => operation(adapter as unknown as ProviderAdapter),
+  } as unknown as ProviderAccountService;
+  const outbox = { flush: () => Promise.resolve() } as unknown as OutboxRelay;
+  const intake = new WebhookIntakeService(accounts, receipts, outbox, pino({ level: 'silent' }));
+  const deliver = () => intake.handle({ accountId: 'pa_1', subPath: '', query: { hmac: 's', ignorar: '/cobr' }, headers: {}, body: Buffer.from('{}') });
+  const events = () => inserted.flatMap((d) => d.outbox as EventEnvelope[]);
+  return { deliver, inserted, events, reads };
+}
+
+/** A Pix Automático adapter whose parsers answer the given results. */
+const recurring = (payment: WebhookParseResult, recurrence: RecurrenceWebhookParseResult, overrides: Adapter = {}): Adapter => ({
+  parseWebhook: () => payment,
+  parseRecurrenceWebhook: () => recurrence,
+  createRecurrence: () => Promise.reject(new Error('unused')),
+  getRecurrence: () => Promise.resolve(active),
+  cancelRecurrence: () => Promise.reject(new Error('unused')),
+  getCycleCharge: () => Promise.resolve(retrying),
+  getCharge: () => Promise.resolve(paidCharge),
+  ...overrides,
+});
+
+const malformed = { ok: false, reason: 'malformed', httpStatus: 400 } as const;
+const cycleEvent = { type: 'cycle', providerChargeId: 'tx1', providerRecurrenceId: 'RR1', status: 'retrying', providerStatus: 'ATIVA' } as const;
+const recurrenceEvent = { type: 'recurrence', providerRecurrenceId: 'RR1', status: 'active', providerStatus: 'APROVADA' } as const;
+
+describe('webhook intake: Pix Automático', () => {
+  it('accepts a recurrence-only delivery the payment parser calls malformed, reading each named thing back at the provider', async () => {
+    const seen: GetCycleChargeInput[] = [];
+    const { deliver, inserted, events } = intakeWith(
+      recurring(malformed, { ok: true, eventKey: 'efi:rec:abc', events: [recurrenceEvent, cycleEvent, cycleEvent] }, {
+        getCycleCharge: (input: GetCycleChargeInput) => Promise.resolve(void seen.push(input)).then(() => retrying),
+      }),
+    );
+    expect(await deliver()).toEqual({ httpStatus: 200, body: '' });
+    expect(inserted.map((d) => d._id)).toEqual(['pa_1:efi:rec:abc']);
+    expect(seen).toEqual([{ providerRecurrenceId: 'RR1', providerChargeId: 'tx1' }]);
+    expect(events().map((e) => [e.type, e.merchant_id, e.mode, e.data.object])).toEqual([
+      [PROVIDER_RECURRENCE_UPDATED, 'acct_1', 'test', { account_id: 'pa_1', provider: 'efi', provider_recurrence_id: 'RR1', status: 'active', provider_status: 'APROVADA', via: 'webhook' }],
+      [
+        PROVIDER_CYCLE_CHARGE_UPDATED,
+        'acct_1',
+        'test',
+        {
+          account_id: 'pa_1',
+          provider: 'efi',
+          provider_recurrence_id: 'RR1',
+          provider_charge_id: 'tx1',
+          status: 'retrying',
+          provider_status: 'ATIVA',
+          amount: 4_990,
+          due_date: '2026-03-10',
+          failed_attempts: 1,
+          next_attempt_date: '2026-03-12',
+          via: 'webhook',
+        },
+      ],
+    ]);
+  });
+
+  it('publishes what the provider answers, not what the webhook said', async () => {
+    const paid: ProviderCycleCharge = { ...retrying, status: 'paid', providerStatus: 'CONCLUIDA', nextAttemptDate: undefined, endToEndId: 'E1' };
+    const { deliver, events } = intakeWith(recurring(malformed, { ok: true, eventKey: 'efi:rec:k', events: [cycleEvent] }, { getCycleCharge: () => Promise.resolve(paid) }));
+    await deliver();
+    expect(events()[0]?.data.object).toMatchObject({ status: 'paid', end_to_end_id: 'E1', failed_attempts: 1 });
+    expect(events()[0]?.data.object).not.toHaveProperty('next_attempt_date');
+  });
+
+  it('carries both parts of a mixed delivery (a cycle that is also a charge) under the recurrence parser’s key', async () => {
+    const { deliver, inserted, events } = intakeWith(
+      recurring({ ok: true, providerPaymentIds: ['cob1'], eventKey: 'woovi:charge:1' }, { ok: true, eventKey: 'woovi:cobr:2', events: [{ ...cycleEvent, providerChargeId: 'cob1' }] }),
+    );
+    expect((await deliver()).httpStatus).toBe(200);
+    expect(inserted.map((d) => d._id)).toEqual(['pa_1:woovi:cobr:2']);
+    expect(events().map((e) => e.type)).toEqual([PROVIDER_CHARGE_UPDATED, PROVIDER_CYCLE_CHARGE_UPDATED]);
+  });
+
+  it('leaves a plain payment delivery as it was: its own key, its charge events only', async () => {
+    const plain = intakeWith(recurring({ ok: true, providerPaymentIds: ['cob1'], eventKey: 'efi:pix:1' }, { ok: true, eventKey: 'efi:pix:1', events: [] }));
+    expect((await plain.deliver()).httpStatus).toBe(200);
+    expect(plain.inserted.map((d) => d._id)).toEqual(['pa_1:efi:pix:1']);
+    expect(plain.events().map((e) => e.type)).toEqual([PROVIDER_CHARGE_UPDATED]);
+    const noRecurrences = intakeWith({ parseWebhook: () => ({ ok: true, providerPaymentIds: ['cob1'], eventKey: 'stripe:evt_1' }), getCharge: () => Promise.resolve(paidCharge) });
+    expect((await noRecurrences.deliver()).httpStatus).toBe(200);
+    expect(noRecurrences.events().map((e) => e.type)).toEqual([PROVIDER_CHARGE_UPDATED]);
+  });
+
+  it('still reads the payment part when only the recurrence part is unreadable', async () => {
+    const { deliver, events } = intakeWith(recurring({ ok: true, providerPaymentIds: ['cob1'], eventKey: 'asaas:evt_1' }, malformed));
+    expect((await deliver()).httpStatus).toBe(200);
+    expect(events().map((e) => e.type)).toEqual([PROVIDER_CHARGE_UPDATED]);
+  });
+
+  it('refuses what neither parser accepts, and an unauthenticated delivery whatever the recurrence parser says', async () => {
+    expect((await intakeWith(recurring(malformed, { ok: true, eventKey: 'efi:x', events: [] })).deliver()).httpStatus).toBe(400);
+    const unauthenticated = { ok: false, reason: 'unauthenticated', httpStatus: 401 } as const;
+    const forged = intakeWith(recurring(unauthenticated, { ok: true, eventKey: 'efi:rec:k', events: [cycleEvent] }));
+    expect((await forged.deliver()).httpStatus).toBe(401);
+    expect(forged.inserted).toEqual([]);
+  });
+
+  it('dedupes a replay by the one receipt insert', async () => {
+    const { deliver, inserted } = intakeWith(recurring(malformed, { ok: true, eventKey: 'efi:rec:k', events: [cycleEvent] }));
+    expect((await deliver()).httpStatus).toBe(200);
+    expect((await deliver()).httpStatus).toBe(200);
+    expect(inserted).toHaveLength(1);
+  });
+
+  it('answers 503 when the provider cannot be asked now (it resends), and skips what it no longer has', async () => {
+    const unreachable = intakeWith(
+      recurring(malformed, { ok: true, eventKey: 'efi:rec:k', events: [cycleEvent] }, { getCycleCharge: () => Promise.reject(new ProviderError('not_created', 'provider_unavailable', 'ECONNRESET')) }),
+    );
+    expect((await unreachable.deliver()).httpStatus).toBe(503);
+    expect(unreachable.inserted).toEqual([]);
+    const gone = intakeWith(
+      recurring(malformed, { ok: true, eventKey: 'efi:rec:k', events: [cycleEvent, recurrenceEvent] }, { getCycleCharge: () => Promise.reject(new ProviderError('not_found', 'not_found', 'no cobr')) }),
+    );
+    expect((await gone.deliver()).httpStatus).toBe(200);
+    expect(gone.events().map((e) => e.type)).toEqual([PROVIDER_RECURRENCE_UPDATED]);
+  });
+});
