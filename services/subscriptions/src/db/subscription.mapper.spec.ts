@@ -14,6 +14,7 @@ const doc: SubscriptionDoc = {
   start_date: '2026-12-01',
   end_date: null,
   next_charge_date: '2027-01-04',
+  next_cycle: 2,
   description: 'Plano',
   retry: true,
   customer: { name: 'Ana', document: '52998224725' },

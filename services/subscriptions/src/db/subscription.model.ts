@@ -28,6 +28,8 @@ export interface SubscriptionDoc extends OutboxFields, OutboxLeaseFields {
   start_date: string;
   end_date: string | null;
   next_charge_date: string | null;
+  /** The sequence of the cycle at next_charge_date (cycle 1 is the approval's payment). */
+  next_cycle: number;
   description: string;
   retry: boolean;
   customer: { name: string; document: string };
@@ -65,6 +67,7 @@ const schema = new Schema<SubscriptionDoc>(
     start_date: { type: String, required: true },
     end_date: { type: String, default: null },
     next_charge_date: { type: String, default: null },
+    next_cycle: { type: Number, default: 2 },
     description: { type: String, default: '' },
     retry: { type: Boolean, required: true },
     customer: { name: { type: String, required: true }, document: { type: String, required: true } },
@@ -88,6 +91,10 @@ const schema = new Schema<SubscriptionDoc>(
 schema.index({ merchant_id: 1, mode: 1, _id: -1 });
 schema.index({ merchant_id: 1, mode: 1, status: 1, _id: -1 });
 schema.index({ merchant_id: 1, mode: 1, source_key_id: 1, _id: -1 });
+// The cycle scheduler: active subscriptions whose next cycle's send window has opened.
+schema.index({ status: 1, next_charge_date: 1 });
+// Provider reports name the recurrence.
+schema.index({ provider_account_id: 1, provider_recurrence_id: 1 });
 
 export type SubscriptionModel = Model<SubscriptionDoc>;
 

@@ -76,6 +76,40 @@ export class SubscriptionStore {
     return { data: docs.slice(0, query.limit), hasMore: docs.length > query.limit };
   }
 
+  /** The subscription of a provider's recurrence (provider reports name only theirs). */
+  findByRecurrence(accountId: string, providerRecurrenceId: string): Promise<SubscriptionDoc | null> {
+    return this.model.findOne({ provider_account_id: accountId, provider_recurrence_id: providerRecurrenceId }).lean<SubscriptionDoc>().exec();
+  }
+
+  /** Active subscriptions whose next cycle is due on or before `latestDue` (the scheduler's scan). */
+  findWithCycleDueBy(latestDue: string, limit: number): Promise<SubscriptionDoc[]> {
+    return this.model
+      .find({ status: 'active', next_charge_date: { $ne: null, $lte: latestDue } })
+      .sort({ next_charge_date: 1 })
+      .limit(limit)
+      .lean<SubscriptionDoc[]>()
+      .exec();
+  }
+
+  /** Active subscriptions with no cycle left whose end_date is before `today`. */
+  findEnded(today: string, limit: number): Promise<SubscriptionDoc[]> {
+    return this.model.find({ status: 'active', next_charge_date: null, end_date: { $ne: null, $lt: today } }).limit(limit).lean<SubscriptionDoc[]>().exec();
+  }
+
+  /**
+   * Moves the next cycle past `charged` (monotonic: a stale writer that read an earlier
+   * next_cycle changes nothing). `next` is the cycle after it, or null when none is left.
+   */
+  async advanceNextCycle(id: string, charged: number, next: { sequence: number; due_date: string } | null): Promise<boolean> {
+    const wrote = await this.model
+      .updateOne(
+        { _id: id, next_cycle: { $lte: charged } },
+        { $set: { next_cycle: next?.sequence ?? charged + 1, next_charge_date: next?.due_date ?? null, updated_at: new Date() } },
+      )
+      .exec();
+    return wrote.modifiedCount === 1;
+  }
+
   /**
    * Applies `transition` to `current` as read: one conditional write whose filter is the status
    * read. Null when another writer changed the status first (the caller reads again and decides).

@@ -1,6 +1,6 @@
 import { isBusinessDay } from './business-days';
 import { addDays } from './calendar-date';
-import { cycleAt, FREQUENCIES, isFrequency, nextCycleAfter, type Cycle, type CycleSchedule, type Frequency } from './cycle-schedule';
+import { cycleAt, cycleContaining, FREQUENCIES, isFrequency, nextCycleAfter, type Cycle, type CycleSchedule, type Frequency } from './cycle-schedule';
 
 const schedule = (start_date: string, frequency: Frequency, end_date: string | null = null): CycleSchedule => ({ start_date, frequency, end_date });
 
@@ -117,5 +117,36 @@ describe('cycle schedule', () => {
         for (const cycle of cycles) expect(isBusinessDay(cycle.due_date)).toBe(true);
       }
     });
+  });
+});
+
+describe('cycleContaining (the cycle a charge due date belongs to)', () => {
+  it('is the last cycle anchored on or before the date, for every frequency', () => {
+    expect(cycleContaining(schedule('2026-01-31', 'monthly'), '2026-03-15')).toEqual({ sequence: 2, anchor_date: '2026-02-28', due_date: '2026-03-02' });
+    expect(cycleContaining(schedule('2026-01-31', 'monthly'), '2026-02-27')?.sequence).toBe(1);
+    expect(cycleContaining(schedule('2026-01-31', 'monthly'), '2026-02-28')?.sequence).toBe(2);
+    expect(cycleContaining(schedule('2026-03-02', 'weekly'), '2026-03-16')?.sequence).toBe(3);
+    expect(cycleContaining(schedule('2026-03-02', 'weekly'), '2026-03-15')?.sequence).toBe(2);
+    expect(cycleContaining(schedule('2026-01-15', 'quarterly'), '2026-07-14')?.sequence).toBe(2);
+    expect(cycleContaining(schedule('2026-01-15', 'semiannually'), '2026-07-15')?.sequence).toBe(2);
+    expect(cycleContaining(schedule('2026-01-15', 'annually'), '2028-01-14')?.sequence).toBe(2);
+  });
+
+  it('agrees with cycleAt: every cycle contains its own anchor, and the day before the next anchor', () => {
+    for (const frequency of FREQUENCIES) {
+      const s = schedule('2026-01-31', frequency);
+      for (let sequence = 1; sequence <= 14; sequence += 1) {
+        const cycle = cycleAt(s, sequence)!;
+        const next = cycleAt(s, sequence + 1)!;
+        expect(cycleContaining(s, cycle.anchor_date)?.sequence).toBe(sequence);
+        expect(cycleContaining(s, addDays(next.anchor_date, -1))?.sequence).toBe(sequence);
+      }
+    }
+  });
+
+  it('is null before start_date and for a cycle after end_date', () => {
+    expect(cycleContaining(schedule('2026-03-02', 'weekly'), '2026-03-01')).toBeNull();
+    expect(cycleContaining(schedule('2026-03-02', 'weekly', '2026-03-10'), '2026-03-16')).toBeNull();
+    expect(cycleContaining(schedule('2026-03-02', 'weekly', '2026-03-10'), '2026-03-10')?.sequence).toBe(2);
   });
 });

@@ -88,3 +88,20 @@ function periodsBefore(schedule: CycleSchedule, date: CalendarDate): number {
   const [year, month] = date.split('-').map(Number) as [number, number];
   return Math.floor((year * 12 + month - (startYear * 12 + startMonth)) / months);
 }
+
+/**
+ * The cycle whose period holds `date`: the last one anchored on or before it (a charge's due date
+ * belongs to that cycle, as Banco Central counts one charge per cycle). Null before start_date or
+ * when that cycle lies after end_date.
+ *
+ * @example
+ * cycleContaining({ start_date: '2026-01-31', frequency: 'monthly', end_date: null }, '2026-03-15')
+ * // → { sequence: 2, anchor_date: '2026-02-28', due_date: '2026-03-02' }
+ */
+export function cycleContaining(schedule: CycleSchedule, date: CalendarDate): Cycle | null {
+  if (date < schedule.start_date) return null;
+  let sequence = Math.max(1, periodsBefore(schedule, date));
+  while (sequence > 1 && anchorOf(schedule, sequence) > date) sequence -= 1;
+  while (anchorOf(schedule, sequence + 1) <= date) sequence += 1;
+  return cycleAt(schedule, sequence);
+}

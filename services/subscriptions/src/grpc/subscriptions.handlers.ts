@@ -2,6 +2,7 @@ import { modeName, type common, type subscriptions } from '@orquestra/contracts'
 import { AppError, type Handlers } from '@orquestra/platform';
 import { toProtoSubscription } from '../db/subscription.mapper';
 import type { CallerScope } from '../db/subscription.store';
+import type { CyclesService } from '../use-cases/cycles.service';
 import type { SubscriptionsService } from '../use-cases/subscriptions.service';
 
 export function scopeOf(caller: common.Caller | undefined): CallerScope {
@@ -20,7 +21,7 @@ const required = (id: string): string => {
 };
 
 /** Thin: the caller's scope and the request's fields to the use cases, their answer to the message. */
-export function subscriptionsHandlers(service: SubscriptionsService): Handlers<typeof subscriptions.SubscriptionsServiceService> {
+export function subscriptionsHandlers(service: SubscriptionsService, cycles: CyclesService): Handlers<typeof subscriptions.SubscriptionsServiceService> {
   return {
     async createSubscription(request) {
       const scope = scopeOf(request.caller);
@@ -54,11 +55,23 @@ export function subscriptionsHandlers(service: SubscriptionsService): Handlers<t
     },
 
     async getSubscription(request) {
-      return { subscription: toProtoSubscription(await service.get(scopeOf(request.caller), required(request.subscription_id))) };
+      const doc = await service.get(scopeOf(request.caller), required(request.subscription_id));
+      return { subscription: { ...toProtoSubscription(doc), payments: await cycles.paymentsOf(doc) } };
     },
 
     async cancelSubscription(request) {
       return { subscription: toProtoSubscription(await service.cancel(scopeOf(request.caller), required(request.subscription_id))) };
+    },
+
+    async chargeSubscription(request) {
+      const { payment, replayed } = await cycles.charge(required(request.subscription_id), {
+        scope: scopeOf(request.caller),
+        ...(request.amount !== undefined ? { amount: request.amount } : {}),
+        ...(request.due_date !== undefined ? { dueDate: request.due_date } : {}),
+        idempotencyKey: request.idempotency_key,
+        requestHash: request.request_hash,
+      });
+      return { payment, replayed };
     },
 
     async simulateSubscription(request) {

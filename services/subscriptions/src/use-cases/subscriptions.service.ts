@@ -2,7 +2,7 @@ import { modeFromName, type common, type providers } from '@orquestra/contracts'
 import { AppError, newId } from '@orquestra/platform';
 import { saoPauloDate } from '../domain/calendar-date';
 import { cycleAt } from '../domain/cycle-schedule';
-import { isSubscriptionStatus, type SubscriptionStatus } from '../domain/subscription-states';
+import { canTransition, isSubscriptionStatus, type SubscriptionStatus } from '../domain/subscription-states';
 import { validateSubscriptionInput, type SubscriptionTerms } from '../domain/subscription-input';
 import type { IdempotencyRecordModel } from '../db/idempotency-record.model';
 import { SubscriptionKeys } from '../db/subscription-keys';
@@ -40,6 +40,19 @@ export interface SubscriptionsOptions {
   now?: () => Date;
 }
 
+/** What follows a status change elsewhere (the cycles): the approval's payment, the open cycles after a cancel. */
+export interface SubscriptionHooks {
+  onActivated(subscription: SubscriptionDoc): Promise<void>;
+  onCanceled(subscription: SubscriptionDoc): Promise<void>;
+}
+
+const REPORTED_TRANSITIONS: Readonly<Record<Exclude<SubscriptionStatus, 'pending'>, string>> = {
+  active: 'subscription.activated',
+  refused: 'subscription.refused',
+  expired: 'subscription.expired',
+  canceled: 'subscription.canceled',
+};
+
 /** A list page is at most this long (spec §4 lists). */
 export const MAX_LIST_LIMIT = 100;
 
@@ -63,6 +76,7 @@ export class SubscriptionsService {
     idempotency: IdempotencyRecordModel,
     private readonly provider: RecurrenceProvider,
     private readonly options: SubscriptionsOptions,
+    private readonly hooks?: SubscriptionHooks,
   ) {
     this.now = options.now ?? (() => new Date());
     this.keys = new SubscriptionKeys(idempotency, store, options.idempotencyWaitMs, options.idempotencyTakeoverMs ?? 120_000, this.now);
@@ -149,7 +163,10 @@ export class SubscriptionsService {
       }
       if (race === 0) await this.provider.cancelRecurrence({ account: scopeRef(scope, current.provider_account_id), provider_recurrence_id: current.provider_recurrence_id });
       const written = await this.store.transition(current, { to: 'canceled', set: { approval: null, next_charge_date: null }, event: 'subscription.canceled' });
-      if (written) return written;
+      if (written) {
+        await this.hooks?.onCanceled(written);
+        return written;
+      }
       current = await this.store.get(scope, id);
     }
     throw new AppError('service_unavailable');
@@ -180,9 +197,34 @@ export class SubscriptionsService {
       throw error;
     }
     const written = await this.store.transition(current, { to: 'active', set: { approval: null }, event: 'subscription.activated' });
-    if (written) return written;
-    // Another writer (a cancel) changed it first: its state is the answer.
+    if (written) {
+      await this.hooks?.onActivated(written);
+      return written;
+    }
+    // Another writer (a cancel, the provider's report of the approval) changed it first: its state is the answer.
     return this.store.get(scope, id);
+  }
+
+  /**
+   * The provider reports the recurrence's status (webhook or sync): the subscription follows when
+   * the table allows it (one conditional write; a repeat or a stale report changes nothing).
+   */
+  async applyReportedStatus(accountId: string, providerRecurrenceId: string, reported: SubscriptionStatus): Promise<SubscriptionDoc | null> {
+    for (let race = 0; race < MAX_RACE_RETRIES; race++) {
+      const current = await this.store.findByRecurrence(accountId, providerRecurrenceId);
+      if (!current || reported === 'pending' || current.status === reported || !canTransition(current.status, reported)) return current;
+      const written = await this.store.transition(current, {
+        to: reported,
+        set: reported === 'active' ? { approval: null } : { approval: null, next_charge_date: null },
+        event: REPORTED_TRANSITIONS[reported],
+      });
+      if (written) {
+        if (reported === 'active') await this.hooks?.onActivated(written);
+        if (reported === 'canceled') await this.hooks?.onCanceled(written);
+        return written;
+      }
+    }
+    throw new Error(`subscription of recurrence ${providerRecurrenceId}: status kept changing`);
   }
 
   private notSimulatable(doc: SubscriptionDoc): AppError {
@@ -252,6 +294,7 @@ export class SubscriptionsService {
       start_date: terms.start_date,
       end_date: terms.end_date,
       next_charge_date: second?.due_date ?? null,
+      next_cycle: 2,
       description: terms.description ?? '',
       retry: terms.retry,
       customer: { name: terms.customer.name, document: terms.customer.document },
