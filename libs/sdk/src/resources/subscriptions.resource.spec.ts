@@ -63,6 +63,15 @@ describe('subscriptions resource', () => {
     ]);
   });
 
+  it('charges a cycle with an Idempotency-Key and the body given', async () => {
+    await orquestra.subscriptions.charge('sub_1', { amount: 1500, due_date: '2026-12-10' }, { idempotencyKey: 'ciclo-3' });
+    await orquestra.subscriptions.charge('sub_1');
+    expect(seen.map(({ method, url }) => `${method} ${url}`)).toEqual(['POST /v1/subscriptions/sub_1/charge', 'POST /v1/subscriptions/sub_1/charge']);
+    expect(seen[0]?.idempotencyKey).toBe('ciclo-3');
+    expect(JSON.parse(seen[0]?.body ?? '')).toEqual({ amount: 1500, due_date: '2026-12-10' });
+    expect(seen[1]?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('lists one page with the filter, and every page with listAll', async () => {
     pages = [{ data: [{ id: 'sub_3' }], has_more: false }];
     await orquestra.subscriptions.list({ status: 'active', limit: 5 });

@@ -1,6 +1,8 @@
 import type { Query } from '../http/transport';
 import type { List } from '../types/common.types';
+import type { Payment } from '../types/payment.types';
 import type {
+  ChargeSubscriptionParams,
   CreateSubscriptionParams,
   ListSubscriptionsParams,
   Subscription,
@@ -32,6 +34,15 @@ export class SubscriptionsResource extends Resource {
   /** Every subscription matching the filter, fetching pages as you iterate. */
   listAll(params: ListSubscriptionsParams = {}): AsyncGenerator<Subscription> {
     return this.paginate<Subscription, ListSubscriptionsParams>('/v1/subscriptions', params);
+  }
+
+  /**
+   * Charges the cycle `due_date` falls in (one charge per cycle) and answers its payment, pending
+   * until the payer's bank debits it. Needed for variable amounts; fixed amounts are charged by the
+   * service on schedule. Idempotency-Key as on create, so a retry never charges a cycle twice.
+   */
+  charge(id: string, params: ChargeSubscriptionParams = {}, options: IdempotentCallOptions = {}): Promise<Payment> {
+    return this.call({ method: 'POST', path: `/v1/subscriptions/${segment(id)}/charge`, body: params, idempotencyKey: options.idempotencyKey ?? true });
   }
 
   /** Cancels the subscription: no further cycle is charged. Not retried automatically. */

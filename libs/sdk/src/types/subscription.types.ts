@@ -76,3 +76,11 @@ export interface CreateSubscriptionParams {
 export interface ListSubscriptionsParams extends PageParams {
   status?: SubscriptionStatus;
 }
+
+/** POST /v1/subscriptions/{id}/charge: one cycle's charge. */
+export interface ChargeSubscriptionParams {
+  /** Cents; required when the subscription's amount is variable. */
+  amount?: number;
+  /** YYYY-MM-DD, a business day 2 to 10 business days ahead; omitted: the next charge date. */
+  due_date?: string;
+}

@@ -48,7 +48,7 @@ export interface DownstreamClients {
   customers: Pick<RpcClient<customers.CustomersServiceService>, 'listCustomers' | 'getCustomer'>;
   subscriptions: Pick<
     RpcClient<subscriptions.SubscriptionsServiceService>,
-    'createSubscription' | 'listSubscriptions' | 'getSubscription' | 'cancelSubscription' | 'simulateSubscription'
+    'createSubscription' | 'listSubscriptions' | 'getSubscription' | 'cancelSubscription' | 'simulateSubscription' | 'chargeSubscription'
   >;
 }
 

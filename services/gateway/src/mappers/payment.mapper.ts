@@ -37,8 +37,8 @@ export function toPaymentJson(payment: payments.Payment): PaymentJson {
     failure_reason: nullIfEmpty(payment.failure_reason),
     failure_code: nullIfEmpty(payment.failure_code),
     end_to_end_id: nullIfEmpty(payment.end_to_end_id),
-    // Subscriptions and splits are not served by the payments service yet.
-    subscription_id: null,
+    subscription_id: nullIfEmpty(payment.subscription_id),
+    // Splits are not served by the payments service yet.
     splits: [],
     payment_url: nullIfEmpty(payment.payment_url),
     expires_at: nullIfEmpty(payment.expires_at),

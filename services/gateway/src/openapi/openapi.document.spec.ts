@@ -63,6 +63,7 @@ describe('OpenAPI document', () => {
         'GET /v1/subscriptions',
         'GET /v1/subscriptions/{id}',
         'POST /v1/subscriptions/{id}/cancel',
+        'POST /v1/subscriptions/{id}/charge',
         'POST /v1/subscriptions/{id}/simulate',
         'GET /v1/events',
         'GET /v1/events/{id}',

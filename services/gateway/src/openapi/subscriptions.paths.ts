@@ -1,11 +1,13 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { CreateSubscriptionSchema, SubscriptionIdempotencyHeadersSchema } from '../schemas/create-subscription.schema';
+import { ChargeSubscriptionSchema } from '../schemas/charge-subscription.schema';
 import { ListSubscriptionsQuerySchema } from '../schemas/list-subscriptions.schema';
+import { PaymentSchema } from '../schemas/payment.response.schema';
 import { SubscriptionIdParamsSchema } from '../schemas/path-params.schema';
 import { SubscriptionDetailSchema, SubscriptionListSchema, SubscriptionSchema } from '../schemas/subscription.response.schema';
 import { AUTH_ERRORS, BEARER, errorResponses, json, REPLAYED_HEADER, REQUEST_ID_HEADER } from './openapi.helpers';
 
-/** /v1/subscriptions…: create, list, read, cancel, simulate (Pix Automático). */
+/** /v1/subscriptions…: create, list, read, charge a cycle, cancel, simulate (Pix Automático). */
 export function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'post',
@@ -89,6 +91,47 @@ export function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
         'invalid_request',
         'not_found',
         'restricted_key',
+        'provider_rejected',
+        'provider_error',
+        'provider_unavailable',
+        'provider_timeout',
+        ...AUTH_ERRORS,
+      ),
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/subscriptions/{id}/charge',
+    operationId: 'chargeSubscription',
+    tags: ['Subscriptions'],
+    summary: 'Cobra um ciclo da assinatura (Pix Automático)',
+    description:
+      'Envia ao provedor a cobrança do ciclo em que due_date cai; o banco do pagador debita no dia, sem o pagador agir. ' +
+      'Responde o pagamento do ciclo (subscription_id preenchido), pending até o débito. Um ciclo aceita uma cobrança. ' +
+      'Nas assinaturas de valor fixo o serviço já envia cada ciclo sozinho, na janela de 2 a 10 dias úteis antes do vencimento; ' +
+      'nas de valor variável, cobre cada ciclo por aqui. Não se aplica ao provedor que cria os próprios ciclos (Asaas): 400 invalid_request. ' +
+      'Mesma Idempotency-Key com o mesmo corpo devolve o mesmo pagamento. Só chaves completas.',
+    security: BEARER,
+    request: {
+      params: SubscriptionIdParamsSchema,
+      headers: SubscriptionIdempotencyHeadersSchema,
+      body: { required: false, content: { 'application/json': { schema: ChargeSubscriptionSchema } } },
+    },
+    responses: {
+      201: {
+        description: 'O pagamento do ciclo (ou o mesmo, repetido pela Idempotency-Key).',
+        headers: { ...REPLAYED_HEADER, ...REQUEST_ID_HEADER },
+        content: { 'application/json': { schema: PaymentSchema } },
+      },
+      ...errorResponses(
+        'invalid_json',
+        'invalid_request',
+        'parameter_missing',
+        'parameter_invalid',
+        'not_found',
+        'restricted_key',
+        'idempotency_conflict',
         'provider_rejected',
         'provider_error',
         'provider_unavailable',

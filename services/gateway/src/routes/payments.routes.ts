@@ -62,6 +62,8 @@ export function paymentsRoutes(context: RouteContext): Router {
         status: query.status ?? '',
         method: query.method ?? '',
         provider: query.provider ?? '',
+        // Cycle payments are listed through GET /v1/subscriptions/{id} (its `payments`).
+        subscription_id: '',
         limit: query.limit,
         starting_after: query.starting_after ?? '',
         q: query.q ?? '',

@@ -164,7 +164,26 @@ describe('subscription routes', () => {
       expect(live.json.error.code).toBe('live_mode_forbidden');
     });
 
-    it.each(['cancel', 'simulate'])('refuses a restricted key on %s', async (action) => {
+    it('charge answers 201 with the cycle payment, passing the body and the key; bad input is a Portuguese 400 with param', async () => {
+      let seen: Record<string, unknown> = {};
+      clients.subscriptions.chargeSubscription = async (request) => {
+        seen = request as unknown as Record<string, unknown>;
+        return { payment: protoPayment({ id: 'pay_cycle', subscription_id: request.subscription_id, cycle: 3, due_date: '2026-12-10' }), replayed: false };
+      };
+      const answer = await app.request('POST', '/v1/subscriptions/sub_01jsub/charge', { headers: { ...FULL, 'idempotency-key': 'ciclo-3' }, body: { amount: 1500, due_date: '2026-12-10' } });
+      expect(answer.status).toBe(201);
+      expect(answer.json).toMatchObject({ id: 'pay_cycle', object: 'payment', subscription_id: 'sub_01jsub' });
+      expect(seen).toMatchObject({ subscription_id: 'sub_01jsub', amount: 1500, due_date: '2026-12-10', idempotency_key: 'ciclo-3' });
+
+      const bad = await app.request('POST', '/v1/subscriptions/sub_01jsub/charge', { headers: FULL, body: { amount: 15.5 } });
+      expect(bad.status).toBe(400);
+      expect(bad.json.error).toMatchObject({ param: 'amount' });
+      expect(bad.json.error.message).toContain('centavos');
+      const unknownField = await app.request('POST', '/v1/subscriptions/sub_01jsub/charge', { headers: FULL, body: { valor: 1 } });
+      expect(unknownField.status).toBe(400);
+    });
+
+    it.each(['cancel', 'simulate', 'charge'])('refuses a restricted key on %s', async (action) => {
       const answer = await app.request('POST', `/v1/subscriptions/sub_01jsub/${action}`, { headers: RESTRICTED });
       expect(answer.status).toBe(403);
       expect(answer.json.error.code).toBe('restricted_key');

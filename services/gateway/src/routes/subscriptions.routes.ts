@@ -17,6 +17,8 @@ import {
   SubscriptionIdempotencyHeadersSchema,
 } from '../schemas/create-subscription.schema';
 import { ListSubscriptionsQuerySchema } from '../schemas/list-subscriptions.schema';
+import { CHARGE_FIELD_HINTS, ChargeSubscriptionSchema } from '../schemas/charge-subscription.schema';
+import { toPaymentJson } from '../mappers/payment.mapper';
 import { SubscriptionIdPathSchema } from '../schemas/path-params.schema';
 import { pathIdOf } from './path-id';
 import { parseOrThrow } from '../validation/zod-issue.mapper';
@@ -90,6 +92,34 @@ export function subscriptionsRoutes(context: RouteContext): Router {
     );
     if (!response.subscription) throw new AppError('not_found', { param: 'id' });
     res.json(toSubscriptionJson(response.subscription));
+  });
+
+  // One cycle's charge (a cycle payment). Full keys only, like a refund: it moves money on an
+  // authorisation the payer gave once. Sends the charge to the provider: the payment deadline.
+  router.post('/subscriptions/:id/charge', authenticate, fullKeyOnly, jsonBodyMiddleware(), async (req, res) => {
+    const id = subscriptionIdOf(req);
+    const headers = parseOrThrow(
+      SubscriptionIdempotencyHeadersSchema,
+      { 'Idempotency-Key': req.get('idempotency-key') },
+      'header',
+      SUBSCRIPTION_FIELD_HINTS,
+    );
+    const input = parseOrThrow(ChargeSubscriptionSchema, req.body ?? {}, 'body', CHARGE_FIELD_HINTS);
+    const response = await clients.subscriptions.chargeSubscription(
+      {
+        caller: callerOf(res),
+        subscription_id: id,
+        ...(input.amount !== undefined ? { amount: input.amount } : {}),
+        ...(input.due_date !== undefined ? { due_date: input.due_date } : {}),
+        idempotency_key: headers['Idempotency-Key'] ?? '',
+        // The path is part of the request: one key cannot charge two subscriptions.
+        request_hash: requestHash({ subscription_id: id, ...input }),
+      },
+      rpcOptions(res, settings.createPaymentDeadlineMs),
+    );
+    if (!response.payment) throw new AppError('internal', { message: 'ChargeSubscription answered without a payment' });
+    if (response.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(201).setHeader('Location', `/v1/payments/${response.payment.id}`).json(toPaymentJson(response.payment));
   });
 
   // Test mode only; the subscriptions service checks the mode (live → 403 live_mode_forbidden).

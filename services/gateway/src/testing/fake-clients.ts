@@ -73,6 +73,7 @@ export function fakeClients(): FakeClients {
       getSubscription: notStubbed('getSubscription'),
       cancelSubscription: notStubbed('cancelSubscription'),
       simulateSubscription: notStubbed('simulateSubscription'),
+      chargeSubscription: notStubbed('chargeSubscription'),
     },
     notifications: { listEvents: notStubbed('listEvents'), getEvent: notStubbed('getEvent') },
     webhooks: {
