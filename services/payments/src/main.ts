@@ -16,6 +16,7 @@ import { PaymentStore } from './db/payment.store';
 import { PaymentLinks } from './domain/payment-links';
 import { PaymentMetrics } from './metrics/payment-metrics';
 import { startProviderChargeConsumer } from './events/provider-charge.consumer';
+import { startProviderCycleChargeConsumer } from './events/provider-cycle-charge.consumer';
 import { startProviderDisputeConsumer } from './events/provider-dispute.consumer';
 import { customersHandlers } from './grpc/customers.handlers';
 import { disputesHandlers } from './grpc/disputes.handlers';
@@ -27,6 +28,8 @@ import { AvailableMethods } from './orchestration/available-methods';
 import { PaymentCancellation } from './orchestration/cancel-payment';
 import { ChargeWalker } from './orchestration/charge-walker';
 import { PaymentCreator } from './orchestration/create-payment';
+import { CycleChargeApplier, CycleChargeUpdates } from './orchestration/cycle-charge-state';
+import { CyclePayments } from './orchestration/cycle-payments';
 import { DisputesService } from './orchestration/disputes.service';
 import { ProviderDisputeIntake } from './orchestration/provider-dispute-intake';
 import { IdempotencyGuard } from './db/idempotency.guard';
@@ -118,13 +121,17 @@ void runService({
     const charges = new ChargeStateApplier(store, refunds, logger);
     const cancellation = new PaymentCancellation(store, providersClient, charges, awaitingMethod);
     const simulation = new PaymentSimulation(store, providersClient);
-    const sync = new PaymentSync(store, providersClient, charges, refunds, logger);
+    // Pix Automático cycles (the subscriptions service creates them): their charges' changes.
+    const cycleCharges = new CycleChargeApplier(store, charges);
+    const cyclePayments = new CyclePayments({ store, providers: providersClient, cycleCharges, logger, providerCallDeadlineMs: config.PROVIDER_CALL_DEADLINE_MS });
+    const sync = new PaymentSync(store, providersClient, charges, cycleCharges, refunds, logger);
     const paymentExpiry = new PaymentExpiry(store, providersClient, charges, awaitingMethod, logger);
 
     const refundFollowUps = new RefundFollowUps(refundFollowUpRecords, (id, scope, requestId) => sync.sync(id, scope, requestId), logger);
     refundFollowUps.worker.start();
     onShutdown(() => refundFollowUps.worker.stop());
     await startProviderChargeConsumer(bus, new ProviderChargeUpdates(store, charges), logger);
+    await startProviderCycleChargeConsumer(bus, new CycleChargeUpdates(store, cycleCharges), logger);
 
     const expiry = createPaymentExpiryWorker({ store, expiry: paymentExpiry, logger, pollIntervalMs: config.EXPIRY_POLL_INTERVAL_MS });
     expiry.start();
@@ -142,6 +149,6 @@ void runService({
     grpc.addService(customersContract.CustomersServiceService, customersHandlers(customers), 'orquestra.payments.v1.CustomersService');
     grpc.addService(disputesContract.DisputesServiceService, disputesHandlers(disputes), 'orquestra.payments.v1.DisputesService');
 
-    grpc.addService(payments.PaymentsServiceService, paymentsHandlers({ store, creator, cancellation, simulation, sync, methods, links, refunds, awaitingMethod }), 'orquestra.payments.v1.PaymentsService');
+    grpc.addService(payments.PaymentsServiceService, paymentsHandlers({ store, creator, cancellation, simulation, sync, methods, links, refunds, awaitingMethod, cyclePayments }), 'orquestra.payments.v1.PaymentsService');
   },
 });

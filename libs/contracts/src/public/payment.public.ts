@@ -32,7 +32,7 @@ export function toPublicPayment(payment: Payment, options: { withHistory: boolea
     failure_code: orNull(payment.failure_code),
     failure_reason: orNull(payment.failure_reason),
     end_to_end_id: orNull(payment.end_to_end_id),
-    subscription_id: null,
+    subscription_id: orNull(payment.subscription_id),
     splits: [] as Array<{ subaccount_id: string; amount: number }>,
     payment_url: payment.payment_url,
     expires_at: orNull(payment.expires_at),

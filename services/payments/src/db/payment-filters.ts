@@ -19,6 +19,8 @@ export interface PaymentListQuery {
   startingAfter?: string;
   /** Free-text search (domain/payment-search.ts). */
   q?: string;
+  /** Only the cycle payments of this subscription. */
+  subscriptionId?: string;
 }
 
 /** The caller's payments matching `query` (merchant scoping is here, nowhere else). */
@@ -28,6 +30,7 @@ export function listFilter(scope: CallerScope, query: PaymentListQuery): FilterQ
   if (query.status) filter.status = query.status;
   if (query.method) filter.method = query.method;
   if (query.provider) filter.provider = query.provider;
+  if (query.subscriptionId) filter.subscription_id = query.subscriptionId;
   if (query.startingAfter) filter._id = { $lt: query.startingAfter };
   // Search (q) narrows the same page: ids sort by creation, so the cursor stays correct.
   return query.q ? ({ $and: [filter, searchFilter(query.q)] } as FilterQuery<PaymentDoc>) : filter;

@@ -54,6 +54,9 @@ export function toProtoPayment(doc: PaymentDoc): payments.Payment {
     customer: toProtoPaymentCustomer(doc.customer),
     source_key_id: doc.source_key_id,
     customer_id: doc.customer_id ?? '',
+    subscription_id: doc.subscription_id ?? '',
+    cycle: doc.cycle ?? 0,
+    due_date: doc.due_date ?? '',
     attempts: doc.attempts.map((attempt) => ({
       id: attempt.id,
       provider_account_id: attempt.provider_account_id,

@@ -119,6 +119,21 @@ export interface PaymentDoc extends OutboxFields, OutboxLeaseFields, DueWorkFiel
    * Absent on payments stored before it existed: read as 0, matched as null.
    */
   version?: number;
+  /**
+   * Cycle payments (Pix Automático): the subscription (sub_…), the cycle's number, the day the
+   * payer's bank debits it (YYYY-MM-DD) and the recurrence at the provider (its cycle charges are
+   * read through it). Absent on every other payment.
+   */
+  subscription_id?: string;
+  cycle?: number;
+  due_date?: string;
+  provider_recurrence_id?: string;
+  /**
+   * Cycle payments: set while one caller is sending the cycle's charge to the provider (until the
+   * lease ends), so a repeat of the creation never sends it beside a call still running; null
+   * once the charge is recorded, refused, or its send failed and may be resumed.
+   */
+  cycle_charge_until?: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -247,6 +262,11 @@ const schema = new Schema<PaymentDoc>(
     // W3C trace headers of the creating request: free-form by definition.
     trace: { type: Schema.Types.Mixed },
     version: { type: Number, default: 0 },
+    subscription_id: { type: String },
+    cycle: { type: Number },
+    due_date: { type: String },
+    provider_recurrence_id: { type: String },
+    cycle_charge_until: { type: Date },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     ...outboxSchemaFields,
@@ -258,6 +278,8 @@ const schema = new Schema<PaymentDoc>(
 schema.index({ merchant_id: 1, mode: 1, _id: -1 });
 schema.index({ merchant_id: 1, mode: 1, status: 1, _id: -1 });
 schema.index({ merchant_id: 1, mode: 1, source_key_id: 1, _id: -1 });
+// A subscription's cycles (GET /subscriptions/{id}); only cycle payments have the field.
+schema.index({ merchant_id: 1, mode: 1, subscription_id: 1, _id: -1 }, { partialFilterExpression: { subscription_id: { $exists: true } } });
 // Provider webhooks find their payment by the provider's charge id.
 schema.index({ provider_account_id: 1, provider_payment_id: 1 });
 // Disputes opened at a provider name the Pix by its end-to-end id (MED).

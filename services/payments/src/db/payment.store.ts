@@ -173,6 +173,62 @@ export class PaymentStore {
     void this.outbox.flush(this.collection, payment._id);
   }
 
+  /**
+   * Takes over the sending of a cycle payment's charge (a repeat of CreateCyclePayment): one
+   * conditional write, won only while no charge is recorded and no other caller's send is running
+   * (none claimed, or its lease ran out). Null when another holds it or there is nothing to send.
+   */
+  async claimCycleCharge(paymentId: string, until: Date, now: Date): Promise<PaymentDoc | null> {
+    return this.model
+      .findOneAndUpdate(
+        { _id: paymentId, status: 'pending', provider_payment_id: '', $or: [{ cycle_charge_until: null }, { cycle_charge_until: { $lte: now } }] },
+        { $set: { cycle_charge_until: until } },
+        { returnDocument: 'after' },
+      )
+      .lean<PaymentDoc>();
+  }
+
+  /**
+   * Records the cycle charge the provider scheduled for `claimed` (its id, the attempt) with
+   * `payment.pending`, in one write made only while the send's claim still stands. Null when it
+   * no longer does (a caller that took over after the lease recorded the same charge: the
+   * provider's create is idempotent on the payment id).
+   */
+  async recordCycleCharge(claimed: PaymentDoc, providerChargeId: string, attempt: AttemptDoc): Promise<PaymentDoc | null> {
+    const now = new Date();
+    const next: PaymentDoc = { ...claimed, provider_payment_id: providerChargeId, cycle_charge_until: null, attempts: [...claimed.attempts, attempt], updated_at: now };
+    const event = this.event('payment.pending', next);
+    const written = await this.model
+      .findOneAndUpdate(
+        { _id: claimed._id, status: 'pending', provider_payment_id: '', cycle_charge_until: claimed.cycle_charge_until ?? null },
+        withOutbox(
+          {
+            $set: { provider_payment_id: providerChargeId, cycle_charge_until: null, updated_at: now },
+            $push: { attempts: attempt, events: { id: event.id, type: event.type, created: event.created } },
+            $inc: { version: 1 },
+          },
+          [event, ...attemptEvents(claimed, [attempt])],
+        ),
+        { returnDocument: 'after' },
+      )
+      .lean<PaymentDoc>();
+    if (written) void this.outbox.flush(this.collection, claimed._id);
+    return written;
+  }
+
+  /**
+   * Ends a send of a cycle charge whose outcome is unknown (timeout, provider unreachable): the
+   * payment stays pending without a charge, with the attempt, and the claim is freed so the
+   * caller's retry sends again at once (with the same payment id, so never a second charge).
+   */
+  async releaseCycleCharge(claimed: PaymentDoc, attempt: AttemptDoc): Promise<void> {
+    const written = await this.model.updateOne(
+      { _id: claimed._id, provider_payment_id: '', cycle_charge_until: claimed.cycle_charge_until ?? null },
+      withOutbox({ $set: { cycle_charge_until: null, updated_at: new Date() }, $push: { attempts: attempt }, $inc: { version: 1 } }, attemptEvents(claimed, [attempt])),
+    );
+    if (written.modifiedCount > 0) void this.outbox.flush(this.collection, claimed._id);
+  }
+
   /** Keeps a creation that failed everywhere (nothing was charged) with its attempts' events. */
   async recordFailedCreation(payment: PaymentDoc, attempts: AttemptDoc[], errorCode: string): Promise<void> {
     const events = attemptEvents(payment, attempts);

@@ -11,6 +11,7 @@ import type { AvailableMethods } from '../orchestration/available-methods';
 import type { AwaitingMethodPayments } from '../orchestration/awaiting-method';
 import type { PaymentCancellation } from '../orchestration/cancel-payment';
 import type { PaymentCreator } from '../orchestration/create-payment';
+import type { CyclePayments } from '../orchestration/cycle-payments';
 import type { PaymentRefunds } from '../orchestration/refund-payment';
 import type { PaymentSimulation } from '../orchestration/simulate-payment';
 import type { PaymentSync } from '../orchestration/sync-payment';
@@ -37,10 +38,11 @@ export interface PaymentsHandlersDeps {
   links: PaymentLinks;
   refunds: PaymentRefunds;
   awaitingMethod: AwaitingMethodPayments;
+  cyclePayments: CyclePayments;
 }
 
 export function paymentsHandlers(deps: PaymentsHandlersDeps): Handlers<typeof payments.PaymentsServiceService> {
-  const { store, creator, cancellation, simulation, sync, methods, links, refunds, awaitingMethod } = deps;
+  const { store, creator, cancellation, simulation, sync, methods, links, refunds, awaitingMethod, cyclePayments } = deps;
   /** Public (no caller): the payment page's view, with the methods offered while the buyer has not chosen. */
   const pageOf = async (paymentId: string, requestId: string) => {
     let doc = await store.findById(paymentId);
@@ -75,7 +77,14 @@ export function paymentsHandlers(deps: PaymentsHandlersDeps): Handlers<typeof pa
       }
       const { data, hasMore } = await store.list(
         scope,
-        { status, method: request.method, provider: request.provider, startingAfter: request.starting_after, q: request.q },
+        {
+          status,
+          method: request.method,
+          provider: request.provider,
+          startingAfter: request.starting_after,
+          q: request.q,
+          ...(request.subscription_id ? { subscriptionId: request.subscription_id } : {}),
+        },
         limit,
       );
       return { data: data.map(toProto), has_more: hasMore };
@@ -105,6 +114,12 @@ export function paymentsHandlers(deps: PaymentsHandlersDeps): Handlers<typeof pa
     async choosePaymentMethod({ payment_id, method }, context) {
       await awaitingMethod.choose(payment_id, method, context.requestId);
       return { page: await pageOf(payment_id, context.requestId) };
+    },
+
+    // Internal (the subscriptions service): no API key, the merchant and mode are in the request.
+    async createCyclePayment(request, context) {
+      const { payment, created } = await cyclePayments.create(request, context.requestId);
+      return { payment: toProto(payment), created };
     },
 
     async getPaymentQrCode({ payment_id }) {

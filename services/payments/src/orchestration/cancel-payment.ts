@@ -34,6 +34,13 @@ export class PaymentCancellation {
       throw new AppError('payment_already_paid');
     }
     if (payment.status !== 'pending') throw new AppError('payment_not_cancelable');
+    // A cycle's charge is scheduled on the payer's recurrence, not a charge the provider's charge
+    // API removes: the subscription decides about its cycles.
+    if (payment.subscription_id) {
+      throw new AppError('payment_not_cancelable', {
+        message: 'Este pagamento é um ciclo de assinatura (Pix Automático) e não pode ser cancelado sozinho. Cancele a assinatura para parar as próximas cobranças.',
+      });
+    }
     const { charge } = await this.providers.cancelCharge({ ref: chargeRef(payment) }, { requestId });
     if (!charge) throw new AppError('provider_error');
     const view = chargeView(charge);

@@ -13,6 +13,7 @@ import { PaymentLinks } from '../domain/payment-links';
 import { ChargeStateApplier } from './apply-charge-state';
 import { AvailableMethods } from './available-methods';
 import { ChargeWalker } from './charge-walker';
+import { CycleChargeApplier } from './cycle-charge-state';
 import { PaymentCreator } from './create-payment';
 import { IdempotencyGuard } from '../db/idempotency.guard';
 import { OrphanCharges } from './orphan-charges';
@@ -111,7 +112,7 @@ describe('payments under concurrent writers (real store)', () => {
     refunds = new PaymentRefunds({ store, idempotency: new IdempotencyGuard(idempotencyRecords, 3_600_000, 60_000), providers: providersClient, logger, providerCallDeadlineMs: 5_000 });
     const charges = new ChargeStateApplier(store, refunds, logger);
     updates = new ProviderChargeUpdates(store, charges);
-    syncs = new PaymentSync(store, providersClient, charges, refunds, logger);
+    syncs = new PaymentSync(store, providersClient, charges, new CycleChargeApplier(store, charges), refunds, logger);
   });
   afterAll(async () => {
     await bus.close();

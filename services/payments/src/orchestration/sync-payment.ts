@@ -6,6 +6,7 @@ import type { CallerScope } from '../db/payment-filters';
 import type { PaymentStore } from '../db/payment.store';
 import type { ChargeStateApplier } from './apply-charge-state';
 import { chargeRef, chargeUnknown, chargeView, warnChargeGone } from './charge-state';
+import { cycleChargeView, recurrenceAccountRef, type CycleChargeApplier } from './cycle-charge-state';
 import type { PaymentRefunds } from './refund-payment';
 
 /** Statuses after which the provider's charge can no longer change the payment's outcome. */
@@ -18,8 +19,9 @@ const ENDED = new Set(['canceled', 'failed']);
 export class PaymentSync {
   constructor(
     private readonly store: PaymentStore,
-    private readonly providers: Pick<RpcClient<typeof providersContract.ProvidersServiceService>, 'getCharge'>,
+    private readonly providers: Pick<RpcClient<typeof providersContract.ProvidersServiceService>, 'getCharge' | 'getCycleCharge'>,
     private readonly charges: ChargeStateApplier,
+    private readonly cycleCharges: Pick<CycleChargeApplier, 'apply'>,
     private readonly refunds: Pick<PaymentRefunds, 'resume'>,
     private readonly logger: Logger,
   ) {}
@@ -28,6 +30,10 @@ export class PaymentSync {
     const payment = await this.store.findForCaller(id, scope);
     // No charge at any provider yet (or ever): nothing to re-read.
     if (!payment.provider_payment_id) return payment;
+    if (payment.subscription_id) {
+      await this.syncCycle(payment, requestId);
+      return this.store.findForCaller(id, scope);
+    }
     const charge = await this.providers.getCharge({ ref: chargeRef(payment) }, { requestId }).then(
       (answer) => answer.charge,
       (error: unknown) => {
@@ -47,5 +53,19 @@ export class PaymentSync {
     else if (charge) await this.charges.apply(payment, chargeView(charge));
     await this.refunds.resume(await this.store.findForCaller(id, scope), requestId);
     return this.store.findForCaller(id, scope);
+  }
+
+  /**
+   * A Pix Automático cycle's charge is read through its recurrence (it is not a Pix charge the
+   * provider's charge API knows), then refunds left without an answer are resumed as for any Pix.
+   */
+  private async syncCycle(payment: PaymentDoc, requestId: string): Promise<void> {
+    const { charge } = await this.providers.getCycleCharge(
+      { account: recurrenceAccountRef(payment), provider_recurrence_id: payment.provider_recurrence_id ?? '', provider_charge_id: payment.provider_payment_id },
+      { requestId },
+    );
+    if (charge) await this.cycleCharges.apply(payment, cycleChargeView(charge));
+    const fresh = await this.store.findById(payment._id);
+    if (fresh) await this.refunds.resume(fresh, requestId);
   }
 }
