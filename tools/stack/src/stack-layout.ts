@@ -111,7 +111,13 @@ export function serviceEnvironment(options: {
       // A local stack seals webhook secrets with its one local key; production gives each its own.
       WEBHOOK_SECRETS_ENCRYPTION_KEYS: options.encryptionKeys,
     },
-    subscriptions: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.subscriptions}`, METRICS_PORT: String(ports.subscriptionsMetrics), PROVIDERS_GRPC_ADDR: addr(ports.providers) },
+    subscriptions: {
+      ...common,
+      GRPC_ADDRESS: `127.0.0.1:${ports.subscriptions}`,
+      METRICS_PORT: String(ports.subscriptionsMetrics),
+      PROVIDERS_GRPC_ADDR: addr(ports.providers),
+      PAYMENTS_GRPC_ADDR: addr(ports.payments),
+    },
     payments: {
       ...common,
       GRPC_ADDRESS: `127.0.0.1:${ports.payments}`, METRICS_PORT: String(ports.paymentsMetrics),

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { seedStack } from './seed';
@@ -19,6 +19,10 @@ async function main(): Promise<void> {
   const stateDir = path.dirname(infoFile);
   const certDir = path.join(REPO_ROOT, '.local', 'certs');
   const dbPrefix = `e2e_${randomBytes(3).toString('hex')}_`;
+  // The subscriptions service's test clock (src/clock/service-clock.ts): the subscriptions suite
+  // moves it forward together with the Efí emulator's, to run cycles weeks apart in seconds.
+  const subscriptionsClockFile = path.join(stateDir, 'subscriptions-clock.json');
+  rmSync(subscriptionsClockFile, { force: true });
   const stack = await startStack({
     portOffset: Number(process.env.TEST_STACK_PORT_OFFSET ?? 1000),
     mongoUrl,
@@ -49,6 +53,8 @@ async function main(): Promise<void> {
       routing: { HEALTH_MIN_ATTEMPTS: '1000' },
       // Webhook retries in seconds instead of minutes, so retry tests finish (schedule in docs/events.md).
       notifications: { WEBHOOK_RETRY_BASE_MS: '1000', WEBHOOK_RETRY_MAX_DELAY_MS: '4000', WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_POLL_INTERVAL_MS: '250' },
+      // Cycles found within a second of the clock moving, and a dead sender replaced in seconds.
+      subscriptions: { CYCLE_SCHEDULE_INTERVAL_MS: '300', CYCLE_SEND_LEASE_MS: '5000', TEST_CLOCK_FILE: subscriptionsClockFile },
     },
   });
   // Lets resilience suites kill and restart services of this stack (tools/e2e nothing-lost).
@@ -118,6 +124,7 @@ async function main(): Promise<void> {
           clientB: failover.secondEmulatorClientId,
         },
         dbPrefix,
+        subscriptionsClockFile,
         ports: stack.ports,
         logDir: path.join(stateDir, 'logs'),
       },

@@ -26,6 +26,8 @@ export interface StackInfo {
   /** A merchant of its own with two test Efí accounts (A priority 10, B priority 20). */
   failover: { testKey: string; accountA: string; accountB: string; clientA: string; clientB: string };
   dbPrefix: string;
+  /** The subscriptions service's test clock file: `{"offset_ms": n}` moves its day forward. */
+  subscriptionsClockFile: string;
   ports: Record<string, number>;
   logDir: string;
 }
