@@ -3,6 +3,7 @@ import { AppError, newId, type SecretBox } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { AdapterAccount } from '../adapters/adapter-factory';
 import { ProviderError, type ProviderAdapter, type WebhookRegistration } from '../adapters/provider-adapter';
+import { isRecurrenceCapable } from '../adapters/provider-recurrences';
 import type { BreakerRegistry } from '../breakers/breaker-registry';
 import type { EmulatorControl } from '../sandbox/emulator-control';
 import type { FeeRuleDoc, ProviderAccountDoc, ProviderAccountModel } from '../db/provider-account.model';
@@ -148,6 +149,7 @@ export class ProviderAccountService {
       await this.accounts.deleteOne({ _id: id });
       throw error;
     }
+    await this.registerRecurrenceWebhooks(adapter, id, this.webhookUrl(id, webhookSecret));
     if (registration.manualSetupRequired && registration.events) {
       // An emulator stands in for the owner pasting the URL in the provider's dashboard.
       await this.withEmulatorControl(input, (control) => control.configureWebhook(this.webhookUrl(id, webhookSecret), registration.events ?? []));
@@ -167,6 +169,21 @@ export class ProviderAccountService {
     this.logger.info({ account_id: id, provider: input.provider, mode: input.mode }, 'provider account connected');
     await this.onChange?.(doc, 'connected');
     return doc;
+  }
+
+  /**
+   * Where the provider takes separate webhook URLs for Pix Automático (Efí `webhookrec` and
+   * `webhookcobr`, Woovi's `PIX_AUTOMATIC_*` events), the same intake URL is registered for them.
+   * A refusal does not fail the connection: an account whose credentials lack the recurrence
+   * scopes still takes payments, and its recurrences are then only known by reading them.
+   */
+  private async registerRecurrenceWebhooks(adapter: ProviderAdapter, accountId: string, url: string): Promise<void> {
+    if (!isRecurrenceCapable(adapter) || !adapter.registerRecurrenceWebhooks) return;
+    try {
+      await adapter.registerRecurrenceWebhooks(url);
+    } catch (error) {
+      this.logger.warn({ account_id: accountId, err: (error as Error).message }, 'Pix Automático webhooks not registered at the provider');
+    }
   }
 
   /** Runs a provider call made while connecting, turning provider failures into API errors. */
