@@ -41,6 +41,8 @@ describe('cycle payment request and draft', () => {
   it('names the field of a bad request, in Portuguese', () => {
     expect(refusal({ merchant_id: '' })).toMatchObject({ code: 'parameter_missing', param: 'merchant_id' });
     expect(refusal({ provider_recurrence_id: '' })).toMatchObject({ code: 'parameter_missing', param: 'provider_recurrence_id' });
+    // The approval's payment adopts a plain Pix charge: no recurrence id needed then.
+    expect(() => assertCycleRequest(request({ provider_recurrence_id: '', provider_charge_id: 'txidapproval1', cycle: 1 }))).not.toThrow();
     expect(refusal({ customer: { document: '12345678909' } })).toMatchObject({ code: 'parameter_missing', param: 'customer.name' });
     expect(refusal({ payment_id: 'sub_1' })).toMatchObject({ code: 'parameter_invalid', param: 'payment_id', message: expect.stringMatching(/id de pagamento/) });
     expect(refusal({ cycle: 0 })).toMatchObject({ code: 'parameter_invalid', param: 'cycle' });

@@ -19,10 +19,12 @@ export function assertCycleRequest(request: payments.CreateCyclePaymentRequest):
     ['payment_id', request.payment_id],
     ['subscription_id', request.subscription_id],
     ['provider_account_id', request.provider_account_id],
-    ['provider_recurrence_id', request.provider_recurrence_id],
     ['due_date', request.due_date],
   ];
   for (const [param, value] of required) if (!value) throw missing(param);
+  // Without a recurrence id only an adopted charge: the approval's immediate Pix charge (cycle 1),
+  // a plain charge of the account whose reports and reads are those of any Pix.
+  if (!request.provider_recurrence_id && request.provider_charge_id === undefined) throw missing('provider_recurrence_id');
   if (!PAYMENT_ID.test(request.payment_id)) {
     throw new AppError('parameter_invalid', { param: 'payment_id', message: 'O payment_id deve ser um id de pagamento (pay_…).' });
   }

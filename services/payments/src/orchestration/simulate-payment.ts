@@ -22,7 +22,7 @@ export class PaymentSimulation {
     if (scope.mode !== 'test') throw new AppError('live_mode_forbidden');
     const payment = await this.store.findForCaller(id, scope);
     if (payment.status !== 'pending') throw new AppError('payment_not_simulatable');
-    if (payment.subscription_id) {
+    if (payment.subscription_id && payment.provider_recurrence_id) {
       // A cycle's charge: the sandbox's debit on the payer's account succeeds, and its report
       // (internal.provider_cycle_charge.updated) makes the payment succeeded.
       if (!payment.provider_payment_id) throw new AppError('payment_not_simulatable');

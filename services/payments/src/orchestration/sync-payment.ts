@@ -30,7 +30,8 @@ export class PaymentSync {
     const payment = await this.store.findForCaller(id, scope);
     // No charge at any provider yet (or ever): nothing to re-read.
     if (!payment.provider_payment_id) return payment;
-    if (payment.subscription_id) {
+    // A cycle charge is read through its recurrence; the approval's payment (no recurrence id) is a plain Pix charge.
+    if (payment.subscription_id && payment.provider_recurrence_id) {
       await this.syncCycle(payment, requestId);
       return this.store.findForCaller(id, scope);
     }

@@ -13,6 +13,14 @@ import type { SubscriptionDoc } from '../db/subscription.model';
 import type { CallerScope, SubscriptionStore } from '../db/subscription.store';
 import type { CyclePayments, CycleProvider } from './cycle-ports';
 
+/** The cycle's payment is being sent by another call: try again when the lease ends. */
+export class CycleStillSending extends Error {
+  constructor(cycleId: string) {
+    super(`cycle ${cycleId}: its charge is still being sent`);
+    this.name = 'CycleStillSending';
+  }
+}
+
 /** Largest amount of one cycle, in cents (the payments' own limit applies too). */
 const MAX_CYCLE_AMOUNT = 100_000_000_00;
 
@@ -183,6 +191,9 @@ export class CyclesService {
       ...(adopted ? { provider_charge_id: cycle.provider_charge_id } : {}),
     });
     if (!payment) throw new Error(`cycle ${cycle._id}: payments answered no payment`);
+    // Pending without a charge: another call is still sending it (or died doing so). The cycle
+    // stays `sending`; when its lease ends the same call is made again and finds the charge.
+    if (payment.status === 'pending' && !payment.provider_payment_id) throw new CycleStillSending(cycle._id);
     const to = cycleStatusOf(payment.status);
     const object = toPublicPayment(payment, { withHistory: false }) as unknown as Record<string, unknown>;
     const events =
@@ -247,7 +258,16 @@ export class CyclesService {
     }
     await this.subscriptions.advanceNextCycle(sub._id, cycle.sequence, cycleAt(scheduleOf(sub), cycle.sequence + 1));
     const stored = (await this.cycles.findById(doc._id)) ?? ({ ...doc, outbox: [], outbox_since: null } as CycleDoc);
-    return { payment: this.sentOrRefused(sub, await this.send(stored)), replayed: false };
+    return { payment: await this.sendForCaller(sub, stored), replayed: false };
+  }
+
+  private async sendForCaller(sub: SubscriptionDoc, cycle: CycleDoc): Promise<payments.Payment> {
+    try {
+      return this.sentOrRefused(sub, await this.send(cycle));
+    } catch (error) {
+      if (error instanceof CycleStillSending) throw new AppError('idempotency_in_progress', { param: 'Idempotency-Key' });
+      throw error;
+    }
   }
 
   private sentOrRefused(sub: SubscriptionDoc, payment: payments.Payment | null): payments.Payment {
@@ -281,7 +301,7 @@ export class CyclesService {
   private async replay(sub: SubscriptionDoc, cycle: CycleDoc, requestHash: string): Promise<payments.Payment> {
     if (cycle.request_hash !== requestHash) throw new AppError('idempotency_conflict', { param: 'Idempotency-Key' });
     // Still being sent (or its sender died): making the payment again with its id is safe.
-    if (cycle.status === 'sending') return this.sentOrRefused(sub, await this.send(cycle));
+    if (cycle.status === 'sending') return this.sendForCaller(sub, cycle);
     const { payment } = await this.payments.getPayment({ caller: callerOf(sub), payment_id: cycle.payment_id });
     if (!payment) throw new AppError('service_unavailable');
     return payment;
