@@ -9,13 +9,23 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { modeFromName, PROVIDER_CYCLE_CHARGE_UPDATED, PROVIDER_RECURRENCE_UPDATED } from '@orquestra/contracts';
-import { createEfiEmulator, createWooviEmulator, generateTestCerts, type EfiEmulator, type TestCerts, type WooviEmulator } from '@orquestra/emulators';
+import { modeFromName, PROVIDER_CHARGE_UPDATED, PROVIDER_CYCLE_CHARGE_UPDATED, PROVIDER_RECURRENCE_UPDATED } from '@orquestra/contracts';
+import {
+  createAsaasEmulator,
+  createEfiEmulator,
+  createWooviEmulator,
+  generateTestCerts,
+  type AsaasEmulator,
+  type EfiEmulator,
+  type TestCerts,
+  type WooviEmulator,
+} from '@orquestra/emulators';
 import { connectDatabase, ensureIndexes, SecretBox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { splitPemBundle, type AdapterAccount } from '../adapters/adapter-factory';
+import { AsaasAdapter } from '../adapters/asaas/asaas.adapter';
 import { EfiAdapter } from '../adapters/efi/efi.adapter';
 import type { ProviderAdapter } from '../adapters/provider-adapter';
 import { WooviAdapter } from '../adapters/woovi/woovi.adapter';
@@ -41,6 +51,7 @@ let intakeServer: Server;
 let certs: TestCerts;
 let efi: EfiEmulator;
 let woovi: WooviEmulator;
+let asaas: AsaasEmulator;
 const endpoints: Record<string, { api: string; control: string }> = {};
 let wooviPublicKey: string;
 let accounts: ProviderAccountService;
@@ -48,6 +59,7 @@ let handlers: ReturnType<typeof recurrenceHandlers>;
 
 const EFI = { client_id: 'Client_Id_int_rec', client_secret: 'Client_Secret_int_rec', chave: '7d9f3c1a-2b4e-4c6d-8e0f-1a2b3c4d5e6f' };
 const WOOVI_APP_ID = 'Q2xpZW50X0lkX2ludDpDbGllbnRfU2VjcmV0X2ludA==';
+const ASAAS_API_KEY = '$aact_hmlg_000MzkwODA2MWY2OGM3MWRlMDU2NWM3MzJlNzZmNGZhZGY6OmludGVncmF0aW9u';
 
 /** The adapters as production builds them, pointed at the emulators. */
 function buildAdapter(account: AdapterAccount): ProviderAdapter {
@@ -63,6 +75,17 @@ function buildAdapter(account: AdapterAccount): ProviderAdapter {
       chave: account.credentials['pix_key'] ?? '',
       timeoutMs: 5_000,
       webhookSecret: account.webhookSecret,
+    });
+  }
+  if (account.provider === 'asaas') {
+    return new AsaasAdapter({
+      baseUrl: endpoints['asaas']!.api,
+      credentials: account.credentials,
+      webhookUrl: account.webhookUrl,
+      webhookSecret: account.webhookSecret,
+      ...(account.signingSecret ? { signingSecret: account.signingSecret } : {}),
+      settings: {},
+      timeoutMs: 5_000,
     });
   }
   return new WooviAdapter({
@@ -138,10 +161,13 @@ beforeAll(async () => {
   const wooviPorts = await woovi.start();
   endpoints['woovi'] = { api: `http://127.0.0.1:${wooviPorts.apiPort}`, control: `http://127.0.0.1:${wooviPorts.controlPort}` };
   wooviPublicKey = await (await fetch(`${endpoints['woovi'].control}/__control/public-key`)).text();
+  asaas = createAsaasEmulator({ accounts: [{ api_key: ASAAS_API_KEY }], webhooks: { retries: 0, timeoutMs: 2_000 }, now: () => BASE, sweepMs: 0 });
+  const asaasPorts = await asaas.start();
+  endpoints['asaas'] = { api: `http://127.0.0.1:${asaasPorts.apiPort}/v3`, control: `http://127.0.0.1:${asaasPorts.controlPort}` };
 
   const breakers = new BreakerRegistry({ errorThresholdPercentage: 50, volumeThreshold: 100, resetTimeout: 60_000 }, logger);
   const secrets = SecretBox.fromConfig(`k1:${randomBytes(32).toString('base64')}`);
-  const controls = emulatorControls({ efi: { control: endpoints['efi'].control }, woovi: { control: endpoints['woovi'].control } }, 5_000);
+  const controls = emulatorControls({ efi: { control: endpoints['efi'].control }, woovi: { control: endpoints['woovi'].control }, asaas: { control: endpoints['asaas'].control } }, 5_000);
   // Nothing relays the outbox here: the events stay in the receipts, where the tests read them.
   const outbox = { flush: () => Promise.resolve() } as unknown as OutboxRelay;
   // The intake's URL is known once its server listens, and the account service needs it to connect.
@@ -156,6 +182,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (intakeServer ? intakeServer.close(() => resolve()) : resolve()));
   await efi?.stop();
   await woovi?.stop();
+  await asaas?.stop();
   certs?.cleanup();
   await db?.dropDatabase();
   await db?.close();
@@ -301,5 +328,52 @@ describe('Woovi: PIX_AUTOMATIC_* webhooks reach the intake', () => {
     await clockTo(endpoints['woovi']!.control, `${next}T12:00:00.000Z`);
     await handlers.simulateCycleCharge({ account: ref(account), provider_recurrence_id: recurrenceId, provider_charge_id: cycleId, outcome: 'paid' } as never, {} as never);
     await sawInternal(account._id, PROVIDER_CYCLE_CHARGE_UPDATED, { provider_charge_id: cycleId, status: 'paid', failed_attempts: 1 });
+  });
+});
+
+describe('Asaas: the cycles it makes reach the intake from their creation', () => {
+  let account: ProviderAccountDoc;
+  let recurrenceId: string;
+
+  it('paying the approval QR activates the authorization; the cycle Asaas creates is published as scheduled', async () => {
+    account = await accounts.connect({ merchantId: MERCHANT, mode: 'test', provider: 'asaas', name: 'Asaas', priority: 3, enabled: true, credentials: { api_key: ASAAS_API_KEY }, fees: [] });
+    const created = await handlers.createRecurrence(
+      {
+        account: ref(account),
+        subscription_id: 'sub_int_asaas',
+        payer: { name: 'Carlos Pereira', document: '52998224725' },
+        frequency: 'monthly',
+        amount: 4_990,
+        first_amount: 1_990,
+        description: 'Plano mensal',
+        start_date: '2026-03-10',
+        retry: true,
+        approval_expires_in_seconds: 86_400,
+      } as never,
+      {} as never,
+    );
+    recurrenceId = created.recurrence!.provider_recurrence_id;
+    await handlers.approveRecurrenceInSandbox({ account: ref(account), provider_recurrence_id: recurrenceId, approval_charge_id: created.recurrence!.approval_charge_id } as never, {} as never);
+    const active = await sawInternal(account._id, PROVIDER_RECURRENCE_UPDATED, { provider_recurrence_id: recurrenceId, status: 'active' });
+    const [cycleId] = (active.data.object as { cycle_charge_ids: string[] }).cycle_charge_ids;
+    const scheduled = await sawInternal(account._id, PROVIDER_CYCLE_CHARGE_UPDATED, { provider_charge_id: cycleId, status: 'scheduled' });
+    expect(scheduled.data.object).toMatchObject({ provider_recurrence_id: recurrenceId, provider_status: 'PENDING', amount: 4_990, due_date: '2026-03-10', failed_attempts: 0 });
+    // Its creation alone is not read as a payment change.
+    expect((await outboxOf(account._id)).filter((e) => e.type === PROVIDER_CHARGE_UPDATED && (e.data.object as { provider_payment_id: string }).provider_payment_id === cycleId)).toEqual([]);
+  });
+
+  it('a cycle whose debit fails is failed; the next one is paid', async () => {
+    const read = await handlers.getRecurrence({ account: ref(account), provider_recurrence_id: recurrenceId } as never, {} as never);
+    const [first] = read.recurrence!.cycle_charge_ids;
+    await clockTo(endpoints['asaas']!.control, '2026-03-10T12:00:00.000Z');
+    await handlers.simulateCycleCharge({ account: ref(account), provider_recurrence_id: recurrenceId, provider_charge_id: first, outcome: 'failed' } as never, {} as never);
+    const failed = await sawInternal(account._id, PROVIDER_CYCLE_CHARGE_UPDATED, { provider_charge_id: first, status: 'failed' });
+    expect(failed.data.object).toMatchObject({ provider_status: 'OVERDUE', failed_attempts: 1 });
+    await clockTo(endpoints['asaas']!.control, '2026-04-01T12:00:00.000Z');
+    const second = (await handlers.getRecurrence({ account: ref(account), provider_recurrence_id: recurrenceId } as never, {} as never)).recurrence!.cycle_charge_ids.find((id) => id !== first)!;
+    await sawInternal(account._id, PROVIDER_CYCLE_CHARGE_UPDATED, { provider_charge_id: second, status: 'scheduled', due_date: '2026-04-10' });
+    await clockTo(endpoints['asaas']!.control, '2026-04-10T12:00:00.000Z');
+    await handlers.simulateCycleCharge({ account: ref(account), provider_recurrence_id: recurrenceId, provider_charge_id: second, outcome: 'paid' } as never, {} as never);
+    await sawInternal(account._id, PROVIDER_CYCLE_CHARGE_UPDATED, { provider_charge_id: second, status: 'paid', provider_status: 'CONFIRMED' });
   });
 });

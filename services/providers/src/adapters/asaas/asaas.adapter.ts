@@ -261,7 +261,9 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable {
     if (chargeback.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
     return {
       ok: true,
-      providerPaymentIds: parsed.paymentIds,
+      // A charge's creation says nothing new about it (we made it, or it is a Pix Automático cycle,
+      // which parseRecurrenceWebhook reads): no read at Asaas for it.
+      providerPaymentIds: parsed.event === 'PAYMENT_CREATED' ? [] : parsed.paymentIds,
       eventKey: `asaas:${parsed.eventId}`,
       ...(chargeback.kind === 'dispute' ? { disputes: [chargeback.dispute] } : {}),
       ...(decline && parsed.paymentIds.length > 0 ? { cardDeclines: Object.fromEntries(parsed.paymentIds.map((id) => [id, { failureCode: decline, failureReason: declineReason(decline) }])) } : {}),

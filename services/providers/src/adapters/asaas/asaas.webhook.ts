@@ -26,8 +26,10 @@ export const WEBHOOK_EVENTS = [
   // Card on the hosted invoice page: refused by the issuer or by Asaas's risk analysis.
   'PAYMENT_CREDIT_CARD_CAPTURE_REFUSED',
   'PAYMENT_REPROVED_BY_RISK_ANALYSIS',
-  // Pix Automático authorizations (asaas.recurrences.transformers.ts); their cycles are PAYMENT_* events.
+  // Pix Automático authorizations (asaas.recurrences.transformers.ts); their cycles are PAYMENT_* events,
+  // PAYMENT_CREATED included: a cycle Asaas creates itself is known only by it.
   ...AUTHORIZATION_EVENTS,
+  'PAYMENT_CREATED',
 ] as const;
 
 export const AUTH_TOKEN_HEADER = 'asaas-access-token';
