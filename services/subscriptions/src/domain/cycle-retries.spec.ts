@@ -1,6 +1,6 @@
 import { isBusinessDay } from './business-days';
 import { addDays } from './calendar-date';
-import { MAX_RETRIES, nextRetryDate, retryDates, retryPolicyOf } from './cycle-retries';
+import { MAX_RETRIES, nextRetryDate, retryDateFrom, retryDates, retryPolicyOf } from './cycle-retries';
 
 describe('cycle retries', () => {
   it('maps the retry flag to the Banco Central policy', () => {
@@ -48,5 +48,23 @@ describe('cycle retries', () => {
     expect(nextRetryDate('2026-06-01', 'PERMITE_3R_7D', 3)).toBe('2026-06-08');
     expect(nextRetryDate('2026-06-01', 'PERMITE_3R_7D', 4)).toBeNull();
     expect(() => nextRetryDate('2026-06-01', 'PERMITE_3R_7D', 0)).toThrow(RangeError);
+  });
+});
+
+describe('retryDateFrom (the retry asked for on a given day)', () => {
+  it('is the planned date while it is still ahead', () => {
+    expect(retryDateFrom('2026-03-02', 'PERMITE_3R_7D', 1, '2026-03-02')).toBe(nextRetryDate('2026-03-02', 'PERMITE_3R_7D', 1));
+  });
+
+  it('moves to the next business day when the planned one has come, within the 7 days', () => {
+    const planned = nextRetryDate('2026-03-02', 'PERMITE_3R_7D', 1)!;
+    expect(retryDateFrom('2026-03-02', 'PERMITE_3R_7D', 1, planned)).toBe('2026-03-05');
+    // Friday: the next business day is Monday, still within 7 days of the due date.
+    expect(retryDateFrom('2026-03-02', 'PERMITE_3R_7D', 1, '2026-03-06')).toBe('2026-03-09');
+    expect(retryDateFrom('2026-03-02', 'PERMITE_3R_7D', 1, '2026-03-09')).toBeNull();
+  });
+
+  it('is null without retries', () => {
+    expect(retryDateFrom('2026-03-02', 'NAO_PERMITE', 1, '2026-03-02')).toBeNull();
   });
 });

@@ -50,3 +50,16 @@ export function nextRetryDate(dueDate: CalendarDate, policy: RetryPolicy, failed
   if (!Number.isInteger(failedAttempts) || failedAttempts < 1) throw new RangeError(`failedAttempts must be an integer ≥ 1, got ${failedAttempts}`);
   return retryDates(dueDate, policy)[failedAttempts - 1] ?? null;
 }
+
+/**
+ * The retry to ask for after `failedAttempts` failed debits, seen on `today`: the policy's date, or
+ * — when that day has already come (the failure was learned late) — the next business day, as long
+ * as it stays within the 7 calendar days after the due date. Null when no retry is left.
+ */
+export function retryDateFrom(dueDate: CalendarDate, policy: RetryPolicy, failedAttempts: number, today: CalendarDate): CalendarDate | null {
+  const planned = nextRetryDate(dueDate, policy, failedAttempts);
+  if (planned === null) return null;
+  if (planned > today) return planned;
+  const next = businessDayOnOrAfter(addDays(today, 1));
+  return next <= addDays(dueDate, RETRY_WINDOW_DAYS) ? next : null;
+}

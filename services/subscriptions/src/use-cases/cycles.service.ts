@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock/service-clock';
 import { addDays, saoPauloDate } from '../domain/calendar-date';
 import { CHARGE_LEAD_CALENDAR_DAYS_MAX, chargeSendWindow, validateChargeDueDate, windowPosition } from '../domain/charge-window';
-import { nextRetryDate, retryPolicyOf } from '../domain/cycle-retries';
+import { retryDateFrom, retryPolicyOf } from '../domain/cycle-retries';
 import { cycleAt, cycleContaining, type CycleSchedule } from '../domain/cycle-schedule';
 import { cycleEvent } from '../db/cycle-events';
 import type { CycleDoc, CycleStatus } from '../db/cycle.model';
@@ -342,8 +342,7 @@ export class CyclesService {
     if (report.status !== 'retrying' || report.failed_attempts <= cycle.failed_attempts) return;
     let next = report.next_attempt_date ?? null;
     if (!next && sub.cycles === 'ours' && sub.retry) {
-      next = nextRetryDate(cycle.due_date, retryPolicyOf(sub.retry), report.failed_attempts);
-      if (next && next <= this.today()) next = null;
+      next = retryDateFrom(cycle.due_date, retryPolicyOf(sub.retry), report.failed_attempts, this.today());
       if (next) {
         await this.provider.retryCycleCharge({
           account: { merchant_id: sub.merchant_id, mode: modeFromName(sub.mode), account_id: sub.provider_account_id },

@@ -59,6 +59,13 @@ export function recurrenceControlRoutes(book: RecurrenceBook, sender: WebhookSen
     return candidates[0];
   };
 
+  // What the payer's bank has scheduled for a recurring charge (its attempts): tests wait on it.
+  routes.get('/__control/cobr/:txid', (req, res) => {
+    const clientId = typeof req.query['client_id'] === 'string' ? req.query['client_id'] : undefined;
+    const cobr = findCobr(res, req.params['txid'] ?? '', clientId);
+    if (cobr) res.status(200).json(cobrJson(book, cobr));
+  });
+
   for (const action of ['pay', 'fail', 'reject'] as const) {
     routes.post(`/__control/cobr/:txid/${action}`, (req, res) => {
       const parsed = cobrBody.safeParse(req.body ?? {});
