@@ -15,6 +15,7 @@ const doc: SubscriptionDoc = {
   end_date: null,
   next_charge_date: '2027-01-04',
   next_cycle: 2,
+  customer_id: '',
   description: 'Plano',
   retry: true,
   customer: { name: 'Ana', document: '52998224725' },

@@ -1,7 +1,7 @@
 import { modeFromName, toPublicSubscription, type subscriptions } from '@orquestra/contracts';
 import type { SubscriptionDoc } from './subscription.model';
 
-/** Stored subscription → gRPC message; cycles (`payments`) are not part of this session's store. */
+/** Stored subscription → gRPC message; its cycles (`payments`) are read from payments by GetSubscription. */
 export function toProtoSubscription(doc: SubscriptionDoc): subscriptions.Subscription {
   const approval = doc.status === 'pending' ? doc.approval : null;
   return {
@@ -27,8 +27,8 @@ export function toProtoSubscription(doc: SubscriptionDoc): subscriptions.Subscri
           },
         }
       : {}),
-    // The customer record (cus_…) is kept by payments; subscriptions do not create one yet.
-    customer: { id: '', name: doc.customer.name, document: doc.customer.document },
+    // The customer record (cus_…) is kept by payments: known from the first cycle payment on.
+    customer: { id: doc.customer_id ?? '', name: doc.customer.name, document: doc.customer.document },
     metadata: doc.metadata,
     tracking: doc.tracking,
     payments: [],

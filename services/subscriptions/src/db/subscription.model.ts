@@ -33,6 +33,8 @@ export interface SubscriptionDoc extends OutboxFields, OutboxLeaseFields {
   description: string;
   retry: boolean;
   customer: { name: string; document: string };
+  /** The payer's customer record (cus_…) in payments, known once the first cycle payment linked it. */
+  customer_id: string;
   metadata: Record<string, string>;
   tracking: Record<string, string>;
   provider: string;
@@ -71,6 +73,7 @@ const schema = new Schema<SubscriptionDoc>(
     description: { type: String, default: '' },
     retry: { type: Boolean, required: true },
     customer: { name: { type: String, required: true }, document: { type: String, required: true } },
+    customer_id: { type: String, default: '' },
     // The merchant's own keys and values (spec: metadata, tracking): free-form by definition.
     metadata: { type: Schema.Types.Mixed, default: {} },
     tracking: { type: Schema.Types.Mixed, default: {} },

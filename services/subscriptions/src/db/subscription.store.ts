@@ -96,6 +96,11 @@ export class SubscriptionStore {
     return this.model.find({ status: 'active', next_charge_date: null, end_date: { $ne: null, $lt: today } }).limit(limit).lean<SubscriptionDoc[]>().exec();
   }
 
+  /** Records the payer's customer record once (the first cycle payment that linked one). */
+  async linkCustomer(id: string, customerId: string): Promise<void> {
+    await this.model.updateOne({ _id: id, customer_id: { $in: ['', null] } }, { $set: { customer_id: customerId } }).exec();
+  }
+
   /**
    * Moves the next cycle past `charged` (monotonic: a stale writer that read an earlier
    * next_cycle changes nothing). `next` is the cycle after it, or null when none is left.

@@ -23,6 +23,7 @@ export async function startSubscriptionConsumers(bus: EventBus, subscriptions: S
     const parsed = providerRecurrenceUpdatedSchema.safeParse(event.data?.object);
     if (!parsed.success) return void logger.error({ event_id: event.id }, 'malformed provider recurrence event dropped');
     await subscriptions.applyReportedStatus(parsed.data.account_id, parsed.data.provider_recurrence_id, parsed.data.status);
+    await cycles.adoptListedCycles(parsed.data.account_id, parsed.data.provider_recurrence_id, parsed.data.cycle_charge_ids ?? []);
   });
   await bus.consume({ queue: 'subscriptions.provider-cycle-charges', patterns: [PROVIDER_CYCLE_CHARGE_UPDATED], maxAttempts: 15, retryDelayMs: 2_000 }, async (event) => {
     const parsed = providerCycleChargeUpdatedSchema.safeParse(event.data?.object);

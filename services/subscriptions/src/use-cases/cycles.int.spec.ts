@@ -29,6 +29,7 @@ class FakeCollaborators {
   readonly retries: Array<{ charge: string; date: string }> = [];
   readonly synced: string[] = [];
   rejectAmount = -1;
+  wooviDue = '';
 
   paymentHandlers(): Handlers<typeof payments.PaymentsServiceService> {
     const handlers: Partial<Handlers<typeof payments.PaymentsServiceService>> = {
@@ -88,8 +89,14 @@ class FakeCollaborators {
         this.retries.push({ charge: provider_charge_id, date });
         return { charge: providers.CycleCharge.fromPartial({ provider_charge_id, status: 'retrying', next_attempt_date: date }) };
       },
-      getCycleCharge: async () => {
-        throw new AppError('not_found');
+      // A Woovi-made cycle, read back when the recurrence lists it.
+      getCycleCharge: async ({ provider_charge_id, provider_recurrence_id }) => {
+        if (!provider_charge_id.startsWith('woovi_')) throw new AppError('not_found');
+        return {
+          charge: providers.CycleCharge.fromPartial({
+            provider_charge_id, provider_recurrence_id, status: 'scheduled', provider_status: 'ACTIVE', amount: 3_000, due_date: this.wooviDue,
+          }),
+        };
       },
     };
     return handlers as Handlers<typeof providers.ProvidersServiceService>;
@@ -332,6 +339,18 @@ describe('cycles against the real store and broker', () => {
     const payment = fake.payments.get(cycles[0]!.payment_id);
     expect(payment).toMatchObject({ provider_payment_id: 'pay_asaas_1', subscription_id: sub._id });
     expect(fake.charges.get(cycles[0]!.payment_id)).toBeUndefined();
+  });
+
+  it('adopts the cycles a recurrence lists (Woovi sends no event when it creates one), each once', async () => {
+    const sub = await activeSubscription({ cycles: 'provider', provider: 'woovi', provider_account_id: 'pa_woovi', frequency: 'monthly', amount: 3_000 });
+    fake.wooviDue = addDays(today, 30);
+    await Promise.all([
+      replicas[0]!.adoptListedCycles('pa_woovi', sub.provider_recurrence_id, ['woovi_c2']),
+      replicas[1]!.adoptListedCycles('pa_woovi', sub.provider_recurrence_id, ['woovi_c2']),
+    ]);
+    await replicas[0]!.adoptListedCycles('pa_woovi', sub.provider_recurrence_id, ['woovi_c2']);
+    const cycles = await cyclesOf(sub._id);
+    expect(cycles.map((c) => [c.sequence, c.provider_charge_id, c.amount, c.due_date])).toEqual([[2, 'woovi_c2', 3_000, fake.wooviDue]]);
   });
 
   it('after a cancel, a cycle not sent yet is never sent, and sent ones are synced', async () => {

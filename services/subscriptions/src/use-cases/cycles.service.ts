@@ -194,6 +194,7 @@ export class CyclesService {
     // Pending without a charge: another call is still sending it (or died doing so). The cycle
     // stays `sending`; when its lease ends the same call is made again and finds the charge.
     if (payment.status === 'pending' && !payment.provider_payment_id) throw new CycleStillSending(cycle._id);
+    if (payment.customer_id && !sub.customer_id) await this.subscriptions.linkCustomer(sub._id, payment.customer_id);
     const to = cycleStatusOf(payment.status);
     const object = toPublicPayment(payment, { withHistory: false }) as unknown as Record<string, unknown>;
     const events =
@@ -352,6 +353,39 @@ export class CyclesService {
       }
     }
     await this.cycles.recordFailedAttempt(cycle, report.failed_attempts, next);
+  }
+
+  /**
+   * A provider that makes its own cycles lists them on the recurrence (Woovi sends no event of its
+   * own when it creates one): each not known here is read back and adopted.
+   */
+  async adoptListedCycles(accountId: string, providerRecurrenceId: string, chargeIds: readonly string[]): Promise<void> {
+    if (chargeIds.length === 0) return;
+    const sub = await this.subscriptions.findByRecurrence(accountId, providerRecurrenceId);
+    if (!sub || sub.cycles !== 'provider') return;
+    for (const chargeId of chargeIds) {
+      if (await this.cycles.findByProviderCharge(sub._id, chargeId)) continue;
+      const { charge } = await this.provider.getCycleCharge({
+        account: { merchant_id: sub.merchant_id, mode: modeFromName(sub.mode), account_id: sub.provider_account_id },
+        provider_recurrence_id: providerRecurrenceId,
+        provider_charge_id: chargeId,
+      });
+      if (!charge) continue;
+      await this.applyCycleCharge({
+        account_id: accountId,
+        provider: sub.provider,
+        provider_recurrence_id: providerRecurrenceId,
+        provider_charge_id: charge.provider_charge_id,
+        status: charge.status as ProviderCycleChargeUpdated['status'],
+        provider_status: charge.provider_status,
+        amount: charge.amount,
+        due_date: charge.due_date,
+        failed_attempts: charge.failed_attempts,
+        ...(charge.next_attempt_date ? { next_attempt_date: charge.next_attempt_date } : {}),
+        ...(charge.end_to_end_id ? { end_to_end_id: charge.end_to_end_id } : {}),
+        via: 'sync',
+      });
+    }
   }
 
   private async adoptProviderCycle(sub: SubscriptionDoc, report: ProviderCycleChargeUpdated): Promise<CycleDoc | null> {

@@ -298,6 +298,7 @@ export class SubscriptionsService {
       description: terms.description ?? '',
       retry: terms.retry,
       customer: { name: terms.customer.name, document: terms.customer.document },
+      customer_id: '',
       metadata: terms.metadata,
       tracking: command.tracking,
       provider,
