@@ -1,5 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { renameSync, writeFileSync } from 'node:fs';
+import { accounts, common } from '@orquestra/contracts';
+import { createRpcClient } from '@orquestra/platform';
 import { api, eventually } from './support/api';
 import { stackInfo } from './support/stack-info';
 
@@ -69,6 +71,64 @@ async function eventTypesOf(paymentId: string): Promise<string[]> {
   const list = await api('GET', `/v1/events?payment_id=${paymentId}&limit=100`);
   return (list.body.data as Json[]).map((event) => event.type as string);
 }
+
+describe('subscription cycles at a provider that makes them itself (Asaas)', () => {
+  // Runs before the Efí tests move the service's clock: Asaas's emulator keeps the real day.
+  let key: string;
+  let asaasAccount: string;
+
+  beforeAll(async () => {
+    const client = createRpcClient(accounts.AccountsServiceService, `127.0.0.1:${stackInfo().ports.accounts}`, { deadlineMs: 10_000 });
+    try {
+      const { merchant } = await client.createMerchant({ name: 'Loja Assinaturas Asaas', email: `e2e-asaas-subs-${Date.now()}@orquestra.dev` });
+      if (!merchant) throw new Error('no merchant');
+      key = (await client.createApiKey({ merchant_id: merchant.id, mode: common.Mode.MODE_TEST, kind: accounts.KeyKind.KEY_KIND_FULL, name: 'asaas subscriptions e2e' })).secret;
+    } finally {
+      client.close();
+    }
+    const credentials = { api_key: `$aact_hmlg_${randomBytes(16).toString('hex')}` };
+    const registered = await fetch(`${stackInfo().controlUrls.asaas}/__control/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(credentials),
+    });
+    expect(registered.status).toBeLessThan(300);
+    const account = await api('POST', '/v1/provider-accounts', { key, body: { provider: 'asaas', name: 'Asaas assinaturas', credentials, priority: 10 } });
+    expect(account.status).toBe(201);
+    asaasAccount = account.body.id as string;
+  });
+
+  it('adopts each cycle Asaas creates as a cycle payment, and refuses POST charge in Portuguese', async () => {
+    const created = await api('POST', '/v1/subscriptions', {
+      key,
+      idempotencyKey: randomUUID(),
+      body: { customer: { name: 'João Souza', document: CPF }, frequency: 'weekly', amount: 2200, description: 'Clube semanal' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ provider: 'asaas', provider_account_id: asaasAccount, status: 'pending' });
+    const approved = await api('POST', `/v1/subscriptions/${created.body.id}/simulate`, { key });
+    expect(approved.body.status).toBe('active');
+
+    // Approval paid the first cycle; Asaas then creates the next one (due in 7 days) and says so.
+    const read = async () => (await api('GET', `/v1/subscriptions/${created.body.id}`, { key })).body;
+    const payments = await eventually(async () => {
+      const detail = await read();
+      const list = detail.payments as Json[];
+      return list.some((p) => p.status === 'succeeded') && list.some((p) => p.status === 'pending' && p.provider_payment_id) ? list : undefined;
+    }, 'cycle 1 paid and the cycle Asaas created adopted', 20_000);
+    const adopted = payments.find((p) => p.status === 'pending')!;
+    expect(adopted).toMatchObject({ amount: 2200, subscription_id: created.body.id, provider: 'asaas', method: 'pix' });
+    expect(adopted.provider_payment_id).toMatch(/^pay_/);
+
+    const manual = await api('POST', `/v1/subscriptions/${created.body.id}/charge`, { key, body: {} });
+    expect(manual.status).toBe(400);
+    expect(manual.body.error).toMatchObject({ code: 'invalid_request', param: 'id' });
+    expect(manual.body.error.message).toContain('cria sozinho');
+    // Adopted once, however often Asaas reports it.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(((await read()).payments as Json[]).filter((p) => p.provider_payment_id === adopted.provider_payment_id)).toHaveLength(1);
+  });
+});
 
 describe('subscription cycles (Pix Automático at Efí)', () => {
   beforeAll(async () => {
