@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '@orquestra/platform';
 import pino from 'pino';
+import type { AdapterAccount } from '../adapters/adapter-factory';
 import type { ProviderAdapter } from '../adapters/provider-adapter';
 import { ProviderError } from '../adapters/provider-adapter';
 import type { BreakerRegistry } from '../breakers/breaker-registry';
@@ -56,5 +57,38 @@ describe('ProviderAccountService.connect and Pix Automático webhooks', () => {
     const { service, stored } = serviceWith(recurring({ registerRecurrenceWebhooks: () => Promise.reject(new ProviderError('rejected', 'provider_rejected', 'scope')) }));
     await expect(connectWoovi(service)).resolves.toMatchObject({ provider: 'woovi' });
     expect(stored).toHaveLength(1);
+  });
+});
+
+describe('ProviderAccountService.adapterFor while an account is being connected', () => {
+  it('replaces an adapter built from the account before its signing secret was stored, and a stale read never undoes that', async () => {
+    const stored: ProviderAccountDoc[] = [];
+    const model = {
+      create: (doc: ProviderAccountDoc) => Promise.resolve(void stored.push({ ...doc })),
+      updateOne: () => Promise.resolve(),
+    } as unknown as ProviderAccountModel;
+    let readWhileConnecting: ProviderAccountDoc | undefined;
+    // Each adapter keeps the account it was built for, so the test can see its signing secret.
+    const build = (account: AdapterAccount) =>
+      ({
+        account,
+        verifyCredentials: () => Promise.resolve(),
+        registerWebhook: () => {
+          // Meanwhile a reader listing every account (the dispute-poll seeder) builds this one's adapter.
+          readWhileConnecting = { ...stored[0]! };
+          service.adapterFor(readWhileConnecting);
+          return Promise.resolve({ signingSecret: 'whsec_test' });
+        },
+      }) as unknown as ProviderAdapter;
+    const secrets = SecretBox.fromConfig(`k1:${randomBytes(32).toString('base64')}`);
+    const service = new ProviderAccountService(model, secrets, {} as BreakerRegistry, build, 'https://api.example/', pino({ level: 'silent' }), () => undefined);
+    const signingSecretOf = (adapter: ProviderAdapter) => (adapter as unknown as { account: AdapterAccount }).account.signingSecret;
+
+    const doc = await service.connect({ merchantId: 'acct_1', mode: 'test', provider: 'stripe', name: '', priority: 1, enabled: true, credentials: { secret_key: 'sk_test_1' }, fees: [] });
+    expect(readWhileConnecting?.signing_secret_sealed).toBeNull();
+    const adapter = service.adapterFor(doc);
+    expect(signingSecretOf(adapter)).toBe('whsec_test');
+    expect(service.adapterFor(doc)).toBe(adapter);
+    expect(service.adapterFor(readWhileConnecting!)).toBe(adapter);
   });
 });

@@ -25,7 +25,8 @@ export interface ConnectAccountInput {
  * webhook registered), reading, and the per-account adapter every call goes through.
  */
 export class ProviderAccountService {
-  private readonly adapters = new Map<string, ProviderAdapter>();
+  /** Each account's adapter, and whether it was built with the account's webhook signing secret. */
+  private readonly adapters = new Map<string, { adapter: ProviderAdapter; signed: boolean }>();
   /** Told after an account was connected or changed (routing caches the accounts it lists). */
   onChange: ((account: Pick<ProviderAccountDoc, '_id' | 'merchant_id' | 'mode'>, reason: 'connected' | 'updated') => Promise<void>) | undefined;
 
@@ -164,7 +165,7 @@ export class ProviderAccountService {
       );
       // The adapter built above has no signing secret: the next call builds one that has.
     } else {
-      this.adapters.set(id, adapter);
+      this.adapters.set(id, { adapter, signed: false });
     }
     this.logger.info({ account_id: id, provider: input.provider, mode: input.mode }, 'provider account connected');
     await this.onChange?.(doc, 'connected');
@@ -222,19 +223,22 @@ export class ProviderAccountService {
   }
 
   adapterFor(doc: ProviderAccountDoc): ProviderAdapter {
-    let adapter = this.adapters.get(doc._id);
-    if (!adapter) {
-      adapter = this.buildAdapter({
-        id: doc._id,
-        provider: doc.provider,
-        mode: doc.mode,
-        credentials: JSON.parse(this.secrets.open(doc.credentials_sealed)) as Record<string, string>,
-        webhookSecret: this.secrets.open(doc.webhook_secret_sealed),
-        webhookUrl: this.webhookUrl(doc._id, this.secrets.open(doc.webhook_secret_sealed)),
-        ...(doc.signing_secret_sealed ? { signingSecret: this.secrets.open(doc.signing_secret_sealed) } : {}),
-      });
-      this.adapters.set(doc._id, adapter);
-    }
+    const cached = this.adapters.get(doc._id);
+    // A reader that lists every account (the dispute-poll seeder, on any replica) can read one while
+    // it is being connected, before its signing secret is stored, and build an adapter without it
+    // that refuses every signed webhook. So a document with the secret replaces such an adapter (the
+    // webhook intake reads the account afresh), and a document without it never replaces one with it.
+    if (cached && (cached.signed || !doc.signing_secret_sealed)) return cached.adapter;
+    const adapter = this.buildAdapter({
+      id: doc._id,
+      provider: doc.provider,
+      mode: doc.mode,
+      credentials: JSON.parse(this.secrets.open(doc.credentials_sealed)) as Record<string, string>,
+      webhookSecret: this.secrets.open(doc.webhook_secret_sealed),
+      webhookUrl: this.webhookUrl(doc._id, this.secrets.open(doc.webhook_secret_sealed)),
+      ...(doc.signing_secret_sealed ? { signingSecret: this.secrets.open(doc.signing_secret_sealed) } : {}),
+    });
+    this.adapters.set(doc._id, { adapter, signed: Boolean(doc.signing_secret_sealed) });
     return adapter;
   }
 
