@@ -13,6 +13,7 @@ export * as providers from './generated/orquestra/providers/v1/providers';
 export * as notifications from './generated/orquestra/notifications/v1/notifications';
 export * as webhooks from './generated/orquestra/notifications/v1/webhooks';
 export * as subscriptions from './generated/orquestra/subscriptions/v1/subscriptions';
+export * as payouts from './generated/orquestra/payouts/v1/payouts';
 export * from './events';
 export * from './mode';
 export * from './charge-status';
