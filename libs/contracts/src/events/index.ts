@@ -2,6 +2,7 @@ export * from './event-types';
 export * from './provider-charge-updated';
 export * from './provider-dispute-updated';
 export * from './provider-recurrence-updated';
+export * from './provider-transfer-updated';
 export * from './payment-attempt-recorded';
 export * from './refund-events';
 export * from './event-catalogue';
