@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   webhookEndpoint: 'we',
   webhookDelivery: 'whd',
   routingRule: 'rr',
+  payoutDestination: 'pdest',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { PIX_KEY_TYPES, type PixKeyType } from '../domain/pix-key';
 
 export interface MerchantDoc {
   _id: string;
@@ -47,14 +48,68 @@ const apiKeySchema = new Schema<ApiKeyDoc>(
 apiKeySchema.index({ hash: 1 }, { unique: true });
 apiKeySchema.index({ merchant_id: 1, mode: 1 });
 
+/** The owner's payout controls of one merchant in one mode; absent until the owner sets one. */
+export interface PayoutSettingsDoc {
+  /** `<merchant_id>:<mode>`: one document per merchant and mode, upserted by a single write. */
+  _id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  api_enabled: boolean;
+  /** Cents per São Paulo calendar day. */
+  daily_limit: number;
+  updated_at: Date;
+}
+
+/** A saved Pix key (pdest_…) payouts may go to. `key` is normalized (see domain/pix-key). */
+export interface PayoutDestinationDoc {
+  _id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  key_type: PixKeyType;
+  key: string;
+  label: string;
+  created_at: Date;
+}
+
+const payoutSettingsSchema = new Schema<PayoutSettingsDoc>(
+  {
+    _id: { type: String, required: true },
+    merchant_id: { type: String, required: true },
+    mode: { type: String, enum: ['test', 'live'], required: true },
+    api_enabled: { type: Boolean, required: true },
+    daily_limit: { type: Number, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+
+const payoutDestinationSchema = new Schema<PayoutDestinationDoc>(
+  {
+    _id: { type: String, required: true },
+    merchant_id: { type: String, required: true },
+    mode: { type: String, enum: ['test', 'live'], required: true },
+    key_type: { type: String, enum: PIX_KEY_TYPES, required: true },
+    key: { type: String, required: true },
+    label: { type: String, required: true },
+    created_at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+// One key is saved once per merchant and mode: a second save finds the first (unique insert).
+payoutDestinationSchema.index({ merchant_id: 1, mode: 1, key: 1 }, { unique: true });
+
 export interface AccountsModels {
   merchants: Model<MerchantDoc>;
   apiKeys: Model<ApiKeyDoc>;
+  payoutSettings: Model<PayoutSettingsDoc>;
+  payoutDestinations: Model<PayoutDestinationDoc>;
 }
 
 export function registerAccountsModels(connection: Connection): AccountsModels {
   return {
     merchants: connection.model<MerchantDoc>('Merchant', merchantSchema, 'merchants'),
     apiKeys: connection.model<ApiKeyDoc>('ApiKey', apiKeySchema, 'api_keys'),
+    payoutSettings: connection.model<PayoutSettingsDoc>('PayoutSettings', payoutSettingsSchema, 'payout_settings'),
+    payoutDestinations: connection.model<PayoutDestinationDoc>('PayoutDestination', payoutDestinationSchema, 'payout_destinations'),
   };
 }

@@ -2,6 +2,7 @@ import { accounts, modeFromName, modeName, type ModeName } from '@orquestra/cont
 import { AppError, isDuplicateKeyError, newId, type Handlers } from '@orquestra/platform';
 import type { AccountsModels, MerchantDoc } from '../db/accounts.models';
 import { generateKeySecret, hashKeySecret, parseKeySecret, type KeyKindName } from '../domain/api-key';
+import { payoutControlHandlers } from './payout-controls.handlers';
 
 const { KeyKind } = accounts;
 
@@ -85,5 +86,7 @@ export function accountsHandlers(models: AccountsModels): Handlers<typeof accoun
       if (result.matchedCount === 0) throw new AppError('not_found', { param: 'key_id' });
       return { key_id, revoked_at: revokedAt.toISOString() };
     },
+
+    ...payoutControlHandlers(models),
   };
 }
