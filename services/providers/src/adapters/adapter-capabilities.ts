@@ -4,6 +4,7 @@
  * (GET /v1/providers) is built from this, so it can only claim what exists in code.
  */
 import type { ChargeMethod, ProviderAdapter } from './provider-adapter';
+import { PAYOUT_METHODS, type PayoutCapable, type PayoutDestination } from './provider-payouts';
 import type { RecurrenceCapable } from './provider-recurrences';
 
 /** An adapter class, as far as capabilities go. */
@@ -12,6 +13,11 @@ export interface AdapterClass {
   readonly methods: readonly ChargeMethod[];
   /** The webhook events through which the provider reports disputes, which parseWebhook reads. */
   readonly disputeEvents?: readonly string[];
+  /**
+   * The destinations a PayoutCapable adapter pays to by API (its instance's `payoutDestinations`
+   * returns this same list); absent or empty: no payouts by API.
+   */
+  readonly payoutDestinations?: ReadonlyArray<PayoutDestination['type']>;
   readonly prototype: ProviderAdapter;
 }
 
@@ -25,12 +31,15 @@ export interface AdapterCapabilities {
   disputeEvidence: boolean;
   /** Pix Automático: the adapter is RecurrenceCapable (the subscriptions service drives it). */
   subscriptions: boolean;
+  /** The adapter is PayoutCapable with at least one destination: balance and transfers by API. */
+  payouts: boolean;
+  /** Where its transfers can go (empty without payouts). */
+  payoutDestinations: Array<PayoutDestination['type']>;
   /**
    * No adapter interface exists for these yet (the issues that build them add one): nothing can
    * claim them until an adapter implements it.
    */
   subaccounts: { supported: false; requires: [] };
-  payouts: false;
   cardVault: false;
 }
 
@@ -46,7 +55,13 @@ export function capabilitiesOf(adapter: AdapterClass): AdapterCapabilities {
     disputeEvidence: implemented('submitDisputeEvidence'),
     subscriptions: RECURRENCE_METHODS.every((name) => typeof (adapter.prototype as Partial<RecurrenceCapable>)[name] === 'function'),
     subaccounts: { supported: false, requires: [] },
-    payouts: false,
+    ...payoutsOf(adapter),
     cardVault: false,
   };
+}
+
+function payoutsOf(adapter: AdapterClass): Pick<AdapterCapabilities, 'payouts' | 'payoutDestinations'> {
+  const destinations = [...(adapter.payoutDestinations ?? [])];
+  const payouts = destinations.length > 0 && PAYOUT_METHODS.every((name) => typeof (adapter.prototype as Partial<PayoutCapable>)[name] === 'function');
+  return { payouts, payoutDestinations: payouts ? destinations : [] };
 }

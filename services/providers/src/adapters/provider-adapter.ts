@@ -211,7 +211,9 @@ export class ProviderError extends Error {
       | 'provider_error'
       | 'provider_rejected'
       | 'invalid_credentials'
-      | 'not_found',
+      | 'not_found'
+      /** A payout the account's balance does not cover (PayoutCapable.createTransfer). */
+      | 'insufficient_balance',
     message: string,
     readonly httpStatus?: number,
     /**

@@ -12,7 +12,7 @@
  *
  * Amounts are integer cents; dates are instants.
  */
-import type { WebhookRequest } from './provider-adapter';
+import type { ProviderAdapter, WebhookRequest } from './provider-adapter';
 
 /** The account's money at the provider now. `pending` is what the provider holds back (not yet released, blocked). */
 export interface ProviderBalance {
@@ -73,7 +73,7 @@ export type TransferWebhookParseResult =
  * Balance and payouts for one account. Errors are ProviderError as for charges; a create whose
  * answer was lost is `ambiguous` (the payouts service then asks getTransfer, never creates again);
  * a refusal of our input is `rejected` with `param` (insufficient balance: `normalizedCode`
- * 'insufficient_funds'); `not_found` from getTransfer means no transfer was made under that id.
+ * 'insufficient_balance', which the API answers as such); `not_found` from getTransfer means no transfer was made under that id.
  *
  * @example
  * const balance = await adapter.getBalance();              // { available: 125000, currency: 'BRL', asOf }
@@ -92,3 +92,11 @@ export interface PayoutCapable {
   parseTransferWebhook?(request: WebhookRequest): TransferWebhookParseResult;
 }
 
+
+/** PayoutCapable's required methods: the catalog's `payouts` and the RPCs read the adapter through these. */
+export const PAYOUT_METHODS = ['getBalance', 'createTransfer', 'getTransfer'] as const satisfies readonly (keyof PayoutCapable)[];
+
+export function isPayoutCapable(adapter: ProviderAdapter): adapter is ProviderAdapter & PayoutCapable {
+  const candidate = adapter as Partial<PayoutCapable>;
+  return PAYOUT_METHODS.every((name) => typeof candidate[name] === 'function') && (candidate.payoutDestinations?.length ?? 0) > 0;
+}

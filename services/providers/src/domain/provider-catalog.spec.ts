@@ -28,7 +28,7 @@ describe('the provider catalog', () => {
   });
 
   // Each flag names what must exist in the adapter for it to be true. Capabilities no adapter
-  // interface exists for (payouts, subaccounts, a card vault) must be false.
+  // interface exists for (subaccounts, a card vault) must be false.
   it.each(Object.keys(ADAPTERS))('%s promises nothing its adapter does not implement', (code) => {
     const { adapter, registeredEvents } = ADAPTERS[code]!;
     const proto = adapter.prototype as unknown as Record<string, unknown>;
@@ -41,7 +41,9 @@ describe('the provider catalog', () => {
       const pushed = (adapter.disputeEvents ?? []).length > 0 && (adapter.disputeEvents ?? []).every((event) => registeredEvents.includes(event));
       expect(polled || pushed).toBe(true);
     }
-    expect(c.payouts).toBe(false);
+    const payouts = ['getBalance', 'createTransfer', 'getTransfer'].every((name) => typeof proto[name] === 'function') && (adapter.payoutDestinations ?? []).length > 0;
+    expect(c.payouts).toBe(payouts);
+    expect(c.payoutDestinations).toEqual(payouts ? adapter.payoutDestinations : []);
     const recurring = ['createRecurrence', 'getRecurrence', 'cancelRecurrence', 'createCycleCharge', 'getCycleCharge', 'parseRecurrenceWebhook'].every((name) => typeof proto[name] === 'function');
     expect(c.subscriptions).toBe(recurring);
     expect(c.cardVault).toBe(false);

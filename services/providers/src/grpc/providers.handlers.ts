@@ -9,6 +9,7 @@ import { toProtoAccount, toProtoProvider } from './account.mapper';
 import { toProtoCharge, toProtoRefund } from './charge.mapper';
 import { PROVIDER_CATALOG } from '../domain/provider-catalog';
 import { guarded as guardedCall, toAppError } from './provider-errors';
+import { payoutHandlers } from './payout.handlers';
 import { recurrenceHandlers } from './recurrence.handlers';
 
 /** The charge's buyer as adapters take it: the contracts' customer, whose name every provider requires. */
@@ -67,6 +68,7 @@ export function providersHandlers(deps: {
 
   return {
     ...recurrenceHandlers(accounts),
+    ...payoutHandlers(accounts),
 
     async listProviders() {
       return { providers: Object.values(PROVIDER_CATALOG).map(toProtoProvider) };

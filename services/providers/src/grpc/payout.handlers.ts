@@ -1,0 +1,96 @@
+import { modeName, providers } from '@orquestra/contracts';
+import { AppError, type Handlers } from '@orquestra/platform';
+import { ProviderError } from '../adapters/provider-adapter';
+import { isPayoutCapable, type CreateTransferInput, type PayoutCapable, type PayoutDestination } from '../adapters/provider-payouts';
+import type { ProviderAccountDoc } from '../db/provider-account.model';
+import type { ProviderAccountService } from '../domain/provider-account.service';
+import { toAppError } from './provider-errors';
+import { toProtoBalance, toProtoTransfer } from './payout.mapper';
+
+type PayoutRpcs = 'getBalance' | 'createTransfer' | 'getTransfer';
+
+const KEY_TYPES: ReadonlyArray<string> = ['cpf', 'cnpj', 'email', 'phone', 'evp'] satisfies ReadonlyArray<Extract<PayoutDestination, { type: 'pix_key' }>['keyType']>;
+const DESCRIPTION_MAX = 140;
+
+const DESTINATION_WORDS: Record<PayoutDestination['type'], string> = { account: 'a conta bancária cadastrada no provedor (account)', pix_key: 'chaves Pix (pix_key)' };
+
+function destinationOf(destination: providers.TransferDestination | undefined): PayoutDestination {
+  if (!destination?.type) throw new AppError('parameter_missing', { param: 'destination.type' });
+  if (destination.type === 'account') return { type: 'account' };
+  if (destination.type !== 'pix_key') throw new AppError('parameter_invalid', { param: 'destination.type', message: 'destination.type deve ser account ou pix_key.' });
+  if (!KEY_TYPES.includes(destination.key_type)) {
+    throw new AppError('parameter_invalid', { param: 'destination.key_type', message: 'destination.key_type deve ser cpf, cnpj, email, phone ou evp.' });
+  }
+  if (!destination.key) throw new AppError('parameter_missing', { param: 'destination.key' });
+  return { type: 'pix_key', keyType: destination.key_type as Extract<PayoutDestination, { type: 'pix_key' }>['keyType'], key: destination.key };
+}
+
+/**
+ * A provider call about a payout. A balance the account does not have is `insufficient_balance`
+ * (422 at the API); everything else as for charges: a lost answer keeps its provider_timeout /
+ * provider_unavailable, which tells the payouts service to ask GetTransfer rather than send again.
+ */
+async function payoutGuarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ProviderError && error.normalizedCode === 'insufficient_balance') throw new AppError('insufficient_balance', { param: 'amount' });
+    throw toAppError(error, 'payout_id');
+  }
+}
+
+/** Balance and transfers: each runs the account's adapter through the account's breaker (accounts.call), never retried here. */
+export function payoutHandlers(accounts: ProviderAccountService): Pick<Handlers<typeof providers.ProvidersServiceService>, PayoutRpcs> {
+  const resolve = async (ref: providers.PayoutAccountRef | undefined): Promise<{ account: ProviderAccountDoc; adapter: PayoutCapable }> => {
+    if (!ref) throw new AppError('parameter_missing', { param: 'provider_account_id' });
+    const account = await accounts.get(ref.merchant_id, modeName(ref.mode), ref.account_id);
+    const adapter = accounts.adapterFor(account);
+    if (!isPayoutCapable(adapter)) {
+      throw new AppError('provider_rejected', {
+        param: 'provider_account_id',
+        message: `Este provedor não faz repasses pela API: a conta ${account._id} (${account.provider}) não informa saldo nem envia transferências por aqui. Faça o repasse no painel do provedor ou escolha uma conta de um provedor com repasses (veja GET /v1/providers).`,
+      });
+    }
+    return { account, adapter };
+  };
+
+  // resolve() checked the adapter; the breaker runs the same cached instance.
+  const capable = <T>(account: ProviderAccountDoc, work: (adapter: PayoutCapable) => Promise<T>): Promise<T> =>
+    payoutGuarded(() => accounts.call(account, (adapter) => (isPayoutCapable(adapter) ? work(adapter) : Promise.reject(new AppError('provider_rejected', { param: 'provider_account_id' })))));
+
+  return {
+    async getBalance({ account: ref }) {
+      const { account } = await resolve(ref);
+      return { balance: toProtoBalance(await capable(account, (adapter) => adapter.getBalance())), provider: account.provider };
+    },
+
+    async createTransfer(request) {
+      const { account, adapter } = await resolve(request.account);
+      if (!account.enabled) throw new AppError('provider_rejected', { param: 'provider_account_id', message: 'A conta do provedor está desativada: nenhum repasse foi enviado.' });
+      if (!request.payout_id) throw new AppError('parameter_missing', { param: 'payout_id' });
+      if (!Number.isSafeInteger(request.amount) || request.amount < 1) throw new AppError('amount_too_small', { param: 'amount' });
+      if (request.description.length > DESCRIPTION_MAX) throw new AppError('parameter_invalid', { param: 'description', message: `description deve ter no máximo ${DESCRIPTION_MAX} caracteres.` });
+      const destination = destinationOf(request.destination);
+      if (!adapter.payoutDestinations.includes(destination.type)) {
+        throw new AppError('parameter_invalid', {
+          param: 'destination.type',
+          message: `A conta ${account._id} (${account.provider}) só faz repasses pela API para ${adapter.payoutDestinations.map((type) => DESTINATION_WORDS[type]).join(' e ')}.`,
+        });
+      }
+      const input: CreateTransferInput = {
+        payoutId: request.payout_id,
+        amount: request.amount,
+        destination,
+        ...(request.description ? { description: request.description } : {}),
+      };
+      return { transfer: toProtoTransfer(await capable(account, (a) => a.createTransfer(input))), provider: account.provider };
+    },
+
+    async getTransfer({ account: ref, payout_id, provider_transfer_id }) {
+      const { account } = await resolve(ref);
+      if (!payout_id) throw new AppError('parameter_missing', { param: 'payout_id' });
+      const input = { payoutId: payout_id, ...(provider_transfer_id ? { providerTransferId: provider_transfer_id } : {}) };
+      return { transfer: toProtoTransfer(await capable(account, (adapter) => adapter.getTransfer(input))) };
+    },
+  };
+}
