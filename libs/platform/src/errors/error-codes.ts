@@ -41,6 +41,9 @@ export const ERROR_CODES = [
   'all_providers_failed',
   'card_declined',
   'webhook_rejected',
+  'payouts_api_disabled',
+  'payout_limit_exceeded',
+  'insufficient_balance',
   'service_unavailable',
   'internal',
 ] as const;

@@ -46,6 +46,9 @@ export const MESSAGES_PT_BR: Record<ErrorCode, string> = {
   all_providers_failed: 'Nenhuma conta de provedor conseguiu criar a cobrança agora. Nada foi cobrado; tente novamente em alguns instantes com a mesma Idempotency-Key.',
   card_declined: 'O cartão foi recusado pelo banco emissor. Peça ao cliente outro cartão ou outro método de pagamento.',
   webhook_rejected: 'Notificação recusada: autenticação inválida.',
+  payouts_api_disabled: 'Os repasses pela API estão desligados para esta conta. O dono da conta deve ligá-los (comando npm run owner -- payouts enable, ou o painel) antes de criar repasses.',
+  payout_limit_exceeded: 'Este repasse passaria do limite diário de repasses deste modo. Tente um valor menor ou amanhã; o dono da conta pode aumentar o limite.',
+  insufficient_balance: 'O saldo disponível na conta do provedor não cobre este repasse. Consulte GET /v1/balances e tente um valor menor.',
   service_unavailable: 'Serviço temporariamente indisponível. Tente novamente em alguns instantes.',
   internal: 'Erro interno. Tente novamente; se persistir, contate o suporte informando o request id.',
 };

@@ -24,6 +24,7 @@ export function grpcStatusFor(code: ErrorCode): GrpcStatus {
       return GrpcStatus.UNAUTHENTICATED;
     case 'restricted_key':
     case 'live_mode_forbidden':
+    case 'payouts_api_disabled':
       return GrpcStatus.PERMISSION_DENIED;
     case 'idempotency_conflict':
     case 'idempotency_in_progress':
@@ -42,6 +43,8 @@ export function grpcStatusFor(code: ErrorCode): GrpcStatus {
     case 'card_declined':
     case 'provider_rejected':
     case 'webhook_rejected':
+    case 'payout_limit_exceeded':
+    case 'insufficient_balance':
       return GrpcStatus.FAILED_PRECONDITION;
     case 'provider_rate_limited':
       return GrpcStatus.RESOURCE_EXHAUSTED;

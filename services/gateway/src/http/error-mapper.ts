@@ -42,12 +42,15 @@ export function httpErrorFor(code: ErrorCode): HttpErrorShape {
       return { status: 400, type: 'invalid_request_error' };
     case 'no_eligible_account':
     case 'method_not_available':
+    case 'payout_limit_exceeded':
+    case 'insufficient_balance':
       return { status: 422, type: 'invalid_request_error' };
     case 'unauthenticated':
     case 'webhook_rejected':
       return { status: 401, type: 'authentication_error' };
     case 'restricted_key':
     case 'live_mode_forbidden':
+    case 'payouts_api_disabled':
       return { status: 403, type: 'permission_error' };
     case 'not_found':
     case 'route_not_found':
