@@ -1,7 +1,8 @@
-import { PROVIDER_CHARGE_UPDATED, PROVIDER_CYCLE_CHARGE_UPDATED, PROVIDER_RECURRENCE_UPDATED } from '@orquestra/contracts';
+import { PROVIDER_CHARGE_UPDATED, PROVIDER_CYCLE_CHARGE_UPDATED, PROVIDER_RECURRENCE_UPDATED, PROVIDER_TRANSFER_UPDATED, providerTransferUpdatedSchema } from '@orquestra/contracts';
 import type { EventEnvelope, OutboxRelay } from '@orquestra/platform';
 import pino from 'pino';
 import { ProviderError, type ProviderAdapter, type ProviderCharge, type WebhookParseResult } from '../adapters/provider-adapter';
+import type { ProviderTransfer, TransferWebhookParseResult } from '../adapters/provider-payouts';
 import type { GetCycleChargeInput, ProviderCycleCharge, ProviderRecurrence, RecurrenceWebhookParseResult } from '../adapters/provider-recurrences';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
 import type { WebhookReceiptDoc, WebhookReceiptModel } from '../db/webhook-receipt.model';
@@ -158,5 +159,94 @@ describe('webhook intake: Pix Automático', () => {
     );
     expect((await gone.deliver()).httpStatus).toBe(200);
     expect(gone.events().map((e) => e.type)).toEqual([PROVIDER_RECURRENCE_UPDATED]);
+  });
+});
+
+/** A payout-capable adapter whose parsers answer the given results. */
+const paying = (payment: WebhookParseResult, transfer: TransferWebhookParseResult, overrides: Adapter = {}): Adapter => ({
+  parseWebhook: () => payment,
+  parseTransferWebhook: () => transfer,
+  payoutDestinations: ['pix_key'],
+  getBalance: () => Promise.reject(new Error('unused')),
+  createTransfer: () => Promise.reject(new Error('unused')),
+  getTransfer: () => Promise.resolve(paidTransfer),
+  getCharge: () => Promise.resolve(paidCharge),
+  ...overrides,
+});
+
+const paidTransfer: ProviderTransfer = {
+  providerTransferId: 'po1',
+  payoutId: 'po_1',
+  status: 'paid',
+  providerStatus: 'REALIZADO',
+  amount: 5_000,
+  fee: 0,
+  paidAt: new Date('2026-11-24T10:00:00Z'),
+  endToEndId: 'E1',
+};
+
+describe('webhook intake: transfers', () => {
+  it('reads each named transfer back by our payout id and carries what the provider answers in the receipt’s outbox', async () => {
+    const seen: unknown[] = [];
+    const reported = { providerTransferId: 'po1', payoutId: 'po_1' };
+    const { deliver, inserted, events } = intakeWith(
+      paying(malformed, { ok: true, eventKey: 'efi:envio:po1:REALIZADO', transfers: [reported, reported] }, { getTransfer: (input: unknown) => Promise.resolve(void seen.push(input)).then(() => paidTransfer) }),
+    );
+    expect(await deliver()).toEqual({ httpStatus: 200, body: '' });
+    expect(seen).toEqual([{ payoutId: 'po_1', providerTransferId: 'po1' }]);
+    expect(inserted.map((d) => d._id)).toEqual(['pa_1:efi:envio:po1:REALIZADO']);
+    const object = events()[0]?.data.object;
+    expect(events().map((e) => [e.type, e.merchant_id, e.mode])).toEqual([[PROVIDER_TRANSFER_UPDATED, 'acct_1', 'test']]);
+    expect(object).toEqual({
+      account_id: 'pa_1',
+      provider: 'efi',
+      provider_transfer_id: 'po1',
+      payout_id: 'po_1',
+      status: 'paid',
+      provider_status: 'REALIZADO',
+      amount: 5_000,
+      fee: 0,
+      paid_at: '2026-11-24T10:00:00.000Z',
+      via: 'webhook',
+    });
+    expect(providerTransferUpdatedSchema.parse(object)).toEqual(object);
+  });
+
+  it('ignores a transfer not made under a payout id of ours, and skips one the provider no longer has', async () => {
+    const foreign = intakeWith(paying(malformed, { ok: true, eventKey: 'k1', transfers: [{ providerTransferId: 'x' }] }, { getTransfer: () => Promise.reject(new Error('must not be asked')) }));
+    expect((await foreign.deliver()).httpStatus).toBe(200);
+    expect(foreign.events()).toEqual([]);
+    const gone = intakeWith(paying(malformed, { ok: true, eventKey: 'k2', transfers: [{ providerTransferId: 'po1', payoutId: 'po_1' }] }, { getTransfer: () => Promise.reject(new ProviderError('not_found', 'not_found', '404')) }));
+    expect((await gone.deliver()).httpStatus).toBe(200);
+    expect(gone.events()).toEqual([]);
+  });
+
+  it('answers 503 when the provider cannot be asked now (it resends), keeping nothing', async () => {
+    const { deliver, inserted } = intakeWith(
+      paying(malformed, { ok: true, eventKey: 'k', transfers: [{ providerTransferId: 'po1', payoutId: 'po_1' }] }, { getTransfer: () => Promise.reject(new ProviderError('ambiguous', 'provider_timeout', 'timeout')) }),
+    );
+    expect((await deliver()).httpStatus).toBe(503);
+    expect(inserted).toEqual([]);
+  });
+
+  it('leaves a plain payment delivery of a payout-capable adapter unchanged: its own key, its charge events only', async () => {
+    const { deliver, inserted, events } = intakeWith(paying({ ok: true, providerPaymentIds: ['cob1'], eventKey: 'stripe:evt_1' }, { ok: true, eventKey: 'stripe:evt_1', transfers: [] }));
+    expect((await deliver()).httpStatus).toBe(200);
+    expect(inserted.map((d) => d._id)).toEqual(['pa_1:stripe:evt_1']);
+    expect(events().map((e) => e.type)).toEqual([PROVIDER_CHARGE_UPDATED]);
+  });
+
+  it('refuses a delivery neither parser reads, and an unauthenticated one whatever the transfer parser says', async () => {
+    expect((await intakeWith(paying(malformed, { ok: true, eventKey: 'k', transfers: [] })).deliver()).httpStatus).toBe(400);
+    const forged = intakeWith(paying({ ok: false, reason: 'unauthenticated', httpStatus: 401 }, { ok: true, eventKey: 'k', transfers: [{ providerTransferId: 'po1', payoutId: 'po_1' }] }));
+    expect((await forged.deliver()).httpStatus).toBe(401);
+    expect(forged.inserted).toEqual([]);
+  });
+
+  it('dedupes a replay by the one receipt insert', async () => {
+    const { deliver, inserted } = intakeWith(paying(malformed, { ok: true, eventKey: 'k', transfers: [{ providerTransferId: 'po1', payoutId: 'po_1' }] }));
+    await deliver();
+    await deliver();
+    expect(inserted).toHaveLength(1);
   });
 });

@@ -2,10 +2,12 @@ import {
   PROVIDER_CHARGE_UPDATED,
   PROVIDER_CYCLE_CHARGE_UPDATED,
   PROVIDER_RECURRENCE_UPDATED,
+  PROVIDER_TRANSFER_UPDATED,
   type ProviderChargeUpdated,
   type ProviderCycleChargeUpdated,
   type ProviderRecurrenceUpdated,
   type ProviderRefundReport,
+  type ProviderTransferUpdated,
 } from '@orquestra/contracts';
 import { isDuplicateKeyError, newId, outboxEntries, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Logger } from 'pino';
@@ -13,6 +15,7 @@ import { ProviderError, type CardDeclineReport, type ProviderCharge, type Provid
 import type { ProviderAccountDoc } from '../db/provider-account.model';
 import type { WebhookReceiptModel } from '../db/webhook-receipt.model';
 import type { ProviderDispute } from '../adapters/provider-disputes';
+import { isPayoutCapable, type ProviderTransfer, type TransferWebhookParseResult } from '../adapters/provider-payouts';
 import { isRecurrenceCapable, type ProviderCycleCharge, type ProviderRecurrence, type RecurrenceEvent } from '../adapters/provider-recurrences';
 import { disputeEvent } from './dispute-reports';
 import type { ProviderAccountService } from './provider-account.service';
@@ -88,9 +91,27 @@ function cycleChargeUpdated(account: ProviderAccountDoc, charge: ProviderCycleCh
   return accountEvent(account, PROVIDER_CYCLE_CHARGE_UPDATED, data);
 }
 
+function transferUpdated(account: ProviderAccountDoc, transfer: ProviderTransfer, via: 'webhook' | 'sync'): EventEnvelope {
+  const data: ProviderTransferUpdated = {
+    account_id: account._id,
+    provider: account.provider,
+    provider_transfer_id: transfer.providerTransferId,
+    payout_id: transfer.payoutId,
+    status: transfer.status,
+    provider_status: transfer.providerStatus,
+    amount: transfer.amount,
+    ...(transfer.fee !== undefined ? { fee: transfer.fee } : {}),
+    ...(transfer.failureCode ? { failure_code: transfer.failureCode } : {}),
+    ...(transfer.failureReason ? { failure_reason: transfer.failureReason } : {}),
+    ...(transfer.paidAt ? { paid_at: transfer.paidAt.toISOString() } : {}),
+    via,
+  };
+  return accountEvent(account, PROVIDER_TRANSFER_UPDATED, data);
+}
+
 /**
  * Receives a provider webhook for one connected account: the provider's own authenticity check,
- * then a fresh read of every charge, recurrence and cycle charge it names (a webhook is a hint, the
+ * then a fresh read of every charge, recurrence, cycle charge and transfer it names (a webhook is a hint, the
  * provider's API is the truth), then one insert that both dedupes replays and carries the
  * resulting events (outbox).
  */
@@ -112,16 +133,22 @@ export class WebhookIntakeService {
     // Pix Automático rides on the same URL: its parser reads the same delivery (both authenticate it alike).
     const recurrence = isRecurrenceCapable(adapter) ? adapter.parseRecurrenceWebhook(request) : undefined;
     const recurrenceEvents = recurrence?.ok ? recurrence.events : [];
-    // A recurrence-only body (Efí's `{recs}`/`{cobsr}`) is not a payment notification: the payment
-    // parser calls it malformed, and that must not refuse what the recurrence parser read.
-    const recurrenceOnly = !payment.ok && payment.reason === 'malformed' && recurrenceEvents.length > 0;
-    if (!payment.ok && !recurrenceOnly) {
+    // Payouts too (a transfer's status change at the provider), read by the transfer parser.
+    const transfer: TransferWebhookParseResult | undefined = isPayoutCapable(adapter) && adapter.parseTransferWebhook ? adapter.parseTransferWebhook(request) : undefined;
+    const transfers = transfer?.ok ? transfer.transfers : [];
+    // A recurrence-only body (Efí's `{recs}`/`{cobsr}`) or a transfer-only one is not a payment
+    // notification: the payment parser calls it malformed, and that must not refuse what another read.
+    const otherOnly = !payment.ok && payment.reason === 'malformed' && (recurrenceEvents.length > 0 || transfers.length > 0);
+    if (!payment.ok && !otherOnly) {
       this.logger.warn({ account_id: account._id, reason: payment.reason }, 'provider webhook rejected');
       return { httpStatus: payment.httpStatus, body: '' };
     }
     if (recurrence && !recurrence.ok && payment.ok) {
       // The payment part is still read: refusing the delivery would only make the provider resend it.
       this.logger.warn({ account_id: account._id, reason: recurrence.reason }, 'Pix Automático part of a provider webhook unreadable');
+    }
+    if (transfer && !transfer.ok && (payment.ok || recurrenceEvents.length > 0)) {
+      this.logger.warn({ account_id: account._id, reason: transfer.reason }, 'transfer part of a provider webhook unreadable');
     }
     const parsed = payment.ok ? payment : { providerPaymentIds: [], eventKey: '', cardDeclines: undefined, disputes: undefined };
 
@@ -165,9 +192,15 @@ export class WebhookIntakeService {
     if (!recurrenceUpdates) return { httpStatus: 503, body: '' };
     events.push(...recurrenceUpdates);
 
+    const transferUpdates = await this.readTransfers(account, transfers);
+    if (!transferUpdates) return { httpStatus: 503, body: '' };
+    events.push(...transferUpdates);
+
     // The recurrence parser's key when it read something: it tells apart what the payment key may
-    // not (Woovi's retries of one cycle charge differ only by the attempts the recurrence part counts).
-    const eventKey = recurrence?.ok && recurrenceEvents.length > 0 ? recurrence.eventKey : parsed.eventKey;
+    // not (Woovi's retries of one cycle charge differ only by the attempts the recurrence part counts);
+    // likewise the transfer parser's for a delivery about transfers.
+    const eventKey =
+      recurrence?.ok && recurrenceEvents.length > 0 ? recurrence.eventKey : transfer?.ok && transfers.length > 0 ? transfer.eventKey : parsed.eventKey;
     const receiptId = `${account._id}:${eventKey}`;
     try {
       await this.receipts.create({
@@ -215,6 +248,36 @@ export class WebhookIntakeService {
       } catch (error) {
         if (error instanceof ProviderError && error.kind === 'not_found') continue;
         this.logger.warn({ account_id: account._id, err: (error as Error).message }, 'could not confirm Pix Automático webhook at the provider');
+        return undefined;
+      }
+    }
+    return events;
+  }
+
+  /**
+   * The transfers a delivery names, each read back at the provider by our payout id (once per
+   * transfer); one gone there is skipped. A transfer that names no payout id of ours was not made
+   * by the payouts service (e.g. sent from the provider's panel): nothing there to apply it to.
+   * Undefined when the provider could not be asked now: the webhook is answered 503 and resent.
+   */
+  private async readTransfers(account: ProviderAccountDoc, reported: ReadonlyArray<{ providerTransferId: string; payoutId?: string }>): Promise<EventEnvelope[] | undefined> {
+    const events: EventEnvelope[] = [];
+    const seen = new Set<string>();
+    for (const { providerTransferId, payoutId } of reported) {
+      if (seen.has(providerTransferId)) continue;
+      seen.add(providerTransferId);
+      if (!payoutId) {
+        this.logger.info({ account_id: account._id, provider_transfer_id: providerTransferId }, 'transfer webhook about a transfer not made under a payout id: ignored');
+        continue;
+      }
+      try {
+        const read = await this.accounts.call(account, (adapter) =>
+          isPayoutCapable(adapter) ? adapter.getTransfer({ payoutId, providerTransferId }).then((t) => transferUpdated(account, t, 'webhook')) : Promise.resolve(undefined),
+        );
+        if (read) events.push(read);
+      } catch (error) {
+        if (error instanceof ProviderError && error.kind === 'not_found') continue;
+        this.logger.warn({ account_id: account._id, err: (error as Error).message }, 'could not confirm transfer webhook at the provider');
         return undefined;
       }
     }
