@@ -18,6 +18,8 @@ import { activateByPayment, pixAutomaticControlRoutes, type PixAutomaticDeps } f
 import { createRefund, type RefundSettler } from './refunds';
 import { spDate } from './sao-paulo-time';
 import type { WebhookSender } from './webhook-sender';
+import type { TransferSettler } from './transfers';
+import { transferControlRoutes } from './transfers.routes';
 
 const accountSchema = z.object({ api_key: z.string().min(1).max(512) }).strict();
 
@@ -40,7 +42,7 @@ const chargebackDecisionSchema = z.object({ decision: z.enum(['dispute', 'won', 
 
 const dashboardRefundSchema = z.object({ value_cents: z.number().int().min(1).optional(), description: z.string().max(500).optional() }).strict();
 
-export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceBase: () => string, logger: Logger, settler: RefundSettler, pixAutomatic: { deps: PixAutomaticDeps; tick: () => void }): Express {
+export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceBase: () => string, logger: Logger, settler: RefundSettler, pixAutomatic: { deps: PixAutomaticDeps; tick: () => void }, transfers: TransferSettler): Express {
   const routes = Router();
   const json = (p: StoredPayment) => paymentJson(p, invoiceBase());
   routes.post('/__control/accounts', (req, res) => {
@@ -150,6 +152,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
   });
 
   routes.use(pixAutomaticControlRoutes(pixAutomatic.deps));
+  routes.use(transferControlRoutes(state, transfers, logger));
 
   routes.post('/__control/faults', (req, res) => {
     const parsed = faultSchema.safeParse(req.body);

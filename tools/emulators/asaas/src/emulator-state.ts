@@ -12,6 +12,7 @@ import { asaasErrors } from './asaas-errors';
 import { accountIdFor, newEndToEndId, newUuid } from './asaas-ids';
 import { spDate } from './sao-paulo-time';
 import { WebhookStore } from './webhook-store';
+import { TransferBook } from './transfers';
 
 export interface AccountRegistration {
   api_key: string;
@@ -105,11 +106,14 @@ export class EmulatorState {
   readonly now: () => Date;
   /** Pix Automático authorizations (pix-automatic.ts). */
   readonly pixAutomatic: AuthorizationBook;
+  /** Transfers out, credits and their test behaviours (transfers.ts). */
+  readonly transfers: TransferBook;
 
   constructor(baseNow: () => Date) {
     this.clock = new EmulatorClock(baseNow);
     this.now = this.clock.now;
     this.pixAutomatic = new AuthorizationBook(this.now);
+    this.transfers = new TransferBook(this.now);
   }
 
   private static zeroCounters() {
@@ -226,6 +230,23 @@ export class EmulatorState {
     return transaction;
   }
 
+  // --- balance ------------------------------------------------------------------------------
+
+  /**
+   * `GET /v3/finance/balance`: what received charges brought in (value less fee, less refunds not
+   * canceled), plus the transfer book (credits less transfers). A card charge still CONFIRMED is
+   * not released yet, as at Asaas.
+   */
+  balanceCents(accountId: string): number {
+    let cents = this.transfers.movedCents(accountId);
+    for (const p of this.payments.values()) {
+      if (p.accountId !== accountId || !p.paidAt || p.status === 'CONFIRMED') continue;
+      const refunded = (p.refunds ?? []).filter((r) => r.status !== 'CANCELLED').reduce((sum, r) => sum + r.valueCents, 0);
+      cents += p.valueCents - p.feeCents - refunded;
+    }
+    return cents;
+  }
+
   // --- stats and reset ----------------------------------------------------------------------
 
   stats() {
@@ -237,17 +258,19 @@ export class EmulatorState {
       accounts: this.accounts.size,
       webhooks_registered: this.webhooks.count(),
       pix_automatic_authorizations: this.pixAutomatic.count(),
+      transfers: this.transfers.count(),
     };
   }
 
   /**
-   * Clears charges, Pix transactions, authorizations, stats, faults and deliveries. Keeps accounts, customers and
+   * Clears charges, Pix transactions, authorizations, transfers and credits, stats, faults and deliveries. Keeps accounts, customers and
    * webhook configurations: those are account set-up, done once when an account is connected.
    */
   reset(): void {
     this.payments.clear();
     this.pixTransactions.clear();
     this.pixAutomatic.clear();
+    this.transfers.clear();
     this.faults.clear();
     this.createFaults.clear();
     this.faults.injected = 0;
@@ -268,6 +291,7 @@ export class EmulatorState {
       payments: this.payments,
       pixTransactions: this.pixTransactions,
       webhooks: this.webhooks.snapshot(),
+      transfers: this.transfers.snapshot(),
     };
   }
 
@@ -278,6 +302,7 @@ export class EmulatorState {
     refill(this.pixTransactions, snapshot.pixTransactions);
     this.webhooks.restore(snapshot.webhooks);
     this.pixAutomatic.restore(snapshot.pixAutomatic);
+    this.transfers.restore(snapshot.transfers);
     this.clock.restoreOffset(snapshot.clockOffsetMs);
   }
 }

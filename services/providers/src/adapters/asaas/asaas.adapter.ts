@@ -11,7 +11,8 @@
  * also never runs two creates of one payment at once.
  *
  * Over 300 lines as the one class an account's adapter is: each capability's calls live in their
- * own file (asaas.refunds.ts, asaas.chargebacks.ts, asaas.recurrences.ts) and this class only delegates to them.
+ * own file (asaas.refunds.ts, asaas.chargebacks.ts, asaas.recurrences.ts, asaas.transfers.ts) and
+ * this class only delegates to them.
  */
 import type { Dispatcher } from 'undici';
 import { accountHttp, type HttpAnswer, type ProviderHttp } from '../http/provider-http';
@@ -54,15 +55,20 @@ import { refundAsaasPayment, toProviderRefunds, type AsaasRefund } from './asaas
 import { CHARGEBACK_EVENTS, chargebackOf } from './asaas.chargebacks';
 import type { CreateCycleChargeInput, CreateRecurrenceInput, GetCycleChargeInput, ProviderCycleCharge, ProviderRecurrence, RecurrenceCapable, RecurrenceWebhookParseResult } from '../provider-recurrences';
 import { AsaasRecurrences, parseAsaasRecurrenceWebhookBody } from './asaas.recurrences';
+import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTransfer, TransferWebhookParseResult } from '../provider-payouts';
+import { asaasBalance, createAsaasTransfer, getAsaasTransfer } from './asaas.transfers';
 
 /** Asaas requires a User-Agent on every request (accounts created since 2024-06-13). */
 const USER_AGENT = 'Orquestra/1.0 (payment orchestration)';
 
-export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable {
+export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCapable {
   /** Card on Asaas's hosted invoice page (asaas.card.ts). */
   static readonly methods = ['pix', 'card'] as const;
   /** Chargebacks arrive by webhook (asaas.chargebacks.ts). */
   static readonly disputeEvents = CHARGEBACK_EVENTS;
+  /** Transfers to a Pix key (asaas.transfers.ts); Asaas names no registered bank account to pay. */
+  static readonly payoutDestinations = ['pix_key'] as const;
+  readonly payoutDestinations = AsaasAdapter.payoutDestinations;
   readonly provider = 'asaas';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #apiKey: string;
@@ -273,6 +279,29 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable {
   private authentic(webhook: WebhookRequest): boolean {
     const token = Object.entries(webhook.headers).find(([name]) => name.toLowerCase() === AUTH_TOKEN_HEADER)?.[1];
     return this.#signingSecret ? sameSecret(token, this.#signingSecret) : sameSecret(webhook.query['hmac'], this.#webhookSecret);
+  }
+
+  // --- balance and transfers (asaas.transfers.ts) --------------------------------------------
+
+  getBalance(): Promise<ProviderBalance> {
+    return asaasBalance((m, p, o, b) => this.api(m, p, o, b));
+  }
+
+  /** Idempotent by our payout id in `externalReference`, looked up before any create. */
+  createTransfer(input: CreateTransferInput): Promise<ProviderTransfer> {
+    return createAsaasTransfer((m, p, o, b) => this.api(m, p, o, b), input);
+  }
+
+  getTransfer(input: { payoutId: string; providerTransferId?: string }): Promise<ProviderTransfer> {
+    return getAsaasTransfer((m, p, o, b) => this.api(m, p, o, b), input);
+  }
+
+  /** The same delivery parseWebhook reads, authenticated the same way; the transfer a `TRANSFER_*` event names. */
+  parseTransferWebhook(webhook: WebhookRequest): TransferWebhookParseResult {
+    if (!this.authentic(webhook)) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    const parsed = parseAsaasWebhookBody(webhook.rawBody);
+    if (parsed.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
+    return { ok: true, eventKey: `asaas:${parsed.eventId}`, transfers: parsed.transfer ? [parsed.transfer] : [] };
   }
 
   // --- Pix Automático (asaas.recurrences.ts) -------------------------------------------------

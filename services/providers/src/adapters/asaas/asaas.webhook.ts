@@ -9,6 +9,7 @@ import { parseJsonExact } from './asaas.json';
 import { CHARGEBACK_EVENTS } from './asaas.chargebacks';
 import { AUTHORIZATION_EVENTS } from './asaas.recurrences.transformers';
 import { webhookObject } from '../webhook-body';
+import { TRANSFER_EVENTS, transferOfEvent } from './asaas.transfers';
 
 export const WEBHOOK_EVENTS = [
   'PAYMENT_RECEIVED',
@@ -30,6 +31,8 @@ export const WEBHOOK_EVENTS = [
   // PAYMENT_CREATED included: a cycle Asaas creates itself is known only by it.
   ...AUTHORIZATION_EVENTS,
   'PAYMENT_CREATED',
+  // Transfers out (asaas.transfers.ts): each status change of a payout.
+  ...TRANSFER_EVENTS,
 ] as const;
 
 export const AUTH_TOKEN_HEADER = 'asaas-access-token';
@@ -47,18 +50,25 @@ export function sameSecret(candidate: string | undefined, expected: string | und
   return timingSafeEqual(a, b);
 }
 
-/** `payment` is the event's payment object as sent (chargebacks are read from it). */
-export type ParsedAsaasWebhook = { kind: 'event'; eventId: string; event: string; paymentIds: string[]; payment?: unknown } | { kind: 'malformed' };
+/** `payment` is the event's payment object as sent (chargebacks are read from it); `transfer` what a `TRANSFER_*` event names. */
+export type ParsedAsaasWebhook =
+  | { kind: 'event'; eventId: string; event: string; paymentIds: string[]; payment?: unknown; transfer?: { providerTransferId: string; payoutId?: string } }
+  | { kind: 'malformed' };
 
 /**
  * `{id:"evt_…", event, dateCreated, payment:{id,…}}`. `PAYMENT_*` events must carry the payment's
- * id; events about other resources (transfers, invoices, …) are accepted and name no charge.
+ * id, `TRANSFER_*` events the transfer's; events about other resources (invoices, …) are accepted
+ * and name no charge.
  */
 export function parseAsaasWebhookBody(rawBody: Buffer): ParsedAsaasWebhook {
   const body = webhookObject(rawBody, parseJsonExact);
   if (!body) return { kind: 'malformed' };
   const { id, event, payment } = body as { id?: unknown; event?: unknown; payment?: unknown };
   if (typeof id !== 'string' || id.length === 0 || typeof event !== 'string' || event.length === 0) return { kind: 'malformed' };
+  if (event.startsWith('TRANSFER_')) {
+    const transfer = transferOfEvent(body);
+    return transfer ? { kind: 'event', eventId: id, event, paymentIds: [], transfer } : { kind: 'malformed' };
+  }
   if (!event.startsWith('PAYMENT_')) return { kind: 'event', eventId: id, event, paymentIds: [] };
   const paymentId = (payment as { id?: unknown } | null | undefined)?.id;
   if (typeof paymentId !== 'string' || paymentId.length === 0) return { kind: 'malformed' };
