@@ -44,6 +44,7 @@ export const ERROR_CODES = [
   'payouts_api_disabled',
   'payout_limit_exceeded',
   'insufficient_balance',
+  'payout_refused',
   'service_unavailable',
   'internal',
 ] as const;

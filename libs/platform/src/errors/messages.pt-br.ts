@@ -48,6 +48,7 @@ export const MESSAGES_PT_BR: Record<ErrorCode, string> = {
   webhook_rejected: 'Notificação recusada: autenticação inválida.',
   payouts_api_disabled: 'Os repasses pela API estão desligados para esta conta. O dono da conta deve ligá-los (comando npm run owner -- payouts enable, ou o painel) antes de criar repasses.',
   payout_limit_exceeded: 'Este repasse passaria do limite diário de repasses deste modo. Tente um valor menor ou amanhã; o dono da conta pode aumentar o limite.',
+  payout_refused: 'O provedor recusou o repasse. Confira o destino e o valor; o repasse ficou registrado como failed com o motivo.',
   insufficient_balance: 'O saldo disponível na conta do provedor não cobre este repasse. Consulte GET /v1/balances e tente um valor menor.',
   service_unavailable: 'Serviço temporariamente indisponível. Tente novamente em alguns instantes.',
   internal: 'Erro interno. Tente novamente; se persistir, contate o suporte informando o request id.',

@@ -45,6 +45,7 @@ export function grpcStatusFor(code: ErrorCode): GrpcStatus {
     case 'webhook_rejected':
     case 'payout_limit_exceeded':
     case 'insufficient_balance':
+    case 'payout_refused':
       return GrpcStatus.FAILED_PRECONDITION;
     case 'provider_rate_limited':
       return GrpcStatus.RESOURCE_EXHAUSTED;

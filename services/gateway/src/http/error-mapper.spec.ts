@@ -41,6 +41,7 @@ const EXPECTED: Record<ErrorCode, HttpErrorShape> = {
   payouts_api_disabled: { status: 403, type: 'permission_error' },
   payout_limit_exceeded: { status: 422, type: 'invalid_request_error' },
   insufficient_balance: { status: 422, type: 'invalid_request_error' },
+  payout_refused: { status: 422, type: 'invalid_request_error' },
   all_providers_failed: { status: 502, type: 'provider_error' },
   provider_unavailable: { status: 503, type: 'api_error' },
   provider_rate_limited: { status: 503, type: 'api_error' },

@@ -44,6 +44,7 @@ export function httpErrorFor(code: ErrorCode): HttpErrorShape {
     case 'method_not_available':
     case 'payout_limit_exceeded':
     case 'insufficient_balance':
+    case 'payout_refused':
       return { status: 422, type: 'invalid_request_error' };
     case 'unauthenticated':
     case 'webhook_rejected':
