@@ -7,6 +7,8 @@ module.exports = require('../../jest.preset.js')(__dirname, {
   testPathIgnorePatterns: process.env.E2E_NOTHING_LOST === '1' ? ['/node_modules/'] : ['/node_modules/', 'nothing-lost'],
   globalSetup: '<rootDir>/src/support/global-setup.ts',
   globalTeardown: '<rootDir>/src/support/global-teardown.ts',
+  // Suites that move emulator clocks run last (src/support/sequencer.js).
+  testSequencer: '<rootDir>/src/support/sequencer.js',
   testTimeout: 60_000,
   maxWorkers: 1,
 });
