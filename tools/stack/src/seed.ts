@@ -15,7 +15,14 @@ export interface SeedResult {
   secondTestProviderAccountId: string | null;
   secondEmulatorClientId: string;
   emulatorClient: { clientId: string; clientSecret: string; pixKey: string };
+  /** The saved Pix key (pdest_…) test-mode payouts may go to; payouts by API are on in test mode. */
+  payoutDestinationId: string;
+  /** The same key saved in live mode (with `withLiveAccount`), for test/live isolation; payouts stay off in live. */
+  livePayoutDestinationId: string | null;
 }
+
+/** The company's own Pix key the seeded merchant's payouts go to (not the key it receives on). */
+export const SEED_PAYOUT_PIX_KEY = 'financeiro@loja-teste.orquestra.dev';
 
 interface SeedState {
   merchantId?: string;
@@ -144,6 +151,25 @@ export async function seedStack(options: {
     const liveProviderAccountId = options.withLiveAccount ? await connect(common.Mode.MODE_LIVE) : null;
     const secondTestProviderAccountId = options.withSecondTestAccount ? await connect(common.Mode.MODE_TEST, true) : null;
 
+    // The owner's payout controls (docs/owner.md), so a fresh `npm start` has a working payout path.
+    // Turned on only while never set: a restart never undoes the owner's `payouts disable`.
+    const { settings } = await accountsClient.getPayoutSettings({ merchant_id: merchant.id, mode: common.Mode.MODE_TEST });
+    if (!settings?.updated_at) await accountsClient.setPayoutSettings({ merchant_id: merchant.id, mode: common.Mode.MODE_TEST, api_enabled: true });
+    // Saving a saved key answers the saved one: the same id on every start.
+    const saveDestination = async (mode: common.Mode) => {
+      const { destination } = await accountsClient.createPayoutDestination({
+        merchant_id: merchant.id,
+        mode,
+        key_type: 'email',
+        key: SEED_PAYOUT_PIX_KEY,
+        label: 'Conta da empresa',
+      });
+      if (!destination) throw new Error('the payout destination was not saved');
+      return destination.id;
+    };
+    const payoutDestinationId = await saveDestination(common.Mode.MODE_TEST);
+    const livePayoutDestinationId = options.withLiveAccount ? await saveDestination(common.Mode.MODE_LIVE) : null;
+
     const next: SeedState = { merchantId: merchant.id, testKey, restrictedTestKey, liveKey, clientSecret };
     writeFileSync(options.stateFile, JSON.stringify(next, null, 2), { mode: 0o600 });
     return {
@@ -156,6 +182,8 @@ export async function seedStack(options: {
       secondTestProviderAccountId,
       emulatorClient,
       secondEmulatorClientId: clientFor('testB').clientId,
+      payoutDestinationId,
+      livePayoutDestinationId,
     };
   } finally {
     accountsClient.close();
