@@ -15,6 +15,8 @@ import { beforeChargePaid, onChargePaid, recurringControlRoutes, type RecurringD
 import { createRefund, type RefundSettler } from './refunds';
 import type { WebhookSender } from './webhook-sender';
 import { accountIdFor } from './woovi-ids';
+import type { PaymentSettler } from './payments';
+import { paymentControlRoutes } from './payments.routes';
 
 const accountSchema = z.object({ app_id: z.string().min(1) }).strict();
 
@@ -31,12 +33,15 @@ export interface ControlDependencies {
   disputes?: DisputeBook;
   /** Pix Automático (pix-recurring.routes.ts) and what the clock moving does to it. */
   recurring: { deps: RecurringDeps; tick: () => void };
+  /** Pix Out (payments.ts). */
+  payments: PaymentSettler;
 }
 
 const dashboardRefundSchema = z.object({ value: z.number().int().min(1).optional(), comment: z.string().max(140).optional() }).strict();
 
-export function controlApp({ state, sender, expiry, keys, logger, refunds, disputes, recurring }: ControlDependencies): Express {
+export function controlApp({ state, sender, expiry, keys, logger, refunds, disputes, recurring, payments }: ControlDependencies): Express {
   const routes = Router();
+  routes.use(paymentControlRoutes(state, payments, logger));
   routes.get('/__control/public-key', (_req, res) => {
     res.status(200).type('application/x-pem-file').send(keys.publicKeyPem);
   });

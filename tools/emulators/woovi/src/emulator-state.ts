@@ -8,6 +8,7 @@ import { activityStats, EmulatorStateBase, refill, type DeliveryRecord } from '.
 import { accountIdFor, newEndToEndId } from './woovi-ids';
 import { wooviErrors } from './woovi-errors';
 import { RecurringBook } from './pix-recurring';
+import { PaymentBook } from './payments';
 
 export type ChargeStatus = 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
 
@@ -82,6 +83,8 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   private counters = EmulatorState.zeroCounters();
   /** Pix Automático subscriptions (pix-recurring.ts). */
   readonly recurring = new RecurringBook(this.now);
+  /** Pix payments out, credits and their test behaviours (payments.ts). */
+  readonly payments = new PaymentBook(this.now);
   /** Called once when an ACTIVE charge passes its expiry (the emulator sends CHARGE_EXPIRED). */
   onExpired: (charge: StoredCharge) => void = () => undefined;
 
@@ -222,13 +225,15 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
       charges_stored,
       accounts: this.accounts.size,
       webhooks_registered,
+      payments: this.payments.count(),
     };
   }
 
-  /** Clears charges, subscriptions, stats, faults and deliveries; keeps accounts and webhook registrations (account set-up). */
+  /** Clears charges, subscriptions, payments out, credits, stats, faults and deliveries; keeps accounts and webhook registrations (account set-up). */
   reset(): void {
     this.charges.clear();
     this.recurring.clear();
+    this.payments.clear();
     this.faults.clear();
     this.faults.injected = 0;
     this.deliveries.clear();
@@ -239,7 +244,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
 
   /** What a restart keeps: accounts, charges, subscriptions, webhook registrations and the clock; stats and faults start afresh. */
   snapshot() {
-    return { accounts: this.accounts, charges: this.charges, webhooks: this.webhooks, recurring: this.recurring.snapshot(), clockOffsetMs: this.clock.offset() };
+    return { accounts: this.accounts, charges: this.charges, webhooks: this.webhooks, recurring: this.recurring.snapshot(), payments: this.payments.snapshot(), clockOffsetMs: this.clock.offset() };
   }
 
   restore(snapshot: ReturnType<EmulatorState['snapshot']>): void {
@@ -247,6 +252,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     refill(this.charges, snapshot.charges);
     refill(this.webhooks, snapshot.webhooks);
     this.recurring.restore(snapshot.recurring);
+    this.payments.restore(snapshot.payments);
     this.clock.restoreOffset(snapshot.clockOffsetMs);
   }
 }

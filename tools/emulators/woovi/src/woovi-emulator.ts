@@ -11,7 +11,7 @@
  * await emulator.stop();
  */
 import { createServer } from 'node:http';
-import { createEmulatorLogger, hostEmulator, SANDBOX_MERCHANT, type EmulatorLifecycle, type EmulatorOptions, type Merchant } from '../../kit';
+import { createEmulatorLogger, hostEmulator, SANDBOX_MERCHANT, Timers, type EmulatorLifecycle, type EmulatorOptions, type Merchant } from '../../kit';
 import { ExpiryScheduler } from './charge-expiry';
 import type { Company } from './charge-json';
 import { controlApp } from './control.routes';
@@ -23,6 +23,7 @@ import { wooviApiApp } from './woovi-api.routes';
 import { chargeJson } from './charge-json';
 import { RefundSettler } from './refunds';
 import { onChargeExpired, recurringTick } from './pix-recurring.routes';
+import { PaymentSettler } from './payments';
 
 export interface WooviEmulatorOptions extends EmulatorOptions {
   /** AppIDs valid from the start. */
@@ -39,6 +40,8 @@ export interface WooviEmulatorOptions extends EmulatorOptions {
   feeBasisPoints?: number;
   /** How long a refund stays IN_PROCESSING before it is CONFIRMED (default 300 ms). */
   refundSettleMs?: number;
+  /** How long an approved Pix payment out takes to be CONFIRMED (default 300 ms; per account by `/__control/payments/behaviour`). */
+  paymentSettleMs?: number;
   /** How often Pix Automático work (cycle charges, expiries) is looked for besides after each clock move (default 1 s; 0: never). */
   sweepMs?: number;
 }
@@ -59,12 +62,16 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
   const refunds = new RefundSettler(state, sender, logger, options.refundSettleMs ?? 300, (charge) => chargeJson(state, charge));
 
 
+  const payments = {
+    settler: new PaymentSettler(state.now, (account, event, payload, correlationID) => sender.notifyAccount(event, account, payload, correlationID), logger, options.paymentSettleMs ?? 300),
+    lostAnswers: new Timers(),
+  };
   const charges = {
     merchant: options.merchant ?? SANDBOX_MERCHANT,
     locationHost: options.locationHost ?? 'api.woovi-emulator.local',
     feeBasisPoints: options.feeBasisPoints ?? 80,
   };
-  const api = wooviApiApp({ state, sender, expiry, keys, charges, logger, refunds });
+  const api = wooviApiApp({ state, sender, expiry, keys, charges, logger, refunds, payments });
   const recurringDeps = { state, sender, expiry, charges };
   const tick = () => recurringTick(recurringDeps);
   state.onExpired = (charge) => {
@@ -74,7 +81,7 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
   const disputes = new DisputeBook();
   const { lifecycle } = hostEmulator('woovi', options, {
     api: createServer(api),
-    control: createServer(controlApp({ state, sender, expiry, keys, logger, refunds, disputes, recurring: { deps: recurringDeps, tick } })),
+    control: createServer(controlApp({ state, sender, expiry, keys, logger, refunds, disputes, recurring: { deps: recurringDeps, tick }, payments: payments.settler })),
     faults: state.faults,
     stores: { state, disputes },
     webhooks: sender,
@@ -83,6 +90,8 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
     onStop: () => {
       expiry.clear();
       refunds.close();
+      payments.settler.close();
+      payments.lostAnswers.clear();
     },
   });
   // After the file: accounts given at start win over the remembered ones.

@@ -49,20 +49,25 @@ import type {
 } from '../provider-recurrences';
 import { WooviRecurrences } from './woovi.recurrences';
 import { RECURRENCE_EVENTS, parseWooviRecurrenceWebhookBody } from './woovi.recurrences.transformers';
+import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTransfer, TransferWebhookParseResult } from '../provider-payouts';
+import { MOVEMENT_EVENTS, createWooviTransfer, getWooviTransfer, parseWooviTransferBody, wooviBalance } from './woovi.transfers';
 
-/** The events we need: a charge paid, a charge no longer payable, refunds, and MED disputes. */
 /** The MED events (woovi.disputes.ts). */
 const DISPUTE_EVENTS = ['OPENPIX:DISPUTE_CREATED', 'OPENPIX:DISPUTE_ACCEPTED', 'OPENPIX:DISPUTE_REJECTED', 'OPENPIX:DISPUTE_CANCELED'] as const;
 
-export const WEBHOOK_EVENTS = ['OPENPIX:CHARGE_COMPLETED', 'OPENPIX:CHARGE_EXPIRED', 'OPENPIX:TRANSACTION_REFUND_RECEIVED', ...DISPUTE_EVENTS] as const;
+/** The events we need: a charge paid, a charge no longer payable, refunds, MED disputes, and Pix payments out (woovi.transfers.ts). */
+export const WEBHOOK_EVENTS = ['OPENPIX:CHARGE_COMPLETED', 'OPENPIX:CHARGE_EXPIRED', 'OPENPIX:TRANSACTION_REFUND_RECEIVED', ...DISPUTE_EVENTS, ...MOVEMENT_EVENTS] as const;
 
 /** `context.settings` key: Woovi's webhook public key(s) for the account's environment, PEM. */
 export const PUBLIC_KEY_SETTING = 'webhook_public_key';
 
-export class WooviAdapter implements ProviderAdapter, RecurrenceCapable {
+export class WooviAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCapable {
   static readonly methods = ['pix'] as const;
   /** MED notices arrive by webhook (woovi.disputes.ts). */
   static readonly disputeEvents = DISPUTE_EVENTS;
+  /** Pix payments out to a key (woovi.transfers.ts). */
+  static readonly payoutDestinations = ['pix_key'] as const;
+  readonly payoutDestinations = WooviAdapter.payoutDestinations;
   readonly provider = 'woovi';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #appId: string;
@@ -241,6 +246,28 @@ export class WooviAdapter implements ProviderAdapter, RecurrenceCapable {
     const expected = createHash('sha256').update(this.#webhookSecret).digest();
     const actual = createHash('sha256').update(candidate).digest();
     return timingSafeEqual(expected, actual);
+  }
+
+  // --- balance and Pix payments out (woovi.transfers.ts) -------------------------------------
+
+  getBalance(): Promise<ProviderBalance> {
+    return wooviBalance((m, p, o, b) => this.api(m, p, o, b));
+  }
+
+  /** Idempotent on the payment's correlationID, which is our payout id (create, then approve). */
+  createTransfer(input: CreateTransferInput): Promise<ProviderTransfer> {
+    return createWooviTransfer((m, p, o, b) => this.api(m, p, o, b), input);
+  }
+
+  getTransfer(input: { payoutId: string; providerTransferId?: string }): Promise<ProviderTransfer> {
+    return getWooviTransfer((m, p, o, b) => this.api(m, p, o, b), input);
+  }
+
+  /** Authenticated as parseWebhook is (RSA signature and our secret); the payment an `OPENPIX:MOVEMENT_*` event names. */
+  parseTransferWebhook(webhook: WebhookRequest): TransferWebhookParseResult {
+    if (!this.authentic(webhook)) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    const parsed = parseWooviTransferBody(webhook.rawBody);
+    return parsed.kind === 'malformed' ? { ok: false, reason: 'malformed', httpStatus: 400 } : { ok: true, eventKey: parsed.eventKey, transfers: parsed.transfers };
   }
 
   // --- Pix Automático (woovi.recurrences.ts) -------------------------------------------------

@@ -212,6 +212,9 @@ describe('payment and webhook', () => {
       'OPENPIX:DISPUTE_CANCELED',
       'OPENPIX:DISPUTE_CREATED',
       'OPENPIX:DISPUTE_REJECTED',
+      'OPENPIX:MOVEMENT_CONFIRMED',
+      'OPENPIX:MOVEMENT_FAILED',
+      'OPENPIX:MOVEMENT_REMOVED',
       'OPENPIX:TRANSACTION_REFUND_RECEIVED',
     ]);
     // Woovi's test notification for each new webhook authenticates and names no charge.
