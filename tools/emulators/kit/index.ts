@@ -51,3 +51,4 @@ export * from './timers';
 export * from './webhook-outbox';
 export * from './api-port';
 export * from './state-base';
+export * from './payout-book';

@@ -84,7 +84,9 @@ describe('payout handlers', () => {
 
   it.each([
     ['ambiguous timeout', new ProviderError('ambiguous', 'provider_timeout', 'no answer'), 'provider_timeout'],
-    ['ambiguous 5xx', new ProviderError('ambiguous', 'provider_unavailable', '502'), 'provider_unavailable'],
+    ['ambiguous 503', new ProviderError('ambiguous', 'provider_unavailable', '503'), 'provider_unavailable'],
+    ['ambiguous 500 after sending', new ProviderError('ambiguous', 'provider_error', '500'), 'provider_timeout'],
+    ['nothing sent', new ProviderError('not_created', 'provider_unavailable', 'ECONNREFUSED'), 'provider_unavailable'],
   ])('a lost answer (%s) surfaces as such, tried once', async (_name, error, code) => {
     let tries = 0;
     const { handlers } = handlersWith(capable({ createTransfer: () => {

@@ -27,14 +27,17 @@ function destinationOf(destination: providers.TransferDestination | undefined): 
 
 /**
  * A provider call about a payout. A balance the account does not have is `insufficient_balance`
- * (422 at the API); everything else as for charges: a lost answer keeps its provider_timeout /
- * provider_unavailable, which tells the payouts service to ask GetTransfer rather than send again.
+ * (422 at the API); a transfer that may have been made (`ambiguous`: no answer, or a 5xx after
+ * sending) is provider_timeout, which tells the payouts service to ask GetTransfer rather than send
+ * again; everything else as for charges.
  */
 async function payoutGuarded<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof ProviderError && error.normalizedCode === 'insufficient_balance') throw new AppError('insufficient_balance', { param: 'amount' });
+    // A write answered 5xx is `ambiguous` with provider_error: for a transfer that is a lost answer too.
+    if (error instanceof ProviderError && error.kind === 'ambiguous' && error.normalizedCode !== 'provider_unavailable') throw new AppError('provider_timeout');
     throw toAppError(error, 'payout_id');
   }
 }

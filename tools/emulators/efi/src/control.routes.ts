@@ -3,9 +3,10 @@
  * not have. Answers `{error, message}` on failure.
  */
 import { Router, type Express } from 'express';
-import { controlPort, escapeHtml, qrCodePngDataUrl, sendControlError as fail, type Logger } from '../../kit';
+import { controlPort, escapeHtml, payoutControlRoutes, qrCodePngDataUrl, sendControlError as fail, type Logger } from '../../kit';
 import { z } from 'zod';
 import type { EmulatorState } from './emulator-state';
+import { envioJson, type EnvioBook } from './envio.routes';
 import { infracaoControlRoutes, type InfracaoBook } from './infracoes';
 import { newDashboardRefundId } from './pix-ids';
 import type { RecurrenceBook } from './recorrencias';
@@ -41,7 +42,15 @@ export interface RecurrenceControl {
   tick: () => void;
 }
 
-export function controlApp(state: EmulatorState, sender: WebhookSender, settler: RefundSettler, logger: Logger, infracoes?: InfracaoBook, recurrences?: RecurrenceControl): Express {
+export function controlApp(
+  state: EmulatorState,
+  sender: WebhookSender,
+  settler: RefundSettler,
+  logger: Logger,
+  infracoes?: InfracaoBook,
+  recurrences?: RecurrenceControl,
+  envios?: EnvioBook,
+): Express {
   const routes = Router();
   routes.post('/__control/clients', (req, res) => {
     const parsed = clientSchema.safeParse(req.body);
@@ -68,6 +77,8 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
     if (others.length > 0) return fail(res, 409, 'ambiguous_txid', 'several clients have this txid: send client_id');
     if (charge.status !== 'ATIVA') return fail(res, 409, 'charge_not_payable', `charge is ${charge.status}`);
     const pix = state.settleCharge(charge, parsed.data.infoPagador);
+    // Efí charges no fee on a Pix received by the API Pix in this emulator: the whole amount is available.
+    envios?.credit(charge.clientId, Math.round(Number(pix.valor) * 100));
     const registration = state.getWebhook(charge.clientId, charge.request.chave);
     if (registration) sender.notifyPix(charge, registration, pix);
     // Journey 3: paying the immediate charge of the combined QR approves its recurrence.
@@ -137,6 +148,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
 
   if (infracoes) routes.use(infracaoControlRoutes(state, infracoes));
   if (recurrences) routes.use(recurrenceControlRoutes(recurrences.book, sender));
+  if (envios) routes.use(payoutControlRoutes(envios, 'client_id', (clientId) => (state.clientChave(clientId) === undefined ? undefined : clientId), envioJson));
 
   // Target of `linkVisualizacao`: a bare page with the QR code, like Efí's payment page.
   routes.get('/cob/pagar/:token', async (req, res) => {
@@ -160,6 +172,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, settler:
     reset: () => {
       infracoes?.clear();
       recurrences?.book.clear();
+      envios?.reset();
       state.reset();
     },
     faults: { registry: state.faults, param: 'client_id' },

@@ -1,6 +1,6 @@
 /**
  * An Efí Pix API emulator: the Banco Central API Pix as Efí serves it (immediate charges,
- * devoluções, MED, Pix Automático), over HTTPS with mandatory client certificates (mTLS) on the
+ * devoluções, MED, Pix Automático, balance and Pix sent), over HTTPS with mandatory client certificates (mTLS) on the
  * API port, plus a plain-HTTP control port for sandbox set-up, payments, the payer's bank of Pix
  * Automático, the clock and fault injection.
  *
@@ -12,9 +12,10 @@
  */
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { createEmulatorLogger, hostEmulator, SANDBOX_MERCHANT, type EmulatorLifecycle, type EmulatorOptions, type Merchant } from '../../kit';
+import { createEmulatorLogger, hostEmulator, PayoutBook, SANDBOX_MERCHANT, type EmulatorLifecycle, type EmulatorOptions, type Merchant } from '../../kit';
 import { controlApp } from './control.routes';
 import { EmulatorState, type ClientRegistration } from './emulator-state';
+import { notifyEnvio, type Envio } from './envio.routes';
 import { InfracaoBook } from './infracoes';
 import { pixApiApp } from './pix-api.routes';
 import { RecurrenceBook } from './recorrencias';
@@ -52,7 +53,9 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
   });
 
   const sender = new WebhookSender(state, options.tls, options.webhooks ?? {}, logger);
-  const settler = new RefundSettler(state, sender, logger);
+  // The accounts' balances and Pix sent (envio.routes.ts); a settled send notifies the key's webhook.
+  const envios: PayoutBook<Envio> = new PayoutBook<Envio>(state.now, (transfer) => notifyEnvio(state, sender, transfer));
+  const settler = new RefundSettler(state, sender, logger, envios);
   let controlBase = '';
   const infracoes = new InfracaoBook();
   const recurrences = new RecurrenceBook(state.now);
@@ -71,6 +74,7 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
     logger,
     infracoes,
     { book: recurrences, options: { merchant, locationHost } },
+    envios,
   );
 
   const apiServer = createHttpsServer(
@@ -80,16 +84,19 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
   apiServer.on('tlsClientError', (err) => logger.debug({ code: (err as { code?: string }).code }, 'TLS client refused'));
   const { lifecycle, restored } = hostEmulator('efi', options, {
     api: apiServer,
-    control: createHttpServer(controlApp(state, sender, settler, logger, infracoes, { book: recurrences, tick })),
+    control: createHttpServer(controlApp(state, sender, settler, logger, infracoes, { book: recurrences, tick }, envios)),
     faults: state.faults,
-    stores: { state, infracoes, recurrences },
+    stores: { state, infracoes, recurrences, envios },
     webhooks: sender,
     logger,
     sweep: { everyMs: options.sweepMs ?? 1_000, run: tick },
     onListening: ({ controlPort }, urlOf) => {
       controlBase = urlOf(controlPort);
     },
-    onStop: () => settler.close(),
+    onStop: () => {
+      settler.close();
+      envios.close();
+    },
   });
   if (restored) {
     for (const { charge, pix, devolucao } of state.processingDevolucoes()) settler.schedule(charge, pix, devolucao);

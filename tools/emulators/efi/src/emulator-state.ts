@@ -71,11 +71,11 @@ export interface WebhookRegistration {
 
 export interface WebhookDelivery extends DeliveryRecord {
   id: number;
-  kind: 'pix' | 'rec' | 'cobr' | 'registration_test';
+  kind: 'pix' | 'envio' | 'rec' | 'cobr' | 'registration_test';
   clientId: string;
   /** The URL posted to, without its query string (it may carry the integrator's secret). */
   urlWithoutQuery: string;
-  /** The txids notified (for `rec`, the idRecs). */
+  /** The txids notified (for `rec`, the idRecs; for `envio`, the idEnvios). */
   txids: string[];
 }
 

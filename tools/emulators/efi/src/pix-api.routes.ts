@@ -5,6 +5,7 @@
 import express, { type Express } from 'express';
 import { cobRoutes, type CobRoutesOptions } from './cob.routes';
 import { devolucaoRoutes } from './devolucao.routes';
+import { envioRoutes, type EnvioBook } from './envio.routes';
 import type { EmulatorState } from './emulator-state';
 import { InfracaoBook, infracaoRoutes } from './infracoes';
 import { emulatorApiApp, finishApi, injectFaults, type Logger } from '../../kit';
@@ -22,7 +23,16 @@ export interface RecurrenceApi {
   options: RecRoutesOptions;
 }
 
-export function pixApiApp(state: EmulatorState, sender: WebhookSender, settler: RefundSettler, cob: CobRoutesOptions, logger: Logger, infracoes = new InfracaoBook(), recurrences?: RecurrenceApi): Express {
+export function pixApiApp(
+  state: EmulatorState,
+  sender: WebhookSender,
+  settler: RefundSettler,
+  cob: CobRoutesOptions,
+  logger: Logger,
+  infracoes = new InfracaoBook(),
+  recurrences?: RecurrenceApi,
+  envios?: EnvioBook,
+): Express {
   const app = emulatorApiApp(logger, (res) => ({ client: res.locals['clientId'] }));
   app.use(injectFaults(state.faults, (req) => identifyCaller(state, req), efiAnswers));
   app.use(express.json({ limit: '1mb' }));
@@ -30,5 +40,10 @@ export function pixApiApp(state: EmulatorState, sender: WebhookSender, settler: 
   app.use(oauthRoutes(state));
   app.use('/v2', requireBearer(state), cobRoutes(state, cob), devolucaoRoutes(state, settler), infracaoRoutes(state, infracoes), webhookConfigRoutes(state, sender));
   if (recurrences) app.use('/v2', requireBearer(state), recurrenceRoutes(state, recurrences.book, sender, recurrences.options));
+  if (envios) {
+    const { v2, v3 } = envioRoutes(state, envios);
+    app.use('/v2', requireBearer(state), v2);
+    app.use('/v3', requireBearer(state), v3);
+  }
   return finishApi(app, efiAnswers, logger);
 }

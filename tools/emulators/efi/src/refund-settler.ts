@@ -4,6 +4,7 @@
  */
 import type { Devolucao, EmulatorState, PixRecebido, RefundBehaviour, StoredCharge } from './emulator-state';
 import { Timers, type Logger } from '../../kit';
+import type { EnvioBook } from './envio.routes';
 import type { WebhookSender } from './webhook-sender';
 
 export class RefundSettler {
@@ -13,6 +14,8 @@ export class RefundSettler {
     private readonly state: EmulatorState,
     private readonly sender: WebhookSender,
     private readonly logger: Logger,
+    /** The account's balance, which a devolução made leaves. */
+    private readonly envios?: EnvioBook,
   ) {}
 
   schedule(charge: StoredCharge, pix: PixRecebido, devolucao: Devolucao): void {
@@ -24,6 +27,7 @@ export class RefundSettler {
 
   private settle(charge: StoredCharge, pix: PixRecebido, devolucao: Devolucao, outcome: RefundBehaviour['outcome']): void {
     if (!this.state.settleDevolucao(devolucao, outcome)) return;
+    if (outcome === 'DEVOLVIDO') this.envios?.debit(charge.clientId, Math.round(Number(devolucao.valor) * 100));
     const registration = this.state.getWebhook(charge.clientId, charge.request.chave);
     if (registration) this.sender.notifyPix(charge, registration, pix);
     this.logger.info({ client: charge.clientId, txid: charge.txid, devolucao: devolucao.id, status: outcome, webhook: Boolean(registration) }, 'devolução settled');

@@ -119,6 +119,13 @@ export class WebhookSender extends WebhookOutbox<WebhookDelivery, EmulatorState>
     this.enqueue({ delivery, url, body: JSON.stringify(body), headers: () => JSON_HEADERS, dispatcher: this.dispatcherFor(url) });
   }
 
+  /** A Pix sent from the account settled: `body` to the key's URL plus "/pix", as for a received Pix. */
+  notifyEnvio(clientId: string, registration: WebhookRegistration, body: unknown, idEnvio: string): void {
+    const url = `${registration.webhookUrl}/pix`;
+    const delivery = this.log.start({ kind: 'envio', clientId, urlWithoutQuery: withoutQuery(url), txids: [idEnvio] });
+    this.enqueue({ delivery, url, body: JSON.stringify(body), headers: () => JSON_HEADERS, dispatcher: this.dispatcherFor(url) });
+  }
+
   /**
    * A Pix Automático notification: `body` to the registered `webhookrec` URL plus "/rec", or the
    * `webhookcobr` URL plus "/cobr", appended as for "/pix"; same certificate, retries and log.

@@ -8,7 +8,7 @@
  * charges (`cob`) whose txid is derived from our idempotency key, which makes creation idempotent.
  *
  * Over 300 lines as the one class an account's adapter is: each capability's calls live in their
- * own file (efi.infracoes.ts, efi.refunds.ts, efi.recurrences.ts) and this class only delegates to them.
+ * own file (efi.infracoes.ts, efi.refunds.ts, efi.recurrences.ts, efi.payouts.ts) and this class only delegates to them.
  */
 import { assertNever } from '@orquestra/platform';
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -28,6 +28,7 @@ import {
   type WebhookRequest,
 } from '../provider-adapter';
 import type { DisputeEvidenceInput, ListDisputesInput, ProviderDispute } from '../provider-disputes';
+import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTransfer, TransferWebhookParseResult } from '../provider-payouts';
 import type {
   CreateCycleChargeInput,
   CreateRecurrenceInput,
@@ -38,6 +39,7 @@ import type {
   RecurrenceWebhookParseResult,
   RetryCycleChargeInput,
 } from '../provider-recurrences';
+import { EfiPayouts, parseEfiEnvioWebhookBody } from './efi.payouts';
 import { EfiRecurrences } from './efi.recurrences';
 import { parseEfiRecurrenceWebhookBody } from './efi.recurrences.transformers';
 import { listEfiInfracoes, submitEfiDefesa } from './efi.infracoes';
@@ -79,9 +81,12 @@ export interface EfiAdapterOptions {
 /** Refresh a token this long before Efí says it expires, so no request carries a dying one. */
 const TOKEN_REFRESH_MARGIN_MS = 60_000;
 
-export class EfiAdapter implements ProviderAdapter, RecurrenceCapable {
+export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCapable {
   /** The API Pix only (Efí's boleto and card live in its separate Cobranças API). */
   static readonly methods = ['pix'] as const;
+  /** Pix sent to a key (efi.payouts.ts). */
+  static readonly payoutDestinations = ['pix_key'] as const;
+  readonly payoutDestinations = EfiAdapter.payoutDestinations;
   readonly provider = 'efi';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #clientSecret: string;
@@ -91,6 +96,8 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable {
   #tokenInFlight: Promise<string> | undefined;
   /** Pix Automático (efi.recurrences.ts). */
   readonly #recurrences: EfiRecurrences;
+  /** Balance and Pix sent (efi.payouts.ts). */
+  readonly #payouts: EfiPayouts;
   /** The non-secret options. */
   private readonly options: Pick<EfiAdapterOptions, 'clientId' | 'chave'>;
 
@@ -107,6 +114,7 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable {
       ...(options.observe ? { observe: options.observe } : {}),
     });
     this.#recurrences = new EfiRecurrences((m, p, o, b, h) => this.api(m, p, o, b, h), options.chave);
+    this.#payouts = new EfiPayouts((m, p, o, b) => this.api(m, p, o, b), options.chave);
   }
 
   /** Releases the connection pool. */
@@ -355,5 +363,27 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable {
       default:
         return assertNever(parsed);
     }
+  }
+
+  // --- Payouts (efi.payouts.ts) ---------------------------------------------------------------
+
+  getBalance(): Promise<ProviderBalance> {
+    return this.#payouts.balance();
+  }
+
+  createTransfer(input: CreateTransferInput): Promise<ProviderTransfer> {
+    return this.#payouts.create(input);
+  }
+
+  getTransfer(input: { payoutId: string; providerTransferId?: string }): Promise<ProviderTransfer> {
+    return this.#payouts.get(input.payoutId);
+  }
+
+  /** Pix-sent notifications arrive at the same URL as received Pix, authenticated alike. */
+  parseTransferWebhook(webhook: WebhookRequest): TransferWebhookParseResult {
+    if (!this.sameSecret(webhook.query['hmac'])) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    const parsed = parseEfiEnvioWebhookBody(webhook.rawBody);
+    if (parsed.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
+    return { ok: true, eventKey: parsed.eventKey, transfers: parsed.sends.map(({ idEnvio, payoutId }) => ({ providerTransferId: idEnvio, ...(payoutId ? { payoutId } : {}) })) };
   }
 }
