@@ -8,6 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { activityStats, EmulatorStateBase, refill } from '../../kit';
 import { accountIdFor, newEndToEndId, newId } from './pagarme-ids';
 import { pagarmeErrors } from './pagarme-errors';
+import { WithdrawalBook } from './withdrawals';
 import type { Account, AccountRegistration, RefundTransaction, StoredCustomer, StoredOrder, WebhookConfig, WebhookDelivery } from './emulator-records';
 
 export type {
@@ -44,6 +45,8 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   private readonly idempotency = new Map<string, { at: number; status: number; body: unknown }>();
   private readonly webhooks = new Map<string, WebhookConfig>();
   private counters = zeroCounters();
+  /** Withdrawals, credits and their test behaviours (withdrawals.ts). */
+  readonly withdrawals = new WithdrawalBook(this.now);
   /** Called when a pending charge passes its `expires_at` (the emulator sends webhooks from it). */
   onExpired: (order: StoredOrder) => void = () => undefined;
 
@@ -260,15 +263,17 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
       charges_stored: this.byChargeId.size,
       accounts: this.accounts.size,
       webhooks_configured: this.webhooks.size,
+      withdrawals: this.withdrawals.count(),
     };
   }
 
-  /** Clears orders, idempotency keys, stats, faults and deliveries; accounts and webhook URLs stay. */
+  /** Clears orders, withdrawals, credits, idempotency keys, stats, faults and deliveries; accounts and webhook URLs stay. */
   reset(): void {
     this.orders.clear();
     this.byChargeId.clear();
     this.customers.clear();
     this.idempotency.clear();
+    this.withdrawals.clear();
     this.faults.clear();
     this.deliveries.clear();
     this.counters = zeroCounters();
@@ -284,6 +289,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
       orders: this.orders,
       idempotency: this.idempotency,
       webhooks: this.webhooks,
+      withdrawals: this.withdrawals.snapshot(),
     };
   }
 
@@ -296,5 +302,6 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     for (const own of this.orders.values()) for (const order of own.values()) this.byChargeId.set(order.charge.id, order);
     refill(this.idempotency, snapshot.idempotency);
     refill(this.webhooks, snapshot.webhooks);
+    this.withdrawals.restore(snapshot.withdrawals);
   }
 }

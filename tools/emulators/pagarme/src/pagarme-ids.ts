@@ -28,6 +28,16 @@ export function accountIdFor(secretKey: string): string {
   return `acc_${stableBase62(`pagarme-emulator:account:${secretKey}`)}`;
 }
 
+/** The account's own (default) recipient, `rp_…`: one per account, stable across restarts. */
+export function recipientIdFor(accountId: string): string {
+  return `rp_${stableBase62(`pagarme-emulator:recipient:${accountId}`)}`;
+}
+
+/** A withdrawal's id, as Pagar.me names transfers (`tran_…`). */
+export function newWithdrawalId(): string {
+  return newId('tran');
+}
+
 /** Pagar.me reuses one customer per document within an account. */
 export function customerIdFor(accountId: string, document: string): string {
   return `cus_${stableBase62(`pagarme-emulator:customer:${accountId}:${document}`)}`;

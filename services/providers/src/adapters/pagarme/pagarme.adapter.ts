@@ -37,6 +37,8 @@ import {
 import { parsePagarmeWebhookBody } from './pagarme.webhook';
 import { providerErrorFor } from './pagarme.errors';
 import { listChargeTransactions, refundPagarmeCharge, refundsOfTransactions } from './pagarme.refunds';
+import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTransfer } from '../provider-payouts';
+import { PagarmeWithdrawals, RECIPIENT_SETTING } from './pagarme.withdrawals';
 
 /**
  * The events the owner ticks in Pagar.me's dashboard next to our URL (and that we register in the
@@ -53,18 +55,23 @@ export const WEBHOOK_EVENTS = [
   'order.payment_failed',
 ] as const;
 
-export class PagarmeAdapter implements ProviderAdapter {
+export class PagarmeAdapter implements ProviderAdapter, PayoutCapable {
   static readonly methods = ['pix', 'boleto'] as const;
+  /** Withdrawals to the recipient's registered bank account (pagarme.withdrawals.ts). */
+  static readonly payoutDestinations = ['account'] as const;
+  readonly payoutDestinations = PagarmeAdapter.payoutDestinations;
   readonly provider = 'pagarme';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #secretKey: string;
   readonly #webhookSecret: string;
   readonly #http: ProviderHttp;
+  readonly #withdrawals: PagarmeWithdrawals;
 
   constructor(context: AdapterContext) {
     this.#secretKey = context.credentials['secret_key'] ?? '';
     this.#webhookSecret = context.webhookSecret;
     this.#http = accountHttp(this.provider, context);
+    this.#withdrawals = new PagarmeWithdrawals((m, p, o, b, h) => this.api(m, p, o, b, h), context.settings[RECIPIENT_SETTING] || undefined);
   }
 
   /** Releases the connection pool. */
@@ -177,6 +184,21 @@ export class PagarmeAdapter implements ProviderAdapter {
     const parsed = parsePagarmeWebhookBody(webhook.rawBody);
     if (parsed.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
     return { ok: true, providerPaymentIds: parsed.chargeIds, eventKey: parsed.eventKey };
+  }
+
+  // --- balance and withdrawals (pagarme.withdrawals.ts) --------------------------------------
+
+  getBalance(): Promise<ProviderBalance> {
+    return this.#withdrawals.balance();
+  }
+
+  /** Idempotent by our payout id as `idempotency-key` (24 h at Pagar.me) and in `metadata.payout_id`. */
+  createTransfer(input: CreateTransferInput): Promise<ProviderTransfer> {
+    return this.#withdrawals.create(input);
+  }
+
+  getTransfer(input: { payoutId: string; providerTransferId?: string }): Promise<ProviderTransfer> {
+    return this.#withdrawals.get(input);
   }
 
   private sameSecret(candidate: string | undefined): boolean {
