@@ -12,6 +12,8 @@ module.exports = {
     '<rootDir>/services/routing',
     '<rootDir>/services/notifications',
     '<rootDir>/services/subscriptions',
+    '<rootDir>/services/payouts',
+    '<rootDir>/tools/owner',
     '<rootDir>/tools/emulators',
   ],
 };

@@ -22,23 +22,25 @@ function loadAll(file) {
   }
 }
 
-const SERVICES = ['gateway', 'accounts', 'payments', 'routing', 'providers', 'notifications', 'subscriptions'];
-const GRPC_PORTS = { accounts: 50051, payments: 50052, routing: 50053, providers: 50054, notifications: 50055, subscriptions: 50056 };
+const SERVICES = ['gateway', 'accounts', 'payments', 'routing', 'providers', 'notifications', 'subscriptions', 'payouts'];
+const GRPC_PORTS = { accounts: 50051, payments: 50052, routing: 50053, providers: 50054, notifications: 50055, subscriptions: 50056, payouts: 50057 };
 // Who may open each service's API port (docs/deployment.md, "NetworkPolicy graph").
 const CALLERS = {
-  payments: ['gateway'],
+  payments: ['gateway', 'subscriptions'],
   routing: ['payments'],
-  providers: ['gateway', 'payments', 'routing', 'subscriptions'],
-  accounts: ['gateway'],
+  providers: ['gateway', 'payments', 'routing', 'subscriptions', 'payouts'],
+  accounts: ['gateway', 'payouts'],
   notifications: ['gateway'],
   subscriptions: ['gateway'],
+  payouts: ['gateway'],
 };
 // The service-to-service addresses each service must get (variable → callee).
 const ADDRESSES = {
-  gateway: { ACCOUNTS_GRPC_ADDR: 'accounts', PAYMENTS_GRPC_ADDR: 'payments', PROVIDERS_GRPC_ADDR: 'providers', NOTIFICATIONS_GRPC_ADDR: 'notifications', SUBSCRIPTIONS_GRPC_ADDR: 'subscriptions' },
+  gateway: { ACCOUNTS_GRPC_ADDR: 'accounts', PAYMENTS_GRPC_ADDR: 'payments', PROVIDERS_GRPC_ADDR: 'providers', NOTIFICATIONS_GRPC_ADDR: 'notifications', SUBSCRIPTIONS_GRPC_ADDR: 'subscriptions', PAYOUTS_GRPC_ADDR: 'payouts' },
   payments: { ROUTING_GRPC_ADDR: 'routing', PROVIDERS_GRPC_ADDR: 'providers' },
   routing: { PROVIDERS_GRPC_ADDR: 'providers' },
-  subscriptions: { PROVIDERS_GRPC_ADDR: 'providers' },
+  subscriptions: { PROVIDERS_GRPC_ADDR: 'providers', PAYMENTS_GRPC_ADDR: 'payments' },
+  payouts: { PROVIDERS_GRPC_ADDR: 'providers', ACCOUNTS_GRPC_ADDR: 'accounts' },
 };
 // Variables without a default in the services' config.ts (or whose default is wrong in a cluster).
 const REQUIRED_ENV = {
@@ -49,6 +51,7 @@ const REQUIRED_ENV = {
   providers: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'CREDENTIALS_ENCRYPTION_KEYS', 'PUBLIC_WEBHOOK_BASE_URL'],
   notifications: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'WEBHOOK_SECRETS_ENCRYPTION_KEYS'],
   subscriptions: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS'],
+  payouts: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS'],
 };
 
 const problems = [];

@@ -25,4 +25,5 @@ export * from './public/payment.public';
 export * from './public/subscription.public';
 export * from './public/refund.public';
 export * from './public/dispute.public';
+export * from './public/payout.public';
 export * from './public/statuses';

@@ -14,6 +14,7 @@ export function stackPorts(offset = 0) {
     providers: 50054 + offset,
     notifications: 50055 + offset,
     subscriptions: 50056 + offset,
+    payouts: 50057 + offset,
     // Prometheus `/metrics` of the gRPC services (the gateway serves its own on its HTTP port).
     gatewayMetrics: 9560 + offset,
     accountsMetrics: 9561 + offset,
@@ -22,6 +23,7 @@ export function stackPorts(offset = 0) {
     providersMetrics: 9564 + offset,
     notificationsMetrics: 9565 + offset,
     subscriptionsMetrics: 9566 + offset,
+    payoutsMetrics: 9567 + offset,
     efiApi: 9443 + offset,
     efiControl: 9444 + offset,
     mercadopagoApi: 9450 + offset,
@@ -118,6 +120,13 @@ export function serviceEnvironment(options: {
       PROVIDERS_GRPC_ADDR: addr(ports.providers),
       PAYMENTS_GRPC_ADDR: addr(ports.payments),
     },
+    payouts: {
+      ...common,
+      GRPC_ADDRESS: `127.0.0.1:${ports.payouts}`,
+      METRICS_PORT: String(ports.payoutsMetrics),
+      PROVIDERS_GRPC_ADDR: addr(ports.providers),
+      ACCOUNTS_GRPC_ADDR: addr(ports.accounts),
+    },
     payments: {
       ...common,
       GRPC_ADDRESS: `127.0.0.1:${ports.payments}`, METRICS_PORT: String(ports.paymentsMetrics),
@@ -136,6 +145,7 @@ export function serviceEnvironment(options: {
       PROVIDERS_GRPC_ADDR: addr(ports.providers),
       NOTIFICATIONS_GRPC_ADDR: addr(ports.notifications),
       SUBSCRIPTIONS_GRPC_ADDR: addr(ports.subscriptions),
+      PAYOUTS_GRPC_ADDR: addr(ports.payouts),
       // The payment page is served by the gateway at the path of the payments' PAY_BASE_URL.
       PAY_BASE_URL: `${publicBase}/pay`,
     },

@@ -112,6 +112,7 @@ async function main(): Promise<void> {
         testKey: seed.testKey,
         restrictedTestKey: seed.restrictedTestKey,
         liveKey: seed.liveKey,
+        payoutDestinationId: seed.payoutDestinationId,
         merchantId: seed.merchantId,
         testProviderAccountId: seed.testProviderAccountId,
         liveProviderAccountId: seed.liveProviderAccountId ?? '',

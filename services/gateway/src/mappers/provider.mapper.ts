@@ -17,6 +17,7 @@ export function toProviderJson(info: providers.ProviderInfo): ProviderJson {
       dispute_evidence: c?.dispute_evidence ?? false,
       subaccounts: { supported: c?.subaccounts?.supported ?? false, requires: [...(c?.subaccounts?.requires ?? [])] },
       payouts: c?.payouts ?? false,
+      payout_destinations: [...(c?.payout_destinations ?? [])],
       subscriptions: c?.subscriptions ?? false,
       card_vault: c?.card_vault ?? false,
       keeps_metadata: c?.keeps_metadata ?? false,

@@ -22,6 +22,9 @@ export const ProviderCapabilitiesSchema = z
       requires: z.array(z.string()).openapi({ description: 'Campos que o provedor exige ao criar uma subconta.' }),
     }),
     payouts: z.boolean(),
+    payout_destinations: z
+      .array(z.string())
+      .openapi({ description: 'Para onde os repasses pela API podem ir: a conta bancária cadastrada no provedor (account) ou chaves Pix salvas (pix_key). Vazio sem repasses.', example: ['pix_key'] }),
     subscriptions: z.boolean(),
     card_vault: z.boolean(),
     keeps_metadata: z.boolean().openapi({ description: 'true: o provedor guarda a metadata do pagamento do lado dele.' }),
@@ -75,6 +78,7 @@ export const ProviderListSchema = z
             keeps_metadata: true,
             customer_requires: { pix: [] },
             hosted_checkout: [],
+            payout_destinations: [],
           },
           amount_unit: 'reais_string',
           notes: 'OAuth2 com mTLS (certificado da conta). Valores em reais como texto ("19.90"). Metadata vai em infoAdicionais.',

@@ -44,6 +44,7 @@ export function toProtoProvider(definition: ProviderDefinition): providers.Provi
       dispute_evidence: c.disputeEvidence,
       subaccounts: c.subaccounts,
       payouts: c.payouts,
+      payout_destinations: c.payoutDestinations,
       subscriptions: c.subscriptions,
       card_vault: c.cardVault,
       keeps_metadata: c.keepsMetadata,

@@ -19,6 +19,8 @@ export interface StackInfo {
   testKey: string;
   restrictedTestKey: string;
   liveKey: string;
+  /** The seeded merchant's saved Pix key (test mode), where its payouts may go. */
+  payoutDestinationId: string;
   merchantId: string;
   testProviderAccountId: string;
   liveProviderAccountId: string;

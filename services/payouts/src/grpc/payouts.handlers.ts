@@ -1,0 +1,64 @@
+import { modeName, type common, type payouts } from '@orquestra/contracts';
+import { AppError, type Handlers } from '@orquestra/platform';
+import { toProtoPayout } from '../db/payout.mapper';
+import type { CallerScope } from '../db/payout.store';
+import type { PayoutsService } from '../use-cases/payouts.service';
+
+/** Restricted keys never reach payouts (spec §5.4: they cannot pay out); the gateway refuses them first. */
+export function scopeOf(caller: common.Caller | undefined): CallerScope {
+  if (!caller || !caller.merchant_id) throw new AppError('unauthenticated');
+  if (caller.restricted) throw new AppError('restricted_key');
+  return { merchantId: caller.merchant_id, mode: modeName(caller.mode) };
+}
+
+const required = (id: string): string => {
+  if (!id) throw new AppError('parameter_missing', { param: 'id' });
+  return id;
+};
+
+/** Thin: the caller's scope and the request's fields to the use cases, their answer to the message. */
+export function payoutsHandlers(service: PayoutsService): Handlers<typeof payouts.PayoutsServiceService> {
+  return {
+    async getBalances(request) {
+      return service.balances(scopeOf(request.caller));
+    },
+
+    async createPayout(request) {
+      const scope = scopeOf(request.caller);
+      const { payout, replayed } = await service.create({
+        scope,
+        keyId: request.caller?.key_id ?? '',
+        idempotencyKey: request.idempotency_key,
+        requestHash: request.request_hash,
+        providerAccountId: request.provider_account_id,
+        amount: request.amount,
+        destination: { type: request.destination?.type ?? '', destinationId: request.destination?.destination_id ?? '' },
+        description: request.description,
+        metadata: request.metadata,
+      });
+      return { payout: toProtoPayout(payout), replayed };
+    },
+
+    async listPayouts(request) {
+      const page = await service.list(scopeOf(request.caller), {
+        status: request.status,
+        providerAccountId: request.provider_account_id,
+        limit: request.limit,
+        startingAfter: request.starting_after,
+      });
+      return { data: page.data.map(toProtoPayout), has_more: page.hasMore };
+    },
+
+    async getPayout(request) {
+      return { payout: toProtoPayout(await service.get(scopeOf(request.caller), required(request.payout_id))) };
+    },
+
+    async syncPayout(request) {
+      return { payout: toProtoPayout(await service.sync(scopeOf(request.caller), required(request.payout_id))) };
+    },
+
+    async listPayoutDestinations(request) {
+      return { data: await service.destinations(scopeOf(request.caller)) };
+    },
+  };
+}
