@@ -4,13 +4,14 @@
  * images and the instructions page). Answers `{error, message}` on failure.
  */
 import { Router, type Express, type Response } from 'express';
-import { controlPort, escapeHtml, qrCodePng, qrCodeSvg, sendControlError as fail, type Logger } from '../../kit';
+import { controlPort, escapeHtml, payoutControlRoutes, qrCodePng, qrCodeSvg, sendControlError as fail, type Logger } from '../../kit';
 import { z } from 'zod';
 import type { EmulatorState } from './emulator-state';
 import type { PaymentIntentLifecycle } from './payment-intent-lifecycle';
 import type { StoredPaymentIntent } from './payment-intent-model';
 import { DISPUTE_REASONS, disputeJson, type DisputeBook } from './disputes';
 import { refundJson, type RefundBook } from './refunds';
+import { payoutJson, type StripePayoutBook } from './payouts';
 
 const accountSchema = z.object({ secret_key: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, 'secret_key must look like sk_test_… or sk_live_…') });
 
@@ -28,8 +29,10 @@ const redeliverDisputeSchema = z.object({ type: z.enum(['charge.dispute.created'
 
 const reais = (centavos: number) => `R$ ${Math.trunc(centavos / 100)},${String(centavos % 100).padStart(2, '0')}`;
 
-export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, refunds: RefundBook, disputes: DisputeBook, logger: Logger): Express {
+export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, refunds: RefundBook, disputes: DisputeBook, logger: Logger, payouts?: StripePayoutBook): Express {
   const routes = Router();
+  // Balance and payouts, by the account's secret key or acct_ id (kit payoutControlRoutes).
+  if (payouts) routes.use(payoutControlRoutes(payouts, 'account', (keyOrId) => state.accountForKey(keyOrId)?.id ?? (keyOrId.startsWith('acct_') ? keyOrId : undefined), payoutJson));
   /** The open Pix intent behind a control call, or an answer saying why not. */
   const payablePix = (res: Response, id: string): StoredPaymentIntent | undefined => {
     const pi = state.findIntent(id);
@@ -174,6 +177,7 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
     reset: () => {
       state.reset();
       disputes.reset();
+      payouts?.reset();
     },
     faults: { registry: state.faults, param: 'account', scopeOf: (account) => state.accountIdFor(account) },
   });

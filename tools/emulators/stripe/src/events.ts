@@ -26,6 +26,9 @@ export const EMITTED_EVENT_TYPES = [
   'charge.dispute.closed',
   'charge.dispute.funds_withdrawn',
   'charge.dispute.funds_reinstated',
+  'payout.created',
+  'payout.paid',
+  'payout.failed',
 ] as const;
 
 export type EventType = (typeof EMITTED_EVENT_TYPES)[number];

@@ -45,6 +45,8 @@ export function idempotency(state: EmulatorState): RequestHandler {
     const release = () => {
       if (state.getIdempotency(accountId, key) === record) state.deleteIdempotency(accountId, key);
     };
+    // An endpoint that made its object but withholds the answer (fault injection) still keeps it here.
+    res.locals['keepIdempotentAnswer'] = (status: number, body: unknown) => Object.assign(record, { response: { status, body } });
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
       const keep = res.statusCode < 400 || res.locals[REPLAYABLE_ERROR] === true;

@@ -11,7 +11,7 @@
  *   `requires_payment_method` with `last_payment_error` and the request answers 402 `card_error`.
  * - Not confirmed: `requires_payment_method`/`requires_confirmation`; any open status → `canceled`.
  */
-import { dynamicBrCode, type Merchant } from '../../kit';
+import { dynamicBrCode, type Merchant, type PayoutBook } from '../../kit';
 import type { Account, EmulatorState } from './emulator-state';
 import { buildEvent, type EventCause, type EventType } from './events';
 import { chargeJson, paymentIntentJson, paymentMethodJson, type StoredCharge, type StoredPaymentIntent, type StoredPaymentMethod } from './payment-intent-model';
@@ -62,6 +62,8 @@ export class PaymentIntentLifecycle {
     private readonly state: EmulatorState,
     private readonly options: LifecycleOptions,
     private readonly emit: (accountId: string, event: ReturnType<typeof buildEvent>) => void,
+    /** The accounts' balances (payouts.ts), which a payment succeeded fills. */
+    private readonly balance?: Pick<PayoutBook<unknown>, 'credit'>,
   ) {}
 
   private event(pi: StoredPaymentIntent, type: EventType, cause: EventCause, object?: unknown): void {
@@ -182,6 +184,8 @@ export class PaymentIntentLifecycle {
     pi.pixQrCode = null;
     pi.boletoDetails = null;
     pi.amountReceived = pi.amount;
+    // Net of the fee into the balance (available at once here; Stripe holds it as pending for days).
+    this.balance?.credit(pi.accountId, pi.amount - fee);
     this.event(pi, 'charge.succeeded', cause, chargeJson(pi, charge, false));
     this.event(pi, 'payment_intent.succeeded', cause);
   }

@@ -14,7 +14,7 @@
  */
 import type { EmulatorState } from './emulator-state';
 import { buildEvent, type EventCause, type EventType } from './events';
-import { Timers, type Logger } from '../../kit';
+import { Timers, type Logger, type PayoutBook } from '../../kit';
 import { chargeJson, type StoredCharge, type StoredPaymentIntent } from './payment-intent-model';
 import { StripeApiError, stripeErrors } from './stripe-errors';
 import { newId } from './stripe-ids';
@@ -88,6 +88,8 @@ export class RefundBook {
     private readonly emit: (accountId: string, event: ReturnType<typeof buildEvent>) => void,
     private readonly logger: Logger,
     private readonly settleAfterMs: number,
+    /** The accounts' balances (payouts.ts): a refund takes its amount, a failed or canceled one gives it back. */
+    private readonly balance?: Pick<PayoutBook<unknown>, 'credit' | 'debit'>,
   ) {}
 
   private event(refund: StoredRefund, type: EventType, object: unknown, cause: EventCause = {}): void {
@@ -146,6 +148,7 @@ export class RefundBook {
       ...(type === 'boleto' ? { emailSentTo: charge.paymentMethod.billingDetails.email ?? '', actionExpiresAt: now + BOLETO_DETAILS_DAYS * 86_400 } : {}),
     };
     this.state.addRefund(refund);
+    this.balance?.debit(pi.accountId, amount);
     this.recount(charge);
     this.event(refund, 'refund.created', refundJson(refund), cause);
     this.event(refund, 'charge.refunded', chargeJson(pi, charge, false), cause);
@@ -169,6 +172,7 @@ export class RefundBook {
     if (refund.status !== 'pending' && refund.status !== 'requires_action') return false;
     refund.status = outcome;
     if (outcome === 'failed') refund.failureReason = failureReason;
+    if (outcome !== 'succeeded') this.balance?.credit(refund.accountId, refund.amount);
     const found = this.chargeOf(refund);
     if (found) this.recount(found.charge);
     const json = refundJson(refund);

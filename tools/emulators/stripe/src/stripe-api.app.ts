@@ -15,11 +15,20 @@ import type { DisputeBook } from './disputes';
 import { disputeRoutes } from './disputes.routes';
 import type { RefundBook } from './refunds';
 import { refundRoutes } from './refunds.routes';
+import { payoutRoutes, type StripePayoutBook } from './payouts';
+import type { StripeEvent } from './events';
 import { stripeAnswers } from './stripe-errors';
 import { newId } from './stripe-ids';
 import { webhookEndpointRoutes } from './webhook-endpoints.routes';
 
-export function stripeApiApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, refunds: RefundBook, disputes: DisputeBook, logger: Logger): Express {
+export function stripeApiApp(
+  state: EmulatorState,
+  lifecycle: PaymentIntentLifecycle,
+  refunds: RefundBook,
+  disputes: DisputeBook,
+  logger: Logger,
+  payouts?: { book: StripePayoutBook; emit: (accountId: string, event: StripeEvent) => void },
+): Express {
   const app = emulatorApiApp(logger, (res) => ({ account: (res.locals['account'] as { id?: string } | undefined)?.id }));
   app.use((req, res, next) => {
     const requestId = newId('req', 14);
@@ -32,6 +41,9 @@ export function stripeApiApp(state: EmulatorState, lifecycle: PaymentIntentLifec
   // delay still executes, as at Stripe (a timeout on our side never undoes a PaymentIntent).
   app.use(express.urlencoded({ extended: true, limit: '1mb', parameterLimit: 2_000 }));
   app.use(injectFaults(state.faults, (req) => identifyCaller(state, req), stripeAnswers));
-  app.use('/v1', requireAccount(state), idempotency(state), paymentIntentRoutes(state, lifecycle), refundRoutes(state, refunds), disputeRoutes(disputes), webhookEndpointRoutes(state));
+  // One mount: the idempotency layer must see each request once.
+  const routes = [paymentIntentRoutes(state, lifecycle), refundRoutes(state, refunds), disputeRoutes(disputes), webhookEndpointRoutes(state)];
+  if (payouts) routes.push(payoutRoutes(state, payouts.book, payouts.emit));
+  app.use('/v1', requireAccount(state), idempotency(state), ...routes);
   return finishApi(app, stripeAnswers, logger);
 }

@@ -17,6 +17,8 @@ import { PaymentIntentLifecycle, type Fees } from './payment-intent-lifecycle';
 import { DisputeBook } from './disputes';
 import { RefundBook } from './refunds';
 import { stripeApiApp } from './stripe-api.app';
+import type { StripeEvent } from './events';
+import { createPayoutBook } from './payouts';
 import { WebhookSender } from './webhook-sender';
 
 export interface StripeEmulatorOptions extends EmulatorOptions {
@@ -44,6 +46,9 @@ export function createStripeEmulator(options: StripeEmulatorOptions = {}): Strip
   const state = new EmulatorState(options.now ?? (() => new Date()));
 
   const sender = new WebhookSender(state, state.deliveries, options.webhooks ?? {}, logger);
+  const emit = (accountId: string, event: StripeEvent) => sender.dispatch(accountId, event);
+  // Balances and payouts (payouts.ts): payments fill the balance, refunds and payouts take from it.
+  const payouts = createPayoutBook(state, emit);
   let publicBase = options.publicBaseUrl ?? '';
   const intents = new PaymentIntentLifecycle(
     state,
@@ -53,23 +58,27 @@ export function createStripeEmulator(options: StripeEmulatorOptions = {}): Strip
       publicBase: () => publicBase,
       fees: { pixBps: 119, cardBps: 399, cardFixed: 39, ...options.fees },
     },
-    (accountId, event) => sender.dispatch(accountId, event),
+    emit,
+    payouts,
   );
 
-  const refunds = new RefundBook(state, (accountId, event) => sender.dispatch(accountId, event), logger, options.refundSettleMs ?? 300);
+  const refunds = new RefundBook(state, emit, logger, options.refundSettleMs ?? 300, payouts);
   const disputes = new DisputeBook(state, (accountId, event) => sender.dispatch(accountId, event), logger);
   const { lifecycle } = hostEmulator('stripe', options, {
-    api: createServer(stripeApiApp(state, intents, refunds, disputes, logger)),
-    control: createServer(controlApp(state, intents, refunds, disputes, logger)),
+    api: createServer(stripeApiApp(state, intents, refunds, disputes, logger, { book: payouts, emit })),
+    control: createServer(controlApp(state, intents, refunds, disputes, logger, payouts)),
     faults: state.faults,
-    stores: { state, disputes },
+    stores: { state, disputes, payouts },
     webhooks: sender,
     logger,
     sweep: { everyMs: options.expirySweepMs ?? 1_000, run: () => intents.expireDue() },
     onListening: ({ controlPort }, urlOf) => {
       if (!options.publicBaseUrl) publicBase = urlOf(controlPort);
     },
-    onStop: () => refunds.close(),
+    onStop: () => {
+      refunds.close();
+      payouts.close();
+    },
   });
   // After the file: accounts given at start win over the remembered ones.
   for (const account of options.accounts ?? []) state.registerAccount(typeof account === 'string' ? account : account.secret_key);

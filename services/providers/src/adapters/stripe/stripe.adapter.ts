@@ -40,6 +40,8 @@ import { headerValue, parseStripeEvent, verifyStripeSignature } from './stripe.w
 import { listIntentRefunds, refundStripePaymentIntent, toProviderRefund } from './stripe.refunds';
 import { DISPUTE_EVENTS, submitStripeDisputeEvidence, toProviderDispute } from './stripe.disputes';
 import type { DisputeEvidenceInput } from '../provider-disputes';
+import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTransfer, TransferWebhookParseResult } from '../provider-payouts';
+import { PAYOUT_EVENTS, StripePayouts, payoutOfEvent } from './stripe.payouts';
 
 /** The events that move one of our charges, and card disputes on them. */
 export const WEBHOOK_EVENTS = [
@@ -54,10 +56,15 @@ export const WEBHOOK_EVENTS = [
   'refund.failed',
   // Card disputes (chargebacks and inquiries): opened, every change, closed (stripe.disputes.ts).
   ...DISPUTE_EVENTS,
+  // Payouts: each change of a payout's status (stripe.payouts.ts).
+  ...PAYOUT_EVENTS,
 ] as const;
 
-export class StripeAdapter implements ProviderAdapter {
+export class StripeAdapter implements ProviderAdapter, PayoutCapable {
   static readonly methods = ['pix', 'boleto', 'card'] as const;
+  /** Payouts go to the bank account registered at Stripe only (stripe.payouts.ts). */
+  static readonly payoutDestinations = ['account'] as const;
+  readonly payoutDestinations = StripeAdapter.payoutDestinations;
   /** Card disputes arrive by webhook (stripe.disputes.ts). */
   static readonly disputeEvents = DISPUTE_EVENTS;
   readonly provider = 'stripe';
@@ -65,11 +72,13 @@ export class StripeAdapter implements ProviderAdapter {
   readonly #secretKey: string;
   readonly #signingSecret: string;
   readonly #http: ProviderHttp;
+  readonly #payouts: StripePayouts;
 
   constructor(context: AdapterContext) {
     this.#secretKey = context.credentials['secret_key'] ?? '';
     this.#signingSecret = context.signingSecret ?? '';
     this.#http = accountHttp(this.provider, context);
+    this.#payouts = new StripePayouts((method, path, purpose, params, key) => this.api(method, path, purpose, params, key));
   }
 
   /** Releases the connection pool. */
@@ -195,6 +204,29 @@ export class StripeAdapter implements ProviderAdapter {
       eventKey: `stripe:${event.eventId}`,
       ...(event.dispute ? { disputes: [toProviderDispute(event.dispute)] } : {}),
     };
+  }
+
+  // --- Payouts (stripe.payouts.ts) -----------------------------------------------------------
+
+  getBalance(): Promise<ProviderBalance> {
+    return this.#payouts.balance();
+  }
+
+  createTransfer(input: CreateTransferInput): Promise<ProviderTransfer> {
+    return this.#payouts.create(input);
+  }
+
+  getTransfer(input: { payoutId: string; providerTransferId?: string }): Promise<ProviderTransfer> {
+    return this.#payouts.get(input.payoutId, input.providerTransferId);
+  }
+
+  /** `payout.*` events through the same endpoint and signature as every other event. */
+  parseTransferWebhook(webhook: WebhookRequest): TransferWebhookParseResult {
+    const check = verifyStripeSignature(webhook.rawBody, headerValue(webhook.headers, 'stripe-signature'), this.#signingSecret, Math.floor(Date.now() / 1000));
+    if (check !== 'valid') return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    const event = parseStripeEvent(webhook.rawBody);
+    if (event.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
+    return { ok: true, eventKey: `stripe:${event.eventId}`, transfers: payoutOfEvent(webhook.rawBody) };
   }
 }
 
