@@ -19,6 +19,7 @@ const clients = createDownstreamClients(
     routing: config.ROUTING_GRPC_ADDR,
     notifications: config.NOTIFICATIONS_GRPC_ADDR,
     subscriptions: config.SUBSCRIPTIONS_GRPC_ADDR,
+    payouts: config.PAYOUTS_GRPC_ADDR,
   },
   config.GRPC_DEADLINE_MS,
 );

@@ -1,4 +1,4 @@
-import { accounts, customers, disputes, notifications, payments, providers, routing, subscriptions, webhooks } from '@orquestra/contracts';
+import { accounts, customers, disputes, notifications, payments, payouts, providers, routing, subscriptions, webhooks } from '@orquestra/contracts';
 import { createRpcClient, type RpcClient } from '@orquestra/platform';
 
 /**
@@ -50,6 +50,10 @@ export interface DownstreamClients {
     RpcClient<subscriptions.SubscriptionsServiceService>,
     'createSubscription' | 'listSubscriptions' | 'getSubscription' | 'cancelSubscription' | 'simulateSubscription' | 'chargeSubscription'
   >;
+  payouts: Pick<
+    RpcClient<payouts.PayoutsServiceService>,
+    'getBalances' | 'createPayout' | 'listPayouts' | 'getPayout' | 'syncPayout' | 'listPayoutDestinations'
+  >;
 }
 
 export interface DownstreamAddresses {
@@ -59,6 +63,7 @@ export interface DownstreamAddresses {
   routing: string;
   notifications: string;
   subscriptions: string;
+  payouts: string;
 }
 
 /** Real gRPC clients; every call carries `deadlineMs` unless the call overrides it. */
@@ -76,6 +81,7 @@ export function createDownstreamClients(
     disputes: createRpcClient(disputes.DisputesServiceService, addresses.payments, { deadlineMs }),
     customers: createRpcClient(customers.CustomersServiceService, addresses.payments, { deadlineMs }),
     subscriptions: createRpcClient(subscriptions.SubscriptionsServiceService, addresses.subscriptions, { deadlineMs }),
+    payouts: createRpcClient(payouts.PayoutsServiceService, addresses.payouts, { deadlineMs }),
   };
   return {
     ...clients,

@@ -8,6 +8,7 @@ import { openApiRoutes } from '../routes/openapi.routes';
 import { docsRoutes } from '../routes/docs.routes';
 import { paymentPageRoutes } from '../routes/payment-page.routes';
 import { paymentsRoutes } from '../routes/payments.routes';
+import { payoutsRoutes } from '../routes/payouts.routes';
 import { providerAccountsRoutes } from '../routes/provider-accounts.routes';
 import { providerWebhookRoutes } from '../routes/provider-webhooks.routes';
 import { providersRoutes } from '../routes/providers.routes';
@@ -57,6 +58,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(providerWebhookRoutes(context));
   app.use('/v1', paymentsRoutes(context));
   app.use('/v1', subscriptionsRoutes(context));
+  app.use('/v1', payoutsRoutes(context));
   app.use('/v1', eventsRoutes(context));
   app.use('/v1', webhookEndpointsRoutes(context));
   app.use('/v1', disputesRoutes(context));

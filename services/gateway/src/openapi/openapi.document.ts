@@ -9,6 +9,7 @@ import { registerDocsPath } from './docs.paths';
 import { registerEventPaths } from './events.paths';
 import { registerPaymentPagePaths } from './payment-page.paths';
 import { registerPaymentPaths } from './payments.paths';
+import { registerPayoutPaths } from './payouts.paths';
 import { registerProviderPaths } from './provider.paths';
 import { registerRoutingPaths } from './routing.paths';
 import { registerSubscriptionPaths } from './subscriptions.paths';
@@ -32,6 +33,7 @@ export function buildOpenApiDocument(options: { serverUrl: string }): ReturnType
 
   registerPaymentPaths(registry);
   registerSubscriptionPaths(registry);
+  registerPayoutPaths(registry);
   registerEventPaths(registry);
 
   registerProviderPaths(registry);

@@ -65,3 +65,10 @@ export const SubscriptionIdPathSchema = z
   .openapi({ description: 'Id da assinatura.', example: 'sub_01j9z0k3x7m2q8r4t6v8w0y2a4' });
 
 export const SubscriptionIdParamsSchema = z.object({ id: SubscriptionIdPathSchema });
+
+export const PayoutIdPathSchema = z
+  .string()
+  .regex(ID_SHAPE)
+  .openapi({ description: 'Id do repasse.', example: 'po_01j9z0k3x7m2q8r4t6v8w0y2a4' });
+
+export const PayoutIdParamsSchema = z.object({ id: PayoutIdPathSchema });

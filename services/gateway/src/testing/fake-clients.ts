@@ -75,6 +75,14 @@ export function fakeClients(): FakeClients {
       simulateSubscription: notStubbed('simulateSubscription'),
       chargeSubscription: notStubbed('chargeSubscription'),
     },
+    payouts: {
+      getBalances: notStubbed('getBalances'),
+      createPayout: notStubbed('createPayout'),
+      listPayouts: notStubbed('listPayouts'),
+      getPayout: notStubbed('getPayout'),
+      syncPayout: notStubbed('syncPayout'),
+      listPayoutDestinations: notStubbed('listPayoutDestinations'),
+    },
     notifications: { listEvents: notStubbed('listEvents'), getEvent: notStubbed('getEvent') },
     webhooks: {
       createWebhookEndpoint: notStubbed('createWebhookEndpoint'),

@@ -1,5 +1,5 @@
 // Test helpers only: never imported by production code.
-import { common, type payments, type providers, type routing, type subscriptions } from '@orquestra/contracts';
+import { common, type payments, type payouts, type providers, type routing, type subscriptions } from '@orquestra/contracts';
 import { createLogger } from '@orquestra/platform';
 import type { GatewayDeps, GatewaySettings } from '../http/app.deps';
 import type { ReadinessCheck } from '../health/readiness.probe';
@@ -148,6 +148,27 @@ export function protoSubscription(overrides: Partial<subscriptions.Subscription>
     source_key_id: 'key_full',
     created_at: '2026-12-01T12:00:00.000Z',
     updated_at: '2026-12-01T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function protoPayout(overrides: Partial<payouts.Payout> = {}): payouts.Payout {
+  return {
+    id: 'po_01jpo',
+    mode: common.Mode.MODE_TEST,
+    status: 'processing',
+    amount: 15000,
+    provider: 'asaas',
+    provider_account_id: 'pa_01jxyz',
+    provider_transfer_id: 'tr_123',
+    destination: { type: 'pix_key', destination_id: 'pdest_01jdst', key_type: 'email', key: 'fi********@loja.com.br', label: 'Conta da empresa' },
+    uncertain: false,
+    description: 'Retirada semanal',
+    metadata: { week: '48' },
+    created_at: '2026-12-01T12:00:00.000Z',
+    updated_at: '2026-12-01T12:00:01.000Z',
+    subaccount_id: '',
+    source_key_id: 'key_full',
     ...overrides,
   };
 }
