@@ -59,9 +59,10 @@ export function transferRoutes(state: EmulatorState, settler: TransferSettler, o
     );
     const behaviour = state.transfers.behaviourOf(account.id);
     settler.schedule(transfer, behaviour);
-    if (behaviour?.answer !== 'lost') return sendJson(res, 200, transferJson(transfer));
-    // Made, answer lost: held past the client's timeout, or never sent (closed on stop).
-    if (behaviour.answerDelayMs !== undefined) lostAnswers.after(behaviour.answerDelayMs, () => sendJson(res, 200, transferJson(transfer)));
+    const answer = transferJson(transfer);
+    if (behaviour?.answer !== 'lost') return sendJson(res, 200, answer);
+    // Made, answer lost: the answer as made now, held past the client's timeout, or never sent (closed on stop).
+    if (behaviour.answerDelayMs !== undefined) lostAnswers.after(behaviour.answerDelayMs, () => sendJson(res, 200, answer));
   });
 
   router.get('/transfers', (req, res) => {

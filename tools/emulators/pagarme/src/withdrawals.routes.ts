@@ -87,11 +87,12 @@ export function withdrawalRoutes(state: EmulatorState, settler: WithdrawalSettle
     const withdrawal = state.withdrawals.create({ accountId, recipientId, amount: parsed.data.amount, fee: options.feeCents, metadata: parsed.data.metadata ?? {} }, availableOf(state, accountId));
     const behaviour = state.withdrawals.behaviourOf(accountId);
     settler.schedule(withdrawal, behaviour);
-    if (behaviour?.answer !== 'lost') return res.status(200).json(withdrawalJson(withdrawal));
-    // Made, answer lost: the key already answers a repeat; this answer is held past the client's timeout, or never sent.
+    const answer = withdrawalJson(withdrawal);
+    if (behaviour?.answer !== 'lost') return res.status(200).json(answer);
+    // Made, answer lost: the key already replays it; the answer as made now is held past the client's timeout, or never sent.
     const key = res.locals['idempotencyKey'];
-    if (typeof key === 'string') state.remember(accountId, key, 200, withdrawalJson(withdrawal));
-    if (behaviour.answerDelayMs !== undefined) lostAnswers.after(behaviour.answerDelayMs, () => res.status(200).json(withdrawalJson(withdrawal)));
+    if (typeof key === 'string') state.remember(accountId, key, 200, answer);
+    if (behaviour.answerDelayMs !== undefined) lostAnswers.after(behaviour.answerDelayMs, () => res.status(200).json(answer));
   });
 
   router.get('/recipients/:id/withdrawals', (req, res) => {

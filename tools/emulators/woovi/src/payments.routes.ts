@@ -64,9 +64,10 @@ export function paymentRoutes(state: EmulatorState, settler: PaymentSettler, los
     const behaviour = state.payments.behaviourOf(accountId);
     const approving = payment.status === 'CREATED';
     settler.approve(payment, balanceOf(state, accountId), behaviour);
-    if (!approving || behaviour?.answer !== 'lost') return res.status(200).json(paymentJson(payment));
-    // Sent, answer lost: held past the client's timeout, or never (closed on stop).
-    if (behaviour.answerDelayMs !== undefined) lostAnswers.after(behaviour.answerDelayMs, () => res.status(200).json(paymentJson(payment)));
+    const answer = paymentJson(payment);
+    if (!approving || behaviour?.answer !== 'lost') return res.status(200).json(answer);
+    // Sent, answer lost: the answer as made now, held past the client's timeout, or never sent (closed on stop).
+    if (behaviour.answerDelayMs !== undefined) lostAnswers.after(behaviour.answerDelayMs, () => res.status(200).json(answer));
   });
 
   router.get('/payment/:id', (req, res) => {
