@@ -12,6 +12,7 @@ import { sendControlError as fail } from '../../kit';
 import { EfiApiError } from './pix-errors';
 import type { Changes, RecurrenceBook, StoredCobr } from './recorrencias';
 import { cobrJson, notifyChanges, recJson } from './recorrencias.routes';
+import type { EnvioBook } from './envio.routes';
 import type { WebhookSender } from './webhook-sender';
 
 const cobrBody = z.object({ client_id: z.string().optional(), motivo: z.string().max(140).optional() }).strict();
@@ -28,7 +29,8 @@ function attempt(res: Response, run: () => Changes): Changes | undefined {
   }
 }
 
-export function recurrenceControlRoutes(book: RecurrenceBook, sender: WebhookSender): Router {
+/** `balance`: the accounts' balances (envio.routes.ts), which a recurring charge paid fills. */
+export function recurrenceControlRoutes(book: RecurrenceBook, sender: WebhookSender, balance?: Pick<EnvioBook, 'credit'>): Router {
   const routes = Router();
 
   routes.get('/__control/recs/:idRec', (req, res) => {
@@ -76,6 +78,7 @@ export function recurrenceControlRoutes(book: RecurrenceBook, sender: WebhookSen
         action === 'pay' ? book.pay(cobr) : action === 'fail' ? book.fail(cobr, parsed.data.motivo ?? 'Saldo insuficiente') : book.reject(cobr),
       );
       if (!changes) return;
+      if (action === 'pay') balance?.credit(cobr.clientId, Math.round(Number(cobr.valorOriginal) * 100));
       notifyChanges(book, sender, changes);
       res.status(200).json(cobrJson(book, cobr));
     });
