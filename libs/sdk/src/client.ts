@@ -3,6 +3,7 @@ import { CustomersResource } from './resources/customers.resource';
 import { DisputesResource } from './resources/disputes.resource';
 import { EventsResource } from './resources/events.resource';
 import { PaymentsResource } from './resources/payments.resource';
+import { BalancesResource, PayoutDestinationsResource, PayoutsResource } from './resources/payouts.resource';
 import { ProviderAccountsResource, ProvidersResource } from './resources/providers.resource';
 import { RoutingResource, RoutingRulesResource } from './resources/routing.resource';
 import { SubscriptionsResource } from './resources/subscriptions.resource';
@@ -19,6 +20,9 @@ import { WebhookDeliveriesResource, WebhookEndpointsResource } from './resources
 export class Orquestra {
   readonly payments: PaymentsResource;
   readonly subscriptions: SubscriptionsResource;
+  readonly payouts: PayoutsResource;
+  readonly balances: BalancesResource;
+  readonly payoutDestinations: PayoutDestinationsResource;
   readonly events: EventsResource;
   readonly providers: ProvidersResource;
   readonly providerAccounts: ProviderAccountsResource;
@@ -35,6 +39,9 @@ export class Orquestra {
     this.transport = new Transport(options);
     this.payments = new PaymentsResource(this.transport);
     this.subscriptions = new SubscriptionsResource(this.transport);
+    this.payouts = new PayoutsResource(this.transport);
+    this.balances = new BalancesResource(this.transport);
+    this.payoutDestinations = new PayoutDestinationsResource(this.transport);
     this.events = new EventsResource(this.transport);
     this.providers = new ProvidersResource(this.transport);
     this.providerAccounts = new ProviderAccountsResource(this.transport);

@@ -7,6 +7,7 @@ export * from './errors';
 export * from './types/common.types';
 export * from './types/payment.types';
 export * from './types/subscription.types';
+export * from './types/payout.types';
 export * from './types/event.types';
 export * from './types/provider.types';
 export * from './types/routing.types';

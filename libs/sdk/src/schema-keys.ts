@@ -1,6 +1,7 @@
 import type { Dispute } from './types/dispute.types';
 import type { Event } from './types/event.types';
 import type { NextAction, Payment, PaymentAttempt, PaymentDetail, Refund } from './types/payment.types';
+import type { Balance, BalanceList, Payout, PayoutDestination } from './types/payout.types';
 import type { Provider, ProviderAccount } from './types/provider.types';
 import type { RoutingRule, RoutingSimulation } from './types/routing.types';
 import type { Subscription, SubscriptionApproval, SubscriptionCustomer, SubscriptionDetail } from './types/subscription.types';
@@ -41,6 +42,17 @@ export const SCHEMA_FIELDS: Record<string, string[]> = {
   SubscriptionDetail: fields<Omit<SubscriptionDetail, keyof Subscription>>({ payments: true }),
   SubscriptionApproval: fields<SubscriptionApproval>({ qr_code: true, qr_code_base64: true, url: true }),
   SubscriptionCustomer: fields<SubscriptionCustomer>({ id: true, name: true, document: true }),
+  Payout: fields<Payout>({
+    id: true, object: true, mode: true, status: true, amount: true, fee: true, currency: true, provider: true, provider_account_id: true,
+    subaccount_id: true, destination: true, uncertain: true, description: true, metadata: true, failure_code: true, failure_reason: true,
+    paid_at: true, created_at: true, updated_at: true,
+  }),
+  PayoutDestination: fields<PayoutDestination>({ type: true, destination_id: true, key_type: true, key: true, label: true }),
+  Balance: fields<Balance>({
+    provider_account_id: true, provider: true, name: true, available: true, pending: true, currency: true, as_of: true,
+    payouts_supported: true, destination_types: true, error: true,
+  }),
+  BalanceList: fields<BalanceList>({ object: true, data: true, payouts_api_enabled: true }),
   Event: fields<Event>({ id: true, object: true, type: true, created: true, data: true }),
   Provider: fields<Provider>({ code: true, object: true, name: true, credential_fields: true, capabilities: true, amount_unit: true, notes: true }),
   ProviderAccount: fields<ProviderAccount>({

@@ -13,6 +13,8 @@ export interface ProviderCapabilities {
   dispute_evidence: boolean;
   subaccounts: { supported: boolean; requires: string[] };
   payouts: boolean;
+  /** Where payouts by API can go from this provider's accounts; empty without payouts. */
+  payout_destinations: Array<'account' | 'pix_key'>;
   subscriptions: boolean;
   card_vault: boolean;
   keeps_metadata: boolean;
