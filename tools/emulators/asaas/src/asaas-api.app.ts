@@ -11,7 +11,7 @@ import { customerRoutes } from './customers.routes';
 import type { EmulatorState } from './emulator-state';
 import { rateLimitHeaders } from './rate-limit-headers';
 import { jsonBody } from './json-body';
-import { emulatorApiApp, finishApi, injectFaults, type Logger, type Timers } from '../../kit';
+import { emulatorApiApp, finishApi, injectFaults, type Logger } from '../../kit';
 import { paymentRoutes, type PaymentRoutesOptions } from './payments.routes';
 import { webhookConfigRoutes } from './webhook-config.routes';
 import { paymentJson } from './asaas-json';
@@ -20,15 +20,13 @@ import type { RefundSettler } from './refunds';
 import { refundRoutes } from './refunds.routes';
 import type { WebhookSender } from './webhook-sender';
 import { transferRoutes, type TransferRoutesOptions } from './transfers.routes';
-import type { TransferSettler } from './transfers';
 
 const isCreatePayment = (req: Request) => req.method === 'POST' && /^\/v3\/payments\/?$/.test(req.path);
 
-/** Transfers (transfers.ts): their settler, fee, and the timers of answers held back by a test. */
+/** Transfers (transfers.ts): how their webhooks are sent, and their fee. */
 export interface TransferParts {
-  settler: TransferSettler;
+  notify: (accountId: string, event: string, transfer: unknown) => void;
   options: TransferRoutesOptions;
-  lostAnswers: Timers;
 }
 
 export function asaasApiApp(state: EmulatorState, sender: WebhookSender, payments: PaymentRoutesOptions, logger: Logger, settler: RefundSettler, transfers: TransferParts): Express {
@@ -38,6 +36,6 @@ export function asaasApiApp(state: EmulatorState, sender: WebhookSender, payment
   const createFaults = injectFaults(state.createFaults, identifyCaller, asaasAnswers);
   app.use((req, res, next) => (isCreatePayment(req) ? createFaults(req, res, next) : next()));
   app.use(jsonBody());
-  app.use('/v3', requireAccessToken(state), customerRoutes(state), paymentRoutes(state, sender, payments), refundRoutes(state, settler, (p) => paymentJson(p, payments.invoiceBase)), webhookConfigRoutes(state), pixAutomaticRoutes({ state, sender, payments, json: (p) => paymentJson(p, payments.invoiceBase) }), transferRoutes(state, transfers.settler, transfers.options, transfers.lostAnswers));
+  app.use('/v3', requireAccessToken(state), customerRoutes(state), paymentRoutes(state, sender, payments), refundRoutes(state, settler, (p) => paymentJson(p, payments.invoiceBase)), webhookConfigRoutes(state), pixAutomaticRoutes({ state, sender, payments, json: (p) => paymentJson(p, payments.invoiceBase) }), transferRoutes(state, transfers.notify, transfers.options));
   return finishApi(app, asaasAnswers, logger);
 }

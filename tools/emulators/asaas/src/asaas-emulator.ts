@@ -10,7 +10,7 @@
  * await emulator.stop();
  */
 import { createServer } from 'node:http';
-import { createEmulatorLogger, hostEmulator, SANDBOX_MERCHANT, Timers, type EmulatorLifecycle, type EmulatorOptions, type Merchant } from '../../kit';
+import { createEmulatorLogger, hostEmulator, SANDBOX_MERCHANT, type EmulatorLifecycle, type EmulatorOptions, type Merchant } from '../../kit';
 import { asaasApiApp } from './asaas-api.app';
 import { controlApp } from './control.routes';
 import { EmulatorState, type AccountRegistration } from './emulator-state';
@@ -18,7 +18,7 @@ import { paymentJson } from './asaas-json';
 import { pixAutomaticTick } from './pix-automatic.routes';
 import { RefundSettler } from './refunds';
 import { WebhookSender } from './webhook-sender';
-import { TransferSettler } from './transfers';
+import { onTransferSettled } from './transfers';
 
 export interface AsaasEmulatorOptions extends EmulatorOptions {
   /** Sandbox API keys known from the start. */
@@ -36,8 +36,6 @@ export interface AsaasEmulatorOptions extends EmulatorOptions {
   pixFeeCents?: number;
   /** How long a refund stays PENDING before it is DONE (default 300 ms). */
   refundSettleMs?: number;
-  /** How long a transfer takes to be DONE (default 300 ms; per account by `/__control/transfers/behaviour`). */
-  transferSettleMs?: number;
   /** Fee of a Pix transfer, in cents (default 0). */
   transferFeeCents?: number;
   /** How often Pix Automático work (expiries, SUBSCRIPTION cycles) is looked for besides after each clock move (default 1 s; 0: never). */
@@ -54,8 +52,9 @@ export function createAsaasEmulator(options: AsaasEmulatorOptions = {}): AsaasEm
 
   const sender = new WebhookSender(state, state.webhooks.deliveries, options.webhooks ?? {}, logger);
   const settler = new RefundSettler(state, sender, logger, options.refundSettleMs ?? 300);
-  const transferSettler = new TransferSettler(state.now, (account, event, transfer) => sender.accountEvent(account, event, 'transfer', transfer), logger, options.transferSettleMs ?? 300);
-  const transfers = { settler: transferSettler, options: { transferFeeCents: options.transferFeeCents ?? 0 }, lostAnswers: new Timers() };
+  const notifyTransfer = (account: string, event: string, transfer: unknown) => void sender.accountEvent(account, event, 'transfer', transfer);
+  state.onTransferSettled = (transfer) => onTransferSettled(transfer, notifyTransfer);
+  const transfers = { notify: notifyTransfer, options: { transferFeeCents: options.transferFeeCents ?? 0 } };
   // Known once the control port listens (unless given): read at answer time, never copied.
   const routes = {
     merchant: options.merchant ?? SANDBOX_MERCHANT,
@@ -67,7 +66,7 @@ export function createAsaasEmulator(options: AsaasEmulatorOptions = {}): AsaasEm
   const tick = () => pixAutomaticTick(pixAutomaticDeps);
   const { lifecycle } = hostEmulator('asaas', options, {
     api: createServer(asaasApiApp(state, sender, routes, logger, settler, transfers)),
-    control: createServer(controlApp(state, sender, () => routes.invoiceBase, logger, settler, { deps: pixAutomaticDeps, tick }, transferSettler)),
+    control: createServer(controlApp(state, sender, () => routes.invoiceBase, logger, settler, { deps: pixAutomaticDeps, tick })),
     faults: state.faults,
     stores: { state },
     webhooks: sender,
@@ -78,8 +77,7 @@ export function createAsaasEmulator(options: AsaasEmulatorOptions = {}): AsaasEm
     },
     onStop: () => {
       settler.close();
-      transferSettler.close();
-      transfers.lostAnswers.clear();
+      state.transfers.close();
     },
   });
   // After the file: accounts given at start win over the remembered ones.

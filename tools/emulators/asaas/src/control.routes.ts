@@ -13,13 +13,12 @@ import { ChargebackRefused, decideChargeback, openChargeback, redeliverChargebac
 import { applyCard, cardPayable } from './invoice-checkout';
 import { invoicePageRoutes } from './invoice-page';
 import { TEST_CARDS } from './test-cards';
-import { controlPort, faultSettingsShape, sendControlError as fail, type Logger } from '../../kit';
+import { controlPort, faultSettingsShape, payoutControlRoutes, sendControlError as fail, type Logger } from '../../kit';
 import { activateByPayment, pixAutomaticControlRoutes, type PixAutomaticDeps } from './pix-automatic.routes';
 import { createRefund, type RefundSettler } from './refunds';
 import { spDate } from './sao-paulo-time';
 import type { WebhookSender } from './webhook-sender';
-import type { TransferSettler } from './transfers';
-import { transferControlRoutes } from './transfers.routes';
+import { transferJson } from './transfers';
 
 const accountSchema = z.object({ api_key: z.string().min(1).max(512) }).strict();
 
@@ -42,7 +41,7 @@ const chargebackDecisionSchema = z.object({ decision: z.enum(['dispute', 'won', 
 
 const dashboardRefundSchema = z.object({ value_cents: z.number().int().min(1).optional(), description: z.string().max(500).optional() }).strict();
 
-export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceBase: () => string, logger: Logger, settler: RefundSettler, pixAutomatic: { deps: PixAutomaticDeps; tick: () => void }, transfers: TransferSettler): Express {
+export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceBase: () => string, logger: Logger, settler: RefundSettler, pixAutomatic: { deps: PixAutomaticDeps; tick: () => void }): Express {
   const routes = Router();
   const json = (p: StoredPayment) => paymentJson(p, invoiceBase());
   routes.post('/__control/accounts', (req, res) => {
@@ -152,7 +151,8 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
   });
 
   routes.use(pixAutomaticControlRoutes(pixAutomatic.deps));
-  routes.use(transferControlRoutes(state, transfers, logger));
+  // Balance and transfers (transfers.ts): the kit's shared routes, the account named by its API key.
+  routes.use(payoutControlRoutes(state.transfers, 'account', (apiKey) => state.accountByKey(apiKey)?.id, transferJson));
 
   routes.post('/__control/faults', (req, res) => {
     const parsed = faultSchema.safeParse(req.body);

@@ -6,13 +6,13 @@
  */
 import type { ChargebackPaymentStatus, StoredChargeback } from './chargebacks';
 import type { StoredRefund } from './refunds';
-import { activityStats, EmulatorClock, FaultRegistry, refill } from '../../kit';
+import { activityStats, EmulatorClock, FaultRegistry, PayoutBook, refill } from '../../kit';
 import { AuthorizationBook } from './pix-automatic';
 import { asaasErrors } from './asaas-errors';
 import { accountIdFor, newEndToEndId, newUuid } from './asaas-ids';
 import { spDate } from './sao-paulo-time';
 import { WebhookStore } from './webhook-store';
-import { TransferBook } from './transfers';
+import type { AsaasTransfer, AsaasTransferData } from './transfers';
 
 export interface AccountRegistration {
   api_key: string;
@@ -106,14 +106,16 @@ export class EmulatorState {
   readonly now: () => Date;
   /** Pix Automático authorizations (pix-automatic.ts). */
   readonly pixAutomatic: AuthorizationBook;
-  /** Transfers out, credits and their test behaviours (transfers.ts). */
-  readonly transfers: TransferBook;
+  /** The balance and transfers out (transfers.ts, on the kit's PayoutBook). */
+  readonly transfers: PayoutBook<AsaasTransferData>;
+  /** Called when a transfer is paid or failed (the emulator sends its webhook). */
+  onTransferSettled: (transfer: AsaasTransfer) => void = () => undefined;
 
   constructor(baseNow: () => Date) {
     this.clock = new EmulatorClock(baseNow);
     this.now = this.clock.now;
     this.pixAutomatic = new AuthorizationBook(this.now);
-    this.transfers = new TransferBook(this.now);
+    this.transfers = new PayoutBook<AsaasTransferData>(this.now, (transfer) => this.onTransferSettled(transfer));
   }
 
   private static zeroCounters() {
@@ -213,6 +215,8 @@ export class EmulatorState {
     this.pixTransactions.set(transaction.id, transaction);
     payment.status = 'RECEIVED';
     payment.paidAt = at;
+    // The money is in the balance at once, net of Asaas's fee (a card's CONFIRMED is released later, never here).
+    this.transfers.credit(payment.accountId, payment.valueCents - payment.feeCents);
     payment.pixTransactionId = transaction.id;
     return transaction;
   }
@@ -230,23 +234,6 @@ export class EmulatorState {
     return transaction;
   }
 
-  // --- balance ------------------------------------------------------------------------------
-
-  /**
-   * `GET /v3/finance/balance`: what received charges brought in (value less fee, less refunds not
-   * canceled), plus the transfer book (credits less transfers). A card charge still CONFIRMED is
-   * not released yet, as at Asaas.
-   */
-  balanceCents(accountId: string): number {
-    let cents = this.transfers.movedCents(accountId);
-    for (const p of this.payments.values()) {
-      if (p.accountId !== accountId || !p.paidAt || p.status === 'CONFIRMED') continue;
-      const refunded = (p.refunds ?? []).filter((r) => r.status !== 'CANCELLED').reduce((sum, r) => sum + r.valueCents, 0);
-      cents += p.valueCents - p.feeCents - refunded;
-    }
-    return cents;
-  }
-
   // --- stats and reset ----------------------------------------------------------------------
 
   stats() {
@@ -258,19 +245,19 @@ export class EmulatorState {
       accounts: this.accounts.size,
       webhooks_registered: this.webhooks.count(),
       pix_automatic_authorizations: this.pixAutomatic.count(),
-      transfers: this.transfers.count(),
+      transfers: [...this.accounts.values()].reduce((n, a) => n + this.transfers.list(a.id).length, 0),
     };
   }
 
   /**
-   * Clears charges, Pix transactions, authorizations, transfers and credits, stats, faults and deliveries. Keeps accounts, customers and
+   * Clears charges, Pix transactions, authorizations, transfers (balances stay, as the kit's book keeps them), stats, faults and deliveries. Keeps accounts, customers and
    * webhook configurations: those are account set-up, done once when an account is connected.
    */
   reset(): void {
     this.payments.clear();
     this.pixTransactions.clear();
     this.pixAutomatic.clear();
-    this.transfers.clear();
+    this.transfers.reset();
     this.faults.clear();
     this.createFaults.clear();
     this.faults.injected = 0;
@@ -302,7 +289,8 @@ export class EmulatorState {
     refill(this.pixTransactions, snapshot.pixTransactions);
     this.webhooks.restore(snapshot.webhooks);
     this.pixAutomatic.restore(snapshot.pixAutomatic);
-    this.transfers.restore(snapshot.transfers);
+    // A file written before transfers existed has none.
+    if (snapshot.transfers) this.transfers.restore(snapshot.transfers);
     this.clock.restoreOffset(snapshot.clockOffsetMs);
   }
 }

@@ -69,6 +69,8 @@ export class RefundSettler {
   ) {}
 
   schedule(payment: StoredPayment, refund: StoredRefund, toJson: (p: StoredPayment) => unknown): void {
+    // The refunded money leaves the balance when the refund is made.
+    this.state.transfers.debit(payment.accountId, refund.valueCents);
     this.timers.after(this.settleAfterMs, () => {
       if (refund.status !== 'PENDING') return;
       refund.status = 'DONE';

@@ -1,7 +1,7 @@
 /**
- * Transfers in the Asaas emulator over HTTP: an answer held back then sent late, a transfer to a
- * key type Asaas does not know, and a restart that keeps transfers and credits (state file), which
- * a reset clears.
+ * Transfers in the Asaas emulator over HTTP: a transfer made whose answer is withheld, a key type
+ * Asaas does not know, a refund taken from the balance, and a restart that keeps transfers and the
+ * balance (state file); a reset clears the transfers, the balance stays (kit PayoutBook).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ let api: string;
 let control: string;
 
 async function start(): Promise<void> {
-  emulator = createAsaasEmulator({ accounts: [{ api_key: KEY }], webhooks: { retries: 0 }, transferSettleMs: 50, stateFile: join(dir, 'asaas.json') });
+  emulator = createAsaasEmulator({ accounts: [{ api_key: KEY }], webhooks: { retries: 0 }, stateFile: join(dir, 'asaas.json') });
   const ports = await emulator.start();
   api = `http://127.0.0.1:${ports.apiPort}/v3`;
   control = `http://127.0.0.1:${ports.controlPort}`;
@@ -41,15 +41,14 @@ afterAll(async () => {
 });
 
 describe('Asaas emulator transfers', () => {
-  it('holds the answer of a transfer it made for answer_delay_ms, then sends it', async () => {
-    expect(await ctl('/__control/balance', { account: KEY, credit_cents: 10_000 })).toBe(200);
-    expect(await ctl('/__control/transfers/behaviour', { account: KEY, answer: 'lost', answer_delay_ms: 300 })).toBe(200);
-    const started = Date.now();
-    const answer = await call('POST', '/transfers', { value: 12.5, pixAddressKey: 'a@b.com', pixAddressKeyType: 'EMAIL', externalReference: 'po_late' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
-    expect(answer).toMatchObject({ status: 200, json: { value: 12.5, externalReference: 'po_late' } });
-    expect(await ctl('/__control/transfers/behaviour', { account: KEY }, 'DELETE')).toBe(204);
+  it('makes a transfer whose answer it withholds (the connection closes unanswered)', async () => {
+    expect(await ctl('/__control/balance/credit', { account: KEY, amount: 10_000 })).toBe(200);
+    expect(await ctl('/__control/transfers/withhold-answer', { account: KEY, delay_ms: 100 })).toBe(200);
+    await expect(call('POST', '/transfers', { value: 12.5, pixAddressKey: 'a@b.com', pixAddressKeyType: 'EMAIL', externalReference: 'po_lost' })).rejects.toThrow();
+    const listed = await call('GET', '/transfers');
+    expect(listed.json['data']).toEqual([expect.objectContaining({ value: 12.5, externalReference: 'po_lost', status: 'BANK_PROCESSING' })]);
     expect((await call('GET', '/finance/balance')).json).toEqual({ balance: 87.5 });
+    expect((await call('POST', '/transfers', { value: 87.51, pixAddressKey: 'a@b.com', pixAddressKeyType: 'EMAIL' })).json).toMatchObject({ errors: [{ code: 'invalid_action' }] });
   });
 
   it('refuses a key type Asaas does not know, and a bank account destination', async () => {
@@ -57,7 +56,7 @@ describe('Asaas emulator transfers', () => {
     expect(await call('POST', '/transfers', { value: 1, bankAccount: {} })).toMatchObject({ status: 400, json: { errors: [{ code: 'invalid_bankAccount' }] } });
   });
 
-  it('keeps transfers and credits across a restart; a reset clears them', async () => {
+  it('keeps transfers and the balance across a restart; a reset clears the transfers only', async () => {
     const before = await call('GET', '/transfers?limit=10');
     expect(before.json['totalCount']).toBe(1);
     await emulator.stop();
@@ -66,6 +65,6 @@ describe('Asaas emulator transfers', () => {
     expect((await call('GET', '/finance/balance')).json).toEqual({ balance: 87.5 });
     expect(await ctl('/__control/reset', {})).toBe(204);
     expect((await call('GET', '/transfers')).json['totalCount']).toBe(0);
-    expect((await call('GET', '/finance/balance')).json).toEqual({ balance: 0 });
+    expect((await call('GET', '/finance/balance')).json).toEqual({ balance: 87.5 });
   });
 });
