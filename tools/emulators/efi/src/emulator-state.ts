@@ -82,7 +82,7 @@ export interface WebhookDelivery extends DeliveryRecord {
 const TOKEN_SCOPES =
   'cob.write cob.read pix.write pix.read webhook.write webhook.read payloadlocation.write payloadlocation.read ' +
   'rec.write rec.read solicrec.write solicrec.read cobr.write cobr.read payloadlocationrec.write payloadlocationrec.read ' +
-  'webhookrec.write webhookrec.read webhookcobr.write webhookcobr.read';
+  'webhookrec.write webhookrec.read webhookcobr.write webhookcobr.read pix.send gn.pix.send.read gn.balance.read';
 
 /** "12.34" → 1234 (the API already checked the format). */
 function toCents(valor: string): number {
