@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Router, type Express } from 'express';
-import { controlPort, sendControlError as fail, type Logger } from '../../kit';
+import { controlPort, payoutControlRoutes, sendControlError as fail, type Logger } from '../../kit';
 import { z } from 'zod';
 import type { ExpiryScheduler } from './charge-expiry';
 import type { EmulatorState } from './emulator-state';
@@ -15,8 +15,7 @@ import { beforeChargePaid, onChargePaid, recurringControlRoutes, type RecurringD
 import { createRefund, type RefundSettler } from './refunds';
 import type { WebhookSender } from './webhook-sender';
 import { accountIdFor } from './woovi-ids';
-import type { PaymentSettler } from './payments';
-import { paymentControlRoutes } from './payments.routes';
+import { paymentJson } from './payments';
 
 const accountSchema = z.object({ app_id: z.string().min(1) }).strict();
 
@@ -33,15 +32,14 @@ export interface ControlDependencies {
   disputes?: DisputeBook;
   /** Pix Automático (pix-recurring.routes.ts) and what the clock moving does to it. */
   recurring: { deps: RecurringDeps; tick: () => void };
-  /** Pix Out (payments.ts). */
-  payments: PaymentSettler;
 }
 
 const dashboardRefundSchema = z.object({ value: z.number().int().min(1).optional(), comment: z.string().max(140).optional() }).strict();
 
-export function controlApp({ state, sender, expiry, keys, logger, refunds, disputes, recurring, payments }: ControlDependencies): Express {
+export function controlApp({ state, sender, expiry, keys, logger, refunds, disputes, recurring }: ControlDependencies): Express {
   const routes = Router();
-  routes.use(paymentControlRoutes(state, payments, logger));
+  // Balance and Pix Out (payments.ts): the kit's shared routes, the account named by its AppID.
+  routes.use(payoutControlRoutes(state.payments, 'account', (appId) => state.authenticate(appId), paymentJson));
   routes.get('/__control/public-key', (_req, res) => {
     res.status(200).type('application/x-pem-file').send(keys.publicKeyPem);
   });

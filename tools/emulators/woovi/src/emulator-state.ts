@@ -4,11 +4,11 @@
  * No HTTP here: routes call these methods and turn thrown WooviApiErrors into responses.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { activityStats, EmulatorStateBase, refill, type DeliveryRecord } from '../../kit';
+import { activityStats, EmulatorStateBase, PayoutBook, refill, type DeliveryRecord } from '../../kit';
 import { accountIdFor, newEndToEndId } from './woovi-ids';
 import { wooviErrors } from './woovi-errors';
 import { RecurringBook } from './pix-recurring';
-import { PaymentBook } from './payments';
+import type { SentPayment, WooviPaymentData } from './payments';
 
 export type ChargeStatus = 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
 
@@ -83,8 +83,12 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   private counters = EmulatorState.zeroCounters();
   /** Pix Automático subscriptions (pix-recurring.ts). */
   readonly recurring = new RecurringBook(this.now);
-  /** Pix payments out, credits and their test behaviours (payments.ts). */
-  readonly payments = new PaymentBook(this.now);
+  /** The balance and the Pix payments sent (payments.ts, on the kit's PayoutBook). */
+  readonly payments = new PayoutBook<WooviPaymentData>(this.now, (payment) => this.onPaymentSettled(payment));
+  /** Payments created and not yet approved (nothing has left): accountId → correlationID → payment. */
+  private readonly createdPayments = new Map<string, Map<string, WooviPaymentData>>();
+  /** Called when a sent payment is confirmed or failed (the emulator sends its webhook). */
+  onPaymentSettled: (payment: SentPayment) => void = () => undefined;
   /** Called once when an ACTIVE charge passes its expiry (the emulator sends CHARGE_EXPIRED). */
   onExpired: (charge: StoredCharge) => void = () => undefined;
 
@@ -183,7 +187,27 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     charge.pix = { endToEndId: newEndToEndId(time), time, ...(infoPagador ? { infoPagador } : {}) };
     charge.status = 'COMPLETED';
     charge.updatedAt = time;
+    // The money is in the balance at once, net of Woovi's fee.
+    this.payments.credit(charge.accountId, charge.value - charge.fee);
     return charge.pix;
+  }
+
+  // --- Pix Out not yet approved (payments.ts) ------------------------------------------------
+
+  createdPayment(accountId: string, correlationID: string): WooviPaymentData | undefined {
+    return this.createdPayments.get(accountId)?.get(correlationID);
+  }
+
+  addCreatedPayment(payment: WooviPaymentData): WooviPaymentData {
+    const own = this.createdPayments.get(payment.accountId) ?? new Map<string, WooviPaymentData>();
+    own.set(payment.correlationID, payment);
+    this.createdPayments.set(payment.accountId, own);
+    return payment;
+  }
+
+  /** Once approved, a payment lives in the book. */
+  dropCreatedPayment(accountId: string, correlationID: string): void {
+    this.createdPayments.get(accountId)?.delete(correlationID);
   }
 
   // --- webhook registrations ----------------------------------------------------------------
@@ -225,15 +249,16 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
       charges_stored,
       accounts: this.accounts.size,
       webhooks_registered,
-      payments: this.payments.count(),
+      payments_sent: [...this.accounts.keys()].reduce((n, id) => n + this.payments.list(id).length, 0),
     };
   }
 
-  /** Clears charges, subscriptions, payments out, credits, stats, faults and deliveries; keeps accounts and webhook registrations (account set-up). */
+  /** Clears charges, subscriptions, payments out (balances stay, as the kit's book keeps them), stats, faults and deliveries; keeps accounts and webhook registrations (account set-up). */
   reset(): void {
     this.charges.clear();
     this.recurring.clear();
-    this.payments.clear();
+    this.payments.reset();
+    this.createdPayments.clear();
     this.faults.clear();
     this.faults.injected = 0;
     this.deliveries.clear();
@@ -244,7 +269,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
 
   /** What a restart keeps: accounts, charges, subscriptions, webhook registrations and the clock; stats and faults start afresh. */
   snapshot() {
-    return { accounts: this.accounts, charges: this.charges, webhooks: this.webhooks, recurring: this.recurring.snapshot(), payments: this.payments.snapshot(), clockOffsetMs: this.clock.offset() };
+    return { accounts: this.accounts, charges: this.charges, webhooks: this.webhooks, recurring: this.recurring.snapshot(), payments: this.payments.snapshot(), createdPayments: this.createdPayments, clockOffsetMs: this.clock.offset() };
   }
 
   restore(snapshot: ReturnType<EmulatorState['snapshot']>): void {
@@ -252,7 +277,9 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     refill(this.charges, snapshot.charges);
     refill(this.webhooks, snapshot.webhooks);
     this.recurring.restore(snapshot.recurring);
-    this.payments.restore(snapshot.payments);
+    // A file written before Pix Out existed has none.
+    if (snapshot.payments) this.payments.restore(snapshot.payments);
+    refill(this.createdPayments, snapshot.createdPayments);
     this.clock.restoreOffset(snapshot.clockOffsetMs);
   }
 }

@@ -1,7 +1,7 @@
 /**
- * Pix Out in the Woovi emulator over HTTP: an approval's answer held back then sent late, the
- * create's own validation, and a restart that keeps payments and credits (state file), which a
- * reset clears.
+ * Pix Out in the Woovi emulator over HTTP: a payment created without moving money, an approval
+ * made whose answer is withheld, the create's own validation, and a restart that keeps payments
+ * and the balance (state file); a reset clears the payments, the balance stays (kit PayoutBook).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ let api: string;
 let control: string;
 
 async function start(): Promise<void> {
-  emulator = createWooviEmulator({ accounts: [APP_ID], webhooks: { retries: 0 }, paymentSettleMs: 50, stateFile: join(dir, 'woovi.json') });
+  emulator = createWooviEmulator({ accounts: [APP_ID], webhooks: { retries: 0 }, stateFile: join(dir, 'woovi.json') });
   const ports = await emulator.start();
   api = `http://127.0.0.1:${ports.apiPort}/api/v1`;
   control = `http://127.0.0.1:${ports.controlPort}`;
@@ -39,17 +39,17 @@ afterAll(async () => {
 });
 
 describe('Woovi emulator Pix Out', () => {
-  it('creates a payment without moving money, holds the approval answer for answer_delay_ms, then sends it', async () => {
-    expect(await ctl('/__control/balance', { account: APP_ID, credit_cents: 10_000 })).toBe(200);
+  it('creates a payment without moving money; an approval is made though its answer is withheld', async () => {
+    expect(await ctl('/__control/balance/credit', { account: APP_ID, amount: 10_000 })).toBe(200);
     const created = await call('POST', '/payment', { value: 1_250, destinationAlias: 'a@b.com', destinationAliasType: 'EMAIL', correlationID: 'po_late' });
     expect(created).toMatchObject({ status: 200, json: { payment: { status: 'CREATED', value: 1_250, correlationID: 'po_late' } } });
     expect(await available()).toBe(10_000);
-    expect(await ctl('/__control/payments/behaviour', { account: APP_ID, answer: 'lost', answer_delay_ms: 300 })).toBe(200);
-    const started = Date.now();
-    const approved = await call('POST', '/payment/approve', { correlationID: 'po_late' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
-    expect(approved).toMatchObject({ status: 200, json: { payment: { status: 'APPROVED' } } });
-    expect(await ctl('/__control/payments/behaviour', { account: APP_ID }, 'DELETE')).toBe(204);
+    expect(await ctl('/__control/transfers/behaviour', { account: APP_ID, outcome: 'hang' })).toBe(200);
+    expect(await ctl('/__control/transfers/withhold-answer', { account: APP_ID })).toBe(200);
+    await expect(call('POST', '/payment/approve', { correlationID: 'po_late' })).rejects.toThrow();
+    expect((await call('GET', '/payment/po_late')).json).toMatchObject({ payment: { status: 'APPROVED' } });
+    expect(await available()).toBe(8_750);
+    expect(await call('POST', '/payment/approve', { correlationID: 'po_late' })).toMatchObject({ status: 200, json: { payment: { status: 'APPROVED' } } });
     expect(await available()).toBe(8_750);
   });
 
@@ -59,7 +59,7 @@ describe('Woovi emulator Pix Out', () => {
     expect(await call('GET', '/payment/po_never')).toMatchObject({ status: 400, json: { error: 'Pagamento não encontrado' } });
   });
 
-  it('keeps payments and credits across a restart; a reset clears them', async () => {
+  it('keeps payments and the balance across a restart; a reset clears the payments only', async () => {
     const before = await call('GET', '/payment/po_late');
     await emulator.stop();
     await start();
@@ -67,6 +67,6 @@ describe('Woovi emulator Pix Out', () => {
     expect(await available()).toBe(8_750);
     expect(await ctl('/__control/reset', {})).toBe(204);
     expect((await call('GET', '/payment/po_late')).status).toBe(400);
-    expect(await available()).toBe(0);
+    expect(await available()).toBe(8_750);
   });
 });

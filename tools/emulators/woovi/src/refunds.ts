@@ -75,6 +75,8 @@ export function createRefund(state: EmulatorState, charge: StoredCharge, request
     ...(request.comment ? { comment: request.comment } : {}),
   };
   refundsOf.set(charge, [...chargeRefunds(charge), refund]);
+  // The refunded money leaves the balance when the refund is made.
+  state.payments.debit(charge.accountId, value);
   return { refund, created: true };
 }
 

@@ -7,7 +7,7 @@ import { identifyCaller, requireAppId } from './auth';
 import type { ExpiryScheduler } from './charge-expiry';
 import { chargeRoutes, type ChargeRoutesOptions } from './charge.routes';
 import type { EmulatorState } from './emulator-state';
-import { emulatorApiApp, finishApi, injectFaults, type Logger, type Timers } from '../../kit';
+import { emulatorApiApp, finishApi, injectFaults, type Logger } from '../../kit';
 import { recurringRoutes } from './pix-recurring.routes';
 import { publicRoutes } from './public.routes';
 import type { SigningKeys } from './signing-keys';
@@ -17,7 +17,6 @@ import { refundRoutes } from './refunds.routes';
 import { transactionRoutes } from './transaction.routes';
 import type { WebhookSender } from './webhook-sender';
 import { wooviAnswers } from './woovi-errors';
-import type { PaymentSettler } from './payments';
 import { paymentRoutes } from './payments.routes';
 
 export interface ApiDependencies {
@@ -28,15 +27,13 @@ export interface ApiDependencies {
   charges: ChargeRoutesOptions;
   logger: Logger;
   refunds: RefundSettler;
-  /** Pix Out (payments.ts): the settler and the timers of answers a test holds back. */
-  payments: { settler: PaymentSettler; lostAnswers: Timers };
 }
 
-export function wooviApiApp({ state, sender, expiry, keys, charges, logger, refunds, payments }: ApiDependencies): Express {
+export function wooviApiApp({ state, sender, expiry, keys, charges, logger, refunds }: ApiDependencies): Express {
   const app = emulatorApiApp(logger, (res) => ({ account: res.locals['accountId'] }));
   app.use(injectFaults(state.faults, identifyCaller, wooviAnswers));
   app.use(express.json({ limit: '1mb' }));
   app.use(publicRoutes(state, keys));
-  app.use('/api/v1', requireAppId(state), chargeRoutes(state, sender, expiry, charges), refundRoutes(state, refunds), transactionRoutes(state), webhookConfigRoutes(state, sender), recurringRoutes({ state, sender, expiry, charges }), paymentRoutes(state, payments.settler, payments.lostAnswers));
+  app.use('/api/v1', requireAppId(state), chargeRoutes(state, sender, expiry, charges), refundRoutes(state, refunds), transactionRoutes(state), webhookConfigRoutes(state, sender), recurringRoutes({ state, sender, expiry, charges }), paymentRoutes(state));
   return finishApi(app, wooviAnswers, logger);
 }

@@ -11,7 +11,7 @@
  * await emulator.stop();
  */
 import { createServer } from 'node:http';
-import { createEmulatorLogger, hostEmulator, SANDBOX_MERCHANT, Timers, type EmulatorLifecycle, type EmulatorOptions, type Merchant } from '../../kit';
+import { createEmulatorLogger, hostEmulator, SANDBOX_MERCHANT, type EmulatorLifecycle, type EmulatorOptions, type Merchant } from '../../kit';
 import { ExpiryScheduler } from './charge-expiry';
 import type { Company } from './charge-json';
 import { controlApp } from './control.routes';
@@ -23,7 +23,7 @@ import { wooviApiApp } from './woovi-api.routes';
 import { chargeJson } from './charge-json';
 import { RefundSettler } from './refunds';
 import { onChargeExpired, recurringTick } from './pix-recurring.routes';
-import { PaymentSettler } from './payments';
+import { onPaymentSettled } from './payments';
 
 export interface WooviEmulatorOptions extends EmulatorOptions {
   /** AppIDs valid from the start. */
@@ -40,8 +40,6 @@ export interface WooviEmulatorOptions extends EmulatorOptions {
   feeBasisPoints?: number;
   /** How long a refund stays IN_PROCESSING before it is CONFIRMED (default 300 ms). */
   refundSettleMs?: number;
-  /** How long an approved Pix payment out takes to be CONFIRMED (default 300 ms; per account by `/__control/payments/behaviour`). */
-  paymentSettleMs?: number;
   /** How often Pix Automático work (cycle charges, expiries) is looked for besides after each clock move (default 1 s; 0: never). */
   sweepMs?: number;
 }
@@ -62,16 +60,13 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
   const refunds = new RefundSettler(state, sender, logger, options.refundSettleMs ?? 300, (charge) => chargeJson(state, charge));
 
 
-  const payments = {
-    settler: new PaymentSettler(state.now, (account, event, payload, correlationID) => sender.notifyAccount(event, account, payload, correlationID), logger, options.paymentSettleMs ?? 300),
-    lostAnswers: new Timers(),
-  };
+  state.onPaymentSettled = (payment) => onPaymentSettled(payment, (account, event, payload, correlationID) => void sender.notifyAccount(event, account, payload, correlationID));
   const charges = {
     merchant: options.merchant ?? SANDBOX_MERCHANT,
     locationHost: options.locationHost ?? 'api.woovi-emulator.local',
     feeBasisPoints: options.feeBasisPoints ?? 80,
   };
-  const api = wooviApiApp({ state, sender, expiry, keys, charges, logger, refunds, payments });
+  const api = wooviApiApp({ state, sender, expiry, keys, charges, logger, refunds });
   const recurringDeps = { state, sender, expiry, charges };
   const tick = () => recurringTick(recurringDeps);
   state.onExpired = (charge) => {
@@ -81,7 +76,7 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
   const disputes = new DisputeBook();
   const { lifecycle } = hostEmulator('woovi', options, {
     api: createServer(api),
-    control: createServer(controlApp({ state, sender, expiry, keys, logger, refunds, disputes, recurring: { deps: recurringDeps, tick }, payments: payments.settler })),
+    control: createServer(controlApp({ state, sender, expiry, keys, logger, refunds, disputes, recurring: { deps: recurringDeps, tick } })),
     faults: state.faults,
     stores: { state, disputes },
     webhooks: sender,
@@ -90,8 +85,7 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
     onStop: () => {
       expiry.clear();
       refunds.close();
-      payments.settler.close();
-      payments.lostAnswers.clear();
+      state.payments.close();
     },
   });
   // After the file: accounts given at start win over the remembered ones.

@@ -14,6 +14,8 @@ export interface ContractEmulator {
 
 export interface WooviContract {
   adapter: WooviAdapter;
+  /** The emulator's API base (for a call the adapter would not make). */
+  apiUrl: string;
   controlUrl: string;
   receiver: WebhookRecorder;
   stop(): Promise<void>;
@@ -44,6 +46,7 @@ export async function startWooviContract(options: {
   await adapter.registerWebhook(webhookUrl);
   return {
     adapter,
+    apiUrl: `http://127.0.0.1:${ports.apiPort}`,
     controlUrl,
     receiver,
     stop: async () => {
