@@ -7,23 +7,15 @@ import express, { type Express } from 'express';
 import { identifyCaller, requireSecretKey } from './auth';
 import { chargeRoutes, qrCodeImageRoutes } from './charges.routes';
 import type { EmulatorState } from './emulator-state';
-import { emulatorApiApp, finishApi, injectFaults, type Logger, type Timers } from '../../kit';
+import { emulatorApiApp, finishApi, injectFaults, type Logger } from '../../kit';
 import { orderRoutes, type OrderRoutesOptions } from './orders.routes';
 import { pagarmeAnswers, pagarmeErrors } from './pagarme-errors';
 import type { WebhookSender } from './webhook-sender';
-import type { WithdrawalSettler } from './withdrawals';
 import { withdrawalRoutes } from './withdrawals.routes';
 
 export const API_PREFIX = '/core/v5';
 
-/** Withdrawals (withdrawals.ts): their settler, fee, and the timers of answers a test holds back. */
-export interface WithdrawalParts {
-  settler: WithdrawalSettler;
-  feeCents: number;
-  lostAnswers: Timers;
-}
-
-export function pagarmeApiApp(state: EmulatorState, sender: WebhookSender, orders: OrderRoutesOptions, logger: Logger, withdrawals: WithdrawalParts): Express {
+export function pagarmeApiApp(state: EmulatorState, sender: WebhookSender, orders: OrderRoutesOptions, logger: Logger, withdrawals: { feeCents: number }): Express {
   const app = emulatorApiApp(logger, (res) => ({ account: res.locals['accountId'] }));
   app.use(injectFaults(state.faults, identifyCaller, pagarmeAnswers));
   app.use(express.json({ limit: '1mb' }));
@@ -34,6 +26,6 @@ export function pagarmeApiApp(state: EmulatorState, sender: WebhookSender, order
     if (!boleto) throw pagarmeErrors.routeNotFound();
     res.status(200).type(req.params['format'] === 'pdf' ? 'text/plain' : 'html').send(`Boleto ${boleto.line}`);
   });
-  app.use(API_PREFIX, requireSecretKey(state), orderRoutes(state, orders), chargeRoutes(state, sender, orders.qrCodeUrl), withdrawalRoutes(state, withdrawals.settler, { feeCents: withdrawals.feeCents }, withdrawals.lostAnswers));
+  app.use(API_PREFIX, requireSecretKey(state), orderRoutes(state, orders), chargeRoutes(state, sender, orders.qrCodeUrl), withdrawalRoutes(state, withdrawals));
   return finishApi(app, pagarmeAnswers, logger);
 }

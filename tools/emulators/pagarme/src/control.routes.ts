@@ -4,15 +4,14 @@
  * `{error, message}` on failure. Accounts are named by secret key or by account id (`acc_…`).
  */
 import { Router, type Express } from 'express';
-import { controlPort, sendControlError as fail, type Logger } from '../../kit';
+import { controlPort, payoutControlRoutes, sendControlError as fail, type Logger } from '../../kit';
 import { z } from 'zod';
 import type { EmulatorState } from './emulator-state';
 import type { QrCodeUrl } from './order-json';
 import { accountIdFor } from './pagarme-ids';
 import { DEFAULT_WEBHOOK_EVENTS, publishTransition } from './webhook-events';
 import type { WebhookSender } from './webhook-sender';
-import type { WithdrawalSettler } from './withdrawals';
-import { withdrawalControlRoutes } from './withdrawals.routes';
+import { withdrawalJson } from './withdrawals';
 
 const secretKey = z.string().regex(/^sk_[A-Za-z0-9_]{4,200}$/, 'secret_key must look like sk_test_… or sk_…');
 
@@ -33,9 +32,10 @@ const payBodySchema = z.object({ payer_name: z.string().min(1).max(100).optional
 /** A fault target: an account id as is, a secret key as the account it names (registered or not). */
 const faultScope = (account: string) => (account.startsWith('acc_') ? account : accountIdFor(account));
 
-export function controlApp(state: EmulatorState, sender: WebhookSender, qrCodeUrl: QrCodeUrl, logger: Logger, withdrawals: WithdrawalSettler): Express {
+export function controlApp(state: EmulatorState, sender: WebhookSender, qrCodeUrl: QrCodeUrl, logger: Logger): Express {
   const routes = Router();
-  routes.use(withdrawalControlRoutes(state, withdrawals, logger));
+  // Balance and withdrawals (withdrawals.ts): the kit's shared routes, the account named by secret key or id.
+  routes.use(payoutControlRoutes(state.withdrawals, 'account', (account) => state.resolveAccount(account)?.id, withdrawalJson));
   routes.post('/__control/accounts', (req, res) => {
     const parsed = accountSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');

@@ -5,10 +5,10 @@
  * and turn thrown PagarmeApiErrors into responses.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { activityStats, EmulatorStateBase, refill } from '../../kit';
+import { activityStats, EmulatorStateBase, PayoutBook, refill } from '../../kit';
 import { accountIdFor, newEndToEndId, newId } from './pagarme-ids';
 import { pagarmeErrors } from './pagarme-errors';
-import { WithdrawalBook } from './withdrawals';
+import type { PagarmeWithdrawalData } from './withdrawals';
 import type { Account, AccountRegistration, RefundTransaction, StoredCustomer, StoredOrder, WebhookConfig, WebhookDelivery } from './emulator-records';
 
 export type {
@@ -45,8 +45,8 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   private readonly idempotency = new Map<string, { at: number; status: number; body: unknown }>();
   private readonly webhooks = new Map<string, WebhookConfig>();
   private counters = zeroCounters();
-  /** Withdrawals, credits and their test behaviours (withdrawals.ts). */
-  readonly withdrawals = new WithdrawalBook(this.now);
+  /** The balance and withdrawals (withdrawals.ts, on the kit's PayoutBook; Pagar.me sends no withdrawal webhooks). */
+  readonly withdrawals = new PayoutBook<PagarmeWithdrawalData>(this.now, () => undefined);
   /** Called when a pending charge passes its `expires_at` (the emulator sends webhooks from it). */
   onExpired: (order: StoredOrder) => void = () => undefined;
 
@@ -183,6 +183,8 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     charge.transaction.updatedAt = at;
     order.status = 'paid';
     order.updatedAt = at;
+    // The money is in the recipient's available balance at once (Pagar.me's release schedule is not emulated).
+    this.withdrawals.credit(order.accountId, charge.amount);
   }
 
   /** `DELETE /charges/:id`: cancels a pending charge, refunds a paid one (Pagar.me does both). */
@@ -191,6 +193,8 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     const refund = charge.status === 'paid' || charge.status === 'overpaid';
     if (charge.status !== 'pending' && !refund) throw pagarmeErrors.chargeNotCancelable(charge.status);
     const at = this.now();
+    // A paid charge canceled is refunded: what was not yet returned leaves the balance.
+    if (refund) this.withdrawals.debit(order.accountId, (charge.paidAmount ?? charge.amount) - (charge.canceledAmount ?? 0));
     charge.status = 'canceled';
     charge.canceledAmount = charge.amount;
     charge.canceledAt = at;
@@ -228,6 +232,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     };
     charge.refunds = [...(charge.refunds ?? []), refund];
     charge.canceledAmount = (charge.canceledAmount ?? 0) + amount;
+    this.withdrawals.debit(order.accountId, amount);
     charge.updatedAt = at;
     if (charge.canceledAmount < paid) return { transition: 'partial_canceled', refund };
     charge.status = 'canceled';
@@ -263,17 +268,17 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
       charges_stored: this.byChargeId.size,
       accounts: this.accounts.size,
       webhooks_configured: this.webhooks.size,
-      withdrawals: this.withdrawals.count(),
+      withdrawals: [...this.accounts.keys()].reduce((n, id) => n + this.withdrawals.list(id).length, 0),
     };
   }
 
-  /** Clears orders, withdrawals, credits, idempotency keys, stats, faults and deliveries; accounts and webhook URLs stay. */
+  /** Clears orders, withdrawals (balances stay, as the kit's book keeps them), idempotency keys, stats, faults and deliveries; accounts and webhook URLs stay. */
   reset(): void {
     this.orders.clear();
     this.byChargeId.clear();
     this.customers.clear();
     this.idempotency.clear();
-    this.withdrawals.clear();
+    this.withdrawals.reset();
     this.faults.clear();
     this.deliveries.clear();
     this.counters = zeroCounters();
@@ -302,6 +307,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     for (const own of this.orders.values()) for (const order of own.values()) this.byChargeId.set(order.charge.id, order);
     refill(this.idempotency, snapshot.idempotency);
     refill(this.webhooks, snapshot.webhooks);
-    this.withdrawals.restore(snapshot.withdrawals);
+    // A file written before withdrawals existed has none.
+    if (snapshot.withdrawals) this.withdrawals.restore(snapshot.withdrawals);
   }
 }

@@ -10,13 +10,12 @@
  * await emulator.stop();
  */
 import { createServer } from 'node:http';
-import { createEmulatorLogger, hostEmulator, Timers, type EmulatorLifecycle, type EmulatorOptions } from '../../kit';
+import { createEmulatorLogger, hostEmulator, type EmulatorLifecycle, type EmulatorOptions } from '../../kit';
 import { API_PREFIX, pagarmeApiApp } from './api.app';
 import { controlApp } from './control.routes';
 import { EmulatorState, type AccountRegistration } from './emulator-state';
 import { publishTransition } from './webhook-events';
 import { WebhookSender } from './webhook-sender';
-import { WithdrawalSettler } from './withdrawals';
 
 export interface PagarmeEmulatorOptions extends EmulatorOptions {
   /** Sandbox credentials known from the start. */
@@ -27,8 +26,6 @@ export interface PagarmeEmulatorOptions extends EmulatorOptions {
   locationBase?: string;
   /** Base URL that `qr_code_url` uses (default: the API port as listened on). */
   publicBaseUrl?: string;
-  /** How long a withdrawal takes to be transferred (default 300 ms; per account by `/__control/withdrawals/behaviour`). */
-  withdrawalSettleMs?: number;
   /** Fee of a withdrawal, in cents (default 0). */
   withdrawalFeeCents?: number;
   /** How often pending charges past `expires_at` are failed (and their webhooks sent); 0 disables. */
@@ -50,7 +47,7 @@ export function createPagarmeEmulator(options: PagarmeEmulatorOptions = {}): Pag
     publishTransition(sender, order, 'expired', qrCodeUrl);
   };
 
-  const withdrawals = { settler: new WithdrawalSettler(state.now, logger, options.withdrawalSettleMs ?? 300), feeCents: options.withdrawalFeeCents ?? 0, lostAnswers: new Timers() };
+  const withdrawals = { feeCents: options.withdrawalFeeCents ?? 0 };
   const api = pagarmeApiApp(
     state,
     sender,
@@ -65,7 +62,7 @@ export function createPagarmeEmulator(options: PagarmeEmulatorOptions = {}): Pag
   );
   const { lifecycle } = hostEmulator('pagarme', options, {
     api: createServer(api),
-    control: createServer(controlApp(state, sender, qrCodeUrl, logger, withdrawals.settler)),
+    control: createServer(controlApp(state, sender, qrCodeUrl, logger)),
     faults: state.faults,
     stores: { state },
     webhooks: sender,
@@ -74,10 +71,7 @@ export function createPagarmeEmulator(options: PagarmeEmulatorOptions = {}): Pag
     onListening: ({ apiPort }, urlOf) => {
       if (!options.publicBaseUrl) publicBase = urlOf(apiPort);
     },
-    onStop: () => {
-      withdrawals.settler.close();
-      withdrawals.lostAnswers.clear();
-    },
+    onStop: () => state.withdrawals.close(),
   });
   // After the file: accounts given at start win over the remembered ones.
   for (const account of options.accounts ?? []) state.registerAccount(account);

@@ -1,7 +1,7 @@
 /**
- * Withdrawals in the Pagar.me emulator over HTTP: a lost answer whose idempotency key already
+ * Withdrawals in the Pagar.me emulator over HTTP: a withheld answer whose idempotency key already
  * replays the withdrawal made, another account's recipient refused, and a restart that keeps
- * withdrawals and credits (state file), which a reset clears.
+ * withdrawals and the balance (state file); a reset clears the withdrawals, the balance stays.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ let api: string;
 let control: string;
 
 async function start(): Promise<void> {
-  emulator = createPagarmeEmulator({ accounts: [{ secret_key: KEY }, { secret_key: OTHER }], withdrawalSettleMs: 50, stateFile: join(dir, 'pagarme.json') });
+  emulator = createPagarmeEmulator({ accounts: [{ secret_key: KEY }, { secret_key: OTHER }], stateFile: join(dir, 'pagarme.json') });
   const ports = await emulator.start();
   api = `http://127.0.0.1:${ports.apiPort}/core/v5`;
   control = `http://127.0.0.1:${ports.controlPort}`;
@@ -43,13 +43,13 @@ describe('Pagar.me emulator withdrawals', () => {
   it('a withdrawal whose answer is lost is replayed by its idempotency key, made once', async () => {
     const recipient = (await call('GET', '/recipients/default')).json['id'] as string;
     expect(recipient).toMatch(/^rp_/);
-    expect(await ctl('/__control/balance', { account: KEY, credit_cents: 10_000 })).toBe(200);
-    expect(await ctl('/__control/withdrawals/behaviour', { account: KEY, answer: 'lost' })).toBe(200);
-    const lost = fetch(`${api}/recipients/${recipient}/withdrawals`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: basic(KEY), 'idempotency-key': 'po_lost' }, body: JSON.stringify({ amount: 1_250 }), signal: AbortSignal.timeout(300) });
+    expect(await ctl('/__control/balance/credit', { account: KEY, amount: 10_000 })).toBe(200);
+    expect(await ctl('/__control/transfers/behaviour', { account: KEY, outcome: 'hang' })).toBe(200);
+    expect(await ctl('/__control/transfers/withhold-answer', { account: KEY })).toBe(200);
+    const lost = call('POST', `/recipients/${recipient}/withdrawals`, { amount: 1_250 }, { 'idempotency-key': 'po_lost' });
     await expect(lost).rejects.toThrow();
-    expect(await ctl('/__control/withdrawals/behaviour', { account: KEY }, 'DELETE')).toBe(204);
     const replay = await call('POST', `/recipients/${recipient}/withdrawals`, { amount: 1_250 }, { 'idempotency-key': 'po_lost' });
-    expect(replay).toMatchObject({ status: 200, json: { amount: 1_250, status: 'pending_transfer' } });
+    expect(replay).toMatchObject({ status: 200, json: { amount: 1_250, status: 'processing' } });
     expect((await call('GET', `/recipients/${recipient}/withdrawals`)).json['paging']).toEqual({ total: 1 });
     expect((await call('GET', `/recipients/${recipient}/balance`)).json['available_amount']).toBe(8_750);
   });
@@ -59,7 +59,7 @@ describe('Pagar.me emulator withdrawals', () => {
     expect((await call('GET', `/recipients/${mine}/balance`, undefined, {}, OTHER)).status).toBe(404);
   });
 
-  it('keeps withdrawals and credits across a restart; a reset clears them', async () => {
+  it('keeps withdrawals and the balance across a restart; a reset clears the withdrawals only', async () => {
     const recipient = (await call('GET', '/recipients/default')).json['id'] as string;
     const before = await call('GET', `/recipients/${recipient}/withdrawals`);
     await emulator.stop();
@@ -68,6 +68,6 @@ describe('Pagar.me emulator withdrawals', () => {
     expect((await call('GET', `/recipients/${recipient}/balance`)).json['available_amount']).toBe(8_750);
     expect(await ctl('/__control/reset', {})).toBe(204);
     expect((await call('GET', `/recipients/${recipient}/withdrawals`)).json['paging']).toEqual({ total: 0 });
-    expect((await call('GET', `/recipients/${recipient}/balance`)).json['available_amount']).toBe(0);
+    expect((await call('GET', `/recipients/${recipient}/balance`)).json['available_amount']).toBe(8_750);
   });
 });
