@@ -55,6 +55,8 @@ async function main(): Promise<void> {
       notifications: { WEBHOOK_RETRY_BASE_MS: '1000', WEBHOOK_RETRY_MAX_DELAY_MS: '4000', WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_POLL_INTERVAL_MS: '250' },
       // Cycles found within a second of the clock moving, and a dead sender replaced in seconds.
       subscriptions: { CYCLE_SCHEDULE_INTERVAL_MS: '300', CYCLE_SEND_LEASE_MS: '5000', TEST_CLOCK_FILE: subscriptionsClockFile },
+      // Unconfirmed payouts read back within a second; balances never cached, so tests see them move.
+      payouts: { PAYOUT_RECHECK_BASE_MS: '300', PAYOUT_RECHECK_MAX_MS: '2000', PAYOUT_PROCESSING_POLL_MS: '2000', PAYOUT_NOT_MADE_AFTER_MS: '20000', BALANCE_CACHE_TTL_MS: '0' },
     },
   });
   // Lets resilience suites kill and restart services of this stack (tools/e2e nothing-lost).
