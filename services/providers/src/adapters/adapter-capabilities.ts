@@ -6,9 +6,10 @@
 import type { ChargeMethod, ProviderAdapter } from './provider-adapter';
 import { PAYOUT_METHODS, type PayoutCapable, type PayoutDestination } from './provider-payouts';
 import type { RecurrenceCapable } from './provider-recurrences';
+import { SUBACCOUNT_METHODS, type SubaccountAdapterClass, type SubaccountCapable, type SubaccountRequirement } from './provider-subaccounts';
 
 /** An adapter class, as far as capabilities go. */
-export interface AdapterClass {
+export interface AdapterClass extends SubaccountAdapterClass {
   /** The methods createCharge takes; anything else is refused before a request (refuseOtherMethods). */
   readonly methods: readonly ChargeMethod[];
   /** The webhook events through which the provider reports disputes, which parseWebhook reads. */
@@ -36,10 +37,13 @@ export interface AdapterCapabilities {
   /** Where its transfers can go (empty without payouts). */
   payoutDestinations: Array<PayoutDestination['type']>;
   /**
-   * No adapter interface exists for these yet (the issues that build them add one): nothing can
-   * claim them until an adapter implements it.
+   * The adapter is SubaccountCapable; `requires` is its class's `subaccountRequirements`, one entry
+   * per field of the public create body: the dotted path (`email`, `address.zip`), followed by
+   * ` (individual)` or ` (company)` when only that type needs it, e.g. `birthdate (individual)`.
+   * Empty when not supported.
    */
-  subaccounts: { supported: false; requires: [] };
+  subaccounts: { supported: boolean; requires: string[] };
+  /** No adapter interface exists for a card vault yet: nothing can claim it. */
   cardVault: false;
 }
 
@@ -54,7 +58,7 @@ export function capabilitiesOf(adapter: AdapterClass): AdapterCapabilities {
     disputes: implemented('listDisputes') || (adapter.disputeEvents?.length ?? 0) > 0,
     disputeEvidence: implemented('submitDisputeEvidence'),
     subscriptions: RECURRENCE_METHODS.every((name) => typeof (adapter.prototype as Partial<RecurrenceCapable>)[name] === 'function'),
-    subaccounts: { supported: false, requires: [] },
+    subaccounts: subaccountsOf(adapter),
     ...payoutsOf(adapter),
     cardVault: false,
   };
@@ -64,4 +68,14 @@ function payoutsOf(adapter: AdapterClass): Pick<AdapterCapabilities, 'payouts' |
   const destinations = [...(adapter.payoutDestinations ?? [])];
   const payouts = destinations.length > 0 && PAYOUT_METHODS.every((name) => typeof (adapter.prototype as Partial<PayoutCapable>)[name] === 'function');
   return { payouts, payoutDestinations: payouts ? destinations : [] };
+}
+
+function subaccountsOf(adapter: AdapterClass): AdapterCapabilities['subaccounts'] {
+  const supported = SUBACCOUNT_METHODS.every((name) => typeof (adapter.prototype as Partial<SubaccountCapable>)[name] === 'function');
+  return { supported, requires: supported ? (adapter.subaccountRequirements ?? []).map(requirementLabel) : [] };
+}
+
+/** The catalog's spelling of a requirement: `email`, `birthdate (individual)`. */
+function requirementLabel(requirement: SubaccountRequirement): string {
+  return requirement.onlyFor ? `${requirement.field} (${requirement.onlyFor})` : requirement.field;
 }

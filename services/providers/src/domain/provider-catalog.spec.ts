@@ -27,8 +27,8 @@ describe('the provider catalog', () => {
     expect(Object.keys(PROVIDER_CATALOG).sort()).toEqual(Object.keys(ADAPTERS).sort());
   });
 
-  // Each flag names what must exist in the adapter for it to be true. Capabilities no adapter
-  // interface exists for (subaccounts, a card vault) must be false.
+  // Each flag names what must exist in the adapter for it to be true. A capability no adapter
+  // interface exists for (a card vault) must be false.
   it.each(Object.keys(ADAPTERS))('%s promises nothing its adapter does not implement', (code) => {
     const { adapter, registeredEvents } = ADAPTERS[code]!;
     const proto = adapter.prototype as unknown as Record<string, unknown>;
@@ -47,7 +47,10 @@ describe('the provider catalog', () => {
     const recurring = ['createRecurrence', 'getRecurrence', 'cancelRecurrence', 'createCycleCharge', 'getCycleCharge', 'parseRecurrenceWebhook'].every((name) => typeof proto[name] === 'function');
     expect(c.subscriptions).toBe(recurring);
     expect(c.cardVault).toBe(false);
-    expect(c.subaccounts).toEqual({ supported: false, requires: [] });
+    const subaccounts = ['createSubaccount', 'getSubaccount', 'getSubaccountBalance'].every((name) => typeof proto[name] === 'function');
+    expect(c.subaccounts.supported).toBe(subaccounts);
+    // The same table the 400s use: one entry per requirement, `field` or `field (type)`.
+    expect(c.subaccounts.requires).toEqual(subaccounts ? (adapter.subaccountRequirements ?? []).map((r) => (r.onlyFor ? `${r.field} (${r.onlyFor})` : r.field)) : []);
     expect(PROVIDER_CATALOG[code]).toMatchObject({ methods: capabilitiesOf(adapter).methods });
   });
 
