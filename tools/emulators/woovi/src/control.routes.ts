@@ -16,6 +16,7 @@ import { createRefund, type RefundSettler } from './refunds';
 import type { WebhookSender } from './webhook-sender';
 import { accountIdFor } from './woovi-ids';
 import { paymentJson } from './payments';
+import { subaccountControlRoutes, type SubaccountBook } from './subaccounts';
 
 const accountSchema = z.object({ app_id: z.string().min(1) }).strict();
 
@@ -32,11 +33,12 @@ export interface ControlDependencies {
   disputes?: DisputeBook;
   /** Pix Automático (pix-recurring.routes.ts) and what the clock moving does to it. */
   recurring: { deps: RecurringDeps; tick: () => void };
+  subaccounts: SubaccountBook;
 }
 
 const dashboardRefundSchema = z.object({ value: z.number().int().min(1).optional(), comment: z.string().max(140).optional() }).strict();
 
-export function controlApp({ state, sender, expiry, keys, logger, refunds, disputes, recurring }: ControlDependencies): Express {
+export function controlApp({ state, sender, expiry, keys, logger, refunds, disputes, recurring, subaccounts }: ControlDependencies): Express {
   const routes = Router();
   // Balance and Pix Out (payments.ts): the kit's shared routes, the account named by its AppID.
   routes.use(payoutControlRoutes(state.payments, 'account', (appId) => state.authenticate(appId), paymentJson));
@@ -91,6 +93,7 @@ export function controlApp({ state, sender, expiry, keys, logger, refunds, dispu
   if (disputes) routes.use(disputeControlRoutes({ state, sender, disputes, logger }));
 
   routes.use(recurringControlRoutes(recurring.deps));
+  routes.use(subaccountControlRoutes(subaccounts, state));
 
   return controlPort(routes, {
     logger,
@@ -99,6 +102,7 @@ export function controlApp({ state, sender, expiry, keys, logger, refunds, dispu
     reset: () => {
       expiry.clear();
       disputes?.clear();
+      subaccounts.clear();
       state.reset();
     },
     faults: { registry: state.faults, param: 'account', scopeOf: accountIdFor },

@@ -18,6 +18,7 @@ import { transactionRoutes } from './transaction.routes';
 import type { WebhookSender } from './webhook-sender';
 import { wooviAnswers } from './woovi-errors';
 import { paymentRoutes } from './payments.routes';
+import { subaccountRoutes, type SubaccountBook } from './subaccounts';
 
 export interface ApiDependencies {
   state: EmulatorState;
@@ -27,13 +28,14 @@ export interface ApiDependencies {
   charges: ChargeRoutesOptions;
   logger: Logger;
   refunds: RefundSettler;
+  subaccounts: SubaccountBook;
 }
 
-export function wooviApiApp({ state, sender, expiry, keys, charges, logger, refunds }: ApiDependencies): Express {
+export function wooviApiApp({ state, sender, expiry, keys, charges, logger, refunds, subaccounts }: ApiDependencies): Express {
   const app = emulatorApiApp(logger, (res) => ({ account: res.locals['accountId'] }));
   app.use(injectFaults(state.faults, identifyCaller, wooviAnswers));
   app.use(express.json({ limit: '1mb' }));
   app.use(publicRoutes(state, keys));
-  app.use('/api/v1', requireAppId(state), chargeRoutes(state, sender, expiry, charges), refundRoutes(state, refunds), transactionRoutes(state), webhookConfigRoutes(state, sender), recurringRoutes({ state, sender, expiry, charges }), paymentRoutes(state));
+  app.use('/api/v1', requireAppId(state), chargeRoutes(state, sender, expiry, charges), refundRoutes(state, refunds), transactionRoutes(state), webhookConfigRoutes(state, sender), recurringRoutes({ state, sender, expiry, charges }), paymentRoutes(state), subaccountRoutes(subaccounts, state));
   return finishApi(app, wooviAnswers, logger);
 }

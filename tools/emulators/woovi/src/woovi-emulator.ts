@@ -1,6 +1,6 @@
 /**
- * A Woovi (OpenPix) API emulator: the charge, webhook and Pix Automático (PIX_RECURRING
- * subscription) subset of `https://api.woovi.com` over plain HTTP on the API port, RSA-signed
+ * A Woovi (OpenPix) API emulator: the charge, webhook, Pix Automático (PIX_RECURRING
+ * subscription), Pix Out and subaccount subset of `https://api.woovi.com` over plain HTTP on the API port, RSA-signed
  * webhooks, plus a plain-HTTP control port for sandbox set-up, payments, the payer's bank, the
  * clock and fault injection.
  *
@@ -24,6 +24,7 @@ import { chargeJson } from './charge-json';
 import { RefundSettler } from './refunds';
 import { onChargeExpired, recurringTick } from './pix-recurring.routes';
 import { onPaymentSettled } from './payments';
+import { SubaccountBook } from './subaccounts';
 
 export interface WooviEmulatorOptions extends EmulatorOptions {
   /** AppIDs valid from the start. */
@@ -66,7 +67,8 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
     locationHost: options.locationHost ?? 'api.woovi-emulator.local',
     feeBasisPoints: options.feeBasisPoints ?? 80,
   };
-  const api = wooviApiApp({ state, sender, expiry, keys, charges, logger, refunds });
+  const subaccounts = new SubaccountBook();
+  const api = wooviApiApp({ state, sender, expiry, keys, charges, logger, refunds, subaccounts });
   const recurringDeps = { state, sender, expiry, charges };
   const tick = () => recurringTick(recurringDeps);
   state.onExpired = (charge) => {
@@ -76,9 +78,9 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
   const disputes = new DisputeBook();
   const { lifecycle } = hostEmulator('woovi', options, {
     api: createServer(api),
-    control: createServer(controlApp({ state, sender, expiry, keys, logger, refunds, disputes, recurring: { deps: recurringDeps, tick } })),
+    control: createServer(controlApp({ state, sender, expiry, keys, logger, refunds, disputes, recurring: { deps: recurringDeps, tick }, subaccounts })),
     faults: state.faults,
-    stores: { state, disputes },
+    stores: { state, disputes, subaccounts },
     webhooks: sender,
     logger,
     sweep: { everyMs: options.sweepMs ?? 1_000, run: tick },

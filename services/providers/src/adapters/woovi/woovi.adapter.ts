@@ -51,6 +51,8 @@ import { WooviRecurrences } from './woovi.recurrences';
 import { RECURRENCE_EVENTS, parseWooviRecurrenceWebhookBody } from './woovi.recurrences.transformers';
 import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTransfer, TransferWebhookParseResult } from '../provider-payouts';
 import { MOVEMENT_EVENTS, createWooviTransfer, getWooviTransfer, parseWooviTransferBody, wooviBalance } from './woovi.transfers';
+import type { CreateSubaccountInput, ProviderSubaccount, SubaccountBalance, SubaccountCapable } from '../provider-subaccounts';
+import { WOOVI_SUBACCOUNT_REQUIREMENTS, createWooviSubaccount, getWooviSubaccount, wooviSubaccountBalance } from './woovi.subaccounts';
 
 /** The MED events (woovi.disputes.ts). */
 const DISPUTE_EVENTS = ['OPENPIX:DISPUTE_CREATED', 'OPENPIX:DISPUTE_ACCEPTED', 'OPENPIX:DISPUTE_REJECTED', 'OPENPIX:DISPUTE_CANCELED'] as const;
@@ -61,8 +63,10 @@ export const WEBHOOK_EVENTS = ['OPENPIX:CHARGE_COMPLETED', 'OPENPIX:CHARGE_EXPIR
 /** `context.settings` key: Woovi's webhook public key(s) for the account's environment, PEM. */
 export const PUBLIC_KEY_SETTING = 'webhook_public_key';
 
-export class WooviAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCapable {
+export class WooviAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCapable, SubaccountCapable {
   static readonly methods = ['pix'] as const;
+  /** A name and a Pix key, which identifies the subaccount (woovi.subaccounts.ts). */
+  static readonly subaccountRequirements = WOOVI_SUBACCOUNT_REQUIREMENTS;
   /** MED notices arrive by webhook (woovi.disputes.ts). */
   static readonly disputeEvents = DISPUTE_EVENTS;
   /** Pix payments out to a key (woovi.transfers.ts). */
@@ -268,6 +272,21 @@ export class WooviAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
     if (!this.authentic(webhook)) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
     const parsed = parseWooviTransferBody(webhook.rawBody);
     return parsed.kind === 'malformed' ? { ok: false, reason: 'malformed', httpStatus: 400 } : { ok: true, eventKey: parsed.eventKey, transfers: parsed.transfers };
+  }
+
+  // --- subaccounts (woovi.subaccounts.ts): keyed by their Pix key, active at once -----------
+
+  /** Idempotent on the Pix key (our subaccount id is not kept by Woovi). */
+  createSubaccount(input: CreateSubaccountInput): Promise<ProviderSubaccount> {
+    return createWooviSubaccount((m, p, o, b) => this.api(m, p, o, b), input);
+  }
+
+  getSubaccount(providerSubaccountId: string): Promise<ProviderSubaccount> {
+    return getWooviSubaccount((m, p, o, b) => this.api(m, p, o, b), providerSubaccountId);
+  }
+
+  getSubaccountBalance(providerSubaccountId: string): Promise<SubaccountBalance> {
+    return wooviSubaccountBalance((m, p, o, b) => this.api(m, p, o, b), providerSubaccountId);
   }
 
   // --- Pix Automático (woovi.recurrences.ts) -------------------------------------------------

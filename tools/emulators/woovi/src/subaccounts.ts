@@ -1,0 +1,124 @@
+/**
+ * Woovi subaccounts: a Pix key the main account splits charges to, holding a balance until it is
+ * withdrawn (docs "Como criar uma subconta", "Como acessar saldo e detalhes de uma Subconta via
+ * API", "Como listar as Subcontas de uma empresa"; woovibr/woovi-prompts "subaccount"):
+ * - `POST /api/v1/subaccount {name, pixKey}` → `{SubAccount{name, pixKey, balance}}`. The Pix key
+ *   IS the subaccount: a repeat with a key already registered answers that subaccount as it is
+ *   (unconfirmed: the docs do not say whether Woovi answers it or refuses the repeat).
+ * - `GET /api/v1/subaccount/{pixKey}` → `{SubAccount{name, pixKey, balance}}` (balance in cents).
+ * - `GET /api/v1/subaccount` → `{subAccounts[…], pageInfo}`.
+ * Woovi "checks the key before creating"; the emulator only checks its shape (CPF/CNPJ digits,
+ * e-mail, +55 phone, random UUID). There is no identity onboarding and no blocked state in the
+ * documented API, so a subaccount has no status here.
+ *
+ * Control (no Woovi counterpart; splits that fill a balance are a later slice):
+ * `POST /__control/subaccounts/:pixKey/credit {account (AppID), amount}` → `{SubAccount}`.
+ */
+import { Router } from 'express';
+import { z } from 'zod';
+import { refill, sendControlError as fail } from '../../kit';
+import { accountOf } from './auth';
+import type { EmulatorState } from './emulator-state';
+import { wooviErrors } from './woovi-errors';
+
+export interface StoredSubaccount {
+  accountId: string;
+  name: string;
+  pixKey: string;
+  /** Cents. */
+  balance: number;
+  createdAt: string;
+}
+
+const PIX_KEY = /^(\d{11}|\d{14}|[^@\s]+@[^@\s]+\.[^@\s]+|\+55\d{10,11}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+const createSchema = z.object({
+  name: z.string({ required_error: 'name é obrigatório' }).trim().min(1, 'name é obrigatório').max(100, 'name deve ter até 100 caracteres'),
+  pixKey: z.string({ required_error: 'pixKey é obrigatório' }).trim().min(1, 'pixKey é obrigatório').regex(PIX_KEY, 'Chave Pix inválida'),
+});
+
+/** Subaccounts by account and Pix key. */
+export class SubaccountBook {
+  private readonly subaccounts = new Map<string, StoredSubaccount>();
+
+  private static keyOf(accountId: string, pixKey: string): string {
+    return `${accountId}\u0000${pixKey}`;
+  }
+
+  get(accountId: string, pixKey: string): StoredSubaccount | undefined {
+    return this.subaccounts.get(SubaccountBook.keyOf(accountId, pixKey));
+  }
+
+  /** The one under this key, made now unless it exists. */
+  create(accountId: string, name: string, pixKey: string, now: Date): StoredSubaccount {
+    const existing = this.get(accountId, pixKey);
+    if (existing) return existing;
+    const subaccount: StoredSubaccount = { accountId, name, pixKey, balance: 0, createdAt: now.toISOString() };
+    this.subaccounts.set(SubaccountBook.keyOf(accountId, pixKey), subaccount);
+    return subaccount;
+  }
+
+  list(accountId: string): StoredSubaccount[] {
+    return [...this.subaccounts.values()].filter((s) => s.accountId === accountId);
+  }
+
+  clear(): void {
+    this.subaccounts.clear();
+  }
+
+  snapshot(): Map<string, StoredSubaccount> {
+    return this.subaccounts;
+  }
+
+  restore(snapshot: Map<string, StoredSubaccount>): void {
+    refill(this.subaccounts, snapshot);
+  }
+}
+
+const json = (s: StoredSubaccount) => ({ name: s.name, pixKey: s.pixKey, balance: s.balance });
+
+export function subaccountRoutes(book: SubaccountBook, state: EmulatorState): Router {
+  const router = Router();
+
+  router.post('/subaccount', (req, res) => {
+    const parsed = createSchema.safeParse(req.body ?? {});
+    if (!parsed.success) throw wooviErrors.invalid(parsed.error.issues[0]?.message ?? 'Requisição inválida');
+    res.status(200).json({ SubAccount: json(book.create(accountOf(res), parsed.data.name, parsed.data.pixKey, state.now())) });
+  });
+
+  router.get('/subaccount', (req, res) => {
+    const all = book.list(accountOf(res));
+    const skip = Math.max(0, Number(req.query['skip']) || 0);
+    const limit = Math.min(100, Math.max(1, Number(req.query['limit']) || 10));
+    res.status(200).json({
+      subAccounts: all.slice(skip, skip + limit).map(json),
+      pageInfo: { skip, limit, totalCount: all.length, hasPreviousPage: skip > 0, hasNextPage: skip + limit < all.length },
+    });
+  });
+
+  router.get('/subaccount/:pixKey', (req, res) => {
+    const subaccount = book.get(accountOf(res), req.params['pixKey'] ?? '');
+    if (!subaccount) throw wooviErrors.invalid('Subconta não encontrada');
+    res.status(200).json({ SubAccount: json(subaccount) });
+  });
+
+  return router;
+}
+
+const creditSchema = z.object({ account: z.string().min(1), amount: z.number().int() }).strict();
+
+export function subaccountControlRoutes(book: SubaccountBook, state: EmulatorState): Router {
+  const routes = Router();
+  routes.post('/__control/subaccounts/:pixKey/credit', (req, res) => {
+    const parsed = creditSchema.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const accountId = state.authenticate(parsed.data.account);
+    if (!accountId) return fail(res, 404, 'account_not_found', 'unknown account');
+    const subaccount = book.get(accountId, req.params['pixKey'] ?? '');
+    if (!subaccount) return fail(res, 404, 'subaccount_not_found', 'no subaccount with this Pix key');
+    if (subaccount.balance + parsed.data.amount < 0) return fail(res, 409, 'insufficient_balance', 'the balance cannot go below zero');
+    subaccount.balance += parsed.data.amount;
+    res.status(200).json({ SubAccount: json(subaccount) });
+  });
+  return routes;
+}
