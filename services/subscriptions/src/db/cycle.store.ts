@@ -63,8 +63,14 @@ export class CycleStore {
   }
 
   /** An open cycle of this payment becomes `to` (paid, failed, canceled): the payment said so. */
-  async settle(paymentId: string, to: Extract<CycleStatus, 'paid' | 'failed' | 'canceled'>, events: EventEnvelope[]): Promise<CycleDoc | null> {
-    return this.write({ payment_id: paymentId, status: { $in: OPEN_CYCLE_STATUSES } }, { status: to, due_at: null, next_attempt_date: null }, events);
+  async settle(paymentId: string, to: Extract<CycleStatus, 'paid' | 'failed' | 'canceled'>, events: EventEnvelope[], providerChargeId = ''): Promise<CycleDoc | null> {
+    // The charge id too, when the payment says it and the sender had not recorded it yet: later
+    // reports of that charge find the cycle.
+    return this.write(
+      { payment_id: paymentId, status: { $in: OPEN_CYCLE_STATUSES } },
+      { status: to, due_at: null, next_attempt_date: null, ...(providerChargeId ? { provider_charge_id: providerChargeId } : {}) },
+      events,
+    );
   }
 
   /** A failed debit with another attempt to come: counted once per attempt, however often reported. */
@@ -74,6 +80,11 @@ export class CycleStore {
       { status: 'retrying', failed_attempts: failedAttempts, next_attempt_date: nextAttemptDate },
       [],
     );
+  }
+
+  /** Undoes recordFailedAttempt when the retry it was counted for could not be asked for. */
+  async uncountFailedAttempt(counted: CycleDoc, failedAttempts: number, nextAttemptDate: string | null): Promise<void> {
+    await this.write({ _id: counted._id, failed_attempts: counted.failed_attempts }, { failed_attempts: failedAttempts, next_attempt_date: nextAttemptDate }, []);
   }
 
   private async write(filter: Record<string, unknown>, set: Partial<CycleDoc>, events: EventEnvelope[]): Promise<CycleDoc | null> {

@@ -95,7 +95,8 @@ schema.index({ merchant_id: 1, mode: 1, _id: -1 });
 schema.index({ merchant_id: 1, mode: 1, status: 1, _id: -1 });
 schema.index({ merchant_id: 1, mode: 1, source_key_id: 1, _id: -1 });
 // The cycle scheduler: active subscriptions whose next cycle's send window has opened.
-schema.index({ status: 1, next_charge_date: 1 });
+schema.index({ status: 1, cycles: 1, next_charge_date: 1 });
+schema.index({ status: 1, end_date: 1 });
 // Provider reports name the recurrence.
 schema.index({ provider_account_id: 1, provider_recurrence_id: 1 });
 

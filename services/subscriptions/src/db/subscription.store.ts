@@ -81,19 +81,31 @@ export class SubscriptionStore {
     return this.model.findOne({ provider_account_id: accountId, provider_recurrence_id: providerRecurrenceId }).lean<SubscriptionDoc>().exec();
   }
 
-  /** Active subscriptions whose next cycle is due on or before `latestDue` (the scheduler's scan). */
+  /**
+   * Active subscriptions whose next cycle the scheduler sends (fixed amount, cycles sent by us) and
+   * is due on or before `latestDue`. Only those: others (variable amounts, provider-made cycles)
+   * keep an old next_charge_date by design and must not crowd the scan.
+   */
   findWithCycleDueBy(latestDue: string, limit: number): Promise<SubscriptionDoc[]> {
     return this.model
-      .find({ status: 'active', next_charge_date: { $ne: null, $lte: latestDue } })
+      .find({ status: 'active', cycles: 'ours', amount: { $ne: null }, next_charge_date: { $ne: null, $lte: latestDue } })
       .sort({ next_charge_date: 1 })
       .limit(limit)
       .lean<SubscriptionDoc[]>()
       .exec();
   }
 
-  /** Active subscriptions with no cycle left whose end_date is before `today`. */
-  findEnded(today: string, limit: number): Promise<SubscriptionDoc[]> {
-    return this.model.find({ status: 'active', next_charge_date: null, end_date: { $ne: null, $lt: today } }).limit(limit).lean<SubscriptionDoc[]>().exec();
+  /**
+   * Active subscriptions that ended: no cycle left and end_date before `today`, or end_date before
+   * `graceEnd` whatever the next charge date (a variable amount's last cycle the merchant never
+   * charged, a provider's last cycle it never made).
+   */
+  findEnded(today: string, graceEnd: string, limit: number): Promise<SubscriptionDoc[]> {
+    return this.model
+      .find({ status: 'active', end_date: { $ne: null }, $or: [{ next_charge_date: null, end_date: { $lt: today } }, { end_date: { $lt: graceEnd } }] })
+      .limit(limit)
+      .lean<SubscriptionDoc[]>()
+      .exec();
   }
 
   /** Records the payer's customer record once (the first cycle payment that linked one). */

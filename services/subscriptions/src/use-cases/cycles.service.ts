@@ -13,6 +13,9 @@ import type { SubscriptionDoc } from '../db/subscription.model';
 import type { CallerScope, SubscriptionStore } from '../db/subscription.store';
 import type { CyclePayments, CycleProvider } from './cycle-ports';
 
+/** Refusals of CreateCyclePayment that a repeat with the same payment id cannot change. */
+const PERMANENT_REFUSALS = new Set(['parameter_invalid', 'parameter_missing', 'invalid_request', 'not_found', 'idempotency_conflict']);
+
 /** The cycle's payment is being sent by another call: try again when the lease ends. */
 export class CycleStillSending extends Error {
   constructor(cycleId: string) {
@@ -95,10 +98,11 @@ export class CyclesService {
     const today = this.today();
     let sent = 0;
     for (const sub of await this.subscriptions.findWithCycleDueBy(addDays(today, CHARGE_LEAD_CALENDAR_DAYS_MAX), limit)) {
-      if (sub.cycles !== 'ours' || sub.amount === null) continue;
       if (await this.scheduleNext(sub, today)) sent += 1;
     }
-    for (const sub of await this.subscriptions.findEnded(today, limit)) {
+    // A cycle is due at most a few days after its anchor (business days): 10 days after end_date
+    // nothing of the schedule can still be charged.
+    for (const sub of await this.subscriptions.findEnded(today, addDays(today, -CHARGE_LEAD_CALENDAR_DAYS_MAX), limit)) {
       await this.subscriptions.transition(sub, { to: 'expired', event: 'subscription.expired' });
     }
     return sent;
@@ -162,34 +166,55 @@ export class CyclesService {
    * leaves the cycle `sending`: when its lease ends, a sender makes the same call again with the
    * same payment id, which answers the payment the first call made or finishes it.
    */
-  async send(cycle: CycleDoc): Promise<payments.Payment | null> {
+  async send(cycle: CycleDoc, options: { rethrowRefusal?: boolean } = {}): Promise<payments.Payment | null> {
     const sub = await this.subscriptions.findById(cycle.subscription_id);
     if (!sub) throw new Error(`cycle ${cycle._id}: no subscription ${cycle.subscription_id}`);
     const adopted = cycle.provider_charge_id !== '';
     if (!adopted && sub.status !== 'active') {
-      // Canceled (or ended) before its charge went out: never sent now. A first call whose answer
-      // was lost may have made the payment; the cancel's sync of open cycles covers that one.
-      await this.cycles.settle(cycle.payment_id, 'canceled', []);
-      return null;
+      // Canceled (or ended) before its charge went out: never sent now, unless an earlier call
+      // whose answer was lost made the payment: then that call is finished (the provider refuses a
+      // charge on the canceled recurrence, so the payment ends failed, never pending for good).
+      const made = await this.payments.getPayment({ caller: callerOf(sub), payment_id: cycle.payment_id }).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'not_found') return null;
+        throw error;
+      });
+      if (!made) {
+        await this.cycles.settle(cycle.payment_id, 'canceled', []);
+        return null;
+      }
     }
-    const { payment } = await this.payments.createCyclePayment({
-      merchant_id: sub.merchant_id,
-      mode: modeFromName(sub.mode),
-      payment_id: cycle.payment_id,
-      subscription_id: sub._id,
-      cycle: cycle.sequence,
-      provider_account_id: sub.provider_account_id,
-      // The approval's payment is a plain Pix charge of the account, not a cycle charge.
-      provider_recurrence_id: cycle.origin === 'approval' ? '' : sub.provider_recurrence_id,
-      amount: cycle.amount,
-      due_date: cycle.due_date,
-      description: sub.description,
-      customer: { name: sub.customer.name, document: sub.customer.document } as common.Customer,
-      metadata: sub.metadata,
-      tracking: sub.tracking,
-      source_key_id: sub.source_key_id,
-      ...(adopted ? { provider_charge_id: cycle.provider_charge_id } : {}),
-    });
+    let answer: payments.CreateCyclePaymentResponse;
+    try {
+      answer = await this.payments.createCyclePayment({
+        merchant_id: sub.merchant_id,
+        mode: modeFromName(sub.mode),
+        payment_id: cycle.payment_id,
+        subscription_id: sub._id,
+        cycle: cycle.sequence,
+        provider_account_id: sub.provider_account_id,
+        // The approval's payment is a plain Pix charge of the account, not a cycle charge.
+        provider_recurrence_id: cycle.origin === 'approval' ? '' : sub.provider_recurrence_id,
+        amount: cycle.amount,
+        due_date: cycle.due_date,
+        description: sub.description,
+        customer: { name: sub.customer.name, document: sub.customer.document } as common.Customer,
+        metadata: sub.metadata,
+        tracking: sub.tracking,
+        source_key_id: sub.source_key_id,
+        ...(adopted ? { provider_charge_id: cycle.provider_charge_id } : {}),
+      });
+    } catch (error) {
+      // A refusal that no repeat can change (the account removed, the request invalid): the cycle
+      // ends failed instead of being sent again forever; transient errors are retried by the lease.
+      if (error instanceof AppError && PERMANENT_REFUSALS.has(error.code)) {
+        this.logger.error({ subscription_id: sub._id, cycle: cycle.sequence, code: error.code }, 'cycle payment refused for good: cycle failed');
+        await this.cycles.settle(cycle.payment_id, 'failed', []);
+        if (options.rethrowRefusal) throw error;
+        return null;
+      }
+      throw error;
+    }
+    const { payment } = answer;
     if (!payment) throw new Error(`cycle ${cycle._id}: payments answered no payment`);
     // Pending without a charge: another call is still sending it (or died doing so). The cycle
     // stays `sending`; when its lease ends the same call is made again and finds the charge.
@@ -239,6 +264,14 @@ export class CyclesService {
         message: `A data ${dueDate} não cai em um ciclo cobrável da assinatura (o primeiro ciclo é pago na aprovação${sub.end_date ? `; a assinatura termina em ${sub.end_date}` : ''}).`,
       });
     }
+    if (sub.amount !== null && cycle.sequence > sub.next_cycle) {
+      // The schedule charges fixed amounts cycle by cycle: a date further ahead would skip the
+      // cycles before it for good.
+      throw new AppError('parameter_invalid', {
+        param: 'due_date',
+        message: `A data ${dueDate} cai no ciclo ${cycle.sequence}, depois do próximo ciclo a cobrar (${sub.next_cycle}, vencimento ${sub.next_charge_date ?? 'nenhum'}): escolha uma data desse ciclo.`,
+      });
+    }
     const doc = this.newCycle(sub, {
       sequence: cycle.sequence,
       due_date: dueDate,
@@ -264,7 +297,7 @@ export class CyclesService {
 
   private async sendForCaller(sub: SubscriptionDoc, cycle: CycleDoc): Promise<payments.Payment> {
     try {
-      return this.sentOrRefused(sub, await this.send(cycle));
+      return this.sentOrRefused(sub, await this.send(cycle, { rethrowRefusal: true }));
     } catch (error) {
       if (error instanceof CycleStillSending) throw new AppError('idempotency_in_progress', { param: 'Idempotency-Key' });
       throw error;
@@ -341,18 +374,23 @@ export class CyclesService {
       throw new Error(`no cycle yet for charge ${report.provider_charge_id} of ${sub._id}`);
     }
     if (report.status !== 'retrying' || report.failed_attempts <= cycle.failed_attempts) return;
-    let next = report.next_attempt_date ?? null;
-    if (!next && sub.cycles === 'ours' && sub.retry) {
-      next = retryDateFrom(cycle.due_date, retryPolicyOf(sub.retry), report.failed_attempts, this.today());
-      if (next) {
-        await this.provider.retryCycleCharge({
-          account: { merchant_id: sub.merchant_id, mode: modeFromName(sub.mode), account_id: sub.provider_account_id },
-          provider_charge_id: report.provider_charge_id,
-          date: next,
-        });
-      }
+    const asksForRetries = sub.cycles === 'ours' && sub.retry;
+    const next = report.next_attempt_date ?? (asksForRetries ? retryDateFrom(cycle.due_date, retryPolicyOf(sub.retry), report.failed_attempts, this.today()) : null);
+    // The attempt is counted first (one conditional write): of concurrent deliveries of one report,
+    // only the one that counted it asks the provider for the retry.
+    const counted = await this.cycles.recordFailedAttempt(cycle, report.failed_attempts, next);
+    if (!counted || report.next_attempt_date || !asksForRetries || !next) return;
+    try {
+      await this.provider.retryCycleCharge({
+        account: { merchant_id: sub.merchant_id, mode: modeFromName(sub.mode), account_id: sub.provider_account_id },
+        provider_charge_id: report.provider_charge_id,
+        date: next,
+      });
+    } catch (error) {
+      // Not asked: uncount it, so the redelivered report asks again.
+      await this.cycles.uncountFailedAttempt(counted, cycle.failed_attempts, cycle.next_attempt_date);
+      throw error;
     }
-    await this.cycles.recordFailedAttempt(cycle, report.failed_attempts, next);
   }
 
   /**
@@ -412,7 +450,8 @@ export class CyclesService {
     if (!cycle) return;
     const sub = await this.subscriptions.findById(cycle.subscription_id);
     const events = to === 'failed' ? [cycleEvent('subscription.cycle_failed', cycle, payment, sub?.source_key_id ?? '')] : [];
-    await this.cycles.settle(paymentId, to, events);
+    const chargeId = typeof payment['provider_payment_id'] === 'string' ? payment['provider_payment_id'] : '';
+    await this.cycles.settle(paymentId, to, events, chargeId);
   }
 
   /**

@@ -176,7 +176,11 @@ export class SubscriptionsService {
   async simulate(scope: CallerScope, id: string): Promise<SubscriptionDoc> {
     if (scope.mode !== 'test') throw new AppError('live_mode_forbidden');
     const current = await this.store.get(scope, id);
-    if (current.status !== 'pending') throw this.notSimulatable(current);
+    if (current.status !== 'pending') {
+      // A simulate repeated after its activation hook failed finishes the hook (idempotent).
+      if (current.status === 'active') await this.hooks?.onActivated(current);
+      throw this.notSimulatable(current);
+    }
     try {
       await this.provider.approveRecurrenceInSandbox({
         account: scopeRef(scope, current.provider_account_id),
@@ -212,19 +216,29 @@ export class SubscriptionsService {
   async applyReportedStatus(accountId: string, providerRecurrenceId: string, reported: SubscriptionStatus): Promise<SubscriptionDoc | null> {
     for (let race = 0; race < MAX_RACE_RETRIES; race++) {
       const current = await this.store.findByRecurrence(accountId, providerRecurrenceId);
-      if (!current || reported === 'pending' || current.status === reported || !canTransition(current.status, reported)) return current;
+      if (current && current.status === reported) {
+        // Already there (a repeat, or a delivery whose hook failed after the status was written):
+        // the hooks are idempotent, so they run again and finish what a failure left.
+        await this.runHooks(current);
+        return current;
+      }
+      if (!current || reported === 'pending' || !canTransition(current.status, reported)) return current;
       const written = await this.store.transition(current, {
         to: reported,
         set: reported === 'active' ? { approval: null } : { approval: null, next_charge_date: null },
         event: REPORTED_TRANSITIONS[reported],
       });
       if (written) {
-        if (reported === 'active') await this.hooks?.onActivated(written);
-        if (reported === 'canceled') await this.hooks?.onCanceled(written);
+        await this.runHooks(written);
         return written;
       }
     }
     throw new Error(`subscription of recurrence ${providerRecurrenceId}: status kept changing`);
+  }
+
+  private async runHooks(doc: SubscriptionDoc): Promise<void> {
+    if (doc.status === 'active') await this.hooks?.onActivated(doc);
+    if (doc.status === 'canceled') await this.hooks?.onCanceled(doc);
   }
 
   private notSimulatable(doc: SubscriptionDoc): AppError {
