@@ -123,8 +123,15 @@ void runService({
     const simulation = new PaymentSimulation(store, providersClient);
     // Pix Automático cycles (the subscriptions service creates them): their charges' changes.
     const cycleCharges = new CycleChargeApplier(store, charges);
-    const cyclePayments = new CyclePayments({ store, providers: providersClient, cycleCharges, logger, providerCallDeadlineMs: config.PROVIDER_CALL_DEADLINE_MS });
     const sync = new PaymentSync(store, providersClient, charges, cycleCharges, refunds, logger);
+    const cyclePayments = new CyclePayments({
+      store,
+      providers: providersClient,
+      cycleCharges,
+      logger,
+      providerCallDeadlineMs: config.PROVIDER_CALL_DEADLINE_MS,
+      readBack: (payment, requestId) => sync.sync(payment._id, { merchantId: payment.merchant_id, mode: payment.mode }, requestId),
+    });
     const paymentExpiry = new PaymentExpiry(store, providersClient, charges, awaitingMethod, logger);
 
     const refundFollowUps = new RefundFollowUps(refundFollowUpRecords, (id, scope, requestId) => sync.sync(id, scope, requestId), logger);

@@ -38,6 +38,8 @@ describe('cycle payments (real store and broker)', () => {
   let paymentModel: PaymentModel;
   let store: PaymentStore;
   let cycles: CyclePayments;
+  let readingBack: CyclePayments;
+  const readBacks: string[] = [];
   let sync: PaymentSync;
   let simulation: PaymentSimulation;
   let cancellation: PaymentCancellation;
@@ -142,6 +144,21 @@ describe('cycle payments (real store and broker)', () => {
     const charges = new ChargeStateApplier(store, refunds, logger);
     const cycleCharges = new CycleChargeApplier(store, charges);
     cycles = new CyclePayments({ store, providers: providersClient, cycleCharges, logger, providerCallDeadlineMs: 5_000 });
+    // As main.ts wires it (PaymentSync.sync), here the provider's answer is that the charge was paid
+    // already, or that it cannot be asked now.
+    readingBack = new CyclePayments({
+      store,
+      providers: providersClient,
+      cycleCharges,
+      logger,
+      providerCallDeadlineMs: 5_000,
+      readBack: async (payment) => {
+        readBacks.push(payment._id);
+        if (payment.provider_payment_id === 'unreachable') throw new Error('provider down');
+        await cycleCharges.apply(payment, { status: 'paid', end_to_end_id: `E2E${payment._id}` });
+        return read(payment._id);
+      },
+    });
     sync = new PaymentSync(store, providersClient, charges, cycleCharges, refunds, logger);
     simulation = new PaymentSimulation(store, providersClient);
     cancellation = new PaymentCancellation(store, providersClient, charges, { cancel: async () => null });
@@ -192,6 +209,14 @@ describe('cycle payments (real store and broker)', () => {
     expect(first.payment.events.map((e) => e.type)).toEqual(['payment.created', 'payment.pending']);
     expect(sent.some((s) => s.payment_id === request.payment_id)).toBe(false);
     expect(await cycles.create(request, 'req')).toMatchObject({ created: false, payment: { _id: request.payment_id } });
+  });
+
+  it('reads an adopted charge back once: paid before the payment existed, it ends succeeded; unreadable, it stays pending', async () => {
+    const paid = await readingBack.create(cycleRequest({ cycle: 1, provider_recurrence_id: '', provider_charge_id: 'txidapproval1' }), 'req');
+    expect(paid.payment.status).toBe('succeeded');
+    const unreadable = await readingBack.create(cycleRequest({ cycle: 4, provider_charge_id: 'unreachable' }), 'req');
+    expect(unreadable.payment.status).toBe('pending');
+    expect(readBacks).toEqual([paid.payment._id, unreadable.payment._id]);
   });
 
   it('a refused charge ends the payment failed (answered, not an error), and a repeat sends nothing more', async () => {

@@ -14,6 +14,11 @@ export interface CyclePaymentsDeps {
   cycleCharges: Pick<CycleChargeApplier, 'apply'>;
   logger: Logger;
   providerCallDeadlineMs: number;
+  /**
+   * Reads an adopted charge once at the provider and applies it (PaymentSync.sync): its reports
+   * may have come, and been given up, before this payment existed (a paid approval charge).
+   */
+  readBack?: (payment: PaymentDoc, requestId: string) => Promise<PaymentDoc>;
 }
 
 /**
@@ -47,8 +52,19 @@ export class CyclePayments {
       if (!winner) throw error;
       return { payment: await this.repeat(winner, request, requestId), created: false };
     }
-    if (adopted) return { payment: stored, created: true };
+    if (adopted) return { payment: await this.readBack(stored, requestId), created: true };
     return { payment: await this.send(stored, request, requestId), created: true };
+  }
+
+  /** The adopted charge as the provider has it now; on failure the payment stays as stored (its next report moves it). */
+  private async readBack(stored: PaymentDoc, requestId: string): Promise<PaymentDoc> {
+    if (!this.deps.readBack) return stored;
+    try {
+      return await this.deps.readBack(stored, requestId);
+    } catch (error) {
+      this.deps.logger.warn({ payment_id: stored._id, err: (error as Error).message }, 'adopted charge not read back; its next report moves it');
+      return stored;
+    }
   }
 
   /**
