@@ -114,10 +114,15 @@ export interface SubaccountBalance {
 export interface SubaccountCapable {
   /** Idempotent on `subaccountId`: a repeat answers the subaccount the first call made. */
   createSubaccount(input: CreateSubaccountInput): Promise<ProviderSubaccount>;
-  getSubaccount(providerSubaccountId: string): Promise<ProviderSubaccount>;
+  /**
+   * `issuedSecret`: the one createSubaccount answered (stored encrypted), for providers whose
+   * subaccount is read with its own credential (Asaas: status and balance use the subaccount's
+   * apiKey); the others ignore it. Such an adapter refuses the read without it.
+   */
+  getSubaccount(providerSubaccountId: string, issuedSecret?: string): Promise<ProviderSubaccount>;
   /** Providers with identity onboarding (Pagar.me KYC link, Stripe account link). */
   onboardingLink?(providerSubaccountId: string): Promise<OnboardingLink>;
-  getSubaccountBalance(providerSubaccountId: string): Promise<SubaccountBalance>;
+  getSubaccountBalance(providerSubaccountId: string, issuedSecret?: string): Promise<SubaccountBalance>;
 }
 
 /** What an adapter class declares for the catalog and the 400s (the one requirement table). */

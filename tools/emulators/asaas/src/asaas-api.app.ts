@@ -20,6 +20,7 @@ import type { RefundSettler } from './refunds';
 import { refundRoutes } from './refunds.routes';
 import type { WebhookSender } from './webhook-sender';
 import { transferRoutes, type TransferRoutesOptions } from './transfers.routes';
+import { subaccountRoutes } from './subaccounts.routes';
 
 const isCreatePayment = (req: Request) => req.method === 'POST' && /^\/v3\/payments\/?$/.test(req.path);
 
@@ -36,6 +37,6 @@ export function asaasApiApp(state: EmulatorState, sender: WebhookSender, payment
   const createFaults = injectFaults(state.createFaults, identifyCaller, asaasAnswers);
   app.use((req, res, next) => (isCreatePayment(req) ? createFaults(req, res, next) : next()));
   app.use(jsonBody());
-  app.use('/v3', requireAccessToken(state), customerRoutes(state), paymentRoutes(state, sender, payments), refundRoutes(state, settler, (p) => paymentJson(p, payments.invoiceBase)), webhookConfigRoutes(state), pixAutomaticRoutes({ state, sender, payments, json: (p) => paymentJson(p, payments.invoiceBase) }), transferRoutes(state, transfers.notify, transfers.options));
+  app.use('/v3', requireAccessToken(state), customerRoutes(state), paymentRoutes(state, sender, payments), refundRoutes(state, settler, (p) => paymentJson(p, payments.invoiceBase)), webhookConfigRoutes(state), pixAutomaticRoutes({ state, sender, payments, json: (p) => paymentJson(p, payments.invoiceBase) }), transferRoutes(state, transfers.notify, transfers.options), subaccountRoutes(state));
   return finishApi(app, asaasAnswers, logger);
 }

@@ -19,6 +19,7 @@ import { createRefund, type RefundSettler } from './refunds';
 import { spDate } from './sao-paulo-time';
 import type { WebhookSender } from './webhook-sender';
 import { transferJson } from './transfers';
+import { statusFor, statusJson } from './subaccounts';
 
 const accountSchema = z.object({ api_key: z.string().min(1).max(512) }).strict();
 
@@ -38,6 +39,9 @@ const declineSchema = z.object({ event: z.enum(['PAYMENT_CREDIT_CARD_CAPTURE_REF
 
 const chargebackSchema = z.object({ reason: z.string().min(1).max(100).optional() }).strict();
 const chargebackDecisionSchema = z.object({ decision: z.enum(['dispute', 'won', 'lost']) }).strict();
+
+/** The control shape every emulator with subaccounts shares; `reason` is not kept (Asaas answers no reason). */
+const subaccountStatusSchema = z.object({ status: z.enum(['active', 'refused', 'blocked']), reason: z.string().max(500).optional() }).strict();
 
 const dashboardRefundSchema = z.object({ value_cents: z.number().int().min(1).optional(), description: z.string().max(500).optional() }).strict();
 
@@ -148,6 +152,20 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
       if (err instanceof ChargebackRefused) return fail(res, 409, 'chargeback_refused', err.message);
       throw err;
     }
+  });
+
+  // Asaas's analysis of a subaccount's registration: approved or rejected, then its webhook to the root account.
+  routes.post('/__control/subaccounts/:id/status', (req, res) => {
+    const parsed = subaccountStatusSchema.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const sub = state.subaccount(req.params['id'] ?? '');
+    if (!sub) return fail(res, 404, 'subaccount_not_found', `no subaccount ${req.params['id'] ?? ''}`);
+    if (parsed.data.status === 'blocked') return fail(res, 409, 'not_supported', 'Asaas has no blocked account status: use active or refused');
+    state.setSubaccountStatus(sub, statusFor(parsed.data.status));
+    const event = sub.status.general === 'APPROVED' ? 'ACCOUNT_STATUS_GENERAL_APPROVAL_APPROVED' : 'ACCOUNT_STATUS_GENERAL_APPROVAL_REJECTED';
+    sender.accountEvent(sub.parentAccountId, event, 'accountStatus', statusJson(sub.id, sub.status));
+    logger.info({ subaccount: sub.id, general: sub.status.general }, 'subaccount status set');
+    res.status(200).json(statusJson(sub.id, sub.status));
   });
 
   routes.use(pixAutomaticControlRoutes(pixAutomatic.deps));

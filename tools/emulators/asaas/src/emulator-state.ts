@@ -13,6 +13,7 @@ import { accountIdFor, newEndToEndId, newUuid } from './asaas-ids';
 import { spDate } from './sao-paulo-time';
 import { WebhookStore } from './webhook-store';
 import type { AsaasTransfer, AsaasTransferData } from './transfers';
+import type { RegistrationStatus, StoredSubaccount } from './subaccounts';
 
 export interface AccountRegistration {
   api_key: string;
@@ -94,6 +95,8 @@ export class EmulatorState {
   private readonly customers = new Map<string, StoredCustomer>();
   private readonly payments = new Map<string, StoredPayment>();
   private readonly pixTransactions = new Map<string, StoredPixTransaction>();
+  /** Subaccounts by their Asaas id (subaccounts.ts); each is also an account under its own API key. */
+  private readonly subaccounts = new Map<string, StoredSubaccount>();
   private counters = EmulatorState.zeroCounters();
   readonly webhooks = new WebhookStore();
   /** Faults on every API request, per account or global (the shared control shape). */
@@ -134,6 +137,36 @@ export class EmulatorState {
 
   accountByKey(apiKey: string): Account | undefined {
     return this.accounts.get(apiKey);
+  }
+
+  // --- subaccounts (subaccounts.ts) ---------------------------------------------------------
+
+  createSubaccount(sub: StoredSubaccount): StoredSubaccount {
+    this.subaccounts.set(sub.id, sub);
+    return sub;
+  }
+
+  subaccount(id: string): StoredSubaccount | undefined {
+    return this.subaccounts.get(id);
+  }
+
+  /** The subaccount whose own API key this is, if the key is a subaccount's. */
+  subaccountOfKey(apiKey: string): StoredSubaccount | undefined {
+    return [...this.subaccounts.values()].find((s) => s.apiKey === apiKey);
+  }
+
+  /** Asaas keeps one account per e-mail. */
+  subaccountWithEmail(email: string): StoredSubaccount | undefined {
+    return [...this.subaccounts.values()].find((s) => s.fields['email'] === email);
+  }
+
+  /** A root account's subaccounts, newest first. */
+  subaccountsOf(parentAccountId: string): StoredSubaccount[] {
+    return [...this.subaccounts.values()].filter((s) => s.parentAccountId === parentAccountId).reverse();
+  }
+
+  setSubaccountStatus(sub: StoredSubaccount, status: RegistrationStatus): void {
+    sub.status = status;
   }
 
   // --- customers ----------------------------------------------------------------------------
@@ -246,11 +279,12 @@ export class EmulatorState {
       webhooks_registered: this.webhooks.count(),
       pix_automatic_authorizations: this.pixAutomatic.count(),
       transfers: [...this.accounts.values()].reduce((n, a) => n + this.transfers.list(a.id).length, 0),
+      subaccounts: this.subaccounts.size,
     };
   }
 
   /**
-   * Clears charges, Pix transactions, authorizations, transfers (balances stay, as the kit's book keeps them), stats, faults and deliveries. Keeps accounts, customers and
+   * Clears charges, Pix transactions, authorizations, transfers (balances stay, as the kit's book keeps them), stats, faults and deliveries. Keeps accounts, subaccounts, customers and
    * webhook configurations: those are account set-up, done once when an account is connected.
    */
   reset(): void {
@@ -268,7 +302,7 @@ export class EmulatorState {
 
   // --- persistence (kit/state-file.ts) ------------------------------------------------------
 
-  /** What a restart keeps: accounts, customers, charges, authorizations, webhook set-up and the clock; stats and faults start afresh. */
+  /** What a restart keeps: accounts, subaccounts, customers, charges, authorizations, webhook set-up and the clock; stats and faults start afresh. */
   snapshot() {
     return {
       clockOffsetMs: this.clock.offset(),
@@ -279,6 +313,7 @@ export class EmulatorState {
       pixTransactions: this.pixTransactions,
       webhooks: this.webhooks.snapshot(),
       transfers: this.transfers.snapshot(),
+      subaccounts: this.subaccounts,
     };
   }
 
@@ -291,6 +326,7 @@ export class EmulatorState {
     this.pixAutomatic.restore(snapshot.pixAutomatic);
     // A file written before transfers existed has none.
     if (snapshot.transfers) this.transfers.restore(snapshot.transfers);
+    refill(this.subaccounts, snapshot.subaccounts);
     this.clock.restoreOffset(snapshot.clockOffsetMs);
   }
 }

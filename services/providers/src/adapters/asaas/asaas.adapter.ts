@@ -57,11 +57,13 @@ import type { CreateCycleChargeInput, CreateRecurrenceInput, GetCycleChargeInput
 import { AsaasRecurrences, parseAsaasRecurrenceWebhookBody } from './asaas.recurrences';
 import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTransfer, TransferWebhookParseResult } from '../provider-payouts';
 import { asaasBalance, createAsaasTransfer, getAsaasTransfer } from './asaas.transfers';
+import type { CreateSubaccountInput, ProviderSubaccount, SubaccountBalance, SubaccountCapable } from '../provider-subaccounts';
+import { ASAAS_SUBACCOUNT_REQUIREMENTS, asaasSubaccountBalance, createAsaasSubaccount, getAsaasSubaccount } from './asaas.subaccounts';
 
 /** Asaas requires a User-Agent on every request (accounts created since 2024-06-13). */
 const USER_AGENT = 'Orquestra/1.0 (payment orchestration)';
 
-export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCapable {
+export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCapable, SubaccountCapable {
   /** Card on Asaas's hosted invoice page (asaas.card.ts). */
   static readonly methods = ['pix', 'card'] as const;
   /** Chargebacks arrive by webhook (asaas.chargebacks.ts). */
@@ -69,6 +71,8 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
   /** Transfers to a Pix key (asaas.transfers.ts); Asaas names no registered bank account to pay. */
   static readonly payoutDestinations = ['pix_key'] as const;
   readonly payoutDestinations = AsaasAdapter.payoutDestinations;
+  /** Subaccounts (`POST /v3/accounts`, asaas.subaccounts.ts). */
+  static readonly subaccountRequirements = ASAAS_SUBACCOUNT_REQUIREMENTS;
   readonly provider = 'asaas';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #apiKey: string;
@@ -97,10 +101,11 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
 
   /**
    * A `/v3` call. `prepare` marks the lookups and customer upsert a create makes before it posts
-   * the charge: nothing chargeable exists yet.
+   * the charge: nothing chargeable exists yet. `apiKey`: a subaccount's own, for what Asaas answers
+   * only to it (asaas.subaccounts.ts).
    */
-  private api(method: Dispatcher.HttpMethod, path: string, purpose: RequestPurpose | 'prepare' | 'read' | 'write', body?: unknown): Promise<HttpAnswer> {
-    const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json', access_token: this.#apiKey };
+  private api(method: Dispatcher.HttpMethod, path: string, purpose: RequestPurpose | 'prepare' | 'read' | 'write', body?: unknown, apiKey: string = this.#apiKey): Promise<HttpAnswer> {
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json', access_token: apiKey };
     if (body === undefined) return this.#http.send({ method, path, purpose, headers });
     return this.#http.send({ method, path, purpose, headers: { ...headers, 'content-type': 'application/json' }, body: stringifyExact(body) });
   }
@@ -302,6 +307,23 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
     const parsed = parseAsaasWebhookBody(webhook.rawBody);
     if (parsed.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
     return { ok: true, eventKey: `asaas:${parsed.eventId}`, transfers: parsed.transfer ? [parsed.transfer] : [] };
+  }
+
+  // --- subaccounts (asaas.subaccounts.ts) ---------------------------------------------------
+
+  /** Idempotent by our subaccount id in `externalReference`; only the first answer carries the apiKey (`issuedSecret`). */
+  createSubaccount(input: CreateSubaccountInput): Promise<ProviderSubaccount> {
+    return createAsaasSubaccount((m, p, o, b, k) => this.api(m, p, o, b, k), input);
+  }
+
+  /** Needs the subaccount's apiKey: Asaas answers its approval status only to it. */
+  getSubaccount(providerSubaccountId: string, issuedSecret?: string): Promise<ProviderSubaccount> {
+    return getAsaasSubaccount((m, p, o, b, k) => this.api(m, p, o, b, k), providerSubaccountId, issuedSecret);
+  }
+
+  /** The subaccount's own balance, read with its apiKey. */
+  getSubaccountBalance(_providerSubaccountId: string, issuedSecret?: string): Promise<SubaccountBalance> {
+    return asaasSubaccountBalance((m, p, o, b, k) => this.api(m, p, o, b, k), issuedSecret);
   }
 
   // --- Pix Automático (asaas.recurrences.ts) -------------------------------------------------
