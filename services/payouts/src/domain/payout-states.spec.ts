@@ -6,7 +6,9 @@ describe('payout states', () => {
     expect(canTransition('pending', 'paid')).toBe(true);
     expect(canTransition('processing', 'failed')).toBe(true);
     expect(canTransition('processing', 'pending')).toBe(false);
-    expect(canTransition('paid', 'failed')).toBe(false);
+    expect(canTransition('paid', 'failed')).toBe(true); // returned by the bank
+    expect(canTransition('paid', 'canceled')).toBe(false);
+    expect(canTransition('failed', 'paid')).toBe(false);
     for (const status of PAYOUT_STATUSES) if (isFinal(status)) for (const to of PAYOUT_STATUSES) expect(canTransition(status, to)).toBe(false);
   });
 

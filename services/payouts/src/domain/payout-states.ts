@@ -12,7 +12,8 @@ export const PAYOUT_TRANSITIONS: Readonly<Record<PayoutStatus, readonly PayoutSt
   pending: ['processing', 'paid', 'failed', 'canceled'],
   // the bank paid it, returned it, or the provider canceled it
   processing: ['paid', 'failed', 'canceled'],
-  paid: [],
+  // the bank returned it after paying (Stripe sends payout.failed days after payout.paid)
+  paid: ['failed'],
   failed: [],
   canceled: [],
 };

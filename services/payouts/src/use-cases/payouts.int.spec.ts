@@ -178,6 +178,20 @@ describe('payouts against the real store and broker', () => {
     expect(JSON.stringify(published)).not.toContain('financeiro@loja.com.br');
   });
 
+  it('a paid payout the bank returns (Stripe payout.failed after payout.paid) ends failed and gives the limit back', async () => {
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+    const dayId = DailyLimit.dayId(scope.merchantId, scope.mode, day);
+    const { payout } = await service.create(command({ amount: 2_222 }));
+    const transfer = fake.transfers.get(payout._id)!;
+    await service.applyTransfer(payout._id, { ...transfer, status: 'paid' });
+    const reserved = await limit.reservedOn(dayId);
+    const returned = await service.applyTransfer(payout._id, { ...transfer, status: 'failed', failure_code: 'account_closed', failure_reason: 'A conta de destino foi encerrada.' });
+    expect(returned).toMatchObject({ status: 'failed', failure_code: 'account_closed', limit_released: true });
+    expect(await limit.reservedOn(dayId)).toBe(reserved - 2_222);
+    // A stale "processing" afterwards changes nothing.
+    expect((await service.applyTransfer(payout._id, { ...transfer, status: 'processing' })).status).toBe('failed');
+  });
+
   it('one Idempotency-Key, ten concurrent requests: one payout, one transfer; another body under it is a conflict', async () => {
     const same = command({ idempotencyKey: 'same-key', requestHash: 'h-same', amount: 1_100 });
     const answers = await Promise.all(Array.from({ length: 10 }, () => service.create(same)));

@@ -108,7 +108,9 @@ export class PayoutsService {
         message: `Este repasse passaria do limite diário de repasses (${reais(settings.daily_limit)} em ${day}, modo ${scope.mode}). Tente um valor menor ou amanhã; o dono da conta pode aumentar o limite.`,
       });
     }
-    const doc = await this.store.insert({
+    let doc: PayoutDoc | null;
+    try {
+      doc = await this.store.insert({
       _id: newId('payout'),
       merchant_id: scope.merchantId,
       mode: scope.mode,
@@ -138,6 +140,11 @@ export class PayoutsService {
       created_at: now,
       updated_at: now,
     });
+    } catch (error) {
+      // Nothing stored: the reservation goes back (only a crash between the two writes keeps it).
+      await this.limit.release(dayId, command.amount);
+      throw error;
+    }
     if (!doc) {
       // A concurrent request with the same key inserted first: its payout is the answer.
       await this.limit.release(dayId, command.amount);
@@ -401,8 +408,9 @@ export class PayoutsService {
   }
 }
 
-/** Forward moves only; the same status again is an update of its fields. */
+/** Forward moves only (a paid payout the bank returned is the one move out of paid); the same status again is an update of its fields. */
 function canMove(from: PayoutStatus, to: PayoutStatus): boolean {
+  if (from === 'paid' && to === 'failed') return true;
   const order: Record<PayoutStatus, number> = { pending: 0, processing: 1, paid: 2, failed: 2, canceled: 2 };
   return order[to] > order[from];
 }
