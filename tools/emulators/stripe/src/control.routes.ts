@@ -12,6 +12,7 @@ import type { StoredPaymentIntent } from './payment-intent-model';
 import { DISPUTE_REASONS, disputeJson, type DisputeBook } from './disputes';
 import { refundJson, type RefundBook } from './refunds';
 import { payoutJson, type StripePayoutBook } from './payouts';
+import { connectControlRoutes, type ConnectBook, type ConnectEmit } from './connect';
 
 const accountSchema = z.object({ secret_key: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, 'secret_key must look like sk_test_… or sk_live_…') });
 
@@ -29,7 +30,7 @@ const redeliverDisputeSchema = z.object({ type: z.enum(['charge.dispute.created'
 
 const reais = (centavos: number) => `R$ ${Math.trunc(centavos / 100)},${String(centavos % 100).padStart(2, '0')}`;
 
-export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, refunds: RefundBook, disputes: DisputeBook, logger: Logger, payouts?: StripePayoutBook): Express {
+export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, refunds: RefundBook, disputes: DisputeBook, logger: Logger, payouts?: StripePayoutBook, connect?: { book: ConnectBook; emit: ConnectEmit }): Express {
   const routes = Router();
   // Balance and payouts, by the account's secret key or acct_ id (kit payoutControlRoutes).
   if (payouts) routes.use(payoutControlRoutes(payouts, 'account', (keyOrId) => state.accountForKey(keyOrId)?.id ?? (keyOrId.startsWith('acct_') ? keyOrId : undefined), payoutJson));
@@ -170,6 +171,9 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
     else res.status(200).type('html').send(html);
   });
 
+  // Connected accounts: the hosted onboarding page, completing a link, Stripe's verdict (connect.ts).
+  if (connect) routes.use(connectControlRoutes(state, connect.book, connect.emit));
+
   return controlPort(routes, {
     logger,
     stats: () => state.stats(),
@@ -178,6 +182,7 @@ export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecyc
       state.reset();
       disputes.reset();
       payouts?.reset();
+      connect?.book.reset();
     },
     faults: { registry: state.faults, param: 'account', scopeOf: (account) => state.accountIdFor(account) },
   });

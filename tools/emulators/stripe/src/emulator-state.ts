@@ -25,6 +25,8 @@ export interface WebhookEndpoint {
   description: string | null;
   metadata: Record<string, string>;
   created: number;
+  /** A Connect endpoint: events of the account's connected accounts (and only those). */
+  connect?: boolean;
 }
 
 export interface IdempotencyRecord {

@@ -29,6 +29,8 @@ export const EMITTED_EVENT_TYPES = [
   'payout.created',
   'payout.paid',
   'payout.failed',
+  // Connected accounts (connect.ts): sent to Connect endpoints only.
+  'account.updated',
 ] as const;
 
 export type EventType = (typeof EMITTED_EVENT_TYPES)[number];
@@ -40,6 +42,8 @@ export interface StripeEvent {
   created: number;
   data: { object: unknown; previous_attributes?: Record<string, unknown> };
   livemode: boolean;
+  /** The connected account an event of a Connect endpoint is about. */
+  account?: string;
   pending_webhooks: number;
   request: { id: string | null; idempotency_key: string | null };
   type: EventType;

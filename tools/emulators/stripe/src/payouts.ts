@@ -82,7 +82,8 @@ export function payoutRoutes(state: EmulatorState, book: StripePayoutBook, emit:
 
   router.get('/balance', (_req, res) => {
     const account = accountOf(res);
-    const { available, pending } = book.balance(account.id);
+    // `Stripe-Account: acct_…` (connect.ts): a connected account's own balance.
+    const { available, pending } = book.balance((res.locals['connectedAccount'] as string | undefined) ?? account.id);
     res.status(200).json({
       object: 'balance',
       available: [{ amount: available, currency: 'brl', source_types: { card: available } }],

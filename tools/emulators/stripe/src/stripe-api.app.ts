@@ -20,6 +20,7 @@ import type { StripeEvent } from './events';
 import { stripeAnswers } from './stripe-errors';
 import { newId } from './stripe-ids';
 import { webhookEndpointRoutes } from './webhook-endpoints.routes';
+import { connectRoutes, stripeAccountHeader, type ConnectBook } from './connect';
 
 export function stripeApiApp(
   state: EmulatorState,
@@ -28,6 +29,7 @@ export function stripeApiApp(
   disputes: DisputeBook,
   logger: Logger,
   payouts?: { book: StripePayoutBook; emit: (accountId: string, event: StripeEvent) => void },
+  connect?: { book: ConnectBook; linkBase: () => string },
 ): Express {
   const app = emulatorApiApp(logger, (res) => ({ account: (res.locals['account'] as { id?: string } | undefined)?.id }));
   app.use((req, res, next) => {
@@ -44,6 +46,8 @@ export function stripeApiApp(
   // One mount: the idempotency layer must see each request once.
   const routes = [paymentIntentRoutes(state, lifecycle), refundRoutes(state, refunds), disputeRoutes(disputes), webhookEndpointRoutes(state)];
   if (payouts) routes.push(payoutRoutes(state, payouts.book, payouts.emit));
-  app.use('/v1', requireAccount(state), idempotency(state), ...routes);
+  if (connect) routes.push(connectRoutes(state, connect.book, connect.linkBase));
+  const asConnected = connect ? [stripeAccountHeader(connect.book)] : [];
+  app.use('/v1', requireAccount(state), ...asConnected, idempotency(state), ...routes);
   return finishApi(app, stripeAnswers, logger);
 }

@@ -1,5 +1,6 @@
 /**
- * A Stripe API emulator (the PaymentIntents/Pix/test-card and webhook-endpoint subset) over plain
+ * A Stripe API emulator (the PaymentIntents/Pix/test-card, webhook-endpoint, balance/payout and
+ * Connect connected-account subset) over plain
  * HTTP on the API port, plus a plain-HTTP control port for sandbox set-up, payments and fault
  * injection. Each secret key is one account; accounts never see each other's objects.
  *
@@ -20,6 +21,7 @@ import { stripeApiApp } from './stripe-api.app';
 import type { StripeEvent } from './events';
 import { createPayoutBook } from './payouts';
 import { WebhookSender } from './webhook-sender';
+import { ConnectBook } from './connect';
 
 export interface StripeEmulatorOptions extends EmulatorOptions {
   /** Secret keys (`sk_test_…`) known from the start, as strings or as the catalog's `{secret_key}`. */
@@ -63,12 +65,15 @@ export function createStripeEmulator(options: StripeEmulatorOptions = {}): Strip
   );
 
   const refunds = new RefundBook(state, emit, logger, options.refundSettleMs ?? 300, payouts);
+  // Connected accounts (connect.ts); their balances live in the payout book under their acct_ id.
+  const connect = new ConnectBook();
+  const connectEmit = (platformId: string, connectedId: string, event: StripeEvent) => sender.dispatchConnect(platformId, connectedId, event);
   const disputes = new DisputeBook(state, (accountId, event) => sender.dispatch(accountId, event), logger);
   const { lifecycle } = hostEmulator('stripe', options, {
-    api: createServer(stripeApiApp(state, intents, refunds, disputes, logger, { book: payouts, emit })),
-    control: createServer(controlApp(state, intents, refunds, disputes, logger, payouts)),
+    api: createServer(stripeApiApp(state, intents, refunds, disputes, logger, { book: payouts, emit }, { book: connect, linkBase: () => publicBase })),
+    control: createServer(controlApp(state, intents, refunds, disputes, logger, payouts, { book: connect, emit: connectEmit })),
     faults: state.faults,
-    stores: { state, disputes, payouts },
+    stores: { state, disputes, payouts, connect },
     webhooks: sender,
     logger,
     sweep: { everyMs: options.expirySweepMs ?? 1_000, run: () => intents.expireDue() },

@@ -6,7 +6,7 @@ import { Router } from 'express';
 import { accountOf } from './auth';
 import type { EmulatorState, WebhookEndpoint } from './emulator-state';
 import { API_VERSION } from './events';
-import { metadataParam, objectParam, queryString, rejectUnknown, requiredString, stringArrayParam, stringParam } from './form-params';
+import { booleanParam, metadataParam, objectParam, queryString, rejectUnknown, requiredString, stringArrayParam, stringParam } from './form-params';
 import { stripeErrors } from './stripe-errors';
 import { newId, newWebhookSecret } from './stripe-ids';
 
@@ -67,6 +67,7 @@ export function webhookEndpointRoutes(state: EmulatorState): Router {
       description: stringParam(body['description'], 'description') ?? null,
       metadata: metadataParam(body['metadata']),
       created: state.nowSeconds(),
+      ...(booleanParam(body['connect'], 'connect') ? { connect: true } : {}),
     };
     state.addEndpoint(endpoint);
     res.status(200).json(webhookEndpointJson(endpoint, account.livemode, true));

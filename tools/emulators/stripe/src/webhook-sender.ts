@@ -1,6 +1,7 @@
 /**
  * Outbound webhooks, the way Stripe sends them: each event goes to every enabled endpoint of the
- * account that subscribes to its type (or `*`), as `POST <url>` with the event as pretty-printed
+ * account that subscribes to its type (or `*`) — an event of a connected account to the platform's
+ * Connect endpoints (`connect=true`) only, the account's own events to the others — as `POST <url>` with the event as pretty-printed
  * JSON, `Content-Type: application/json; charset=utf-8`, `User-Agent: Stripe/1.0 (+https://stripe.com/docs/webhooks)`
  * and a `Stripe-Signature` made with that endpoint's secret. Any non-2xx or transport error is
  * retried with exponential backoff, each attempt signed anew with a fresh timestamp (Stripe: for
@@ -18,7 +19,16 @@ export function subscribes(endpoint: WebhookEndpoint, type: string): boolean {
 export class WebhookSender extends WebhookOutbox<WebhookDelivery, EmulatorState> {
   /** Sends the event in the background to every endpoint of the account that wants it. */
   dispatch(accountId: string, event: StripeEvent): void {
-    const targets = this.state.listEndpoints(accountId).filter((endpoint) => subscribes(endpoint, event.type));
+    this.send(accountId, event, this.state.listEndpoints(accountId).filter((endpoint) => !endpoint.connect && subscribes(endpoint, event.type)));
+  }
+
+  /** An event of one of the platform's connected accounts: to the platform's Connect endpoints only, naming the account. */
+  dispatchConnect(platformId: string, connectedId: string, event: StripeEvent): void {
+    event.account = connectedId;
+    this.send(platformId, event, this.state.listEndpoints(platformId).filter((endpoint) => endpoint.connect === true && subscribes(endpoint, event.type)));
+  }
+
+  private send(accountId: string, event: StripeEvent, targets: WebhookEndpoint[]): void {
     if (targets.length === 0) return;
     event.pending_webhooks = targets.length;
     const payload = JSON.stringify(event, null, 2);

@@ -42,6 +42,21 @@ import { DISPUTE_EVENTS, submitStripeDisputeEvidence, toProviderDispute } from '
 import type { DisputeEvidenceInput } from '../provider-disputes';
 import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTransfer, TransferWebhookParseResult } from '../provider-payouts';
 import { PAYOUT_EVENTS, StripePayouts, payoutOfEvent } from './stripe.payouts';
+import type { CreateSubaccountInput, OnboardingLink, ProviderSubaccount, SubaccountBalance, SubaccountCapable } from '../provider-subaccounts';
+import {
+  DEFAULT_ONBOARDING_REFRESH_URL,
+  DEFAULT_ONBOARDING_RETURN_URL,
+  ONBOARDING_REFRESH_URL_SETTING,
+  ONBOARDING_RETURN_URL_SETTING,
+  STRIPE_SUBACCOUNT_REQUIREMENTS,
+  connectedAccountsOfEvent,
+  createStripeSubaccount,
+  getStripeSubaccount,
+  registerStripeConnectEndpoint,
+  stripeOnboardingLink,
+  stripeSubaccountBalance,
+  type SubaccountWebhookParseResult,
+} from './stripe.subaccounts';
 
 /** The events that move one of our charges, and card disputes on them. */
 export const WEBHOOK_EVENTS = [
@@ -60,8 +75,10 @@ export const WEBHOOK_EVENTS = [
   ...PAYOUT_EVENTS,
 ] as const;
 
-export class StripeAdapter implements ProviderAdapter, PayoutCapable {
+export class StripeAdapter implements ProviderAdapter, PayoutCapable, SubaccountCapable {
   static readonly methods = ['pix', 'boleto', 'card'] as const;
+  /** Connect Express accounts: Stripe collects the rest in its onboarding (stripe.subaccounts.ts). */
+  static readonly subaccountRequirements = STRIPE_SUBACCOUNT_REQUIREMENTS;
   /** Payouts go to the bank account registered at Stripe only (stripe.payouts.ts). */
   static readonly payoutDestinations = ['account'] as const;
   readonly payoutDestinations = StripeAdapter.payoutDestinations;
@@ -73,11 +90,16 @@ export class StripeAdapter implements ProviderAdapter, PayoutCapable {
   readonly #signingSecret: string;
   readonly #http: ProviderHttp;
   readonly #payouts: StripePayouts;
+  readonly #onboardingUrls: { returnUrl: string; refreshUrl: string };
 
   constructor(context: AdapterContext) {
     this.#secretKey = context.credentials['secret_key'] ?? '';
     this.#signingSecret = context.signingSecret ?? '';
     this.#http = accountHttp(this.provider, context);
+    this.#onboardingUrls = {
+      returnUrl: context.settings[ONBOARDING_RETURN_URL_SETTING] || DEFAULT_ONBOARDING_RETURN_URL,
+      refreshUrl: context.settings[ONBOARDING_REFRESH_URL_SETTING] || DEFAULT_ONBOARDING_REFRESH_URL,
+    };
     this.#payouts = new StripePayouts((method, path, purpose, params, key) => this.api(method, path, purpose, params, key));
   }
 
@@ -86,10 +108,18 @@ export class StripeAdapter implements ProviderAdapter, PayoutCapable {
     return this.#http.close();
   }
 
-  /** A `/v1` call: Bearer secret key, pinned version, form body on POST. */
-  private api(method: 'GET' | 'POST' | 'DELETE', path: string, purpose: RequestPurpose | 'read' | 'write', params?: Record<string, FormValue>, idempotencyKey?: string): Promise<HttpAnswer> {
+  /** A `/v1` call: Bearer secret key, pinned version, form body on POST; as a connected account with `Stripe-Account`. */
+  private api(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    purpose: RequestPurpose | 'read' | 'write',
+    params?: Record<string, FormValue>,
+    idempotencyKey?: string,
+    connectedAccount?: string,
+  ): Promise<HttpAnswer> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.#secretKey}`, 'stripe-version': STRIPE_API_VERSION };
     if (idempotencyKey) headers['idempotency-key'] = stripeIdempotencyKey(idempotencyKey);
+    if (connectedAccount) headers['stripe-account'] = connectedAccount;
     if (method === 'POST') {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       return this.#http.send({ method, path, purpose, headers, body: encodeForm(params ?? {}) });
@@ -130,8 +160,8 @@ export class StripeAdapter implements ProviderAdapter, PayoutCapable {
     return refunds.length > 0 ? { ...charge, refunds: refunds.map(toProviderRefund) } : charge;
   }
 
-  private readonly refundApi = (method: 'GET' | 'POST', path: string, operation: 'read' | 'write', params?: Record<string, FormValue>, key?: string) =>
-    this.api(method, path, operation, params, key);
+  private readonly refundApi = (method: 'GET' | 'POST', path: string, operation: 'read' | 'write', params?: Record<string, FormValue>, key?: string, connectedAccount?: string) =>
+    this.api(method, path, operation, params, key, connectedAccount);
 
   /** See stripe.refunds.ts: our refund id is the Idempotency-Key and rides in the refund's metadata. */
   refundCharge(input: RefundChargeInput): Promise<ProviderRefund> {
@@ -193,9 +223,12 @@ export class StripeAdapter implements ProviderAdapter, PayoutCapable {
     }
   }
 
+  private authentic(webhook: WebhookRequest): boolean {
+    return verifyStripeSignature(webhook.rawBody, headerValue(webhook.headers, 'stripe-signature'), this.#signingSecret, Math.floor(Date.now() / 1000)) === 'valid';
+  }
+
   parseWebhook(webhook: WebhookRequest): WebhookParseResult {
-    const check = verifyStripeSignature(webhook.rawBody, headerValue(webhook.headers, 'stripe-signature'), this.#signingSecret, Math.floor(Date.now() / 1000));
-    if (check !== 'valid') return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    if (!this.authentic(webhook)) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
     const event = parseStripeEvent(webhook.rawBody);
     if (event.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
     return {
@@ -222,11 +255,49 @@ export class StripeAdapter implements ProviderAdapter, PayoutCapable {
 
   /** `payout.*` events through the same endpoint and signature as every other event. */
   parseTransferWebhook(webhook: WebhookRequest): TransferWebhookParseResult {
-    const check = verifyStripeSignature(webhook.rawBody, headerValue(webhook.headers, 'stripe-signature'), this.#signingSecret, Math.floor(Date.now() / 1000));
-    if (check !== 'valid') return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    if (!this.authentic(webhook)) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
     const event = parseStripeEvent(webhook.rawBody);
     if (event.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
     return { ok: true, eventKey: `stripe:${event.eventId}`, transfers: payoutOfEvent(webhook.rawBody) };
+  }
+
+  // --- Connect subaccounts (stripe.subaccounts.ts) ---------------------------------------------
+
+  /** An Express account; idempotent on our subaccount id (the Idempotency-Key). */
+  createSubaccount(input: CreateSubaccountInput): Promise<ProviderSubaccount> {
+    return createStripeSubaccount(this.refundApi, input);
+  }
+
+  getSubaccount(providerSubaccountId: string): Promise<ProviderSubaccount> {
+    return getStripeSubaccount(this.refundApi, providerSubaccountId);
+  }
+
+  /** Stripe's hosted onboarding (`POST /v1/account_links`, type account_onboarding). */
+  onboardingLink(providerSubaccountId: string): Promise<OnboardingLink> {
+    return stripeOnboardingLink(this.refundApi, providerSubaccountId, this.#onboardingUrls);
+  }
+
+  getSubaccountBalance(providerSubaccountId: string): Promise<SubaccountBalance> {
+    return stripeSubaccountBalance(this.refundApi, providerSubaccountId);
+  }
+
+  /**
+   * The Connect endpoint (`connect=true`) for `account.updated` of the connected accounts, with its
+   * own signing secret: an adapter made with that secret parses its events (parseSubaccountWebhook).
+   * `url` must differ in path from registerWebhook's (each replaces the endpoints at its URL).
+   */
+  async registerSubaccountWebhook(url: string): Promise<WebhookRegistration> {
+    const { signingSecret, endpointId } = await registerStripeConnectEndpoint(this.refundApi, url, STRIPE_API_VERSION);
+    await this.deleteOtherEndpoints(url, endpointId);
+    return { signingSecret };
+  }
+
+  /** A Connect endpoint's event (signed with its secret): the connected accounts an `account.updated` names. */
+  parseSubaccountWebhook(webhook: WebhookRequest): SubaccountWebhookParseResult {
+    if (!this.authentic(webhook)) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    const event = parseStripeEvent(webhook.rawBody);
+    if (event.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
+    return { ok: true, eventKey: `stripe:${event.eventId}`, subaccounts: connectedAccountsOfEvent(webhook.rawBody) };
   }
 }
 
