@@ -12,6 +12,7 @@ import { orderRoutes, type OrderRoutesOptions } from './orders.routes';
 import { pagarmeAnswers, pagarmeErrors } from './pagarme-errors';
 import type { WebhookSender } from './webhook-sender';
 import { withdrawalRoutes } from './withdrawals.routes';
+import { recipientRoutes } from './recipients.routes';
 
 export const API_PREFIX = '/core/v5';
 
@@ -26,6 +27,6 @@ export function pagarmeApiApp(state: EmulatorState, sender: WebhookSender, order
     if (!boleto) throw pagarmeErrors.routeNotFound();
     res.status(200).type(req.params['format'] === 'pdf' ? 'text/plain' : 'html').send(`Boleto ${boleto.line}`);
   });
-  app.use(API_PREFIX, requireSecretKey(state), orderRoutes(state, orders), chargeRoutes(state, sender, orders.qrCodeUrl), withdrawalRoutes(state, withdrawals));
+  app.use(API_PREFIX, requireSecretKey(state), orderRoutes(state, orders), chargeRoutes(state, sender, orders.qrCodeUrl), recipientRoutes(state), withdrawalRoutes(state, withdrawals));
   return finishApi(app, pagarmeAnswers, logger);
 }

@@ -12,6 +12,7 @@ import { accountIdFor } from './pagarme-ids';
 import { DEFAULT_WEBHOOK_EVENTS, publishTransition } from './webhook-events';
 import type { WebhookSender } from './webhook-sender';
 import { withdrawalJson } from './withdrawals';
+import { applyStatus, recipientJson } from './recipients';
 
 const secretKey = z.string().regex(/^sk_[A-Za-z0-9_]{4,200}$/, 'secret_key must look like sk_test_… or sk_…');
 
@@ -25,6 +26,9 @@ const webhookSchema = z
   })
   .strict();
 
+/** The control shape every emulator with subaccounts shares. */
+const subaccountStatusSchema = z.object({ status: z.enum(['active', 'refused', 'blocked']), reason: z.string().min(1).max(500).optional() }).strict();
+
 const dashboardRefundSchema = z.object({ amount: z.number().int().min(1).optional() }).strict();
 
 const payBodySchema = z.object({ payer_name: z.string().min(1).max(100).optional() }).passthrough();
@@ -34,8 +38,21 @@ const faultScope = (account: string) => (account.startsWith('acc_') ? account : 
 
 export function controlApp(state: EmulatorState, sender: WebhookSender, qrCodeUrl: QrCodeUrl, logger: Logger): Express {
   const routes = Router();
-  // Balance and withdrawals (withdrawals.ts): the kit's shared routes, the account named by secret key or id.
-  routes.use(payoutControlRoutes(state.withdrawals, 'account', (account) => state.resolveAccount(account)?.id, withdrawalJson));
+  // Balance and withdrawals (withdrawals.ts): the kit's shared routes, the account named by secret
+  // key or id; a recipient created by API by its id (`rp_…`, its own balance).
+  routes.use(payoutControlRoutes(state.withdrawals, 'account', (account) => state.resolveAccount(account)?.id ?? state.recipient(account)?.id, withdrawalJson));
+
+  // Pagar.me's KYC / credentialing of a recipient created by API finishing, then `recipient.updated`.
+  routes.post('/__control/subaccounts/:id/status', (req, res) => {
+    const parsed = subaccountStatusSchema.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const recipient = state.recipient(req.params['id'] ?? '');
+    if (!recipient) return fail(res, 404, 'recipient_not_found', `no recipient ${req.params['id'] ?? ''} created by API`);
+    applyStatus(recipient, parsed.data.status, parsed.data.reason, state.now());
+    const webhook = sender.send(recipient.accountId, 'recipient.updated', recipientJson(recipient), []);
+    logger.info({ account: recipient.accountId, recipient: recipient.id, status: recipient.status, webhook }, 'recipient status set');
+    res.status(200).json({ ...recipientJson(recipient), webhook_scheduled: webhook });
+  });
   routes.post('/__control/accounts', (req, res) => {
     const parsed = accountSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');

@@ -9,6 +9,7 @@ import { activityStats, EmulatorStateBase, PayoutBook, refill } from '../../kit'
 import { accountIdFor, newEndToEndId, newId } from './pagarme-ids';
 import { pagarmeErrors } from './pagarme-errors';
 import type { PagarmeWithdrawalData } from './withdrawals';
+import type { StoredRecipient } from './recipients';
 import type { Account, AccountRegistration, RefundTransaction, StoredCustomer, StoredOrder, WebhookConfig, WebhookDelivery } from './emulator-records';
 
 export type {
@@ -44,6 +45,8 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   private readonly byChargeId = new Map<string, StoredOrder>();
   private readonly idempotency = new Map<string, { at: number; status: number; body: unknown }>();
   private readonly webhooks = new Map<string, WebhookConfig>();
+  /** Recipients created by API (recipients.ts), by id; each has its own balance in `withdrawals`. */
+  private readonly recipients = new Map<string, StoredRecipient>();
   private counters = zeroCounters();
   /** The balance and withdrawals (withdrawals.ts, on the kit's PayoutBook; Pagar.me sends no withdrawal webhooks). */
   readonly withdrawals = new PayoutBook<PagarmeWithdrawalData>(this.now, () => undefined);
@@ -254,6 +257,30 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     return this.webhooks.get(accountId);
   }
 
+  // --- recipients created by API (recipients.ts) ----------------------------------------------
+
+  createRecipient(recipient: StoredRecipient): StoredRecipient {
+    this.recipients.set(recipient.id, recipient);
+    return recipient;
+  }
+
+  /** An account's created recipient by its id or its `code` (Pagar.me's getRecipientByCode shares the path). */
+  recipientOf(accountId: string, idOrCode: string): StoredRecipient | undefined {
+    const byId = this.recipients.get(idOrCode);
+    if (byId) return byId.accountId === accountId ? byId : undefined;
+    return [...this.recipients.values()].find((r) => r.accountId === accountId && r.request.code === idOrCode);
+  }
+
+  /** Any account's created recipient (the control routes name it by id alone). */
+  recipient(id: string): StoredRecipient | undefined {
+    return this.recipients.get(id);
+  }
+
+  /** Newest first. */
+  recipientsOf(accountId: string): StoredRecipient[] {
+    return [...this.recipients.values()].filter((r) => r.accountId === accountId).reverse();
+  }
+
   accountName(accountId: string): string {
     return this.accounts.get(accountId)?.name ?? 'Orquestra Sandbox';
   }
@@ -269,10 +296,11 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
       accounts: this.accounts.size,
       webhooks_configured: this.webhooks.size,
       withdrawals: [...this.accounts.keys()].reduce((n, id) => n + this.withdrawals.list(id).length, 0),
+      recipients_created: this.recipients.size,
     };
   }
 
-  /** Clears orders, withdrawals (balances stay, as the kit's book keeps them), idempotency keys, stats, faults and deliveries; accounts and webhook URLs stay. */
+  /** Clears orders, withdrawals (balances stay, as the kit's book keeps them), idempotency keys, stats, faults and deliveries; accounts, created recipients and webhook URLs stay. */
   reset(): void {
     this.orders.clear();
     this.byChargeId.clear();
@@ -286,7 +314,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
 
   // --- persistence (kit/state-file.ts) ------------------------------------------------------
 
-  /** What a restart keeps: accounts, customers, orders, idempotency keys and webhook URLs; stats and faults start afresh. */
+  /** What a restart keeps: accounts, customers, orders, idempotency keys, webhook URLs, created recipients and balances; stats and faults start afresh. */
   snapshot() {
     return {
       accounts: this.accounts,
@@ -295,6 +323,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
       idempotency: this.idempotency,
       webhooks: this.webhooks,
       withdrawals: this.withdrawals.snapshot(),
+      recipients: this.recipients,
     };
   }
 
@@ -309,5 +338,6 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     refill(this.webhooks, snapshot.webhooks);
     // A file written before withdrawals existed has none.
     if (snapshot.withdrawals) this.withdrawals.restore(snapshot.withdrawals);
+    refill(this.recipients, snapshot.recipients);
   }
 }

@@ -1,7 +1,8 @@
 /**
- * `GET /recipients`, `GET /recipients/default`, `GET /recipients/:id`, `GET /recipients/:id/balance`,
+ * `GET /recipients/default`, `GET /recipients/:id`, `GET /recipients/:id/balance`,
  * `POST /recipients/:id/withdrawals` (with `idempotency-key`), `GET /recipients/:id/withdrawals[/:wid]`
- * (withdrawals.ts). The control routes are the kit's (payout-book.ts `payoutControlRoutes`, the
+ * (withdrawals.ts), for the account's own recipient; recipients created by API are
+ * recipients.routes.ts, mounted first (it also lists them all). The control routes are the kit's (payout-book.ts `payoutControlRoutes`, the
  * account named by its secret key or id in `account`).
  */
 import { Router } from 'express';
@@ -15,7 +16,8 @@ import { DEFAULT_BANK_ACCOUNT, withdrawalJson } from './withdrawals';
 
 const accountOf = (res: { locals: Record<string, unknown> }) => res.locals['accountId'] as string;
 
-function recipientJson(state: EmulatorState, accountId: string) {
+/** The account's own (default) recipient. */
+export function recipientJson(state: EmulatorState, accountId: string) {
   return {
     id: recipientIdFor(accountId),
     name: state.accountName(accountId),
@@ -40,10 +42,6 @@ export function withdrawalRoutes(state: EmulatorState, options: { feeCents: numb
     if (id !== own) throw new PagarmeApiError(404, { message: 'Recipient not found.' });
     return own;
   };
-
-  router.get('/recipients', (_req, res) => {
-    res.status(200).json({ data: [recipientJson(state, accountOf(res))], paging: { total: 1 } });
-  });
 
   router.get('/recipients/default', (_req, res) => {
     res.status(200).json(recipientJson(state, accountOf(res)));

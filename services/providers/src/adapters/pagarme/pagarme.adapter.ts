@@ -39,6 +39,8 @@ import { providerErrorFor } from './pagarme.errors';
 import { listChargeTransactions, refundPagarmeCharge, refundsOfTransactions } from './pagarme.refunds';
 import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTransfer } from '../provider-payouts';
 import { PagarmeWithdrawals, RECIPIENT_SETTING } from './pagarme.withdrawals';
+import type { CreateSubaccountInput, OnboardingLink, ProviderSubaccount, SubaccountBalance, SubaccountCapable } from '../provider-subaccounts';
+import { createPagarmeRecipient, getPagarmeRecipient, PAGARME_SUBACCOUNT_REQUIREMENTS, pagarmeKycLink, pagarmeRecipientBalance } from './pagarme.subaccounts';
 
 /**
  * The events the owner ticks in Pagar.me's dashboard next to our URL (and that we register in the
@@ -55,11 +57,13 @@ export const WEBHOOK_EVENTS = [
   'order.payment_failed',
 ] as const;
 
-export class PagarmeAdapter implements ProviderAdapter, PayoutCapable {
+export class PagarmeAdapter implements ProviderAdapter, PayoutCapable, SubaccountCapable {
   static readonly methods = ['pix', 'boleto'] as const;
   /** Withdrawals to the recipient's registered bank account (pagarme.withdrawals.ts). */
   static readonly payoutDestinations = ['account'] as const;
   readonly payoutDestinations = PagarmeAdapter.payoutDestinations;
+  /** Subaccounts are recipients (pagarme.subaccounts.ts). */
+  static readonly subaccountRequirements = PAGARME_SUBACCOUNT_REQUIREMENTS;
   readonly provider = 'pagarme';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #secretKey: string;
@@ -199,6 +203,26 @@ export class PagarmeAdapter implements ProviderAdapter, PayoutCapable {
 
   getTransfer(input: { payoutId: string; providerTransferId?: string }): Promise<ProviderTransfer> {
     return this.#withdrawals.get(input);
+  }
+
+  // --- subaccounts: recipients (pagarme.subaccounts.ts) --------------------------------------
+
+  /** Idempotent by our subaccount id as the recipient's `code` (looked up first) and `idempotency-key`. */
+  createSubaccount(input: CreateSubaccountInput): Promise<ProviderSubaccount> {
+    return createPagarmeRecipient((m, p, o, b, h) => this.api(m, p, o, b, h), input);
+  }
+
+  getSubaccount(providerSubaccountId: string): Promise<ProviderSubaccount> {
+    return getPagarmeRecipient((m, p, o, b, h) => this.api(m, p, o, b, h), providerSubaccountId);
+  }
+
+  /** The KYC (proof of life) link the seller opens to become active. */
+  onboardingLink(providerSubaccountId: string): Promise<OnboardingLink> {
+    return pagarmeKycLink((m, p, o, b, h) => this.api(m, p, o, b, h), providerSubaccountId);
+  }
+
+  getSubaccountBalance(providerSubaccountId: string): Promise<SubaccountBalance> {
+    return pagarmeRecipientBalance((m, p, o, b, h) => this.api(m, p, o, b, h), providerSubaccountId);
   }
 
   private sameSecret(candidate: string | undefined): boolean {
