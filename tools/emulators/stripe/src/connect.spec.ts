@@ -88,6 +88,8 @@ describe('Stripe emulator connected accounts', () => {
     expect(await ctl(`/__control/account-links/${token}/complete`)).toMatchObject({ status: 200, json: { account, redirect: 'https://x.example/ok' } });
     expect((await ctl(`/__control/account-links/${token}/complete`)).status).toBe(409);
     expect((await call('GET', `/accounts/${account}`)).json).toMatchObject({ details_submitted: true, requirements: { currently_due: [], disabled_reason: 'requirements.pending_verification' }, capabilities: { transfers: 'pending' } });
-    expect((await ctl(`/__control/subaccounts/${account}/status`, { status: 'blocked', reason: 'fraud' })).status).toBe(400);
+    // Stripe gives codes only: a reason that is not one for the status is `other`.
+    expect((await ctl(`/__control/subaccounts/${account}/status`, { status: 'blocked', reason: 'fraud' })).json).toMatchObject({ requirements: { disabled_reason: 'other' } });
+    expect((await ctl(`/__control/subaccounts/${account}/status`, { status: 'refused', reason: 'documento ilegível' })).json).toMatchObject({ requirements: { disabled_reason: 'rejected.other' } });
   });
 });

@@ -23,7 +23,8 @@
  * - `POST /__control/subaccounts/:id/status {status: active|refused|blocked, reason?}`: Stripe's
  *   verdict. active: capabilities `active`, `payouts_enabled`, no disabled_reason; refused:
  *   `rejected.<reason>` (fraud, terms_of_service, listed, incomplete_verification, other — default);
- *   blocked: `<reason>` (platform_paused — default, listed, other), payouts off.
+ *   blocked: `<reason>` (platform_paused — default, listed, other), payouts off. Any other reason
+ *   text (the route is shared with the other emulators) is Stripe's `other`.
  */
 import { randomBytes } from 'node:crypto';
 import { Router, type RequestHandler, type Response } from 'express';
@@ -292,7 +293,7 @@ export function connectRoutes(state: EmulatorState, book: ConnectBook, linkBase:
 }
 
 const statusSchema = z
-  .object({ status: z.enum(['active', 'refused', 'blocked']), reason: z.string().regex(/^[a-z_.]{1,60}$/).optional() })
+  .object({ status: z.enum(['active', 'refused', 'blocked']), reason: z.string().max(200).optional() })
   .strict();
 const REFUSED = ['fraud', 'terms_of_service', 'listed', 'incomplete_verification', 'other'];
 const BLOCKED = ['platform_paused', 'listed', 'other'];
@@ -342,8 +343,8 @@ export function connectControlRoutes(state: EmulatorState, book: ConnectBook, em
     const account = book.get(req.params['id'] ?? '');
     if (!account) return fail(res, 404, 'account_not_found', `no connected account ${req.params['id'] ?? ''}`);
     const { status, reason } = parsed.data;
-    const allowed = status === 'refused' ? REFUSED : status === 'blocked' ? BLOCKED : [];
-    if (reason !== undefined && !allowed.includes(reason)) return fail(res, 400, 'invalid_request', `reason for ${status}: one of ${allowed.join(', ') || '(none)'}`);
+    // Stripe gives a code, never a text: a reason that is not one of its codes (the shared route takes free text) is `other`.
+    const code = reason !== undefined && (status === 'refused' ? REFUSED : BLOCKED).includes(reason) ? reason : undefined;
     update(book, state, emit, account, (a) => {
       if (status === 'active') {
         a.currentlyDue = [];
@@ -353,7 +354,7 @@ export function connectControlRoutes(state: EmulatorState, book: ConnectBook, em
         for (const name of Object.keys(a.capabilities)) a.capabilities[name] = 'active';
         return;
       }
-      a.disabledReason = status === 'refused' ? `rejected.${reason ?? 'other'}` : (reason ?? 'platform_paused');
+      a.disabledReason = status === 'refused' ? `rejected.${code ?? 'other'}` : (code ?? (reason === undefined ? 'platform_paused' : 'other'));
       a.payoutsEnabled = false;
       for (const name of Object.keys(a.capabilities)) a.capabilities[name] = 'inactive';
     });

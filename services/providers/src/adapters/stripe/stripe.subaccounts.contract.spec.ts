@@ -3,13 +3,13 @@
  * Stripe emulator. An Express account per subaccount (idempotent on our subaccount id), pending with
  * what Stripe still needs in Portuguese, the hosted onboarding link completed and Stripe's verdict
  * (active, refused, blocked) read back, `account.updated` on the Connect endpoint, and the connected
- * account's own balance (`Stripe-Account`). (Written directly: the shared subaccount contract kit
- * was not in the tree yet.)
+ * account's own balance (`Stripe-Account`); the shared subaccount contract (testing/subaccount-contract-kit.ts) first.
  */
 import { createStripeEmulator, type StripeEmulator } from '@orquestra/emulators';
 import { ProviderError, type AdapterContext } from '../provider-adapter';
 import type { CreateSubaccountInput } from '../provider-subaccounts';
 import { startWebhookRecorder, until, type WebhookRecorder } from '../testing/contract-kit';
+import { subaccountContract, type SubaccountContractTarget } from '../testing/subaccount-contract-kit';
 import { StripeAdapter } from './stripe.adapter';
 import { DEFAULT_ONBOARDING_RETURN_URL, SUBACCOUNT_METADATA_KEY } from './stripe.subaccounts';
 
@@ -46,6 +46,21 @@ async function stripeGet(path: string): Promise<Record<string, unknown>> {
 
 const tokenOf = (url: string) => url.split('/').pop() ?? '';
 
+const accountsFor = async (subaccountId: string) =>
+  ((await stripeGet('/v1/accounts?limit=100'))['data'] as Array<{ metadata: Record<string, string> }>).filter((a) => a.metadata[SUBACCOUNT_METADATA_KEY] === subaccountId).length;
+
+const target = (): SubaccountContractTarget => ({
+  adapter,
+  controlUrl,
+  input: (subaccountId) => input({ subaccountId, email: `${subaccountId.toLowerCase()}@exemplo.com` }),
+  missing: { input: (subaccountId) => input({ subaccountId, email: undefined }), param: 'email' },
+  countAtProvider: accountsFor,
+  credit: async (subaccount, amount) => {
+    expect((await control('/__control/balance/credit', { account: subaccount.providerSubaccountId, amount })).status).toBe(200);
+  },
+  createdStatus: 'pending',
+});
+
 beforeAll(async () => {
   emulator = createStripeEmulator({ accounts: [SECRET_KEY], webhooks: { retries: 0, timeoutMs: 2_000 } });
   const ports = await emulator.start();
@@ -65,7 +80,11 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-describe('Stripe Connect subaccounts', () => {
+describe('Stripe Connect subaccounts: the shared contract', () => {
+  subaccountContract(target);
+});
+
+describe('Stripe Connect subaccounts: its own', () => {
   it('declares the e-mail as what Stripe requires up front', () => {
     expect(StripeAdapter.subaccountRequirements).toEqual([{ field: 'email' }]);
   });
@@ -77,6 +96,7 @@ describe('Stripe Connect subaccounts', () => {
     expect(first.statusDetail).toMatch(/^Cadastro pendente na Stripe: falta informar .*CPF.*conta bancária/);
     const again = await adapter.createSubaccount(input());
     expect(again).toEqual(first);
+    expect(await accountsFor('sub_01JSTRIPE000000000000001')).toBe(1);
     const listed = (await stripeGet('/v1/accounts?limit=100'))['data'] as Array<{ id: string; metadata: Record<string, string>; business_type: string; country: string; capabilities: Record<string, string> }>;
     const mine = listed.filter((a) => a.metadata[SUBACCOUNT_METADATA_KEY] === 'sub_01JSTRIPE000000000000001');
     expect(mine).toHaveLength(1);
@@ -95,10 +115,6 @@ describe('Stripe Connect subaccounts', () => {
   it('an e-mail Stripe refuses is rejected naming email', async () => {
     const error = await adapter.createSubaccount(input({ subaccountId: 'sub_01JSTRIPE000000000000003', email: 'sem-arroba' })).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'rejected', param: { name: 'email' } });
-  });
-
-  it('an unknown account is not_found', async () => {
-    await expect(adapter.getSubaccount('acct_1NaoExiste000000')).rejects.toMatchObject({ kind: 'not_found' });
   });
 
   it('onboarding: the link is completed, Stripe verifies, the account turns active; each change is an account.updated on the Connect endpoint', async () => {

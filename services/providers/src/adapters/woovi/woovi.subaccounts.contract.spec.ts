@@ -2,7 +2,8 @@
  * Contract test for Woovi subaccounts: the real WooviAdapter over real HTTP against the Woovi
  * emulator. A subaccount is its Pix key: a repeat with the same key answers the first (nothing
  * new at Woovi), it is active at once (no identity onboarding), and its balance is the read's.
- * (Written directly: the shared subaccount contract kit was not in the tree yet.)
+ * Not the shared subaccount contract (testing/subaccount-contract-kit.ts): it moves the status by a
+ * control route, and a Woovi subaccount has no status to move (no onboarding, no blocked state).
  */
 import { createWooviEmulator, type WooviEmulator } from '@orquestra/emulators';
 import { ProviderError } from '../provider-adapter';
