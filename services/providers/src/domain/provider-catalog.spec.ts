@@ -54,6 +54,29 @@ describe('the provider catalog', () => {
     expect(PROVIDER_CATALOG[code]).toMatchObject({ methods: capabilitiesOf(adapter).methods });
   });
 
+  it('lists what Asaas and Pagar.me require of a subaccount', () => {
+    expect(PROVIDER_CATALOG['asaas']!.capabilities.subaccounts).toEqual({
+      supported: true,
+      requires: ['email', 'phone', 'birthdate (individual)', 'company.company_type (company)', 'monthly_income', 'address'],
+    });
+    expect(PROVIDER_CATALOG['pagarme']!.capabilities.subaccounts).toEqual({
+      supported: true,
+      requires: [
+        'email',
+        'phone',
+        'bank_account',
+        'address',
+        'birthdate (individual)',
+        'monthly_income (individual)',
+        'occupation (individual)',
+        'company.trading_name (company)',
+        'company.annual_revenue (company)',
+        'company.founding_date (company)',
+        'partner (company)',
+      ],
+    });
+  });
+
   it.each(Object.keys(ADAPTERS))('%s: customer requirements and hosted checkout only for methods it takes', (code) => {
     const definition = PROVIDER_CATALOG[code]!;
     for (const method of Object.keys(definition.customerRequires)) expect(definition.methods).toContain(method);

@@ -108,8 +108,12 @@ describe('Asaas subaccounts: its own', () => {
     expect(made.status).toBe('pending');
   });
 
-  it("passes Asaas's own refusal on as rejected (a postal code it cannot place)", async () => {
+  it("passes Asaas's own refusal on as rejected, naming our field (a postal code it cannot place)", async () => {
     const input = person(newId('subaccount'));
-    await expect(adapter.createSubaccount({ ...input, address: { ...input.address!, zip: '123' } })).rejects.toMatchObject({ kind: 'rejected', message: expect.stringContaining('invalid_postalCode') });
+    await expect(adapter.createSubaccount({ ...input, address: { ...input.address!, zip: '123' } })).rejects.toMatchObject({
+      kind: 'rejected',
+      message: expect.stringContaining('invalid_postalCode'),
+      param: { name: 'address', publicMessage: 'O Asaas recusou address: O CEP informado é inválido.' },
+    });
   });
 });

@@ -16,7 +16,7 @@
  */
 import { ProviderError } from '../provider-adapter';
 import type { CreateSubaccountInput, ProviderSubaccount, SubaccountBalance, SubaccountRequirement, SubaccountStatus } from '../provider-subaccounts';
-import { providerErrorFor } from './asaas.errors';
+import { errorCode, providerErrorFor } from './asaas.errors';
 import type { JsonDecimal } from './asaas.json';
 import { brazilianPhone, centsToReais, documentDigits, reaisToCents, type AsaasList, type DecimalText } from './asaas.transformers';
 
@@ -150,12 +150,36 @@ async function findAccount(api: Api, cpfCnpj: string, subaccountId: string): Pro
   return (answer.body as AsaasList<AsaasAccount>).data.find((a) => a.externalReference === subaccountId);
 }
 
+/** Asaas's `invalid_<field>` on a create, as the public body's field. */
+const PARAM_OF_ASAAS_FIELD: Readonly<Record<string, string>> = {
+  name: 'name',
+  email: 'email',
+  cpfCnpj: 'document',
+  birthDate: 'birthdate',
+  companyType: 'company.company_type',
+  mobilePhone: 'phone',
+  incomeValue: 'monthly_income',
+  address: 'address',
+  addressNumber: 'address',
+  province: 'address',
+  postalCode: 'address',
+};
+
+/** A 400 naming one of our fields carries it as `param`, with Asaas's own (Portuguese) description. */
+function createRefusal(status: number, body: unknown): ProviderError {
+  const error = providerErrorFor(status, body, 'create subaccount');
+  const param = status === 400 ? PARAM_OF_ASAAS_FIELD[errorCode(body)?.replace(/^invalid_/, '') ?? ''] : undefined;
+  const description = (body as { errors?: { description?: unknown }[] } | undefined)?.errors?.[0]?.description;
+  if (!param) return error;
+  return new ProviderError(error.kind, error.normalizedCode, error.message, error.httpStatus, { name: param, publicMessage: `O Asaas recusou ${param}${typeof description === 'string' ? `: ${description}` : '.'}` });
+}
+
 export async function createAsaasSubaccount(api: Api, input: CreateSubaccountInput): Promise<ProviderSubaccount> {
   const request = buildAccountRequest(input);
   const existing = await findAccount(api, request.cpfCnpj, input.subaccountId);
   if (existing) return toSubaccount(existing, undefined);
   const answer = await api('POST', '/accounts', 'write', request);
-  if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'create subaccount');
+  if (answer.status !== 200) throw createRefusal(answer.status, answer.body);
   return toSubaccount(answer.body as AsaasAccount, undefined);
 }
 

@@ -129,8 +129,12 @@ describe('Pagar.me subaccounts: its own', () => {
     await expect(adapter.createSubaccount(company)).resolves.toMatchObject({ status: 'pending', providerStatus: 'registration' });
   });
 
-  it("passes Pagar.me's own refusal on as rejected (a bank code not of 3 digits)", async () => {
+  it("passes Pagar.me's own refusal on as rejected, naming our field (a bank code not of 3 digits)", async () => {
     const input = person(newId('subaccount'));
-    await expect(adapter.createSubaccount({ ...input, bankAccount: { ...input.bankAccount!, bank: '01' } })).rejects.toMatchObject({ kind: 'rejected', message: expect.stringContaining('recipient.default_bank_account.bank') });
+    await expect(adapter.createSubaccount({ ...input, bankAccount: { ...input.bankAccount!, bank: '01' } })).rejects.toMatchObject({
+      kind: 'rejected',
+      message: expect.stringContaining('recipient.default_bank_account.bank'),
+      param: { name: 'bank_account', publicMessage: 'A Pagar.me recusou bank_account: confira o valor informado.' },
+    });
   });
 });

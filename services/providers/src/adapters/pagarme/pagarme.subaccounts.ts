@@ -185,13 +185,40 @@ export function toSubaccount(recipient: PagarmeRecipient): ProviderSubaccount {
 
 const path = (id: string) => `/recipients/${encodeURIComponent(id)}`;
 
+/** The public body's field a path of Pagar.me's 422 `errors` is about (first match, most specific first). */
+const PARAM_OF_PAGARME_PATH: readonly [RegExp, string][] = [
+  [/managing_partners/, 'partner'],
+  [/default_bank_account/, 'bank_account'],
+  [/phone_numbers/, 'phone'],
+  [/address/, 'address'],
+  [/birthdate$/, 'birthdate'],
+  [/monthly_income$/, 'monthly_income'],
+  [/professional_occupation$/, 'occupation'],
+  [/mother_name$/, 'mother_name'],
+  [/trading_name$/, 'company.trading_name'],
+  [/annual_revenue$/, 'company.annual_revenue'],
+  [/founding_date$/, 'company.founding_date'],
+  [/email$/, 'email'],
+  [/document$/, 'document'],
+  [/(company_)?name$/, 'name'],
+];
+
+/** A 422 about one of our fields carries it as `param` (Pagar.me's messages are English: ours is pt-BR). */
+function createRefusal(status: number, body: unknown): ProviderError {
+  const error = providerErrorFor(status, body, 'create recipient');
+  const paths = status === 422 ? Object.keys((body as { errors?: Record<string, unknown> } | undefined)?.errors ?? {}) : [];
+  const param = paths.map((p) => PARAM_OF_PAGARME_PATH.find(([pattern]) => pattern.test(p))?.[1]).find((name) => name !== undefined);
+  if (!param) return error;
+  return new ProviderError(error.kind, error.normalizedCode, error.message, error.httpStatus, { name: param, publicMessage: `A Pagar.me recusou ${param}: confira o valor informado.` });
+}
+
 export async function createPagarmeRecipient(api: Api, input: CreateSubaccountInput): Promise<ProviderSubaccount> {
   const request = buildRecipientRequest(input);
   const found = await api('GET', path(input.subaccountId), 'read');
   if (found.status === 200) return toSubaccount(found.body as PagarmeRecipient);
   if (found.status !== 404) throw providerErrorFor(found.status, found.body, 'find recipient');
   const answer = await api('POST', '/recipients', 'write', request, { 'idempotency-key': input.subaccountId });
-  if (answer.status !== 200 && answer.status !== 201) throw providerErrorFor(answer.status, answer.body, 'create recipient');
+  if (answer.status !== 200 && answer.status !== 201) throw createRefusal(answer.status, answer.body);
   return toSubaccount(answer.body as PagarmeRecipient);
 }
 
