@@ -79,7 +79,7 @@ afterAll(async () => {
 });
 
 describe('Asaas subaccounts: the shared contract', () => {
-  subaccountContract(target);
+  subaccountContract(target, { analysesRegistration: true });
 });
 
 describe('Asaas subaccounts: its own', () => {

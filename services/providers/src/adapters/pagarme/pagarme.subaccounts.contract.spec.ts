@@ -80,7 +80,7 @@ afterAll(async () => {
 });
 
 describe('Pagar.me subaccounts: the shared contract', () => {
-  subaccountContract(target);
+  subaccountContract(target, { analysesRegistration: true });
 });
 
 describe('Pagar.me subaccounts: its own', () => {
