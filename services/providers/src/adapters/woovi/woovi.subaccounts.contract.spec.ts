@@ -2,14 +2,15 @@
  * Contract test for Woovi subaccounts: the real WooviAdapter over real HTTP against the Woovi
  * emulator. A subaccount is its Pix key: a repeat with the same key answers the first (nothing
  * new at Woovi), it is active at once (no identity onboarding), and its balance is the read's.
- * Not the shared subaccount contract (testing/subaccount-contract-kit.ts): it moves the status by a
- * control route, and a Woovi subaccount has no status to move (no onboarding, no blocked state).
+ * The shared subaccount contract (testing/subaccount-contract-kit.ts) without its approval step: a
+ * Woovi subaccount has no registration analysis and no status to move.
  */
 import { createWooviEmulator, type WooviEmulator } from '@orquestra/emulators';
 import { ProviderError } from '../provider-adapter';
 import type { CreateSubaccountInput } from '../provider-subaccounts';
 import { WooviAdapter } from './woovi.adapter';
 import { startWooviContract, type WooviContract } from './woovi.contract-kit';
+import { subaccountContract, type SubaccountContractTarget } from '../testing/subaccount-contract-kit';
 
 jest.setTimeout(30_000);
 
@@ -42,6 +43,19 @@ async function credit(pixKey: string, amount: number): Promise<void> {
   expect(answer.status).toBe(200);
 }
 
+/** One Pix key per subaccount id: Woovi keeps no id of ours, the key is the subaccount. */
+const keyOf = (subaccountId: string) => `${subaccountId.toLowerCase()}@exemplo.com`;
+
+const target = (): SubaccountContractTarget => ({
+  adapter,
+  controlUrl: contract.controlUrl,
+  input: (subaccountId) => input({ subaccountId, pixKey: { keyType: 'email', key: keyOf(subaccountId) } }),
+  missing: { input: (subaccountId) => input({ subaccountId, pixKey: undefined }), param: 'pix_key' },
+  countAtProvider: async (subaccountId) => (await listed()).filter((s) => s.pixKey === keyOf(subaccountId)).length,
+  credit: (subaccount, amount) => credit(subaccount.providerSubaccountId, amount),
+  createdStatus: 'active',
+});
+
 beforeAll(async () => {
   emulator = createWooviEmulator({ accounts: [APP_ID], webhooks: { retries: 0, timeoutMs: 2_000 } });
   contract = await startWooviContract({ appId: APP_ID, webhookSecret: 'whsec_subaccounts_w1', account: 'acc_s', emulator });
@@ -52,7 +66,11 @@ afterAll(async () => {
   await contract?.stop();
 });
 
-describe('Woovi subaccounts', () => {
+describe('Woovi subaccounts: the shared contract', () => {
+  subaccountContract(target, { analysesRegistration: false });
+});
+
+describe('Woovi subaccounts: its own', () => {
   it('declares a name and the Pix key as what Woovi requires', () => {
     expect(WooviAdapter.subaccountRequirements).toEqual([{ field: 'name' }, { field: 'pix_key' }]);
   });
@@ -83,10 +101,6 @@ describe('Woovi subaccounts', () => {
   it('a Pix key Woovi refuses is rejected naming pix_key', async () => {
     const error = await adapter.createSubaccount(input({ subaccountId: 'sub_01JWOOVI0000000000000003', pixKey: { keyType: 'email', key: 'não é uma chave' } })).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'rejected', param: { name: 'pix_key' } });
-  });
-
-  it('an unknown Pix key is not_found', async () => {
-    await expect(adapter.getSubaccount('ninguem@exemplo.com')).rejects.toMatchObject({ kind: 'not_found' });
   });
 
   it('reads the balance the subaccount holds (cents)', async () => {
