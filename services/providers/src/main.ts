@@ -13,6 +13,8 @@ import { WebhookIntakeService } from './domain/webhook-intake.service';
 import { providersHandlers } from './grpc/providers.handlers';
 import { DisputePollWorker } from './jobs/dispute-poll.worker';
 import { registerDisputePollModel } from './db/dispute-poll.model';
+import { registerSubaccountSecretModel } from './db/subaccount-secret.model';
+import { SubaccountSecrets } from './domain/subaccount-secrets';
 import { emulatorControls } from './sandbox/emulator-control';
 
 void runService({
@@ -22,6 +24,7 @@ void runService({
     const accountModel = registerProviderAccountModel(db);
     const receipts = registerWebhookReceiptModel(db);
     const pollModel = registerDisputePollModel(db);
+    const subaccountSecretModel = registerSubaccountSecretModel(db);
     await ensureIndexes(db);
     await outbox.watch(receipts.collection);
     const breakers = new BreakerRegistry(
@@ -37,9 +40,10 @@ void runService({
     onShutdown(() => breakers.shutdown());
     const providerMetrics = new ProviderMetrics(metrics.registry, breakers, logger);
     breakers.onCallEnd = (provider, accountId, result, seconds) => providerMetrics.observe(provider, accountId, result, seconds);
+    const secretBox = SecretBox.fromConfig(config.CREDENTIALS_ENCRYPTION_KEYS);
     const accounts = new ProviderAccountService(
       accountModel,
-      SecretBox.fromConfig(config.CREDENTIALS_ENCRYPTION_KEYS),
+      secretBox,
       breakers,
       createAdapterFactory(config, (exchange) => providerMetrics.observeExchange(exchange)),
       config.PUBLIC_WEBHOOK_BASE_URL,
@@ -64,7 +68,7 @@ void runService({
     onShutdown(() => disputePolls.stop());
     grpc.addService(
       providers.ProvidersServiceService,
-      providersHandlers({ accounts, breakers, webhooks }),
+      providersHandlers({ accounts, breakers, webhooks, subaccountSecrets: new SubaccountSecrets(subaccountSecretModel, secretBox) }),
       'orquestra.providers.v1.ProvidersService',
     );
   },

@@ -3,6 +3,7 @@ import type { CreateChargeInput, ProviderCharge } from '../adapters/provider-ada
 import type { BreakerRegistry } from '../breakers/breaker-registry';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
 import type { ProviderAccountService } from '../domain/provider-account.service';
+import type { SubaccountSecrets } from '../domain/subaccount-secrets';
 import type { WebhookIntakeService } from '../domain/webhook-intake.service';
 import { providersHandlers } from './providers.handlers';
 
@@ -16,7 +17,7 @@ function handlersSeeing(seen: CreateChargeInput[]) {
     call: <T>(_doc: ProviderAccountDoc, operation: (adapter: { createCharge(input: CreateChargeInput): Promise<ProviderCharge> }) => Promise<T>) =>
       operation({ createCharge: (input) => Promise.resolve(void seen.push(input)).then(() => pending) }),
   } as unknown as ProviderAccountService;
-  return providersHandlers({ accounts, breakers: {} as BreakerRegistry, webhooks: {} as WebhookIntakeService });
+  return providersHandlers({ accounts, breakers: {} as BreakerRegistry, webhooks: {} as WebhookIntakeService, subaccountSecrets: {} as SubaccountSecrets });
 }
 
 const request = (customer: providers.CreateChargeRequest['customer']): providers.CreateChargeRequest => ({

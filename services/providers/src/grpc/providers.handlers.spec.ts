@@ -3,6 +3,7 @@ import type { ProviderCharge } from '../adapters/provider-adapter';
 import type { BreakerRegistry } from '../breakers/breaker-registry';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
 import type { ProviderAccountService } from '../domain/provider-account.service';
+import type { SubaccountSecrets } from '../domain/subaccount-secrets';
 import type { WebhookIntakeService } from '../domain/webhook-intake.service';
 import type { EmulatorControl } from '../sandbox/emulator-control';
 import { providersHandlers } from './providers.handlers';
@@ -18,7 +19,7 @@ function handlersWith(account: Partial<ProviderAccountDoc>, control: Pick<Emulat
     withEmulatorControl: <T>(_account: unknown, work: (c: EmulatorControl) => Promise<T>) => (control ? work(control as EmulatorControl) : Promise.resolve(undefined)),
     call: <T>(_doc: ProviderAccountDoc, operation: (adapter: { getCharge(): Promise<ProviderCharge> }) => Promise<T>) => operation({ getCharge: () => Promise.resolve(paidCharge) }),
   } as unknown as ProviderAccountService;
-  return providersHandlers({ accounts, breakers: {} as BreakerRegistry, webhooks: {} as WebhookIntakeService });
+  return providersHandlers({ accounts, breakers: {} as BreakerRegistry, webhooks: {} as WebhookIntakeService, subaccountSecrets: {} as SubaccountSecrets });
 }
 
 const request = (mode: 'test' | 'live') => ({ ref: { merchant_id: 'acct_1', mode: modeFromName(mode), account_id: 'pa_1', provider_payment_id: 'txid1' } });

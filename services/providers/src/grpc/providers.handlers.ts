@@ -4,6 +4,7 @@ import { ProviderError, RefundNotSupportedError, type ChargeMethod, type Custome
 import type { BreakerRegistry } from '../breakers/breaker-registry';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
 import type { ProviderAccountService } from '../domain/provider-account.service';
+import type { SubaccountSecrets } from '../domain/subaccount-secrets';
 import type { WebhookIntakeService } from '../domain/webhook-intake.service';
 import { toProtoAccount, toProtoProvider } from './account.mapper';
 import { toProtoCharge, toProtoRefund } from './charge.mapper';
@@ -11,6 +12,7 @@ import { PROVIDER_CATALOG } from '../domain/provider-catalog';
 import { guarded as guardedCall, toAppError } from './provider-errors';
 import { payoutHandlers } from './payout.handlers';
 import { recurrenceHandlers } from './recurrence.handlers';
+import { subaccountHandlers } from './subaccount.handlers';
 
 /** The charge's buyer as adapters take it: the contracts' customer, whose name every provider requires. */
 function chargeCustomer(customer: common.Customer | undefined): CustomerInput {
@@ -56,8 +58,9 @@ export function providersHandlers(deps: {
   accounts: ProviderAccountService;
   breakers: BreakerRegistry;
   webhooks: WebhookIntakeService;
+  subaccountSecrets: SubaccountSecrets;
 }): Handlers<typeof providers.ProvidersServiceService> {
-  const { accounts, breakers, webhooks } = deps;
+  const { accounts, breakers, webhooks, subaccountSecrets } = deps;
 
   const resolve = (ref: providers.ChargeRef | undefined): Promise<ProviderAccountDoc> => {
     if (!ref) throw new AppError('parameter_missing', { param: 'ref' });
@@ -69,6 +72,7 @@ export function providersHandlers(deps: {
   return {
     ...recurrenceHandlers(accounts),
     ...payoutHandlers(accounts),
+    ...subaccountHandlers(accounts, subaccountSecrets),
 
     async listProviders() {
       return { providers: Object.values(PROVIDER_CATALOG).map(toProtoProvider) };

@@ -1,0 +1,37 @@
+import type { SealedSecret, SecretBox } from '@orquestra/platform';
+import type { SubaccountSecretModel } from '../db/subaccount-secret.model';
+
+const DUPLICATE_KEY = 11000;
+
+/**
+ * The credentials providers issue for subaccounts, sealed at rest like the accounts' own. Never
+ * returned by an RPC, never logged: only the adapter reading that subaccount receives it.
+ */
+export class SubaccountSecrets {
+  constructor(
+    private readonly docs: SubaccountSecretModel,
+    private readonly box: SecretBox,
+  ) {}
+
+  /**
+   * One unique insert: a repeated create keeps the first secret (the provider answers it only
+   * once; a later answer cannot be more right than the first).
+   */
+  async keep(accountId: string, subaccountId: string, secret: string): Promise<void> {
+    try {
+      await this.docs.create({ _id: key(accountId, subaccountId), account_id: accountId, subaccount_id: subaccountId, secret_sealed: this.box.seal(secret), created_at: new Date() });
+    } catch (error) {
+      if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
+    }
+  }
+
+  /** The opened secret, or undefined when the provider issued none for this subaccount. */
+  async find(accountId: string, subaccountId: string): Promise<string | undefined> {
+    const doc = await this.docs.findById(key(accountId, subaccountId)).lean<{ secret_sealed: SealedSecret }>().exec();
+    return doc ? this.box.open(doc.secret_sealed) : undefined;
+  }
+}
+
+function key(accountId: string, subaccountId: string): string {
+  return `${accountId}/${subaccountId}`;
+}
