@@ -4,11 +4,13 @@ import { createRpcClient, ensureIndexes, runService } from '@orquestra/platform'
 import { config } from './config';
 import { DailyLimit } from './db/daily-limit';
 import { registerPayoutDayModel, registerPayoutModel } from './db/payout.model';
+import { registerSubaccountModel } from './db/subaccount.model';
 import { PayoutStore } from './db/payout.store';
 import { startTransferConsumer } from './events/transfer.consumer';
 import { payoutsHandlers } from './grpc/payouts.handlers';
 import { payoutChecks } from './jobs/payout-checks';
 import { PayoutsService } from './use-cases/payouts.service';
+import { SubaccountsService } from './use-cases/subaccounts.service';
 
 void runService({
   config,
@@ -16,8 +18,10 @@ void runService({
   setup: async ({ db, grpc, bus, outbox, logger, onShutdown }) => {
     const payoutModel = registerPayoutModel(db);
     const dayModel = registerPayoutDayModel(db);
+    const subaccountModel = registerSubaccountModel(db);
     await ensureIndexes(db);
     await outbox.watch(payoutModel.collection);
+    await outbox.watch(subaccountModel.collection);
     const providersClient = createRpcClient(providers.ProvidersServiceService, config.PROVIDERS_GRPC_ADDR, { deadlineMs: config.GRPC_DEADLINE_MS });
     const accountsClient = createRpcClient(accounts.AccountsServiceService, config.ACCOUNTS_GRPC_ADDR, { deadlineMs: config.GRPC_DEADLINE_MS });
     onShutdown(() => providersClient.close());
@@ -30,7 +34,8 @@ void runService({
       notMadeAfterMs: config.PAYOUT_NOT_MADE_AFTER_MS,
       balanceTtlMs: config.BALANCE_CACHE_TTL_MS,
     });
-    grpc.addService(payouts.PayoutsServiceService, payoutsHandlers(service), 'orquestra.payouts.v1.PayoutsService');
+    const subaccounts = new SubaccountsService(subaccountModel, outbox, providersClient);
+    grpc.addService(payouts.PayoutsServiceService, payoutsHandlers(service, subaccounts), 'orquestra.payouts.v1.PayoutsService');
     await startTransferConsumer(bus, store, service, logger);
     const checks = payoutChecks(store, service, logger);
     checks.start();

@@ -3,6 +3,7 @@ import { AppError, type Handlers } from '@orquestra/platform';
 import { toProtoPayout } from '../db/payout.mapper';
 import type { CallerScope } from '../db/payout.store';
 import type { PayoutsService } from '../use-cases/payouts.service';
+import { toProtoSubaccount, type SubaccountsService } from '../use-cases/subaccounts.service';
 
 /** Restricted keys never reach payouts (spec §5.4: they cannot pay out); the gateway refuses them first. */
 export function scopeOf(caller: common.Caller | undefined): CallerScope {
@@ -17,7 +18,7 @@ const required = (id: string): string => {
 };
 
 /** Thin: the caller's scope and the request's fields to the use cases, their answer to the message. */
-export function payoutsHandlers(service: PayoutsService): Handlers<typeof payouts.PayoutsServiceService> {
+export function payoutsHandlers(service: PayoutsService, subaccounts: SubaccountsService): Handlers<typeof payouts.PayoutsServiceService> {
   return {
     async getBalances(request) {
       return service.balances(scopeOf(request.caller));
@@ -59,6 +60,46 @@ export function payoutsHandlers(service: PayoutsService): Handlers<typeof payout
 
     async listPayoutDestinations(request) {
       return { data: await service.destinations(scopeOf(request.caller)) };
+    },
+
+    async createSubaccount(request) {
+      const { subaccount, replayed } = await subaccounts.create(scopeOf(request.caller), request.caller?.key_id ?? '', request);
+      return { subaccount: toProtoSubaccount(subaccount), replayed };
+    },
+
+    async listSubaccounts(request) {
+      const page = await subaccounts.list(scopeOf(request.caller), {
+        status: request.status,
+        providerAccountId: request.provider_account_id,
+        q: request.q,
+        limit: request.limit,
+        startingAfter: request.starting_after,
+      });
+      return { data: page.data.map(toProtoSubaccount), has_more: page.hasMore };
+    },
+
+    async getSubaccount(request) {
+      return { subaccount: toProtoSubaccount(await subaccounts.get(scopeOf(request.caller), required(request.subaccount_id))) };
+    },
+
+    async updateSubaccount(request) {
+      const updated = await subaccounts.update(scopeOf(request.caller), required(request.subaccount_id), {
+        ...(request.name !== undefined ? { name: request.name } : {}),
+        ...(request.metadata_set ? { metadata: request.metadata } : {}),
+      });
+      return { subaccount: toProtoSubaccount(updated) };
+    },
+
+    async syncSubaccount(request) {
+      return { subaccount: toProtoSubaccount(await subaccounts.sync(scopeOf(request.caller), required(request.subaccount_id))) };
+    },
+
+    async createSubaccountOnboardingLink(request) {
+      return subaccounts.onboardingLink(scopeOf(request.caller), required(request.subaccount_id));
+    },
+
+    async getSubaccountBalance(request) {
+      return subaccounts.balance(scopeOf(request.caller), required(request.subaccount_id));
     },
   };
 }
