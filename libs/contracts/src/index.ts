@@ -26,4 +26,5 @@ export * from './public/subscription.public';
 export * from './public/refund.public';
 export * from './public/dispute.public';
 export * from './public/payout.public';
+export * from './public/subaccount.public';
 export * from './public/statuses';

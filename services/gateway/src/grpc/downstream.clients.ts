@@ -52,7 +52,19 @@ export interface DownstreamClients {
   >;
   payouts: Pick<
     RpcClient<payouts.PayoutsServiceService>,
-    'getBalances' | 'createPayout' | 'listPayouts' | 'getPayout' | 'syncPayout' | 'listPayoutDestinations'
+    | 'getBalances'
+    | 'createPayout'
+    | 'listPayouts'
+    | 'getPayout'
+    | 'syncPayout'
+    | 'listPayoutDestinations'
+    | 'createSubaccount'
+    | 'listSubaccounts'
+    | 'getSubaccount'
+    | 'updateSubaccount'
+    | 'syncSubaccount'
+    | 'createSubaccountOnboardingLink'
+    | 'getSubaccountBalance'
   >;
 }
 

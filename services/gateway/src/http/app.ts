@@ -9,6 +9,7 @@ import { docsRoutes } from '../routes/docs.routes';
 import { paymentPageRoutes } from '../routes/payment-page.routes';
 import { paymentsRoutes } from '../routes/payments.routes';
 import { payoutsRoutes } from '../routes/payouts.routes';
+import { subaccountsRoutes } from '../routes/subaccounts.routes';
 import { providerAccountsRoutes } from '../routes/provider-accounts.routes';
 import { providerWebhookRoutes } from '../routes/provider-webhooks.routes';
 import { providersRoutes } from '../routes/providers.routes';
@@ -59,6 +60,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use('/v1', paymentsRoutes(context));
   app.use('/v1', subscriptionsRoutes(context));
   app.use('/v1', payoutsRoutes(context));
+  app.use('/v1', subaccountsRoutes(context));
   app.use('/v1', eventsRoutes(context));
   app.use('/v1', webhookEndpointsRoutes(context));
   app.use('/v1', disputesRoutes(context));

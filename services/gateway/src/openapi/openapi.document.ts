@@ -12,6 +12,7 @@ import { registerPaymentPaths } from './payments.paths';
 import { registerPayoutPaths } from './payouts.paths';
 import { registerProviderPaths } from './provider.paths';
 import { registerRoutingPaths } from './routing.paths';
+import { registerSubaccountPaths } from './subaccounts.paths';
 import { registerSubscriptionPaths } from './subscriptions.paths';
 import { registerWebhookPaths } from './webhooks.paths';
 
@@ -34,6 +35,7 @@ export function buildOpenApiDocument(options: { serverUrl: string }): ReturnType
   registerPaymentPaths(registry);
   registerSubscriptionPaths(registry);
   registerPayoutPaths(registry);
+  registerSubaccountPaths(registry);
   registerEventPaths(registry);
 
   registerProviderPaths(registry);

@@ -72,3 +72,10 @@ export const PayoutIdPathSchema = z
   .openapi({ description: 'Id do repasse.', example: 'po_01j9z0k3x7m2q8r4t6v8w0y2a4' });
 
 export const PayoutIdParamsSchema = z.object({ id: PayoutIdPathSchema });
+
+export const SubaccountIdPathSchema = z
+  .string()
+  .regex(ID_SHAPE)
+  .openapi({ description: 'Id da subconta.', example: 'sub_01j9z0k3x7m2q8r4t6v8w0y2a4' });
+
+export const SubaccountIdParamsSchema = z.object({ id: SubaccountIdPathSchema });

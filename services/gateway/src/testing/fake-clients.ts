@@ -82,6 +82,13 @@ export function fakeClients(): FakeClients {
       getPayout: notStubbed('getPayout'),
       syncPayout: notStubbed('syncPayout'),
       listPayoutDestinations: notStubbed('listPayoutDestinations'),
+      createSubaccount: notStubbed('createSubaccount'),
+      listSubaccounts: notStubbed('listSubaccounts'),
+      getSubaccount: notStubbed('getSubaccount'),
+      updateSubaccount: notStubbed('updateSubaccount'),
+      syncSubaccount: notStubbed('syncSubaccount'),
+      createSubaccountOnboardingLink: notStubbed('createSubaccountOnboardingLink'),
+      getSubaccountBalance: notStubbed('getSubaccountBalance'),
     },
     notifications: { listEvents: notStubbed('listEvents'), getEvent: notStubbed('getEvent') },
     webhooks: {

@@ -172,3 +172,25 @@ export function protoPayout(overrides: Partial<payouts.Payout> = {}): payouts.Pa
     ...overrides,
   };
 }
+
+export function protoSubaccount(overrides: Partial<payouts.Subaccount> = {}): payouts.Subaccount {
+  return {
+    id: 'sub_01jsub',
+    mode: common.Mode.MODE_TEST,
+    status: 'pending',
+    status_detail: 'Cadastro em análise no provedor.',
+    provider: 'pagarme',
+    provider_account_id: 'pa_01jxyz',
+    provider_subaccount_id: 're_cm1x2y3z',
+    type: 'individual',
+    name: 'Ana Souza',
+    document: '52998224725',
+    email: 'ana@loja.com.br',
+    details: { bank_account: '341 0001 ****56-7' },
+    metadata: { seller: '42' },
+    created_at: '2026-12-01T12:00:00.000Z',
+    updated_at: '2026-12-01T12:00:01.000Z',
+    source_key_id: 'key_full',
+    ...overrides,
+  };
+}
