@@ -6,6 +6,7 @@ import { PaymentsResource } from './resources/payments.resource';
 import { BalancesResource, PayoutDestinationsResource, PayoutsResource } from './resources/payouts.resource';
 import { ProviderAccountsResource, ProvidersResource } from './resources/providers.resource';
 import { RoutingResource, RoutingRulesResource } from './resources/routing.resource';
+import { SubaccountsResource } from './resources/subaccounts.resource';
 import { SubscriptionsResource } from './resources/subscriptions.resource';
 import { WebhookDeliveriesResource, WebhookEndpointsResource } from './resources/webhook-endpoints.resource';
 
@@ -23,6 +24,7 @@ export class Orquestra {
   readonly payouts: PayoutsResource;
   readonly balances: BalancesResource;
   readonly payoutDestinations: PayoutDestinationsResource;
+  readonly subaccounts: SubaccountsResource;
   readonly events: EventsResource;
   readonly providers: ProvidersResource;
   readonly providerAccounts: ProviderAccountsResource;
@@ -42,6 +44,7 @@ export class Orquestra {
     this.payouts = new PayoutsResource(this.transport);
     this.balances = new BalancesResource(this.transport);
     this.payoutDestinations = new PayoutDestinationsResource(this.transport);
+    this.subaccounts = new SubaccountsResource(this.transport);
     this.events = new EventsResource(this.transport);
     this.providers = new ProvidersResource(this.transport);
     this.providerAccounts = new ProviderAccountsResource(this.transport);

@@ -8,6 +8,7 @@ export * from './types/common.types';
 export * from './types/payment.types';
 export * from './types/subscription.types';
 export * from './types/payout.types';
+export * from './types/subaccount.types';
 export * from './types/event.types';
 export * from './types/provider.types';
 export * from './types/routing.types';
