@@ -1,6 +1,5 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { IdempotencyHeadersSchema } from '../schemas/create-payment.schema';
-import { CreateSubaccountSchema, UpdateSubaccountSchema } from '../schemas/create-subaccount.schema';
+import { CreateSubaccountSchema, SubaccountIdempotencyHeadersSchema, UpdateSubaccountSchema } from '../schemas/create-subaccount.schema';
 import { ListSubaccountsQuerySchema } from '../schemas/list-subaccounts.schema';
 import { SubaccountIdParamsSchema } from '../schemas/path-params.schema';
 import {
@@ -32,7 +31,7 @@ export function registerSubaccountPaths(registry: OpenAPIRegistry): void {
       FULL_KEY_ONLY,
     security: BEARER,
     request: {
-      headers: IdempotencyHeadersSchema,
+      headers: SubaccountIdempotencyHeadersSchema,
       body: { required: true, content: { 'application/json': { schema: CreateSubaccountSchema } } },
     },
     responses: {

@@ -168,8 +168,10 @@ describe('subaccount routes', () => {
       }
       const badCpf = await app.request('POST', '/v1/subaccounts', { headers: FULL, body: { ...BODY, document: '529.982.247-24' } });
       expect(badCpf.json.error.message).toMatch(/O campo document deve ser um CPF ou CNPJ válido.*dígitos verificadores/);
+      const missing = await app.request('POST', '/v1/subaccounts', { headers: FULL, body: { ...BODY, document: undefined } });
+      expect(missing.json.error.message).toBe('O campo document é obrigatório. Informe o CPF ou o CNPJ (inclusive o alfanumérico); pontos, traço e barra são aceitos.');
       const badKey = await app.request('POST', '/v1/subaccounts', { headers: { ...FULL, 'idempotency-key': 'com espaço' }, body: BODY });
-      expect(badKey.json.error).toMatchObject({ code: 'parameter_invalid', param: 'Idempotency-Key' });
+      expect(badKey.json.error).toMatchObject({ code: 'parameter_invalid', param: 'Idempotency-Key', message: expect.stringContaining('única por subconta') });
       expect(called).toBe(false);
     });
 

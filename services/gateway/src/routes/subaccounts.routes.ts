@@ -12,8 +12,12 @@ import {
   toSubaccountListJson,
   toSubaccountOnboardingLinkJson,
 } from '../mappers/subaccount.mapper';
-import { IdempotencyHeadersSchema } from '../schemas/create-payment.schema';
-import { CreateSubaccountSchema, SUBACCOUNT_FIELD_HINTS, UpdateSubaccountSchema } from '../schemas/create-subaccount.schema';
+import {
+  CreateSubaccountSchema,
+  SUBACCOUNT_FIELD_HINTS,
+  SubaccountIdempotencyHeadersSchema,
+  UpdateSubaccountSchema,
+} from '../schemas/create-subaccount.schema';
 import { ListSubaccountsQuerySchema } from '../schemas/list-subaccounts.schema';
 import { SubaccountIdPathSchema } from '../schemas/path-params.schema';
 import { parseOrThrow } from '../validation/zod-issue.mapper';
@@ -34,7 +38,7 @@ export function subaccountsRoutes(context: RouteContext): Router {
 
   // Registers the seller at the provider: the payment creation deadline.
   router.post('/subaccounts', authenticate, fullKeyOnly, jsonBodyMiddleware(), async (req, res) => {
-    const headers = parseOrThrow(IdempotencyHeadersSchema, { 'Idempotency-Key': req.get('idempotency-key') }, 'header', SUBACCOUNT_FIELD_HINTS);
+    const headers = parseOrThrow(SubaccountIdempotencyHeadersSchema, { 'Idempotency-Key': req.get('idempotency-key') }, 'header', SUBACCOUNT_FIELD_HINTS);
     const input = parseOrThrow(CreateSubaccountSchema, req.body, 'body', SUBACCOUNT_FIELD_HINTS);
     const response = await clients.payouts.createSubaccount(
       toCreateSubaccountRequest(input, { caller: callerOf(res), idempotencyKey: headers['Idempotency-Key'], requestHash: requestHash(input) }),

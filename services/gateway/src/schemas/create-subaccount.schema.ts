@@ -179,6 +179,7 @@ export type UpdateSubaccountInput = z.output<typeof UpdateSubaccountSchema>;
 
 const personHints = (prefix: string) => ({
   [`${prefix}name`]: 'Informe o nome completo (ou a razão social).',
+  [`${prefix}document`]: 'Informe o CPF ou o CNPJ (inclusive o alfanumérico); pontos, traço e barra são aceitos.',
   [`${prefix}email`]: 'Informe um e-mail válido, por exemplo ana@loja.com.br.',
   [`${prefix}phone`]: 'Informe o telefone com DDD, por exemplo +55 11 91234-5678.',
   [`${prefix}birthdate`]: 'Informe a data de nascimento no formato AAAA-MM-DD, por exemplo 1990-05-17.',
@@ -219,4 +220,16 @@ export const SUBACCOUNT_FIELD_HINTS = {
   metadata: `Metadata de uma subconta aceita até ${SUBACCOUNT_METADATA_MAX_KEYS} chaves de até 40 caracteres, com valores de texto de até 500 caracteres.`,
   status: 'Use um destes status: pending, active, refused, blocked ou inactive.',
   q: 'Informe um trecho do nome, do documento ou do e-mail, com até 100 caracteres.',
+  'Idempotency-Key': 'Envie uma chave de até 255 caracteres visíveis, única por subconta (por exemplo um UUID), ou omita o cabeçalho.',
 } as const;
+
+/** `Idempotency-Key` of a subaccount: optional, printable ASCII, at most 255 characters. */
+export const SubaccountIdempotencyHeadersSchema = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[\x21-\x7E]+$/)
+    .optional()
+    .openapi({ description: 'Repetir a mesma chave com o mesmo corpo devolve a mesma subconta, nunca uma segunda.', example: 'vendedor-42' }),
+});
