@@ -1,0 +1,131 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { accounts, common } from '@orquestra/contracts';
+import { createRpcClient } from '@orquestra/platform';
+import { api } from './support/api';
+import { stackInfo } from './support/stack-info';
+
+/**
+ * Subaccounts through REST against the real stack: the gateway, the payouts service, the providers
+ * service and the Stripe emulator's Connect accounts (Express: Stripe-hosted onboarding, moved to
+ * active by its control route). A merchant of its own, so nobody else's accounts are touched.
+ */
+type Json = Record<string, any>;
+
+let key: string;
+let restrictedKey: string;
+let stripeAccount: string;
+
+async function stripeControl(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
+  const response = await fetch(`${stackInfo().controlUrls.stripe}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Json) : {} };
+}
+
+const seller = (overrides: Json = {}): Json => ({
+  provider_account_id: stripeAccount,
+  name: 'Ana Lima',
+  document: '529.982.247-25',
+  email: 'ana.lima@exemplo.com.br',
+  metadata: { vendedor: '42' },
+  ...overrides,
+});
+
+beforeAll(async () => {
+  const client = createRpcClient(accounts.AccountsServiceService, `127.0.0.1:${stackInfo().ports.accounts}`, { deadlineMs: 10_000 });
+  try {
+    const { merchant } = await client.createMerchant({ name: 'Marketplace Subcontas', email: `e2e-subaccounts-${Date.now()}@orquestra.dev` });
+    if (!merchant) throw new Error('no merchant');
+    key = (await client.createApiKey({ merchant_id: merchant.id, mode: common.Mode.MODE_TEST, kind: accounts.KeyKind.KEY_KIND_FULL, name: 'subaccounts e2e' })).secret;
+    restrictedKey = (await client.createApiKey({ merchant_id: merchant.id, mode: common.Mode.MODE_TEST, kind: accounts.KeyKind.KEY_KIND_RESTRICTED, name: 'subaccounts e2e bot' })).secret;
+  } finally {
+    client.close();
+  }
+  const secret = `sk_test_${randomBytes(12).toString('hex')}`;
+  expect((await stripeControl('POST', '/__control/accounts', { secret_key: secret })).status).toBeLessThan(300);
+  const connected = await api('POST', '/v1/provider-accounts', { key, body: { provider: 'stripe', name: 'Stripe marketplace', credentials: { secret_key: secret }, priority: 10 } });
+  expect(connected.status).toBe(201);
+  stripeAccount = connected.body.id as string;
+});
+
+describe('subaccounts', () => {
+  it('lists what each provider requires, and refuses a subaccount missing a required field with 400 naming it, creating nothing', async () => {
+    const catalog = (await api('GET', '/v1/providers', { key })).body.data as Json[];
+    expect(catalog.find((p) => p.code === 'stripe')?.capabilities.subaccounts).toEqual({ supported: true, requires: ['email'] });
+    expect(catalog.find((p) => p.code === 'efi')?.capabilities.subaccounts.supported).toBe(false);
+
+    const missing = await api('POST', '/v1/subaccounts', { key, body: seller({ email: undefined }) });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ code: 'parameter_missing', param: 'email' });
+    expect(missing.body.error.message).toContain('email');
+    const badDocument = await api('POST', '/v1/subaccounts', { key, body: seller({ document: '529.982.247-26' }) });
+    expect(badDocument.status).toBe(400);
+    expect(badDocument.body.error.param).toBe('document');
+    expect((await api('GET', '/v1/subaccounts', { key })).body.data).toEqual([]);
+  });
+
+  it('creates one pending at Stripe, onboards it (the hosted link, Stripe approves), sync makes it active, and reads its balance', async () => {
+    const idempotencyKey = randomUUID();
+    const created = await api('POST', '/v1/subaccounts', { key, body: seller(), idempotencyKey });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^sub_/),
+      object: 'subaccount',
+      mode: 'test',
+      status: 'pending',
+      provider: 'stripe',
+      provider_account_id: stripeAccount,
+      provider_subaccount_id: expect.stringMatching(/^acct_/),
+      type: 'individual',
+      document: '52998224725',
+      metadata: { vendedor: '42' },
+    });
+    expect(created.body.status_detail).toEqual(expect.any(String));
+    const replay = await api('POST', '/v1/subaccounts', { key, body: seller(), idempotencyKey });
+    expect(replay.body.id).toBe(created.body.id);
+
+    const link = await api('POST', `/v1/subaccounts/${created.body.id}/onboarding-link`, { key });
+    expect(link.status).toBe(200);
+    expect(link.body.url).toMatch(/^https?:\/\//);
+    expect(Date.parse(link.body.expires_at)).toBeGreaterThan(Date.now());
+
+    const approved = await stripeControl('POST', `/__control/subaccounts/${created.body.provider_subaccount_id}/status`, { status: 'active' });
+    expect(approved.status).toBeLessThan(300);
+    const synced = await api('POST', `/v1/subaccounts/${created.body.id}/sync`, { key });
+    expect(synced.status).toBe(200);
+    expect(synced.body.status).toBe('active');
+
+    const credited = await stripeControl('POST', '/__control/balance/credit', { account: created.body.provider_subaccount_id, amount: 4_321 });
+    expect(credited.status).toBeLessThan(300);
+    const balance = await api('GET', `/v1/subaccounts/${created.body.id}/balance`, { key });
+    expect(balance.status).toBe(200);
+    expect(balance.body).toMatchObject({ available: 4_321, currency: 'BRL' });
+
+    const renamed = await api('PATCH', `/v1/subaccounts/${created.body.id}`, { key, body: { name: 'Ana Lima ME', metadata: { vendedor: '43' } } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ name: 'Ana Lima ME', metadata: { vendedor: '43' }, status: 'active' });
+    const found = await api('GET', '/v1/subaccounts?q=ana%20lima', { key });
+    expect(found.body.data.map((s: Json) => s.id)).toEqual([created.body.id]);
+  });
+
+  it('restricted keys are refused on every subaccount route; another mode never sees it', async () => {
+    const created = await api('POST', '/v1/subaccounts', { key, body: seller({ name: 'Bruno Costa', document: '111.444.777-35', email: 'bruno@exemplo.com.br' }) });
+    expect(created.status).toBe(201);
+    for (const [method, path] of [
+      ['POST', '/v1/subaccounts'],
+      ['GET', '/v1/subaccounts'],
+      ['GET', `/v1/subaccounts/${created.body.id}`],
+      ['POST', `/v1/subaccounts/${created.body.id}/sync`],
+      ['GET', `/v1/subaccounts/${created.body.id}/balance`],
+    ] as const) {
+      const answer = await api(method, path, { key: restrictedKey, ...(method === 'POST' ? { body: seller() } : {}) });
+      expect(answer.status).toBe(403);
+      expect(answer.body.error.code).toBe('restricted_key');
+    }
+    const live = await api('GET', `/v1/subaccounts/${created.body.id}`, { key: stackInfo().liveKey });
+    expect(live.status).toBe(404);
+  });
+});
