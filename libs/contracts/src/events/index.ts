@@ -3,6 +3,7 @@ export * from './provider-charge-updated';
 export * from './provider-dispute-updated';
 export * from './provider-recurrence-updated';
 export * from './provider-transfer-updated';
+export * from './provider-subaccount-updated';
 export * from './payment-attempt-recorded';
 export * from './refund-events';
 export * from './event-catalogue';
