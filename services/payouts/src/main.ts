@@ -6,6 +6,7 @@ import { DailyLimit } from './db/daily-limit';
 import { registerPayoutDayModel, registerPayoutModel } from './db/payout.model';
 import { registerSubaccountModel } from './db/subaccount.model';
 import { PayoutStore } from './db/payout.store';
+import { startSubaccountConsumer } from './events/subaccount.consumer';
 import { startTransferConsumer } from './events/transfer.consumer';
 import { payoutsHandlers } from './grpc/payouts.handlers';
 import { payoutChecks } from './jobs/payout-checks';
@@ -37,6 +38,7 @@ void runService({
     const subaccounts = new SubaccountsService(subaccountModel, outbox, providersClient);
     grpc.addService(payouts.PayoutsServiceService, payoutsHandlers(service, subaccounts), 'orquestra.payouts.v1.PayoutsService');
     await startTransferConsumer(bus, store, service, logger);
+    await startSubaccountConsumer(bus, subaccounts, logger);
     const checks = payoutChecks(store, service, logger);
     checks.start();
     onShutdown(() => checks.stop());

@@ -65,6 +65,8 @@ const schema = new Schema<SubaccountDoc>(
 schema.index({ idempotency_ref: 1 }, { unique: true });
 schema.index({ merchant_id: 1, mode: 1, provisioning: 1, _id: -1 });
 schema.index({ merchant_id: 1, mode: 1, status: 1, _id: -1 });
+// Provider reports name the provider's id.
+schema.index({ provider_account_id: 1, provider_subaccount_id: 1 });
 
 export type SubaccountModel = Model<SubaccountDoc>;
 

@@ -147,4 +147,15 @@ describe('subaccounts against the real store and broker', () => {
     expect(await service.balance(scope, subaccount._id)).toEqual({ available: 12_345, currency: 'BRL', as_of: '2026-11-24T12:00:00.000Z' });
     await expect(service.get({ ...scope, mode: 'live' }, subaccount._id)).rejects.toMatchObject({ code: 'not_found' });
   });
+
+  it('applies a provider report of a status once (by our id or the provider id), and waits for one still being created', async () => {
+    const { subaccount } = await service.create(scope, 'key_full', request({ person: { name: 'Carla Dias', document: '111.444.777-35', email: 'carla@exemplo.com.br' } as never }));
+    const report = { account_id: 'pa_asaas', provider: 'asaas', provider_subaccount_id: subaccount.provider_subaccount_id, status: 'refused' as const, status_detail: 'Documento ilegível.', provider_status: 'REJECTED', via: 'webhook' as const };
+    expect(await service.applyReported(report)).toBe('applied');
+    expect(await service.applyReported({ ...report, subaccount_id: subaccount._id })).toBe('unchanged');
+    expect(await service.get(scope, subaccount._id)).toMatchObject({ status: 'refused', status_detail: 'Documento ilegível.' });
+    expect(await service.applyReported({ ...report, provider_subaccount_id: 'acc_not_yet' })).toBe('unknown');
+    // Another connected account's report never moves it.
+    expect(await service.applyReported({ ...report, account_id: 'pa_other', subaccount_id: subaccount._id, status: 'active' })).toBe('unknown');
+  });
 });

@@ -1,4 +1,4 @@
-import { modeFromName, type payouts, type providers } from '@orquestra/contracts';
+import { modeFromName, type payouts, type ProviderSubaccountUpdated, type providers } from '@orquestra/contracts';
 import { AppError, isDuplicateKeyError, newId, parseTaxId, withOutbox, type EventEnvelope, type OutboxRelay, type RpcClient } from '@orquestra/platform';
 import type { FilterQuery } from 'mongoose';
 import { maskPixKey } from '../domain/pix-key-mask';
@@ -266,6 +266,24 @@ export class SubaccountsService {
     const status = toStatus(subaccount.status);
     if (status === current.status && subaccount.status_detail === current.status_detail) return current;
     return this.write(scope, id, () => ({ status, status_detail: subaccount.status_detail, details: subaccount.details }));
+  }
+
+  /**
+   * The provider's report of a status (webhook read back by providers): the subaccount follows,
+   * with subaccount.updated, when it changed. `unknown` when no shown subaccount has that id yet
+   * (the creation is still finishing): the caller lets the bus redeliver.
+   */
+  async applyReported(report: ProviderSubaccountUpdated): Promise<'applied' | 'unchanged' | 'unknown'> {
+    const byId = report.subaccount_id ? await this.model.findById(report.subaccount_id).lean<SubaccountDoc>().exec() : null;
+    const doc =
+      byId?.provider_account_id === report.account_id
+        ? byId
+        : await this.model.findOne({ provider_account_id: report.account_id, provider_subaccount_id: report.provider_subaccount_id }).lean<SubaccountDoc>().exec();
+    if (!doc || doc.provisioning) return 'unknown';
+    const status = toStatus(report.status);
+    if (status === doc.status && report.status_detail === doc.status_detail) return 'unchanged';
+    await this.write({ merchantId: doc.merchant_id, mode: doc.mode }, doc._id, () => ({ status, status_detail: report.status_detail }));
+    return 'applied';
   }
 
   async onboardingLink(scope: CallerScope, id: string): Promise<payouts.CreateSubaccountOnboardingLinkResponse> {
