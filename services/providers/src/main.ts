@@ -57,7 +57,8 @@ void runService({
       bus.signal(PROVIDER_ACCOUNTS_CHANGED, scope, change);
     accounts.onChange = (account, reason) => accountsChanged({ merchant_id: account.merchant_id, mode: account.mode }, { account_id: account._id, reason });
     breakers.onStateChange = (accountId) => void accountsChanged({ merchant_id: '', mode: 'test' }, { account_id: accountId, reason: 'breaker' });
-    const webhooks = new WebhookIntakeService(accounts, receipts, outbox, logger);
+    const subaccountSecrets = new SubaccountSecrets(subaccountSecretModel, secretBox);
+    const webhooks = new WebhookIntakeService(accounts, receipts, outbox, logger, subaccountSecrets);
     // Disputes of providers that list them (Efí infrações): polled per account as due work.
     await outbox.watch(pollModel.collection);
     const disputePolls = new DisputePollWorker(pollModel, accountModel, accounts, outbox, logger, {
@@ -68,7 +69,7 @@ void runService({
     onShutdown(() => disputePolls.stop());
     grpc.addService(
       providers.ProvidersServiceService,
-      providersHandlers({ accounts, breakers, webhooks, subaccountSecrets: new SubaccountSecrets(subaccountSecretModel, secretBox) }),
+      providersHandlers({ accounts, breakers, webhooks, subaccountSecrets }),
       'orquestra.providers.v1.ProvidersService',
     );
   },

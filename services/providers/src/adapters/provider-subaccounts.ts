@@ -12,7 +12,7 @@
  *
  * Amounts are integer cents; dates `YYYY-MM-DD`.
  */
-import type { AddressInput } from './provider-adapter';
+import type { AddressInput, WebhookRequest } from './provider-adapter';
 
 export type SubaccountType = 'individual' | 'company';
 
@@ -89,6 +89,15 @@ export interface ProviderSubaccount {
   issuedSecret?: string;
 }
 
+/**
+ * A delivery about subaccounts, authenticated: each subaccount it names, to be read back at the
+ * provider (the body is only a hint). `subaccountId`: ours, when the provider echoes it (Pagar.me's
+ * recipient `code`); absent, the providers service finds it by the provider's id.
+ */
+export type SubaccountWebhookParseResult =
+  | { ok: true; eventKey: string; subaccounts: Array<{ providerSubaccountId: string; subaccountId?: string }> }
+  | { ok: false; reason: 'unauthenticated' | 'malformed'; httpStatus: number };
+
 export interface OnboardingLink {
   url: string;
   expiresAt: Date;
@@ -123,6 +132,12 @@ export interface SubaccountCapable {
   /** Providers with identity onboarding (Pagar.me KYC link, Stripe account link). */
   onboardingLink?(providerSubaccountId: string): Promise<OnboardingLink>;
   getSubaccountBalance(providerSubaccountId: string, issuedSecret?: string): Promise<SubaccountBalance>;
+  /**
+   * The subaccounts a delivery to the account's webhook names (a status change at the provider);
+   * read from the same delivery as parseWebhook, authenticated alike. An adapter without it has its
+   * subaccounts' changes seen by sync only.
+   */
+  parseSubaccountWebhook?(request: WebhookRequest): SubaccountWebhookParseResult;
 }
 
 /** What an adapter class declares for the catalog and the 400s (the one requirement table). */

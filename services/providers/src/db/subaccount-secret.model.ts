@@ -11,6 +11,11 @@ export interface SubaccountSecretDoc {
   _id: string;
   account_id: string;
   subaccount_id: string;
+  /**
+   * The provider's id of the subaccount: an Asaas webhook names only it, and the intake finds our
+   * subaccount id and the secret to read the subaccount with by it.
+   */
+  provider_subaccount_id: string;
   secret_sealed: SealedSecret;
   created_at: Date;
 }
@@ -22,11 +27,14 @@ const schema = new Schema<SubaccountSecretDoc>(
     _id: { type: String, required: true },
     account_id: { type: String, required: true },
     subaccount_id: { type: String, required: true },
+    provider_subaccount_id: { type: String, required: true },
     secret_sealed: { type: sealedSchema, required: true },
     created_at: { type: Date, required: true },
   },
   { versionKey: false },
 );
+
+schema.index({ account_id: 1, provider_subaccount_id: 1 });
 
 export type SubaccountSecretModel = Model<SubaccountSecretDoc>;
 

@@ -20,10 +20,12 @@ import { StripeAdapter } from '../adapters/stripe/stripe.adapter';
 import { until } from '../adapters/testing/contract-kit';
 import { BreakerRegistry } from '../breakers/breaker-registry';
 import { registerProviderAccountModel, type ProviderAccountDoc } from '../db/provider-account.model';
+import { registerSubaccountSecretModel } from '../db/subaccount-secret.model';
 import { registerWebhookReceiptModel, type WebhookReceiptModel } from '../db/webhook-receipt.model';
 import { payoutHandlers } from '../grpc/payout.handlers';
 import { emulatorControls } from '../sandbox/emulator-control';
 import { ProviderAccountService } from './provider-account.service';
+import { SubaccountSecrets } from './subaccount-secrets';
 import { WebhookIntakeService } from './webhook-intake.service';
 
 jest.setTimeout(60_000);
@@ -137,7 +139,7 @@ beforeAll(async () => {
   const webhookBaseUrl = await startIntake({ handle: (input) => (intake.current ? intake.current.handle(input) : Promise.resolve({ httpStatus: 503, body: '' })) });
   const controls = emulatorControls({ efi: { control: endpoints['efi'].control }, stripe: { control: endpoints['stripe'].control } }, 5_000);
   accounts = new ProviderAccountService(accountModel, secrets, breakers, buildAdapter, webhookBaseUrl, logger, controls);
-  intake.current = new WebhookIntakeService(accounts, receipts, outbox, logger);
+  intake.current = new WebhookIntakeService(accounts, receipts, outbox, logger, new SubaccountSecrets(registerSubaccountSecretModel(db), secrets));
   handlers = payoutHandlers(accounts);
 });
 

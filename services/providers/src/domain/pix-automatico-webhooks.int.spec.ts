@@ -33,10 +33,12 @@ import { until } from '../adapters/testing/contract-kit';
 import { clockTo } from '../adapters/testing/recurrence-contract-kit';
 import { BreakerRegistry } from '../breakers/breaker-registry';
 import { registerProviderAccountModel, type ProviderAccountDoc } from '../db/provider-account.model';
+import { registerSubaccountSecretModel } from '../db/subaccount-secret.model';
 import { registerWebhookReceiptModel, type WebhookReceiptModel } from '../db/webhook-receipt.model';
 import { recurrenceHandlers } from '../grpc/recurrence.handlers';
 import { emulatorControls } from '../sandbox/emulator-control';
 import { ProviderAccountService } from './provider-account.service';
+import { SubaccountSecrets } from './subaccount-secrets';
 import { WebhookIntakeService } from './webhook-intake.service';
 
 jest.setTimeout(60_000);
@@ -174,7 +176,7 @@ beforeAll(async () => {
   const intake: { current?: WebhookIntakeService } = {};
   const webhookBaseUrl = await startIntake({ handle: (input) => (intake.current ? intake.current.handle(input) : Promise.resolve({ httpStatus: 503, body: '' })) });
   accounts = new ProviderAccountService(accountModel, secrets, breakers, buildAdapter, webhookBaseUrl, logger, controls);
-  intake.current = new WebhookIntakeService(accounts, receipts, outbox, logger);
+  intake.current = new WebhookIntakeService(accounts, receipts, outbox, logger, new SubaccountSecrets(registerSubaccountSecretModel(db), secrets));
   handlers = recurrenceHandlers(accounts);
 });
 

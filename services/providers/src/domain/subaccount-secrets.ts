@@ -17,9 +17,16 @@ export class SubaccountSecrets {
    * One unique insert: a repeated create keeps the first secret (the provider answers it only
    * once; a later answer cannot be more right than the first).
    */
-  async keep(accountId: string, subaccountId: string, secret: string): Promise<void> {
+  async keep(accountId: string, subaccountId: string, providerSubaccountId: string, secret: string): Promise<void> {
     try {
-      await this.docs.create({ _id: key(accountId, subaccountId), account_id: accountId, subaccount_id: subaccountId, secret_sealed: this.box.seal(secret), created_at: new Date() });
+      await this.docs.create({
+        _id: key(accountId, subaccountId),
+        account_id: accountId,
+        subaccount_id: subaccountId,
+        provider_subaccount_id: providerSubaccountId,
+        secret_sealed: this.box.seal(secret),
+        created_at: new Date(),
+      });
     } catch (error) {
       if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
     }
@@ -29,6 +36,18 @@ export class SubaccountSecrets {
   async find(accountId: string, subaccountId: string): Promise<string | undefined> {
     const doc = await this.docs.findById(key(accountId, subaccountId)).lean<{ secret_sealed: SealedSecret }>().exec();
     return doc ? this.box.open(doc.secret_sealed) : undefined;
+  }
+
+  /**
+   * Our subaccount id and its opened secret, by the provider's id of the subaccount (what an Asaas
+   * webhook names); undefined when the provider issued no secret for it.
+   */
+  async findByProvider(accountId: string, providerSubaccountId: string): Promise<{ subaccountId: string; secret: string } | undefined> {
+    const doc = await this.docs
+      .findOne({ account_id: accountId, provider_subaccount_id: providerSubaccountId })
+      .lean<{ subaccount_id: string; secret_sealed: SealedSecret }>()
+      .exec();
+    return doc ? { subaccountId: doc.subaccount_id, secret: this.box.open(doc.secret_sealed) } : undefined;
   }
 }
 

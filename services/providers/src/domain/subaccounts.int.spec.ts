@@ -93,7 +93,7 @@ describe('Asaas subaccounts through the providers service', () => {
 
     const stored = await secretDocs.find({ account_id: account._id }).lean();
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ subaccount_id: subaccountId, secret_sealed: { key_id: 'k1' } });
+    expect(stored[0]).toMatchObject({ subaccount_id: subaccountId, provider_subaccount_id: providerSubaccountId, secret_sealed: { key_id: 'k1' } });
     const issued = await secrets.find(account._id, subaccountId);
     expect(issued).toMatch(/^\$aact_hmlg_/);
     expect(JSON.stringify(stored)).not.toContain(issued);

@@ -1,4 +1,12 @@
-import { PROVIDER_CHARGE_UPDATED, PROVIDER_CYCLE_CHARGE_UPDATED, PROVIDER_RECURRENCE_UPDATED, PROVIDER_TRANSFER_UPDATED, providerTransferUpdatedSchema } from '@orquestra/contracts';
+import {
+  PROVIDER_CHARGE_UPDATED,
+  PROVIDER_CYCLE_CHARGE_UPDATED,
+  PROVIDER_RECURRENCE_UPDATED,
+  PROVIDER_SUBACCOUNT_UPDATED,
+  PROVIDER_TRANSFER_UPDATED,
+  providerSubaccountUpdatedSchema,
+  providerTransferUpdatedSchema,
+} from '@orquestra/contracts';
 import type { EventEnvelope, OutboxRelay } from '@orquestra/platform';
 import pino from 'pino';
 import { ProviderError, type ProviderAdapter, type ProviderCharge, type WebhookParseResult } from '../adapters/provider-adapter';
@@ -6,7 +14,9 @@ import type { ProviderTransfer, TransferWebhookParseResult } from '../adapters/p
 import type { GetCycleChargeInput, ProviderCycleCharge, ProviderRecurrence, RecurrenceWebhookParseResult } from '../adapters/provider-recurrences';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
 import type { WebhookReceiptDoc, WebhookReceiptModel } from '../db/webhook-receipt.model';
+import type { ProviderSubaccount, SubaccountWebhookParseResult } from '../adapters/provider-subaccounts';
 import type { ProviderAccountService } from './provider-account.service';
+import type { SubaccountSecrets } from './subaccount-secrets';
 import { WebhookIntakeService } from './webhook-intake.service';
 
 // Fakes for the collaborators (the account service, the adapter, the receipts collection); the intake is the real one.
@@ -44,7 +54,12 @@ function intakeWith(adapter: Adapter) {
     call: <T>(_doc: ProviderAccountDoc, operation: (a: ProviderAdapter) => Promise<T>) => operation(adapter as unknown as ProviderAdapter),
   } as unknown as ProviderAccountService;
   const outbox = { flush: () => Promise.resolve() } as unknown as OutboxRelay;
-  const intake = new WebhookIntakeService(accounts, receipts, outbox, pino({ level: 'silent' }));
+  // One Asaas-like subaccount made through us: its secret kept under our id, the provider's id beside it.
+  const secrets = {
+    findByProvider: (accountId: string, providerSubaccountId: string) =>
+      Promise.resolve(accountId === 'pa_1' && providerSubaccountId === 'acc_1' ? { subaccountId: 'sub_1', secret: 'issued-key' } : undefined),
+  } as unknown as SubaccountSecrets;
+  const intake = new WebhookIntakeService(accounts, receipts, outbox, pino({ level: 'silent' }), secrets);
   const deliver = () => intake.handle({ accountId: 'pa_1', subPath: '', query: { hmac: 's', ignorar: '/cobr' }, headers: {}, body: Buffer.from('{}') });
   const events = () => inserted.flatMap((d) => d.outbox as EventEnvelope[]);
   return { deliver, inserted, events, reads };
@@ -248,5 +263,95 @@ describe('webhook intake: transfers', () => {
     await deliver();
     await deliver();
     expect(inserted).toHaveLength(1);
+  });
+});
+
+describe('webhook intake: subaccounts', () => {
+  const approved: ProviderSubaccount = { providerSubaccountId: 'acc_1', status: 'active', statusDetail: 'Cadastro aprovado.', providerStatus: 'APPROVED', details: {} };
+
+  /** A subaccount-capable adapter whose parsers answer the given results; getSubaccount records the secret it was handed. */
+  const onboarding = (payment: WebhookParseResult, subaccount: SubaccountWebhookParseResult, overrides: Adapter = {}) => {
+    const reads: Array<{ id: string; secret?: string }> = [];
+    const adapter: Adapter = {
+      parseWebhook: () => payment,
+      parseSubaccountWebhook: () => subaccount,
+      getCharge: () => Promise.resolve(paidCharge),
+      createSubaccount: () => Promise.reject(new Error('unused')),
+      getSubaccount: (id: string, secret?: string) => Promise.resolve(void reads.push({ id, ...(secret ? { secret } : {}) })).then(() => ({ ...approved, providerSubaccountId: id })),
+      getSubaccountBalance: () => Promise.reject(new Error('unused')),
+      ...overrides,
+    };
+    return { adapter, reads };
+  };
+
+  it('reads a subaccount named by the provider id only with its stored secret, and carries our id and the new status in the receipt’s outbox', async () => {
+    const { adapter, reads } = onboarding({ ok: true, providerPaymentIds: [], eventKey: 'asaas:evt_1' }, { ok: true, eventKey: 'asaas:evt_1', subaccounts: [{ providerSubaccountId: 'acc_1' }, { providerSubaccountId: 'acc_1' }] });
+    const { deliver, inserted, events } = intakeWith(adapter);
+    expect(await deliver()).toEqual({ httpStatus: 200, body: '' });
+    expect(reads).toEqual([{ id: 'acc_1', secret: 'issued-key' }]);
+    expect(inserted.map((d) => d._id)).toEqual(['pa_1:asaas:evt_1']);
+    expect(events().map((e) => [e.type, e.merchant_id, e.mode, providerSubaccountUpdatedSchema.parse(e.data.object)])).toEqual([
+      [
+        PROVIDER_SUBACCOUNT_UPDATED,
+        'acct_1',
+        'test',
+        { account_id: 'pa_1', provider: 'efi', provider_subaccount_id: 'acc_1', subaccount_id: 'sub_1', status: 'active', status_detail: 'Cadastro aprovado.', provider_status: 'APPROVED', via: 'webhook' },
+      ],
+    ]);
+  });
+
+  it('keeps the id the provider echoes, reads without a secret when none was issued, and omits our id when nobody knows it', async () => {
+    const { adapter, reads } = onboarding(
+      { ok: true, providerPaymentIds: [], eventKey: 'pagarme:hook_1' },
+      { ok: true, eventKey: 'pagarme:hook_1', subaccounts: [{ providerSubaccountId: 'rp_1', subaccountId: 'sub_9' }, { providerSubaccountId: 'rp_2' }] },
+    );
+    const { deliver, events } = intakeWith(adapter);
+    expect((await deliver()).httpStatus).toBe(200);
+    expect(reads).toEqual([{ id: 'rp_1' }, { id: 'rp_2' }]);
+    const objects = events().map((e) => e.data.object as Record<string, unknown>);
+    expect(objects.map((o) => [o['provider_subaccount_id'], o['subaccount_id']])).toEqual([
+      ['rp_1', 'sub_9'],
+      ['rp_2', undefined],
+    ]);
+    expect('subaccount_id' in objects[1]!).toBe(false);
+  });
+
+  it('skips a subaccount the provider no longer has or will not answer, and answers 503 keeping nothing when it cannot be asked now', async () => {
+    for (const error of [new ProviderError('not_found', 'not_found', '404'), new ProviderError('rejected', 'provider_rejected', 'no apiKey')]) {
+      const { adapter } = onboarding({ ok: true, providerPaymentIds: [], eventKey: 'k' }, { ok: true, eventKey: 'k', subaccounts: [{ providerSubaccountId: 'acc_2' }] }, { getSubaccount: () => Promise.reject(error) });
+      const skipped = intakeWith(adapter);
+      expect((await skipped.deliver()).httpStatus).toBe(200);
+      expect(skipped.events()).toEqual([]);
+    }
+    const { adapter } = onboarding(
+      { ok: true, providerPaymentIds: [], eventKey: 'k' },
+      { ok: true, eventKey: 'k', subaccounts: [{ providerSubaccountId: 'acc_1' }] },
+      { getSubaccount: () => Promise.reject(new ProviderError('ambiguous', 'provider_timeout', 'timeout')) },
+    );
+    const down = intakeWith(adapter);
+    expect((await down.deliver()).httpStatus).toBe(503);
+    expect(down.inserted).toEqual([]);
+  });
+
+  it('accepts a subaccount-only delivery the payment parser calls malformed, under the subaccount parser’s key', async () => {
+    const { adapter } = onboarding(malformed, { ok: true, eventKey: 'sub:k', subaccounts: [{ providerSubaccountId: 'acc_1' }] });
+    const { deliver, inserted } = intakeWith(adapter);
+    expect((await deliver()).httpStatus).toBe(200);
+    expect(inserted.map((d) => d._id)).toEqual(['pa_1:sub:k']);
+  });
+
+  it('leaves a payment delivery unchanged when the subaccount part names nothing or is unreadable, and refuses an unauthenticated one', async () => {
+    for (const subaccount of [{ ok: true, eventKey: 'x', subaccounts: [] }, malformed] satisfies SubaccountWebhookParseResult[]) {
+      const { adapter, reads } = onboarding({ ok: true, providerPaymentIds: ['cob1'], eventKey: 'asaas:evt_2' }, subaccount);
+      const { deliver, inserted, events } = intakeWith(adapter);
+      expect((await deliver()).httpStatus).toBe(200);
+      expect(inserted.map((d) => d._id)).toEqual(['pa_1:asaas:evt_2']);
+      expect(events().map((e) => e.type)).toEqual([PROVIDER_CHARGE_UPDATED]);
+      expect(reads).toEqual([]);
+    }
+    const { adapter } = onboarding({ ok: false, reason: 'unauthenticated', httpStatus: 401 }, { ok: true, eventKey: 'k', subaccounts: [{ providerSubaccountId: 'acc_1' }] });
+    const forged = intakeWith(adapter);
+    expect((await forged.deliver()).httpStatus).toBe(401);
+    expect(forged.inserted).toEqual([]);
   });
 });

@@ -2,11 +2,13 @@ import {
   PROVIDER_CHARGE_UPDATED,
   PROVIDER_CYCLE_CHARGE_UPDATED,
   PROVIDER_RECURRENCE_UPDATED,
+  PROVIDER_SUBACCOUNT_UPDATED,
   PROVIDER_TRANSFER_UPDATED,
   type ProviderChargeUpdated,
   type ProviderCycleChargeUpdated,
   type ProviderRecurrenceUpdated,
   type ProviderRefundReport,
+  type ProviderSubaccountUpdated,
   type ProviderTransferUpdated,
 } from '@orquestra/contracts';
 import { isDuplicateKeyError, newId, outboxEntries, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
@@ -17,8 +19,10 @@ import type { WebhookReceiptModel } from '../db/webhook-receipt.model';
 import type { ProviderDispute } from '../adapters/provider-disputes';
 import { isPayoutCapable, type ProviderTransfer, type TransferWebhookParseResult } from '../adapters/provider-payouts';
 import { isRecurrenceCapable, type ProviderCycleCharge, type ProviderRecurrence, type RecurrenceEvent } from '../adapters/provider-recurrences';
+import { isSubaccountCapable, type ProviderSubaccount, type SubaccountWebhookParseResult } from '../adapters/provider-subaccounts';
 import { disputeEvent } from './dispute-reports';
 import type { ProviderAccountService } from './provider-account.service';
+import type { SubaccountSecrets } from './subaccount-secrets';
 
 export interface WebhookInput {
   accountId: string;
@@ -109,9 +113,23 @@ function transferUpdated(account: ProviderAccountDoc, transfer: ProviderTransfer
   return accountEvent(account, PROVIDER_TRANSFER_UPDATED, data);
 }
 
+function subaccountUpdated(account: ProviderAccountDoc, subaccount: ProviderSubaccount, subaccountId: string | undefined, via: 'webhook' | 'sync'): EventEnvelope {
+  const data: ProviderSubaccountUpdated = {
+    account_id: account._id,
+    provider: account.provider,
+    provider_subaccount_id: subaccount.providerSubaccountId,
+    ...(subaccountId ? { subaccount_id: subaccountId } : {}),
+    status: subaccount.status,
+    status_detail: subaccount.statusDetail,
+    provider_status: subaccount.providerStatus,
+    via,
+  };
+  return accountEvent(account, PROVIDER_SUBACCOUNT_UPDATED, data);
+}
+
 /**
  * Receives a provider webhook for one connected account: the provider's own authenticity check,
- * then a fresh read of every charge, recurrence, cycle charge and transfer it names (a webhook is a hint, the
+ * then a fresh read of every charge, recurrence, cycle charge, transfer and subaccount it names (a webhook is a hint, the
  * provider's API is the truth), then one insert that both dedupes replays and carries the
  * resulting events (outbox).
  */
@@ -121,6 +139,7 @@ export class WebhookIntakeService {
     private readonly receipts: WebhookReceiptModel,
     private readonly outbox: OutboxRelay,
     private readonly logger: Logger,
+    private readonly subaccountSecrets: SubaccountSecrets,
   ) {}
 
   async handle(input: WebhookInput): Promise<WebhookAnswer> {
@@ -136,9 +155,12 @@ export class WebhookIntakeService {
     // Payouts too (a transfer's status change at the provider), read by the transfer parser.
     const transfer: TransferWebhookParseResult | undefined = isPayoutCapable(adapter) && adapter.parseTransferWebhook ? adapter.parseTransferWebhook(request) : undefined;
     const transfers = transfer?.ok ? transfer.transfers : [];
-    // A recurrence-only body (Efí's `{recs}`/`{cobsr}`) or a transfer-only one is not a payment
-    // notification: the payment parser calls it malformed, and that must not refuse what another read.
-    const otherOnly = !payment.ok && payment.reason === 'malformed' && (recurrenceEvents.length > 0 || transfers.length > 0);
+    // And subaccounts (a status change of one at the provider: Asaas ACCOUNT_STATUS_*, Pagar.me recipient.updated).
+    const subaccount: SubaccountWebhookParseResult | undefined = isSubaccountCapable(adapter) && adapter.parseSubaccountWebhook ? adapter.parseSubaccountWebhook(request) : undefined;
+    const subaccounts = subaccount?.ok ? subaccount.subaccounts : [];
+    // A recurrence-only body (Efí's `{recs}`/`{cobsr}`), a transfer-only or a subaccount-only one is not a
+    // payment notification: the payment parser may call it malformed, and that must not refuse what another read.
+    const otherOnly = !payment.ok && payment.reason === 'malformed' && (recurrenceEvents.length > 0 || transfers.length > 0 || subaccounts.length > 0);
     if (!payment.ok && !otherOnly) {
       this.logger.warn({ account_id: account._id, reason: payment.reason }, 'provider webhook rejected');
       return { httpStatus: payment.httpStatus, body: '' };
@@ -149,6 +171,9 @@ export class WebhookIntakeService {
     }
     if (transfer && !transfer.ok && (payment.ok || recurrenceEvents.length > 0)) {
       this.logger.warn({ account_id: account._id, reason: transfer.reason }, 'transfer part of a provider webhook unreadable');
+    }
+    if (subaccount && !subaccount.ok && (payment.ok || recurrenceEvents.length > 0 || transfers.length > 0)) {
+      this.logger.warn({ account_id: account._id, reason: subaccount.reason }, 'subaccount part of a provider webhook unreadable');
     }
     const parsed = payment.ok ? payment : { providerPaymentIds: [], eventKey: '', cardDeclines: undefined, disputes: undefined };
 
@@ -196,11 +221,21 @@ export class WebhookIntakeService {
     if (!transferUpdates) return { httpStatus: 503, body: '' };
     events.push(...transferUpdates);
 
+    const subaccountUpdates = await this.readSubaccounts(account, subaccounts);
+    if (!subaccountUpdates) return { httpStatus: 503, body: '' };
+    events.push(...subaccountUpdates);
+
     // The recurrence parser's key when it read something: it tells apart what the payment key may
     // not (Woovi's retries of one cycle charge differ only by the attempts the recurrence part counts);
-    // likewise the transfer parser's for a delivery about transfers.
+    // likewise the transfer parser's for a delivery about transfers, and the subaccount parser's.
     const eventKey =
-      recurrence?.ok && recurrenceEvents.length > 0 ? recurrence.eventKey : transfer?.ok && transfers.length > 0 ? transfer.eventKey : parsed.eventKey;
+      recurrence?.ok && recurrenceEvents.length > 0
+        ? recurrence.eventKey
+        : transfer?.ok && transfers.length > 0
+          ? transfer.eventKey
+          : subaccount?.ok && subaccounts.length > 0
+            ? subaccount.eventKey
+            : parsed.eventKey;
     const receiptId = `${account._id}:${eventKey}`;
     try {
       await this.receipts.create({
@@ -278,6 +313,39 @@ export class WebhookIntakeService {
       } catch (error) {
         if (error instanceof ProviderError && error.kind === 'not_found') continue;
         this.logger.warn({ account_id: account._id, err: (error as Error).message }, 'could not confirm transfer webhook at the provider');
+        return undefined;
+      }
+    }
+    return events;
+  }
+
+  /**
+   * The subaccounts a delivery names, each read back at the provider (once per id) as GetSubaccount
+   * reads it: with the secret the provider issued for it (Asaas reads a subaccount's status only
+   * with its own apiKey). The secrets are stored by our subaccount id with the provider's id beside
+   * it, so a webhook naming only the provider's id (Asaas) finds both our id and the secret there.
+   * A subaccount gone at the provider, or one it will not let us read (an Asaas subaccount not made
+   * through us, so without its apiKey), is skipped: a retry would not change that. Undefined when
+   * the provider could not be asked now: the webhook is answered 503 and resent.
+   */
+  private async readSubaccounts(account: ProviderAccountDoc, reported: ReadonlyArray<{ providerSubaccountId: string; subaccountId?: string }>): Promise<EventEnvelope[] | undefined> {
+    const events: EventEnvelope[] = [];
+    const seen = new Set<string>();
+    for (const { providerSubaccountId, subaccountId } of reported) {
+      if (seen.has(providerSubaccountId)) continue;
+      seen.add(providerSubaccountId);
+      try {
+        const stored = await this.subaccountSecrets.findByProvider(account._id, providerSubaccountId);
+        const read = await this.accounts.call(account, (adapter) =>
+          isSubaccountCapable(adapter) ? adapter.getSubaccount(providerSubaccountId, stored?.secret) : Promise.resolve(undefined),
+        );
+        if (read) events.push(subaccountUpdated(account, read, subaccountId ?? stored?.subaccountId, 'webhook'));
+      } catch (error) {
+        if (error instanceof ProviderError && (error.kind === 'not_found' || error.kind === 'rejected')) {
+          this.logger.info({ account_id: account._id, provider_subaccount_id: providerSubaccountId, reason: error.kind }, 'subaccount webhook about a subaccount the provider will not answer: ignored');
+          continue;
+        }
+        this.logger.warn({ account_id: account._id, err: (error as Error).message }, 'could not confirm subaccount webhook at the provider');
         return undefined;
       }
     }

@@ -56,8 +56,8 @@ function handlersWith(adapter: object, options: { provider?: string; enabled?: b
   const stored = new Map<string, string>();
   const kept: string[] = [];
   const secrets = {
-    keep: (accountId: string, subaccountId: string, secret: string) => {
-      kept.push(`${accountId}/${subaccountId}`);
+    keep: (accountId: string, subaccountId: string, providerSubaccountId: string, secret: string) => {
+      kept.push(`${accountId}/${subaccountId} (${providerSubaccountId})`);
       if (!stored.has(`${accountId}/${subaccountId}`)) stored.set(`${accountId}/${subaccountId}`, secret);
       return Promise.resolve();
     },
@@ -135,7 +135,7 @@ describe('subaccount handlers', () => {
     await handlers.createSubaccount(createRequest as never, {} as never);
     adapter.answer = made;
     await handlers.createSubaccount(createRequest as never, {} as never);
-    expect(kept).toEqual(['pa_1/sub_1']);
+    expect(kept).toEqual(['pa_1/sub_1 (acc_1)']);
     expect(stored.get('pa_1/sub_1')).toBe(SECRET);
 
     const got = await handlers.getSubaccount(ref, {} as never);

@@ -60,7 +60,7 @@ export function subaccountHandlers(accounts: ProviderAccountService, secrets: Su
       if (missing) throw new AppError('parameter_missing', { param: missing.field, message: missing.message });
       const created = await capable(account, (a) => a.createSubaccount(input));
       // Only the first answer carries it (Asaas); a repeat without one leaves the stored one alone.
-      if (created.issuedSecret) await secrets.keep(account._id, request.subaccount_id, created.issuedSecret);
+      if (created.issuedSecret) await secrets.keep(account._id, request.subaccount_id, created.providerSubaccountId, created.issuedSecret);
       return { subaccount: toProtoSubaccount(created), provider: account.provider };
     },
 

@@ -57,7 +57,7 @@ import type { CreateCycleChargeInput, CreateRecurrenceInput, GetCycleChargeInput
 import { AsaasRecurrences, parseAsaasRecurrenceWebhookBody } from './asaas.recurrences';
 import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTransfer, TransferWebhookParseResult } from '../provider-payouts';
 import { asaasBalance, createAsaasTransfer, getAsaasTransfer } from './asaas.transfers';
-import type { CreateSubaccountInput, ProviderSubaccount, SubaccountBalance, SubaccountCapable } from '../provider-subaccounts';
+import type { CreateSubaccountInput, ProviderSubaccount, SubaccountBalance, SubaccountCapable, SubaccountWebhookParseResult } from '../provider-subaccounts';
 import { ASAAS_SUBACCOUNT_REQUIREMENTS, asaasSubaccountBalance, createAsaasSubaccount, getAsaasSubaccount } from './asaas.subaccounts';
 
 /** Asaas requires a User-Agent on every request (accounts created since 2024-06-13). */
@@ -319,6 +319,17 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
   /** Needs the subaccount's apiKey: Asaas answers its approval status only to it. */
   getSubaccount(providerSubaccountId: string, issuedSecret?: string): Promise<ProviderSubaccount> {
     return getAsaasSubaccount((m, p, o, b, k) => this.api(m, p, o, b, k), providerSubaccountId, issuedSecret);
+  }
+
+  /**
+   * The same delivery parseWebhook reads, authenticated the same way; the subaccount an
+   * `ACCOUNT_STATUS_*` event names (by its Asaas id only: the event carries no externalReference).
+   */
+  parseSubaccountWebhook(webhook: WebhookRequest): SubaccountWebhookParseResult {
+    if (!this.authentic(webhook)) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    const parsed = parseAsaasWebhookBody(webhook.rawBody);
+    if (parsed.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
+    return { ok: true, eventKey: `asaas:${parsed.eventId}`, subaccounts: parsed.subaccount ? [{ providerSubaccountId: parsed.subaccount }] : [] };
   }
 
   /** The subaccount's own balance, read with its apiKey. */

@@ -1,6 +1,8 @@
 import { stringifyExact } from './asaas.json';
 import { buildAccountRequest, mapAccountStatus, type AsaasAccountStatus } from './asaas.subaccounts';
 import type { CreateSubaccountInput } from '../provider-subaccounts';
+import { AsaasAdapter } from './asaas.adapter';
+import { WEBHOOK_EVENTS } from './asaas.webhook';
 
 const ANA: CreateSubaccountInput = {
   subaccountId: 'sub_01',
@@ -75,5 +77,36 @@ describe('Asaas account status', () => {
 
   it('does not guess an unknown general status', () => {
     expect(() => mapAccountStatus(status('SUSPENDED' as AsaasAccountStatus['general']))).toThrow(expect.objectContaining({ kind: 'not_created' }));
+  });
+});
+
+describe('Asaas ACCOUNT_STATUS_* webhooks (parseSubaccountWebhook)', () => {
+  const adapter = new AsaasAdapter({ baseUrl: 'https://api-sandbox.asaas.com/v3', credentials: { api_key: 'k' }, webhookUrl: 'https://hooks.example/w', webhookSecret: 'unused', signingSecret: 'token-1', settings: {}, timeoutMs: 1_000 });
+  afterAll(() => adapter.close());
+  const deliver = (body: unknown, token = 'token-1') => adapter.parseSubaccountWebhook({ subPath: '', query: {}, headers: { 'asaas-access-token': token }, rawBody: Buffer.from(JSON.stringify(body)) });
+  const status = { id: 'acc_1', commercialInfo: 'APPROVED', bankAccountInfo: 'APPROVED', documentation: 'APPROVED', general: 'APPROVED' };
+
+  it('subscribes the root account to the general approval events', () => {
+    expect(WEBHOOK_EVENTS).toEqual(expect.arrayContaining(['ACCOUNT_STATUS_GENERAL_APPROVAL_APPROVED', 'ACCOUNT_STATUS_GENERAL_APPROVAL_REJECTED']));
+  });
+
+  it('names the subaccount by accountStatus.id (the event carries no reference of ours)', () => {
+    expect(deliver({ id: 'evt_1', event: 'ACCOUNT_STATUS_GENERAL_APPROVAL_APPROVED', dateCreated: '2026-11-24 10:00:00', accountStatus: status })).toEqual({
+      ok: true,
+      eventKey: 'asaas:evt_1',
+      subaccounts: [{ providerSubaccountId: 'acc_1' }],
+    });
+    // The payment parser reads the same delivery as naming no charge.
+    expect(adapter.parseWebhook({ subPath: '', query: {}, headers: { 'asaas-access-token': 'token-1' }, rawBody: Buffer.from(JSON.stringify({ id: 'evt_1', event: 'ACCOUNT_STATUS_GENERAL_APPROVAL_REJECTED', accountStatus: status })) })).toEqual({
+      ok: true,
+      providerPaymentIds: [],
+      eventKey: 'asaas:evt_1',
+    });
+  });
+
+  it('names nothing for a payment event, calls an account event without the account malformed, and refuses a wrong token first', () => {
+    expect(deliver({ id: 'evt_2', event: 'PAYMENT_RECEIVED', payment: { id: 'pay_1' } })).toEqual({ ok: true, eventKey: 'asaas:evt_2', subaccounts: [] });
+    expect(deliver({ id: 'evt_3', event: 'ACCOUNT_STATUS_GENERAL_APPROVAL_REJECTED', accountStatus: {} })).toEqual({ ok: false, reason: 'malformed', httpStatus: 400 });
+    expect(deliver({ id: 'evt_1', event: 'ACCOUNT_STATUS_GENERAL_APPROVAL_APPROVED', accountStatus: status }, 'token-2')).toEqual({ ok: false, reason: 'unauthenticated', httpStatus: 401 });
   });
 });

@@ -33,6 +33,24 @@ export const ASAAS_SUBACCOUNT_REQUIREMENTS: readonly SubaccountRequirement[] = [
   { field: 'address' },
 ];
 
+/**
+ * The root account's webhook events about its subaccounts' approval (docs.asaas.com "Eventos para
+ * situação da conta"), body `{id, event, dateCreated, accountStatus:{id, …}}`: `accountStatus.id`
+ * names the subaccount. Only `general` decides our status (mapAccountStatus), so only its events.
+ */
+export const ACCOUNT_STATUS_EVENTS = [
+  'ACCOUNT_STATUS_GENERAL_APPROVAL_APPROVED',
+  'ACCOUNT_STATUS_GENERAL_APPROVAL_AWAITING_APPROVAL',
+  'ACCOUNT_STATUS_GENERAL_APPROVAL_PENDING',
+  'ACCOUNT_STATUS_GENERAL_APPROVAL_REJECTED',
+] as const;
+
+/** The subaccount an `ACCOUNT_STATUS_*` event names (its Asaas account id), or undefined when it names none. */
+export function subaccountOfEvent(body: Record<string, unknown>): string | undefined {
+  const id = (body['accountStatus'] as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' && id.length > 0 ? id : undefined;
+}
+
 export type AsaasApprovalStatus = 'PENDING' | 'AWAITING_APPROVAL' | 'APPROVED' | 'REJECTED';
 
 export interface AsaasAccountStatus {

@@ -10,6 +10,7 @@ import { CHARGEBACK_EVENTS } from './asaas.chargebacks';
 import { AUTHORIZATION_EVENTS } from './asaas.recurrences.transformers';
 import { webhookObject } from '../webhook-body';
 import { TRANSFER_EVENTS, transferOfEvent } from './asaas.transfers';
+import { ACCOUNT_STATUS_EVENTS, subaccountOfEvent } from './asaas.subaccounts';
 
 export const WEBHOOK_EVENTS = [
   'PAYMENT_RECEIVED',
@@ -33,6 +34,8 @@ export const WEBHOOK_EVENTS = [
   'PAYMENT_CREATED',
   // Transfers out (asaas.transfers.ts): each status change of a payout.
   ...TRANSFER_EVENTS,
+  // Subaccounts' approval (asaas.subaccounts.ts): sent to the root account, naming the subaccount.
+  ...ACCOUNT_STATUS_EVENTS,
 ] as const;
 
 export const AUTH_TOKEN_HEADER = 'asaas-access-token';
@@ -50,15 +53,18 @@ export function sameSecret(candidate: string | undefined, expected: string | und
   return timingSafeEqual(a, b);
 }
 
-/** `payment` is the event's payment object as sent (chargebacks are read from it); `transfer` what a `TRANSFER_*` event names. */
+/**
+ * `payment` is the event's payment object as sent (chargebacks are read from it); `transfer` what a
+ * `TRANSFER_*` event names; `subaccount` the Asaas account id an `ACCOUNT_STATUS_*` event names.
+ */
 export type ParsedAsaasWebhook =
-  | { kind: 'event'; eventId: string; event: string; paymentIds: string[]; payment?: unknown; transfer?: { providerTransferId: string; payoutId?: string } }
+  | { kind: 'event'; eventId: string; event: string; paymentIds: string[]; payment?: unknown; transfer?: { providerTransferId: string; payoutId?: string }; subaccount?: string }
   | { kind: 'malformed' };
 
 /**
  * `{id:"evt_…", event, dateCreated, payment:{id,…}}`. `PAYMENT_*` events must carry the payment's
- * id, `TRANSFER_*` events the transfer's; events about other resources (invoices, …) are accepted
- * and name no charge.
+ * id, `TRANSFER_*` events the transfer's, `ACCOUNT_STATUS_*` events the subaccount's; events about
+ * other resources (invoices, …) are accepted and name no charge.
  */
 export function parseAsaasWebhookBody(rawBody: Buffer): ParsedAsaasWebhook {
   const body = webhookObject(rawBody, parseJsonExact);
@@ -68,6 +74,10 @@ export function parseAsaasWebhookBody(rawBody: Buffer): ParsedAsaasWebhook {
   if (event.startsWith('TRANSFER_')) {
     const transfer = transferOfEvent(body);
     return transfer ? { kind: 'event', eventId: id, event, paymentIds: [], transfer } : { kind: 'malformed' };
+  }
+  if (event.startsWith('ACCOUNT_STATUS_')) {
+    const subaccount = subaccountOfEvent(body);
+    return subaccount ? { kind: 'event', eventId: id, event, paymentIds: [], subaccount } : { kind: 'malformed' };
   }
   if (!event.startsWith('PAYMENT_')) return { kind: 'event', eventId: id, event, paymentIds: [] };
   const paymentId = (payment as { id?: unknown } | null | undefined)?.id;

@@ -39,13 +39,14 @@ import { providerErrorFor } from './pagarme.errors';
 import { listChargeTransactions, refundPagarmeCharge, refundsOfTransactions } from './pagarme.refunds';
 import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTransfer } from '../provider-payouts';
 import { PagarmeWithdrawals, RECIPIENT_SETTING } from './pagarme.withdrawals';
-import type { CreateSubaccountInput, OnboardingLink, ProviderSubaccount, SubaccountBalance, SubaccountCapable } from '../provider-subaccounts';
+import type { CreateSubaccountInput, OnboardingLink, ProviderSubaccount, SubaccountBalance, SubaccountCapable, SubaccountWebhookParseResult } from '../provider-subaccounts';
 import { createPagarmeRecipient, getPagarmeRecipient, PAGARME_SUBACCOUNT_REQUIREMENTS, pagarmeKycLink, pagarmeRecipientBalance } from './pagarme.subaccounts';
 
 /**
  * The events the owner ticks in Pagar.me's dashboard next to our URL (and that we register in the
- * emulator): payment, expiry, cancelation, and refunds (`charge.partial_canceled` for a part,
- * `charge.refunded` for the rest). Each is only a hint: the charge is re-read.
+ * emulator): payment, expiry, cancelation, refunds (`charge.partial_canceled` for a part,
+ * `charge.refunded` for the rest), and a recipient's (subaccount's) status change. Each is only a
+ * hint: the charge or recipient is re-read.
  */
 export const WEBHOOK_EVENTS = [
   'charge.paid',
@@ -55,6 +56,7 @@ export const WEBHOOK_EVENTS = [
   'order.paid',
   'order.canceled',
   'order.payment_failed',
+  'recipient.updated',
 ] as const;
 
 export class PagarmeAdapter implements ProviderAdapter, PayoutCapable, SubaccountCapable {
@@ -188,6 +190,14 @@ export class PagarmeAdapter implements ProviderAdapter, PayoutCapable, Subaccoun
     const parsed = parsePagarmeWebhookBody(webhook.rawBody);
     if (parsed.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
     return { ok: true, providerPaymentIds: parsed.chargeIds, eventKey: parsed.eventKey };
+  }
+
+  /** The same delivery parseWebhook reads, authenticated alike; the recipient a `recipient.updated` names. */
+  parseSubaccountWebhook(webhook: WebhookRequest): SubaccountWebhookParseResult {
+    if (!this.sameSecret(webhook.query['hmac'])) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    const parsed = parsePagarmeWebhookBody(webhook.rawBody);
+    if (parsed.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
+    return { ok: true, eventKey: parsed.eventKey, subaccounts: parsed.recipient ? [parsed.recipient] : [] };
   }
 
   // --- balance and withdrawals (pagarme.withdrawals.ts) --------------------------------------

@@ -1,5 +1,6 @@
 import { buildRecipientRequest, mapRecipientStatus, toSubaccount } from './pagarme.subaccounts';
 import type { CreateSubaccountInput } from '../provider-subaccounts';
+import { PagarmeAdapter, WEBHOOK_EVENTS } from './pagarme.adapter';
 
 const ADDRESS = { street: 'Av. Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'sp', zip: '01310-100' };
 const ANA: CreateSubaccountInput = {
@@ -85,5 +86,30 @@ describe('Pagar.me recipient status', () => {
   it('says why a recipient was refused, and masks its bank account', () => {
     const subaccount = toSubaccount({ id: 'rp_1', email: 'a@b.c', status: 'refused', kyc_details: { status: 'denied', status_reason: 'selfie não confere' }, default_bank_account: { bank: '341', branch_number: '0001', account_number: '98765', account_check_digit: '0' } });
     expect(subaccount).toEqual({ providerSubaccountId: 'rp_1', status: 'refused', statusDetail: 'Recusado pela Pagar.me: selfie não confere.', providerStatus: 'refused', details: { login_email: 'a@b.c', bank_account: '341 ag. 0001 cc ***65-0' } });
+  });
+});
+
+describe('Pagar.me recipient.updated (parseSubaccountWebhook)', () => {
+  const adapter = new PagarmeAdapter({ baseUrl: 'https://api.pagar.me/core/v5', credentials: { secret_key: 'sk_test_abc123' }, webhookUrl: 'https://hooks.example/w?hmac=whsec_1', webhookSecret: 'whsec_1', settings: {}, timeoutMs: 1_000 });
+  afterAll(() => adapter.close());
+  const deliver = (body: unknown, hmac = 'whsec_1') => adapter.parseSubaccountWebhook({ subPath: '', query: { hmac }, headers: {}, rawBody: Buffer.from(JSON.stringify(body)) });
+
+  it('is among the events set up next to our URL', () => {
+    expect(WEBHOOK_EVENTS).toContain('recipient.updated');
+  });
+
+  it('names the recipient and our subaccount id from its code', () => {
+    expect(deliver({ id: 'hook_1', type: 'recipient.updated', data: { id: 'rp_1', code: 'sub_1', status: 'active' } })).toEqual({
+      ok: true,
+      eventKey: 'pagarme:hook_1',
+      subaccounts: [{ providerSubaccountId: 'rp_1', subaccountId: 'sub_1' }],
+    });
+    expect(deliver({ id: 'hook_2', type: 'recipient.updated', data: { id: 'rp_2', code: '' } })).toEqual({ ok: true, eventKey: 'pagarme:hook_2', subaccounts: [{ providerSubaccountId: 'rp_2' }] });
+  });
+
+  it('names nothing for a charge event, calls a recipient without id malformed, and refuses a wrong secret first', () => {
+    expect(deliver({ id: 'hook_3', type: 'charge.paid', data: { id: 'ch_1' } })).toEqual({ ok: true, eventKey: 'pagarme:hook_3', subaccounts: [] });
+    expect(deliver({ id: 'hook_4', type: 'recipient.updated', data: { code: 'sub_1' } })).toEqual({ ok: false, reason: 'malformed', httpStatus: 400 });
+    expect(deliver({ id: 'hook_1', type: 'recipient.updated', data: { id: 'rp_1' } }, 'whsec_2')).toEqual({ ok: false, reason: 'unauthenticated', httpStatus: 401 });
   });
 });

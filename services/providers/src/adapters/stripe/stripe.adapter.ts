@@ -42,7 +42,7 @@ import { DISPUTE_EVENTS, submitStripeDisputeEvidence, toProviderDispute } from '
 import type { DisputeEvidenceInput } from '../provider-disputes';
 import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTransfer, TransferWebhookParseResult } from '../provider-payouts';
 import { PAYOUT_EVENTS, StripePayouts, payoutOfEvent } from './stripe.payouts';
-import type { CreateSubaccountInput, OnboardingLink, ProviderSubaccount, SubaccountBalance, SubaccountCapable } from '../provider-subaccounts';
+import type { CreateSubaccountInput, OnboardingLink, ProviderSubaccount, SubaccountBalance, SubaccountCapable, SubaccountWebhookParseResult } from '../provider-subaccounts';
 import {
   DEFAULT_ONBOARDING_REFRESH_URL,
   DEFAULT_ONBOARDING_RETURN_URL,
@@ -55,7 +55,6 @@ import {
   registerStripeConnectEndpoint,
   stripeOnboardingLink,
   stripeSubaccountBalance,
-  type SubaccountWebhookParseResult,
 } from './stripe.subaccounts';
 
 /** The events that move one of our charges, and card disputes on them. */
@@ -297,7 +296,7 @@ export class StripeAdapter implements ProviderAdapter, PayoutCapable, Subaccount
     if (!this.authentic(webhook)) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
     const event = parseStripeEvent(webhook.rawBody);
     if (event.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
-    return { ok: true, eventKey: `stripe:${event.eventId}`, subaccounts: connectedAccountsOfEvent(webhook.rawBody) };
+    return { ok: true, eventKey: `stripe:${event.eventId}`, subaccounts: connectedAccountsOfEvent(webhook.rawBody).map((providerSubaccountId) => ({ providerSubaccountId })) };
   }
 }
 

@@ -143,7 +143,7 @@ describe('Stripe Connect subaccounts: its own', () => {
     const fromConnect = () => receiver.received.filter((h) => h.query['endpoint'] === 'connect');
     const updates = await until(async () => (fromConnect().length >= 2 ? fromConnect() : undefined), 5_000, 'two account.updated');
     for (const hook of updates) {
-      expect(connectAdapter.parseSubaccountWebhook(hook)).toEqual({ ok: true, eventKey: expect.stringMatching(/^stripe:evt_/), subaccounts: [sub.providerSubaccountId] });
+      expect(connectAdapter.parseSubaccountWebhook(hook)).toEqual({ ok: true, eventKey: expect.stringMatching(/^stripe:evt_/), subaccounts: [{ providerSubaccountId: sub.providerSubaccountId }] });
       // The account endpoint's secret does not verify them.
       expect(adapter.parseSubaccountWebhook(hook)).toEqual({ ok: false, reason: 'unauthenticated', httpStatus: 401 });
     }

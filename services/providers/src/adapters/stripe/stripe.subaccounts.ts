@@ -66,9 +66,6 @@ export interface StripeConnectedAccount {
   requirements?: { currently_due?: string[]; disabled_reason?: string | null; current_deadline?: number | null } | null;
 }
 
-/** A Connect endpoint's event, authenticated: the connected accounts (providerSubaccountIds) to read again. */
-export type SubaccountWebhookParseResult = { ok: true; eventKey: string; subaccounts: string[] } | { ok: false; reason: 'unauthenticated' | 'malformed'; httpStatus: number };
-
 type Api = (method: 'GET' | 'POST', path: string, purpose: 'read' | 'write', params?: Record<string, FormValue>, idempotencyKey?: string, connectedAccount?: string) => Promise<{ status: number; body: unknown }>;
 
 /** Portuguese names of what Stripe asks for (by the requirement's first segments); others are shown as Stripe names them. */
