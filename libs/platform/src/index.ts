@@ -3,6 +3,7 @@ export * from './config';
 export * from './logging';
 export * from './ids';
 export * from './money';
+export * from './time';
 export * from './grpc';
 export * from './mongo';
 export * from './bus';

@@ -1,5 +1,5 @@
 import { modeFromName, type accounts, type payouts, type providers } from '@orquestra/contracts';
-import { AppError, newId, type RpcClient } from '@orquestra/platform';
+import { AppError, newId, saoPauloDate, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import { isPayoutStatus, type PayoutStatus } from '../domain/payout-states';
 import { maskPixKey, type PixKeyType } from '../domain/pix-key-mask';
@@ -47,10 +47,6 @@ export const MAX_LIST_LIMIT = 100;
 const MAX_RACE_RETRIES = 5;
 /** Error codes after which the transfer may or may not exist at the provider. */
 const UNCONFIRMED = new Set(['provider_timeout', 'provider_unavailable', 'provider_error', 'provider_rate_limited', 'service_unavailable', 'internal']);
-
-function saoPauloDay(instant: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
-}
 
 function ref(scope: { merchantId: string; mode: 'test' | 'live' } | Pick<PayoutDoc, 'merchant_id' | 'mode'>, accountId: string): providers.PayoutAccountRef {
   const merchantId = 'merchantId' in scope ? scope.merchantId : scope.merchant_id;
@@ -100,7 +96,7 @@ export class PayoutsService {
     const destination = await this.destination(scope, command.destination);
 
     const now = this.now();
-    const day = saoPauloDay(now);
+    const day = saoPauloDate(now);
     const dayId = DailyLimit.dayId(scope.merchantId, scope.mode, day);
     if (!(await this.limit.reserve(dayId, command.amount, settings.daily_limit))) {
       throw new AppError('payout_limit_exceeded', {

@@ -1,4 +1,4 @@
-import { modeFromName, type payouts, type ProviderSubaccountUpdated, type providers } from '@orquestra/contracts';
+import { modeFromName, toPublicSubaccount, type payouts, type ProviderSubaccountUpdated, type providers } from '@orquestra/contracts';
 import { AppError, isDuplicateKeyError, newId, parseTaxId, withOutbox, type EventEnvelope, type OutboxRelay, type RpcClient } from '@orquestra/platform';
 import type { FilterQuery } from 'mongoose';
 import { maskPixKey } from '../domain/pix-key-mask';
@@ -40,7 +40,6 @@ export function toProtoSubaccount(doc: SubaccountDoc): payouts.Subaccount {
 }
 
 function subaccountEvent(type: 'subaccount.created' | 'subaccount.updated', doc: SubaccountDoc): EventEnvelope {
-  const proto = toProtoSubaccount(doc);
   return {
     id: newId('event'),
     type,
@@ -48,22 +47,8 @@ function subaccountEvent(type: 'subaccount.created' | 'subaccount.updated', doc:
     merchant_id: doc.merchant_id,
     mode: doc.mode,
     source: doc.source_key_id || null,
-    data: {
-      object: {
-        id: proto.id,
-        object: 'subaccount',
-        mode: doc.mode,
-        status: proto.status,
-        status_detail: proto.status_detail,
-        provider: proto.provider,
-        provider_account_id: proto.provider_account_id,
-        provider_subaccount_id: proto.provider_subaccount_id,
-        type: proto.type,
-        name: proto.name,
-        metadata: proto.metadata,
-        created_at: proto.created_at,
-      },
-    },
+    // The same public object the API answers (one definition, in contracts).
+    data: { object: toPublicSubaccount(toProtoSubaccount(doc)) as unknown as Record<string, unknown> },
   };
 }
 

@@ -1,3 +1,4 @@
+import { saoPauloDate as platformSaoPauloDate } from '@orquestra/platform';
 /**
  * Calendar dates as `YYYY-MM-DD` strings: the shape of the API's start_date, end_date and due_date
  * and of Banco Central's `dataDeVencimento`. A date here names a day in São Paulo, never an instant,
@@ -10,7 +11,6 @@ export type CalendarDate = string;
 
 const SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
-const SAO_PAULO_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
 
 /** True for a `YYYY-MM-DD` string naming a day that exists (no 2026-02-30). */
 export function isCalendarDate(value: string): value is CalendarDate {
@@ -49,10 +49,8 @@ export function dayOfWeek(date: CalendarDate): number {
   return (dayNumber(date) + 4) % 7; // 1970-01-01 was a Thursday
 }
 
-/** The date of `instant` on São Paulo's clock (America/Sao_Paulo, no DST since 2019). */
-export function saoPauloDate(instant: Date): CalendarDate {
-  return SAO_PAULO_DAY.format(instant);
-}
+/** The date of `instant` on São Paulo's clock (the platform's one definition). */
+export const saoPauloDate: (instant: Date) => CalendarDate = platformSaoPauloDate;
 
 export function yearOf(date: CalendarDate): number {
   return Number(date.slice(0, 4));
