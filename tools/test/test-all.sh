@@ -33,10 +33,13 @@ NX_DAEMON=false npx eslint libs services tools
 step "Helm chart (helm lint --strict, helm template, rendered-manifest checks)"
 bash tools/k8s/helm-check.sh
 step "unit and integration tests"
-npx jest -c jest.config.js --ci
+# On 2 cores jest runs the files in band: a handle a failed teardown left open would keep the run
+# alive until CI's own limit, hiding the failure. --forceExit ends it with the failure reported,
+# and `timeout` bounds each jest run (the suites take ~3 and ~6 minutes here).
+timeout --foreground 25m npx jest -c jest.config.js --ci --forceExit
 step "end-to-end tests (the payment page in Debian's Chromium)"
 bash tools/setup/ensure-chromium.sh
-npx jest -c tools/e2e/jest.config.js --ci
+timeout --foreground 35m npx jest -c tools/e2e/jest.config.js --ci --forceExit
 step "nothing lost: RabbitMQ and notifications killed with SIGKILL while paying (private broker node)"
 bash tools/e2e/run-nothing-lost.sh --ci
 step "fuzzing the running stack's OpenAPI (Schemathesis: no 5xx, responses match the document)"

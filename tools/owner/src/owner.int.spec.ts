@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { accounts } from '@orquestra/contracts';
 import { createRpcClient, grpcHealthStatus } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import { MongoClient } from 'mongodb';
 import { runOwnerCommand, type AccountsClient } from './owner';
 
@@ -65,7 +65,7 @@ describe('npm run owner -- … against the accounts service', () => {
     client?.close();
     service?.kill('SIGTERM');
     const mongo = await MongoClient.connect(mongoUrl);
-    await mongo.db(`${dbPrefix}accounts`).dropDatabase();
+    await dropTestDatabase(mongo.db(`${dbPrefix}accounts`));
     await mongo.close();
   });
 

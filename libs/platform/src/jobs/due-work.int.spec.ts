@@ -1,6 +1,6 @@
 import { MongoClient, type Collection, type Document } from 'mongodb';
 import pino from 'pino';
-import { ensureTestInfra, uniqueDbPrefix } from '../testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '../testing';
 import { ServiceMetrics } from '../metrics';
 import { DueWorker } from './due-work';
 
@@ -18,7 +18,7 @@ describe('DueWorker against the real store', () => {
     await DueWorker.ensureIndex(collection);
   });
   afterAll(async () => {
-    await mongo.db(collection.dbName).dropDatabase();
+    await dropTestDatabase(mongo.db(collection.dbName));
     await mongo.close();
   });
 

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { Connection } from 'mongoose';
-import { ensureTestInfra, uniqueDbPrefix } from '../testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '../testing';
 import { connectDatabase } from './connect';
 
 jest.setTimeout(60_000);
@@ -20,8 +20,7 @@ describe('connectDatabase', () => {
   });
 
   afterAll(async () => {
-    await db.dropDatabase();
-    await db.close();
+    await dropTestDatabase(db);
   });
 
   it('tells onCommand the name of every command sent to the store', async () => {

@@ -1,5 +1,5 @@
 import { MongoClient, type Collection, type Db } from 'mongodb';
-import { ensureTestInfra, uniqueDbPrefix } from '../testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '../testing';
 import { isDuplicateKeyError } from './connect';
 
 /**
@@ -38,7 +38,7 @@ describe('store guarantees', () => {
   });
 
   afterAll(async () => {
-    await db.dropDatabase();
+    await dropTestDatabase(db);
     await client.close();
   });
 

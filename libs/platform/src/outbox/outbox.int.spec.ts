@@ -1,6 +1,6 @@
 import { MongoClient, type Collection, type Document } from 'mongodb';
 import pino from 'pino';
-import { ensureTestInfra, uniqueDbPrefix } from '../testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '../testing';
 import { EventBus, type EventEnvelope } from '../bus';
 import { newId } from '../ids';
 import { ServiceMetrics } from '../metrics';
@@ -41,7 +41,7 @@ describe('OutboxRelay against the real store and broker', () => {
 
   afterAll(async () => {
     await bus.close();
-    await mongo.db(collection.dbName).dropDatabase();
+    await dropTestDatabase(mongo.db(collection.dbName));
     await mongo.close();
   });
 

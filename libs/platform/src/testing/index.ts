@@ -1,2 +1,3 @@
 export * from './infra';
 export * from './state-diagram';
+export * from './teardown';

@@ -1,6 +1,6 @@
 import { accounts, common } from '@orquestra/contracts';
 import { connectDatabase, ensureIndexes, hasPrefix, type Handlers } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerAccountsModels, type AccountsModels } from '../db/accounts.models';
@@ -28,8 +28,7 @@ describe('payout controls against the real store', () => {
     other = (await rpc.createMerchant({ name: 'Outra', email: 'outra@payout.test' }, ctx)).merchant!.id;
   });
   afterAll(async () => {
-    await db.dropDatabase();
-    await db.close();
+    await dropTestDatabase(db);
   });
 
   const settings = async (merchant_id: string, mode: common.Mode) => (await rpc.getPayoutSettings({ merchant_id, mode }, ctx)).settings;

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connectDatabase, ensureIndexes, EventBus, newId, OutboxRelay, SecretBox, type EventEnvelope } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerEventModel, type EventDoc, type EventModel } from '../db/event.model';
@@ -106,8 +106,7 @@ describe('webhook deliveries against the real store and broker', () => {
     receiver.server.close();
     await sender.close();
     await bus.close();
-    await db.dropDatabase();
-    await db.close();
+    await dropTestDatabase(db);
   });
 
   beforeEach(() => {

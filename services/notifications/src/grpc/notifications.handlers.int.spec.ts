@@ -1,6 +1,6 @@
 import { common } from '@orquestra/contracts';
 import { AppError, connectDatabase, ensureIndexes, newId } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerEventModel, type EventModel } from '../db/event.model';
@@ -35,8 +35,7 @@ describe('ListEvents / GetEvent against the real store', () => {
     await events.create({ _id: newId('event'), type: 'payment.created', created: 1_500, merchant_id: 'acct_other', mode: 'test', source: null, resource_id: 'pay_9', payment_id: 'pay_9', data: { object: {} }, received_at: new Date() });
   });
   afterAll(async () => {
-    await db.dropDatabase();
-    await db.close();
+    await dropTestDatabase(db);
   });
 
   const handlers = () => notificationsHandlers(events);

@@ -1,5 +1,5 @@
 import { connectDatabase, ensureIndexes } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { DueRecords } from '../db/due-records';
@@ -27,8 +27,7 @@ describe('refund follow-ups against the real store', () => {
     await ensureIndexes(db);
   });
   afterAll(async () => {
-    await db.dropDatabase();
-    await db.close();
+    await dropTestDatabase(db);
   });
 
   it('re-checks a pending refund with backoff until the provider settles it, then forgets it', async () => {

@@ -1,6 +1,6 @@
 import { common, providers as providersContract, type payments, type routing } from '@orquestra/contracts';
 import { AppError, connectDatabase, ensureIndexes, EventBus, OutboxRelay, type EventEnvelope, type RpcClient } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerFailedCreationModel } from '../db/failed-creation.model';
@@ -108,8 +108,7 @@ describe('payments awaiting the buyer method (real store)', () => {
   });
   afterAll(async () => {
     await bus.close();
-    await db.dropDatabase();
-    await db.close();
+    await dropTestDatabase(db);
   });
   beforeEach(() => {
     offered = ['pix'];

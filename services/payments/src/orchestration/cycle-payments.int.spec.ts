@@ -1,6 +1,6 @@
 import { common, PROVIDER_CYCLE_CHARGE_UPDATED, providers as providersContract, type payments, type ProviderCycleChargeUpdated } from '@orquestra/contracts';
 import { connectDatabase, ensureIndexes, EventBus, GrpcStatus, newId, OutboxRelay, RpcError, type EventEnvelope, type RpcClient } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerCustomerModel } from '../db/customer.model';
@@ -167,8 +167,7 @@ describe('cycle payments (real store and broker)', () => {
   });
   afterAll(async () => {
     await bus.close();
-    await db.dropDatabase();
-    await db.close();
+    await dropTestDatabase(db);
   });
 
   it('concurrent calls with one payment id make one payment and send one charge', async () => {

@@ -1,6 +1,6 @@
 import { common, providers as providersContract, type payments, type ProviderChargeUpdated, type routing } from '@orquestra/contracts';
 import { AppError, connectDatabase, ensureIndexes, EventBus, OutboxRelay, type EventEnvelope, type RpcClient } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerFailedCreationModel } from '../db/failed-creation.model';
@@ -116,8 +116,7 @@ describe('payments under concurrent writers (real store)', () => {
   });
   afterAll(async () => {
     await bus.close();
-    await db.dropDatabase();
-    await db.close();
+    await dropTestDatabase(db);
   });
 
   it('50 concurrent creates with one Idempotency-Key make one payment and one charge', async () => {

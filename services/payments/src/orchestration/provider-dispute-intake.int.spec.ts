@@ -1,6 +1,6 @@
 import { common, PROVIDER_DISPUTE_UPDATED, type providers as providersContract, type ProviderDisputeUpdated } from '@orquestra/contracts';
 import { AppError, connectDatabase, ensureIndexes, EventBus, newId, OutboxRelay, type EventEnvelope, type RpcClient } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerDisputeModel, type DisputeDoc } from '../db/dispute.model';
@@ -85,8 +85,7 @@ describe('provider disputes in payments (real store and broker)', () => {
   });
   afterAll(async () => {
     await bus.close();
-    await db.dropDatabase();
-    await db.close();
+    await dropTestDatabase(db);
   });
 
   it('a Woovi MED creates one open dispute however often it is redelivered, and its acceptance loses it and refunds the payer', async () => {

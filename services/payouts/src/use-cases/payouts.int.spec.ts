@@ -1,6 +1,6 @@
 import { accounts, common, providers } from '@orquestra/contracts';
 import { AppError, connectDatabase, createRpcClient, ensureIndexes, EventBus, GrpcServer, OutboxRelay, type EventEnvelope, type Handlers } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { DailyLimit } from '../db/daily-limit';
@@ -150,8 +150,7 @@ describe('payouts against the real store and broker', () => {
     closers.forEach((close) => close());
     await server.shutdown(1_000);
     await bus.close();
-    await db.dropDatabase();
-    await db.close();
+    await dropTestDatabase(db);
   });
 
   const eventsOf = (id: string) => published.filter((e) => (e.data.object as { id: string }).id === id).map((e) => e.type);

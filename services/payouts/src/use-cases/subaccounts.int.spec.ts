@@ -1,6 +1,6 @@
 import { common, payouts, providers } from '@orquestra/contracts';
 import { AppError, connectDatabase, createRpcClient, ensureIndexes, EventBus, GrpcServer, OutboxRelay, type EventEnvelope, type Handlers } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerSubaccountModel, type SubaccountModel } from '../db/subaccount.model';
@@ -86,8 +86,7 @@ describe('subaccounts against the real store and broker', () => {
     closers.forEach((close) => close());
     await server.shutdown(1_000);
     await bus.close();
-    await db.dropDatabase();
-    await db.close();
+    await dropTestDatabase(db);
   });
 
   it('creates one at the provider, pending, type from the document, subaccount.created once; details masked when shown', async () => {

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { modeFromName, PROVIDER_TRANSFER_UPDATED, providerTransferUpdatedSchema } from '@orquestra/contracts';
 import { createEfiEmulator, createStripeEmulator, generateTestCerts, type EfiEmulator, type StripeEmulator, type TestCerts } from '@orquestra/emulators';
 import { connectDatabase, ensureIndexes, newId, SecretBox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { splitPemBundle, type AdapterAccount } from '../adapters/adapter-factory';
@@ -148,8 +148,7 @@ afterAll(async () => {
   await efi?.stop();
   await stripe?.stop();
   certs?.cleanup();
-  await db?.dropDatabase();
-  await db?.close();
+  await dropTestDatabase(db);
 });
 
 describe.each([

@@ -21,7 +21,7 @@ import {
   type WooviEmulator,
 } from '@orquestra/emulators';
 import { connectDatabase, ensureIndexes, SecretBox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { splitPemBundle, type AdapterAccount } from '../adapters/adapter-factory';
@@ -186,8 +186,7 @@ afterAll(async () => {
   await woovi?.stop();
   await asaas?.stop();
   certs?.cleanup();
-  await db?.dropDatabase();
-  await db?.close();
+  await dropTestDatabase(db);
 });
 
 describe('Efí: webhookrec and webhookcobr reach the intake', () => {

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { modeFromName, PROVIDER_SUBACCOUNT_UPDATED, providerSubaccountUpdatedSchema } from '@orquestra/contracts';
 import { createAsaasEmulator, createPagarmeEmulator, type AsaasEmulator, type PagarmeEmulator } from '@orquestra/emulators';
 import { connectDatabase, ensureIndexes, newId, SecretBox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import type { AdapterAccount } from '../adapters/adapter-factory';
@@ -162,8 +162,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (intakeServer ? intakeServer.close(() => resolve()) : resolve()));
   await asaas?.stop();
   await pagarme?.stop();
-  await db?.dropDatabase();
-  await db?.close();
+  await dropTestDatabase(db);
 });
 
 describe.each<{ provider: string; credentials: Record<string, string>; approved: string; refused: string }>([

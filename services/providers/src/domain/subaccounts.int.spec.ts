@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { modeFromName } from '@orquestra/contracts';
 import { createAsaasEmulator, type AsaasEmulator } from '@orquestra/emulators';
 import { connectDatabase, ensureIndexes, newId, SecretBox } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { AsaasAdapter } from '../adapters/asaas/asaas.adapter';
@@ -79,8 +79,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await emulator?.stop();
-  await db?.dropDatabase();
-  await db?.close();
+  await dropTestDatabase(db);
 });
 
 describe('Asaas subaccounts through the providers service', () => {

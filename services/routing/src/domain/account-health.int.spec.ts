@@ -1,5 +1,5 @@
 import { connectDatabase, ensureIndexes } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerHealthBucketModel, type HealthBucketModel } from '../db/health-bucket.model';
@@ -18,8 +18,7 @@ describe('AccountHealth against the real store', () => {
     await ensureIndexes(db);
   });
   afterAll(async () => {
-    await db.dropDatabase();
-    await db.close();
+    await dropTestDatabase(db);
   });
 
   it('counts concurrent outcomes per account over the window, declines as healthy, old buckets out', async () => {

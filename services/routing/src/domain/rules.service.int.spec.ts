@@ -1,6 +1,6 @@
 import { common, type providers } from '@orquestra/contracts';
 import { AppError, connectDatabase, ensureIndexes, type RpcClient } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerRoutingRuleModel, registerRuleOrderModel, type RoutingRuleModel, type RuleOrderModel } from '../db/routing-rule.model';
@@ -33,8 +33,7 @@ describe('RulesService against the real store, without locks', () => {
     await ensureIndexes(db);
   });
   afterAll(async () => {
-    await db.dropDatabase();
-    await db.close();
+    await dropTestDatabase(db);
   });
   beforeEach(async () => {
     await model.deleteMany({});

@@ -1,6 +1,6 @@
 import { payments, providers } from '@orquestra/contracts';
 import { AppError, connectDatabase, createRpcClient, ensureIndexes, EventBus, GrpcServer, OutboxRelay, type EventEnvelope, type Handlers } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerCycleModel, type CycleModel } from '../db/cycle.model';
@@ -156,8 +156,7 @@ describe('cycles against the real store and broker', () => {
     closers.forEach((close) => close());
     await server.shutdown(1_000);
     await bus.close();
-    await db.dropDatabase();
-    await db.close();
+    await dropTestDatabase(db);
   });
 
   async function activeSubscription(overrides: Partial<SubscriptionDoc> = {}): Promise<SubscriptionDoc> {

@@ -1,6 +1,6 @@
 import { common, providers } from '@orquestra/contracts';
 import { AppError, connectDatabase, createRpcClient, ensureIndexes, EventBus, GrpcServer, OutboxRelay, type EventEnvelope, type Handlers, type RpcClient } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerIdempotencyRecordModel, type IdempotencyRecordModel } from '../db/idempotency-record.model';
@@ -122,8 +122,7 @@ describe('subscriptions against the real store and broker', () => {
     client.close();
     await server.shutdown(1_000);
     await bus.close();
-    await db.dropDatabase();
-    await db.close();
+    await dropTestDatabase(db);
   });
 
   const eventsOf = (id: string, type: string) => published.filter((event) => event.type === type && (event.data.object as { id: string }).id === id);
