@@ -19,6 +19,8 @@ export interface AdapterClass extends SubaccountAdapterClass {
    * returns this same list); absent or empty: no payouts by API.
    */
   readonly payoutDestinations?: ReadonlyArray<PayoutDestination['type']>;
+  /** How many split parts its createCharge sends in the provider's form (absent: none). */
+  readonly maxSplits?: number;
   readonly prototype: ProviderAdapter;
 }
 
@@ -43,6 +45,8 @@ export interface AdapterCapabilities {
    * Empty when not supported.
    */
   subaccounts: { supported: boolean; requires: string[] };
+  /** Split parts one charge may carry: the class's `maxSplits`, only with subaccounts (0: none). */
+  maxSplits: number;
   /** No adapter interface exists for a card vault yet: nothing can claim it. */
   cardVault: false;
 }
@@ -59,6 +63,7 @@ export function capabilitiesOf(adapter: AdapterClass): AdapterCapabilities {
     disputeEvidence: implemented('submitDisputeEvidence'),
     subscriptions: RECURRENCE_METHODS.every((name) => typeof (adapter.prototype as Partial<RecurrenceCapable>)[name] === 'function'),
     subaccounts: subaccountsOf(adapter),
+    maxSplits: subaccountsOf(adapter).supported ? (adapter.maxSplits ?? 0) : 0,
     ...payoutsOf(adapter),
     cardVault: false,
   };

@@ -87,6 +87,19 @@ export interface CreateChargeInput {
   idempotencyKey: string;
   /** Present for method card. */
   card?: CardChargeInput;
+  /**
+   * Parts of the gross for subaccounts of this account, in cents (computed and checked by
+   * payments; never more than the class's `maxSplits`). Absent or empty: no split.
+   */
+  splits?: ChargeSplitInput[];
+}
+
+export interface ChargeSplitInput {
+  /** Our subaccount id (sub_…). */
+  subaccountId: string;
+  /** What the provider's split names (ProviderSubaccount.splitTarget). */
+  splitTarget: string;
+  amount: number;
 }
 
 export interface ProviderNextAction {

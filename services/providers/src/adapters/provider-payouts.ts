@@ -62,6 +62,8 @@ export interface ProviderTransfer {
   paidAt?: Date;
   /** The Pix end-to-end id, when the transfer was a Pix. */
   endToEndId?: string;
+  /** A withdrawal whose provider takes the whole balance: `amount` is what left. */
+  wholeBalance?: boolean;
 }
 
 /** A transfer change a webhook reports (its id, to read back). */

@@ -12,6 +12,7 @@
  *
  * Amounts are integer cents; dates `YYYY-MM-DD`.
  */
+import type { ProviderTransfer } from './provider-payouts';
 import type { AddressInput, WebhookRequest } from './provider-adapter';
 
 export type SubaccountType = 'individual' | 'company';
@@ -82,6 +83,8 @@ export interface ProviderSubaccount {
   providerStatus: string;
   /** Shown masked by the API: bank account, login e-mail, wallet id (`details`). */
   details: Record<string, string>;
+  /** What a split part names at the provider (Asaas walletId, Pagar.me recipient id, Woovi Pix key, Stripe acct_…). */
+  splitTarget: string;
   /**
    * A credential the provider issued for this subaccount (Asaas apiKey): stored encrypted by the
    * providers service, never returned by the API, never logged.
@@ -138,6 +141,35 @@ export interface SubaccountCapable {
    * subaccounts' changes seen by sync only.
    */
   parseSubaccountWebhook?(request: WebhookRequest): SubaccountWebhookParseResult;
+  /**
+   * A withdrawal: money out of the subaccount's balance to its own destination (its Pix key saved
+   * at creation, or the bank account the provider holds for it). Idempotent on `payoutId` like
+   * createTransfer, with the same error contract (insufficient_balance; `ambiguous` when the
+   * provider may have made it). A provider that takes the whole balance answers `wholeBalance`.
+   */
+  withdrawFromSubaccount?(input: SubaccountWithdrawalInput): Promise<ProviderTransfer>;
+  /** The withdrawal's state now (by the provider's id when known, else by `payoutId`). */
+  getSubaccountWithdrawal?(input: SubaccountWithdrawalLookup): Promise<ProviderTransfer>;
+}
+
+export interface SubaccountWithdrawalSource {
+  providerSubaccountId: string;
+  /** The Pix key saved at the subaccount's creation, when one was given. */
+  pixKey?: { keyType: 'cpf' | 'cnpj' | 'email' | 'phone' | 'evp'; key: string };
+  /** The credential the provider issued for the subaccount (Asaas apiKey), when it has one. */
+  issuedSecret?: string;
+}
+
+export interface SubaccountWithdrawalInput extends SubaccountWithdrawalSource {
+  /** Our payout id (po_…): the provider-side idempotency handle. */
+  payoutId: string;
+  amount: number;
+  description?: string;
+}
+
+export interface SubaccountWithdrawalLookup extends SubaccountWithdrawalSource {
+  payoutId: string;
+  providerTransferId?: string;
 }
 
 /** What an adapter class declares for the catalog and the 400s (the one requirement table). */

@@ -139,8 +139,9 @@ beforeAll(async () => {
   const webhookBaseUrl = await startIntake({ handle: (input) => (intake.current ? intake.current.handle(input) : Promise.resolve({ httpStatus: 503, body: '' })) });
   const controls = emulatorControls({ efi: { control: endpoints['efi'].control }, stripe: { control: endpoints['stripe'].control } }, 5_000);
   accounts = new ProviderAccountService(accountModel, secrets, breakers, buildAdapter, webhookBaseUrl, logger, controls);
-  intake.current = new WebhookIntakeService(accounts, receipts, outbox, logger, new SubaccountSecrets(registerSubaccountSecretModel(db), secrets));
-  handlers = payoutHandlers(accounts);
+  const subaccountSecrets = new SubaccountSecrets(registerSubaccountSecretModel(db), secrets);
+  intake.current = new WebhookIntakeService(accounts, receipts, outbox, logger, subaccountSecrets);
+  handlers = payoutHandlers(accounts, subaccountSecrets);
 });
 
 afterAll(async () => {

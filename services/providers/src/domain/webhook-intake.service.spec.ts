@@ -267,7 +267,7 @@ describe('webhook intake: transfers', () => {
 });
 
 describe('webhook intake: subaccounts', () => {
-  const approved: ProviderSubaccount = { providerSubaccountId: 'acc_1', status: 'active', statusDetail: 'Cadastro aprovado.', providerStatus: 'APPROVED', details: {} };
+  const approved: ProviderSubaccount = { providerSubaccountId: 'acc_1', status: 'active', statusDetail: 'Cadastro aprovado.', providerStatus: 'APPROVED', details: {}, splitTarget: 'wallet_1' };
 
   /** A subaccount-capable adapter whose parsers answer the given results; getSubaccount records the secret it was handed. */
   const onboarding = (payment: WebhookParseResult, subaccount: SubaccountWebhookParseResult, overrides: Adapter = {}) => {

@@ -43,6 +43,7 @@ export function toProtoProvider(definition: ProviderDefinition): providers.Provi
       disputes: c.disputes,
       dispute_evidence: c.disputeEvidence,
       subaccounts: c.subaccounts,
+      max_splits: c.maxSplits,
       payouts: c.payouts,
       payout_destinations: c.payoutDestinations,
       subscriptions: c.subscriptions,

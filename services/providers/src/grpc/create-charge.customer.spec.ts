@@ -22,7 +22,7 @@ function handlersSeeing(seen: CreateChargeInput[]) {
 
 const request = (customer: providers.CreateChargeRequest['customer']): providers.CreateChargeRequest => ({
   merchant_id: 'acct_1', mode: modeFromName('test'), account_id: 'pa_1', payment_id: 'pay_1', method: 'boleto', amount: 1_990,
-  customer, expires_in_seconds: 3_600, description: '', metadata: {}, idempotency_key: 'pay_1:pa_1',
+  customer, expires_in_seconds: 3_600, description: '', metadata: {}, idempotency_key: 'pay_1:pa_1', splits: [],
 });
 
 describe('createCharge: the buyer', () => {

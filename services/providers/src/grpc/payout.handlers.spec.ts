@@ -1,4 +1,5 @@
 import { modeFromName } from '@orquestra/contracts';
+import type { SubaccountSecrets } from '../domain/subaccount-secrets';
 import { ProviderError, type ProviderAdapter } from '../adapters/provider-adapter';
 import type { CreateTransferInput, ProviderTransfer } from '../adapters/provider-payouts';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
@@ -19,7 +20,9 @@ function handlersWith(adapter: Record<string, unknown>, options: { enabled?: boo
       return operation(adapter as unknown as ProviderAdapter);
     },
   } as unknown as ProviderAccountService;
-  return { handlers: payoutHandlers(accounts), calls };
+  // These transfers are the account's own: the subaccount credential store is never asked.
+  const noSubaccountSecrets = { find: () => Promise.reject(new Error('not a withdrawal')) } as unknown as SubaccountSecrets;
+  return { handlers: payoutHandlers(accounts, noSubaccountSecrets), calls };
 }
 
 const account = { merchant_id: 'acct_1', mode: modeFromName('test'), account_id: 'pa_1' };
@@ -46,7 +49,7 @@ describe('payout handlers', () => {
     const { handlers } = handlersWith(capable({ createTransfer: (input: CreateTransferInput) => Promise.resolve(void seen.push(input)).then(() => transfer) }));
     const answer = await handlers.createTransfer(createRequest as never, {} as never);
     expect(seen).toEqual([{ payoutId: 'po_1', amount: 5_000, destination: { type: 'pix_key', keyType: 'email', key: 'fin@loja.com' }, description: 'Repasse' }]);
-    expect(answer).toEqual({ transfer: { provider_transfer_id: 'tr_1', payout_id: 'po_1', status: 'processing', provider_status: 'EM_PROCESSAMENTO', amount: 5_000 }, provider: 'efi' });
+    expect(answer).toEqual({ transfer: { provider_transfer_id: 'tr_1', payout_id: 'po_1', status: 'processing', provider_status: 'EM_PROCESSAMENTO', amount: 5_000, whole_balance: false }, provider: 'efi' });
   });
 
   it('finds a transfer by our payout id, with every optional field', async () => {
@@ -63,6 +66,7 @@ describe('payout handlers', () => {
       fee: 0,
       paid_at: '2026-11-24T10:01:00.000Z',
       end_to_end_id: 'E123',
+      whole_balance: false,
     });
   });
 

@@ -3,7 +3,9 @@ import { AppError, type Handlers } from '@orquestra/platform';
 import { ProviderError } from '../adapters/provider-adapter';
 import { isPayoutCapable, type CreateTransferInput, type PayoutCapable, type PayoutDestination } from '../adapters/provider-payouts';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
+import { isSubaccountCapable, type SubaccountCapable, type SubaccountWithdrawalSource } from '../adapters/provider-subaccounts';
 import type { ProviderAccountService } from '../domain/provider-account.service';
+import type { SubaccountSecrets } from '../domain/subaccount-secrets';
 import { toAppError } from './provider-errors';
 import { toProtoBalance, toProtoTransfer } from './payout.mapper';
 
@@ -42,8 +44,16 @@ async function payoutGuarded<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Balance and transfers: each runs the account's adapter through the account's breaker (accounts.call), never retried here. */
-export function payoutHandlers(accounts: ProviderAccountService): Pick<Handlers<typeof providers.ProvidersServiceService>, PayoutRpcs> {
+const NO_WITHDRAWALS = (account: ProviderAccountDoc) =>
+  `Este provedor não faz saques de subcontas pela API: a conta ${account._id} (${account.provider}) não retira o saldo de uma subconta por aqui. Faça o saque no painel do provedor.`;
+
+/**
+ * Balance and transfers: each runs the account's adapter through the account's breaker
+ * (accounts.call), never retried here. A transfer with a `subaccount` source is a withdrawal from
+ * that subaccount's balance (the adapter's withdrawFromSubaccount, with the credential the provider
+ * issued for it when there is one).
+ */
+export function payoutHandlers(accounts: ProviderAccountService, secrets: SubaccountSecrets): Pick<Handlers<typeof providers.ProvidersServiceService>, PayoutRpcs> {
   const resolve = async (ref: providers.PayoutAccountRef | undefined): Promise<{ account: ProviderAccountDoc; adapter: PayoutCapable }> => {
     if (!ref) throw new AppError('parameter_missing', { param: 'provider_account_id' });
     const account = await accounts.get(ref.merchant_id, modeName(ref.mode), ref.account_id);
@@ -61,6 +71,33 @@ export function payoutHandlers(accounts: ProviderAccountService): Pick<Handlers<
   const capable = <T>(account: ProviderAccountDoc, work: (adapter: PayoutCapable) => Promise<T>): Promise<T> =>
     payoutGuarded(() => accounts.call(account, (adapter) => (isPayoutCapable(adapter) ? work(adapter) : Promise.reject(new AppError('provider_rejected', { param: 'provider_account_id' })))));
 
+  /** The withdrawal's source as the adapter wants it; the subaccount must be this account's. */
+  const withdrawalSource = async (account: ProviderAccountDoc, source: providers.SubaccountSource): Promise<{ adapter: SubaccountCapable; source: SubaccountWithdrawalSource }> => {
+    const adapter = accounts.adapterFor(account);
+    if (!isSubaccountCapable(adapter) || !adapter.withdrawFromSubaccount || !adapter.getSubaccountWithdrawal) {
+      throw new AppError('provider_rejected', { param: 'subaccount_id', message: NO_WITHDRAWALS(account) });
+    }
+    if (!source.subaccount_id) throw new AppError('parameter_missing', { param: 'subaccount_id' });
+    if (!source.provider_subaccount_id) throw new AppError('parameter_missing', { param: 'provider_subaccount_id' });
+    const issuedSecret = await secrets.find(account._id, source.subaccount_id);
+    const pixKey = source.pix_key
+      ? destinationOf({ type: 'pix_key', key_type: source.pix_key_type, key: source.pix_key })
+      : undefined;
+    return {
+      adapter,
+      source: {
+        providerSubaccountId: source.provider_subaccount_id,
+        ...(pixKey?.type === 'pix_key' ? { pixKey: { keyType: pixKey.keyType, key: pixKey.key } } : {}),
+        ...(issuedSecret ? { issuedSecret } : {}),
+      },
+    };
+  };
+
+  const withdrawing = <T>(account: ProviderAccountDoc, work: (adapter: SubaccountCapable) => Promise<T>): Promise<T> =>
+    payoutGuarded(() =>
+      accounts.call(account, (adapter) => (isSubaccountCapable(adapter) ? work(adapter) : Promise.reject(new AppError('provider_rejected', { param: 'subaccount_id', message: NO_WITHDRAWALS(account) })))),
+    );
+
   return {
     async getBalance({ account: ref }) {
       const { account } = await resolve(ref);
@@ -73,6 +110,12 @@ export function payoutHandlers(accounts: ProviderAccountService): Pick<Handlers<
       if (!request.payout_id) throw new AppError('parameter_missing', { param: 'payout_id' });
       if (!Number.isSafeInteger(request.amount) || request.amount < 1) throw new AppError('amount_too_small', { param: 'amount' });
       if (request.description.length > DESCRIPTION_MAX) throw new AppError('parameter_invalid', { param: 'description', message: `description deve ter no máximo ${DESCRIPTION_MAX} caracteres.` });
+      if (request.subaccount) {
+        const { source } = await withdrawalSource(account, request.subaccount);
+        const input = { ...source, payoutId: request.payout_id, amount: request.amount, ...(request.description ? { description: request.description } : {}) };
+        const transfer = await withdrawing(account, (a) => (a.withdrawFromSubaccount ? a.withdrawFromSubaccount(input) : Promise.reject(new AppError('provider_rejected', { param: 'subaccount_id' }))));
+        return { transfer: toProtoTransfer(transfer), provider: account.provider };
+      }
       const destination = destinationOf(request.destination);
       if (!adapter.payoutDestinations.includes(destination.type)) {
         throw new AppError('parameter_invalid', {
@@ -89,9 +132,15 @@ export function payoutHandlers(accounts: ProviderAccountService): Pick<Handlers<
       return { transfer: toProtoTransfer(await capable(account, (a) => a.createTransfer(input))), provider: account.provider };
     },
 
-    async getTransfer({ account: ref, payout_id, provider_transfer_id }) {
+    async getTransfer({ account: ref, payout_id, provider_transfer_id, subaccount }) {
       const { account } = await resolve(ref);
       if (!payout_id) throw new AppError('parameter_missing', { param: 'payout_id' });
+      if (subaccount) {
+        const { source } = await withdrawalSource(account, subaccount);
+        const lookup = { ...source, payoutId: payout_id, ...(provider_transfer_id ? { providerTransferId: provider_transfer_id } : {}) };
+        const transfer = await withdrawing(account, (a) => (a.getSubaccountWithdrawal ? a.getSubaccountWithdrawal(lookup) : Promise.reject(new AppError('provider_rejected', { param: 'subaccount_id' }))));
+        return { transfer: toProtoTransfer(transfer) };
+      }
       const input = { payoutId: payout_id, ...(provider_transfer_id ? { providerTransferId: provider_transfer_id } : {}) };
       return { transfer: toProtoTransfer(await capable(account, (adapter) => adapter.getTransfer(input))) };
     },

@@ -24,5 +24,6 @@ export function toProtoTransfer(transfer: ProviderTransfer): providers.Transfer 
     ...(transfer.failureReason !== undefined ? { failure_reason: transfer.failureReason } : {}),
     ...(transfer.paidAt !== undefined ? { paid_at: transfer.paidAt.toISOString() } : {}),
     ...(transfer.endToEndId !== undefined ? { end_to_end_id: transfer.endToEndId } : {}),
+    whole_balance: transfer.wholeBalance === true,
   };
 }

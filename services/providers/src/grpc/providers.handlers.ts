@@ -71,7 +71,7 @@ export function providersHandlers(deps: {
 
   return {
     ...recurrenceHandlers(accounts),
-    ...payoutHandlers(accounts),
+    ...payoutHandlers(accounts, subaccountSecrets),
     ...subaccountHandlers(accounts, subaccountSecrets),
 
     async listProviders() {
@@ -115,6 +115,16 @@ export function providersHandlers(deps: {
       const account = await accounts.get(request.merchant_id, modeName(request.mode), request.account_id);
       if (!account.enabled) throw new AppError('provider_unavailable', { message: 'A conta do provedor está desativada.' });
       if (!account.methods.includes(request.method)) throw new AppError('method_not_available', { param: 'method' });
+      const maxSplits = PROVIDER_CATALOG[account.provider]?.capabilities.maxSplits ?? 0;
+      if (request.splits.length > maxSplits) {
+        throw new AppError('invalid_request', {
+          param: 'splits',
+          message:
+            maxSplits === 0
+              ? `A conta ${account._id} (${account.provider}) não aceita divisão de pagamentos (splits).`
+              : `A conta ${account._id} (${account.provider}) aceita no máximo ${maxSplits} ${maxSplits === 1 ? 'divisão' : 'divisões'} por pagamento.`,
+        });
+      }
       const customer = chargeCustomer(request.customer);
       const charge = await guarded(() =>
         accounts.call(account, (adapter) =>
@@ -128,6 +138,7 @@ export function providersHandlers(deps: {
             ...(request.description ? { description: request.description } : {}),
             metadata: request.metadata,
             idempotencyKey: request.idempotency_key,
+            ...(request.splits.length > 0 ? { splits: request.splits.map((split) => ({ subaccountId: split.subaccount_id, splitTarget: split.split_target, amount: split.amount })) } : {}),
           }),
         ),
       );

@@ -9,7 +9,7 @@ import { subaccountHandlers } from './subaccount.handlers';
 
 // Fakes for the collaborators (the account service, the secret store, the adapter); the handlers under test are the real ones.
 const SECRET = '$aact_hmlg_issued_for_the_subaccount';
-const made: ProviderSubaccount = { providerSubaccountId: 'acc_1', status: 'pending', statusDetail: 'Em análise.', providerStatus: 'PENDING', details: { wallet_id: 'w_1' } };
+const made: ProviderSubaccount = { providerSubaccountId: 'acc_1', status: 'pending', statusDetail: 'Em análise.', providerStatus: 'PENDING', details: { wallet_id: 'w_1' }, splitTarget: 'w_1' };
 
 /** A SubaccountCapable adapter whose class declares a requirement table, as the real ones do. */
 class FakeSubaccounts {
@@ -95,7 +95,7 @@ describe('subaccount handlers', () => {
         transferInterval: 'weekly',
       },
     ]);
-    expect(answer).toEqual({ subaccount: { provider_subaccount_id: 'acc_1', status: 'pending', status_detail: 'Em análise.', provider_status: 'PENDING', details: { wallet_id: 'w_1' } }, provider: 'asaas' });
+    expect(answer).toEqual({ subaccount: { provider_subaccount_id: 'acc_1', status: 'pending', status_detail: 'Em análise.', provider_status: 'PENDING', details: { wallet_id: 'w_1' }, split_target: 'w_1' }, provider: 'asaas' });
     expect(JSON.stringify(answer)).not.toContain(SECRET);
     expect(calls).toEqual(['breaker']);
   });

@@ -127,6 +127,7 @@ export function toProtoSubaccount(subaccount: ProviderSubaccount): providers.Pro
     status_detail: subaccount.statusDetail,
     provider_status: subaccount.providerStatus,
     details: { ...subaccount.details },
+    split_target: subaccount.splitTarget,
   };
 }
 

@@ -157,6 +157,7 @@ function toSubaccount(account: AsaasAccount, status: AsaasAccountStatus | undefi
     ...mapped,
     providerStatus: status?.general ?? 'PENDING',
     details: { wallet_id: account.walletId, login_email: account.loginEmail ?? account.email },
+    splitTarget: account.walletId,
     ...(account.apiKey ? { issuedSecret: account.apiKey } : {}),
   };
 }

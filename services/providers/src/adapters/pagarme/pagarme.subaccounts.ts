@@ -177,6 +177,7 @@ export function toSubaccount(recipient: PagarmeRecipient): ProviderSubaccount {
   const bank = maskedBankAccount(recipient.default_bank_account);
   return {
     providerSubaccountId: recipient.id,
+    splitTarget: recipient.id,
     ...mapRecipientStatus(recipient),
     providerStatus: recipient.status,
     details: { login_email: recipient.email, ...(bank ? { bank_account: bank } : {}) },

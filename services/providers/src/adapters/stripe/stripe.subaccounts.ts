@@ -124,6 +124,7 @@ export function toProviderSubaccount(account: StripeConnectedAccount): ProviderS
   const { status, statusDetail } = statusOf(account);
   return {
     providerSubaccountId: account.id,
+    splitTarget: account.id,
     status,
     statusDetail,
     providerStatus: account.requirements?.disabled_reason ?? (account.payouts_enabled ? 'enabled' : 'restricted'),

@@ -39,6 +39,7 @@ function subaccountOf(body: unknown): WooviSubaccount | undefined {
 function toProviderSubaccount(subaccount: WooviSubaccount): ProviderSubaccount {
   return {
     providerSubaccountId: subaccount.pixKey,
+    splitTarget: subaccount.pixKey,
     status: 'active',
     statusDetail: 'Ativa: a Woovi não exige verificação de identidade para subcontas.',
     // Woovi reports no status for a subaccount: it exists or it does not.
