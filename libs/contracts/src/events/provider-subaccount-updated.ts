@@ -18,6 +18,8 @@ export const providerSubaccountUpdatedSchema = z.object({
   status: z.enum(['pending', 'active', 'refused', 'blocked', 'inactive']),
   status_detail: z.string(),
   provider_status: z.string(),
+  /** What a split part names at the provider now (ProviderSubaccount.split_target), when the report carries it. */
+  split_target: z.string().optional(),
   via: z.enum(['webhook', 'sync']),
 });
 

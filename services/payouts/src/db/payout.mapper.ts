@@ -28,6 +28,8 @@ export function toProtoPayout(doc: PayoutDoc): payouts.Payout {
     updated_at: doc.updated_at.toISOString(),
     subaccount_id: doc.subaccount_id,
     source_key_id: doc.source_key_id,
+    ...(doc.subaccount_id && doc.amount_requested !== null && doc.amount_requested !== undefined ? { amount_requested: doc.amount_requested } : {}),
+    whole_balance: doc.whole_balance ?? false,
   };
 }
 

@@ -3,7 +3,8 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import { PAYOUT_STATUSES, type PayoutStatus } from '../domain/payout-states';
 
 export interface PayoutDestinationDoc {
-  type: 'account' | 'pix_key';
+  /** subaccount: a withdrawal, to the subaccount's own destination (its Pix key saved at creation, or what the provider holds). */
+  type: 'account' | 'pix_key' | 'subaccount';
   /** pix_key: the saved destination (pdest_…) and its key, masked: the whole key is read from accounts when sending. */
   destination_id: string;
   key_type: string;
@@ -24,7 +25,12 @@ export interface PayoutDoc extends OutboxFields, OutboxLeaseFields, DueWorkField
   mode: 'test' | 'live';
   source_key_id: string;
   status: PayoutStatus;
+  /** Cents. A whole-balance withdrawal: what left, once the provider says. */
   amount: number;
+  /** Withdrawals: the amount asked (null on payouts). */
+  amount_requested: number | null;
+  /** Withdrawals: the provider took the whole balance instead of the amount asked (Woovi). */
+  whole_balance: boolean;
   fee: number | null;
   provider: string;
   provider_account_id: string;
@@ -39,7 +45,10 @@ export interface PayoutDoc extends OutboxFields, OutboxLeaseFields, DueWorkField
   failure_code: string | null;
   failure_reason: string | null;
   paid_at: Date | null;
-  /** The São Paulo day whose daily limit this payout counts against, and whether a failure gave it back. */
+  /**
+   * The São Paulo day whose daily limit this payout counts against, and whether a failure gave it
+   * back. Withdrawals do not count (the subaccount's money is not the merchant's): '' and true.
+   */
   limit_day: string;
   limit_released: boolean;
   idempotency_key: string;
@@ -59,12 +68,14 @@ const schema = new Schema<PayoutDoc>(
     source_key_id: { type: String, default: '' },
     status: { type: String, enum: PAYOUT_STATUSES, required: true },
     amount: { type: Number, required: true },
+    amount_requested: { type: Number, default: null },
+    whole_balance: { type: Boolean, default: false },
     fee: { type: Number, default: null },
     provider: { type: String, required: true },
     provider_account_id: { type: String, required: true },
     provider_transfer_id: { type: String, default: '' },
     destination: {
-      type: { type: String, enum: ['account', 'pix_key'], required: true },
+      type: { type: String, enum: ['account', 'pix_key', 'subaccount'], required: true },
       destination_id: { type: String, default: '' },
       key_type: { type: String, default: '' },
       key_masked: { type: String, default: '' },
@@ -78,7 +89,7 @@ const schema = new Schema<PayoutDoc>(
     failure_code: { type: String, default: null },
     failure_reason: { type: String, default: null },
     paid_at: { type: Date, default: null },
-    limit_day: { type: String, required: true },
+    limit_day: { type: String, default: '' },
     limit_released: { type: Boolean, default: false },
     idempotency_key: { type: String, required: true },
     request_hash: { type: String, default: '' },
@@ -96,6 +107,8 @@ schema.index({ merchant_id: 1, mode: 1, idempotency_key: 1 }, { unique: true });
 schema.index({ merchant_id: 1, mode: 1, _id: -1 });
 schema.index({ merchant_id: 1, mode: 1, status: 1, _id: -1 });
 schema.index({ merchant_id: 1, mode: 1, provider_account_id: 1, _id: -1 });
+// A subaccount's withdrawals, newest first.
+schema.index({ merchant_id: 1, mode: 1, subaccount_id: 1, _id: -1 });
 schema.index({ provider_account_id: 1, provider_transfer_id: 1 });
 schema.index({ due_at: 1 });
 

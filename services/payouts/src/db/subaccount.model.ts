@@ -27,6 +27,14 @@ export interface SubaccountDoc extends OutboxFields, OutboxLeaseFields {
   email: string;
   /** As the provider gave them (the adapters mask account numbers); e-mails are masked when shown. */
   details: Record<string, string>;
+  /**
+   * What a split part names at the provider (Asaas walletId, Pagar.me recipient, Woovi Pix key,
+   * Stripe account), from the provider's answer at creation, refreshed on sync and on reports.
+   * Internal: never shown by the API.
+   */
+  split_target: string;
+  /** The Pix key given at creation, whole: a withdrawal goes to it (empty when none was given). Never shown. */
+  pix_key: { key_type: string; key: string };
   metadata: Record<string, string>;
   /** `<merchant>:<mode>:key:<Idempotency-Key>` when one was sent, else the id (unique either way). */
   idempotency_ref: string;
@@ -53,6 +61,11 @@ const schema = new Schema<SubaccountDoc>(
     email: { type: String, default: '' },
     // The provider's and the merchant's own keys and values: free-form by definition.
     details: { type: Schema.Types.Mixed, default: {} },
+    split_target: { type: String, default: '' },
+    pix_key: {
+      key_type: { type: String, default: '' },
+      key: { type: String, default: '' },
+    },
     metadata: { type: Schema.Types.Mixed, default: {} },
     idempotency_ref: { type: String, required: true },
     request_hash: { type: String, default: '' },

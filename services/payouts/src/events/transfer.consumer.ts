@@ -23,6 +23,7 @@ export async function startTransferConsumer(bus: EventBus, store: PayoutStore, s
       status: report.status,
       provider_status: report.provider_status,
       amount: report.amount,
+      whole_balance: false,
       ...(report.fee !== undefined ? { fee: report.fee } : {}),
       ...(report.failure_code ? { failure_code: report.failure_code } : {}),
       ...(report.failure_reason ? { failure_reason: report.failure_reason } : {}),

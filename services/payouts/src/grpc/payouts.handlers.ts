@@ -101,5 +101,18 @@ export function payoutsHandlers(service: PayoutsService, subaccounts: Subaccount
     async getSubaccountBalance(request) {
       return subaccounts.balance(scopeOf(request.caller), required(request.subaccount_id));
     },
+
+    async resolveSplits(request) {
+      return { subaccounts: await subaccounts.resolveSplits(scopeOf(request.caller), request.subaccount_ids) };
+    },
+
+    // Withdrawals land in the next commit; until then they are refused as unavailable.
+    async createWithdrawal() {
+      throw new AppError('service_unavailable');
+    },
+
+    async listWithdrawals() {
+      throw new AppError('service_unavailable');
+    },
   };
 }

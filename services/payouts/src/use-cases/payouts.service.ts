@@ -113,6 +113,8 @@ export class PayoutsService {
       source_key_id: command.keyId,
       status: 'pending',
       amount: command.amount,
+      amount_requested: null,
+      whole_balance: false,
       fee: null,
       provider: account.provider,
       provider_account_id: account.id,

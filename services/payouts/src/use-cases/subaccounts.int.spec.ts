@@ -18,6 +18,8 @@ jest.setTimeout(60_000);
 class FakeProvider {
   readonly made = new Map<string, number>();
   status = 'pending';
+  /** What getSubaccount answers as the split target ('' keeps the stored one). */
+  splitTarget = '';
 
   handlers(): Handlers<typeof providers.ProvidersServiceService> {
     const account = providers.ProviderAccount.fromPartial({ id: 'pa_asaas', provider: 'asaas', enabled: true, mode: common.Mode.MODE_TEST });
@@ -33,10 +35,10 @@ class FakeProvider {
       createSubaccount: async ({ subaccount_id, person }) => {
         if (!person?.email) throw new AppError('parameter_missing', { param: 'email', message: 'O provedor desta conta (Asaas) exige email: informe email.' });
         this.made.set(subaccount_id, (this.made.get(subaccount_id) ?? 0) + 1);
-        return { subaccount: { provider_subaccount_id: `acc_${subaccount_id}`, status: 'pending', status_detail: 'Em análise na Asaas.', provider_status: 'PENDING', details: { wallet_id: 'w1', login_email: person.email } }, provider: 'asaas' };
+        return { subaccount: { provider_subaccount_id: `acc_${subaccount_id}`, status: 'pending', status_detail: 'Em análise na Asaas.', provider_status: 'PENDING', details: { wallet_id: 'w1', login_email: person.email }, split_target: `wal_${subaccount_id}` }, provider: 'asaas' };
       },
       getSubaccount: async ({ provider_subaccount_id }) => ({
-        subaccount: { provider_subaccount_id, status: this.status, status_detail: this.status === 'active' ? 'Aprovada.' : 'Em análise na Asaas.', provider_status: 'X', details: { wallet_id: 'w1' } },
+        subaccount: { provider_subaccount_id, status: this.status, status_detail: this.status === 'active' ? 'Aprovada.' : 'Em análise na Asaas.', provider_status: 'X', details: { wallet_id: 'w1' }, split_target: this.splitTarget },
       }),
       getSubaccountBalance: async () => ({ balance: { available: 12_345, currency: 'BRL', as_of: '2026-11-24T12:00:00.000Z' } }),
     };
@@ -156,5 +158,48 @@ describe('subaccounts against the real store and broker', () => {
     expect(await service.applyReported({ ...report, provider_subaccount_id: 'acc_not_yet' })).toBe('unknown');
     // Another connected account's report never moves it.
     expect(await service.applyReported({ ...report, account_id: 'pa_other', subaccount_id: subaccount._id, status: 'active' })).toBe('unknown');
+  });
+
+  it('keeps the split target the provider answered and the Pix key given at creation (neither shown); sync and reports refresh the target', async () => {
+    const { subaccount } = await service.create(
+      scope,
+      'key_full',
+      request({ person: { name: 'Davi Rocha', document: '390.533.447-05', email: 'davi@exemplo.com.br' } as never, pix_key: { key_type: 'email', key: 'davi@exemplo.com.br' } }),
+    );
+    expect(subaccount).toMatchObject({ split_target: `wal_${subaccount._id}`, pix_key: { key_type: 'email', key: 'davi@exemplo.com.br' } });
+    const { toProtoSubaccount } = await import('./subaccounts.service');
+    expect(JSON.stringify(toProtoSubaccount(subaccount))).not.toContain(`wal_${subaccount._id}`);
+
+    // A sync whose answer carries no target keeps the stored one; one that carries another replaces it.
+    fake.status = 'active';
+    fake.splitTarget = '';
+    expect((await service.sync(scope, subaccount._id)).split_target).toBe(`wal_${subaccount._id}`);
+    fake.splitTarget = 'wal_new';
+    expect((await service.sync(scope, subaccount._id)).split_target).toBe('wal_new');
+    const report = { account_id: 'pa_asaas', provider: 'asaas', provider_subaccount_id: subaccount.provider_subaccount_id, status: 'active' as const, status_detail: 'Aprovada.', provider_status: 'X', via: 'webhook' as const };
+    expect(await service.applyReported({ ...report, split_target: 'wal_newer' })).toBe('applied');
+    expect(await service.applyReported({ ...report, split_target: 'wal_newer' })).toBe('unchanged');
+    expect((await service.get(scope, subaccount._id)).split_target).toBe('wal_newer');
+  });
+
+  it('resolves a split\'s subaccounts in the order asked; an unknown one (another mode, still being created) is NOT_FOUND naming its position', async () => {
+    const made = await Promise.all(
+      [
+        { name: 'Eva Souza', document: '111.444.777-35', email: 'eva@exemplo.com.br' },
+        { name: 'Fábio Melo', document: '390.533.447-05', email: 'fabio@exemplo.com.br' },
+      ].map(async (person) => (await service.create(scope, 'key_full', request({ person: person as never }))).subaccount),
+    );
+    const [first, second] = made as [(typeof made)[number], (typeof made)[number]];
+    const resolved = await service.resolveSplits(scope, [second._id, first._id]);
+    expect(resolved).toEqual([
+      { id: second._id, status: second.status, provider: 'asaas', provider_account_id: 'pa_asaas', split_target: `wal_${second._id}` },
+      { id: first._id, status: first.status, provider: 'asaas', provider_account_id: 'pa_asaas', split_target: `wal_${first._id}` },
+    ]);
+    expect(await service.resolveSplits(scope, [])).toEqual([]);
+    await expect(service.resolveSplits(scope, [first._id, 'sub_unknown'])).rejects.toMatchObject({ code: 'not_found', param: 'splits[1].subaccount_id' });
+    await expect(service.resolveSplits({ ...scope, mode: 'live' }, [first._id])).rejects.toMatchObject({ code: 'not_found', param: 'splits[0].subaccount_id' });
+    await expect(service.resolveSplits({ merchantId: 'acct_other', mode: 'test' }, [first._id])).rejects.toMatchObject({ code: 'not_found', param: 'splits[0].subaccount_id' });
+    await model.create({ ...(await model.findById(first._id).lean().exec())!, _id: 'sub_provisioning', idempotency_ref: 'sub_provisioning', provisioning: true });
+    await expect(service.resolveSplits(scope, [first._id, second._id, 'sub_provisioning'])).rejects.toMatchObject({ code: 'not_found', param: 'splits[2].subaccount_id' });
   });
 });

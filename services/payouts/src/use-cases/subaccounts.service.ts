@@ -115,6 +115,8 @@ export class SubaccountsService {
       document: taxId.value,
       email: person.email ?? '',
       details: {},
+      split_target: '',
+      pix_key: { key_type: request.pix_key?.key_type ?? '', key: request.pix_key?.key ?? '' },
       metadata: request.metadata,
       idempotency_ref: ref,
       request_hash: request.request_hash,
@@ -181,13 +183,24 @@ export class SubaccountsService {
       status_detail: made.status_detail,
       provider_subaccount_id: made.provider_subaccount_id,
       details: made.details,
+      split_target: made.split_target,
       updated_at: new Date(),
     };
     const written = await this.model
       .findOneAndUpdate(
         { _id: doc._id, provisioning: true },
         withOutbox(
-          { $set: { provisioning: false, status, status_detail: after.status_detail, provider_subaccount_id: after.provider_subaccount_id, details: after.details, updated_at: after.updated_at } },
+          {
+            $set: {
+              provisioning: false,
+              status,
+              status_detail: after.status_detail,
+              provider_subaccount_id: after.provider_subaccount_id,
+              details: after.details,
+              split_target: after.split_target,
+              updated_at: after.updated_at,
+            },
+          },
           [subaccountEvent('subaccount.created', after)],
         ),
         { new: true },
@@ -249,8 +262,40 @@ export class SubaccountsService {
     });
     if (!subaccount) throw new AppError('provider_error');
     const status = toStatus(subaccount.status);
-    if (status === current.status && subaccount.status_detail === current.status_detail) return current;
+    const refreshed = await this.refreshSplitTarget(current, subaccount.split_target);
+    if (status === current.status && subaccount.status_detail === current.status_detail) return refreshed;
     return this.write(scope, id, () => ({ status, status_detail: subaccount.status_detail, details: subaccount.details }));
+  }
+
+  /**
+   * The provider's split target when it gave one that differs (a recipient re-created, a Pix key
+   * changed). Not part of the public object, so no subaccount.updated for it alone.
+   */
+  private async refreshSplitTarget(doc: SubaccountDoc, splitTarget: string | undefined): Promise<SubaccountDoc> {
+    if (!splitTarget || splitTarget === doc.split_target) return doc;
+    const written = await this.model.findOneAndUpdate({ _id: doc._id }, { $set: { split_target: splitTarget } }, { new: true }).lean<SubaccountDoc>().exec();
+    return written ?? doc;
+  }
+
+  /**
+   * The subaccounts a payment's split names, in the order asked, with what the provider's split
+   * needs. One unknown in the caller's merchant and mode (or still being created): NOT_FOUND naming
+   * its position, `splits[i].subaccount_id`. Whether its status allows a split is the caller's rule.
+   */
+  async resolveSplits(scope: CallerScope, ids: string[]): Promise<payouts.SplitSubaccount[]> {
+    if (ids.length === 0) return [];
+    const docs = await this.model
+      .find({ _id: { $in: [...new Set(ids)] }, merchant_id: scope.merchantId, mode: scope.mode, provisioning: false })
+      .lean<SubaccountDoc[]>()
+      .exec();
+    const byId = new Map(docs.map((doc) => [doc._id, doc]));
+    return ids.map((id, index) => {
+      const doc = byId.get(id);
+      if (!doc) {
+        throw new AppError('not_found', { param: `splits[${index}].subaccount_id`, message: `Não existe subconta ${id || '(vazio)'} neste modo. Confira splits[${index}].subaccount_id (GET /v1/subaccounts).` });
+      }
+      return { id: doc._id, status: doc.status, provider: doc.provider, provider_account_id: doc.provider_account_id, split_target: doc.split_target ?? '' };
+    });
   }
 
   /**
@@ -266,7 +311,8 @@ export class SubaccountsService {
         : await this.model.findOne({ provider_account_id: report.account_id, provider_subaccount_id: report.provider_subaccount_id }).lean<SubaccountDoc>().exec();
     if (!doc || doc.provisioning) return 'unknown';
     const status = toStatus(report.status);
-    if (status === doc.status && report.status_detail === doc.status_detail) return 'unchanged';
+    const refreshed = await this.refreshSplitTarget(doc, report.split_target);
+    if (status === doc.status && report.status_detail === doc.status_detail) return refreshed === doc ? 'unchanged' : 'applied';
     await this.write({ merchantId: doc.merchant_id, mode: doc.mode }, doc._id, () => ({ status, status_detail: report.status_detail }));
     return 'applied';
   }
