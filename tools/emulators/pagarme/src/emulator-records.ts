@@ -1,6 +1,7 @@
 /** The records the emulator keeps in memory (EmulatorState holds them; routes render them as JSON). */
 import type { PhoneRequest } from './order-validation';
 import type { DeliveryRecord } from '../../kit';
+import type { StoredSplitRule } from './split-rules';
 
 export interface AccountRegistration {
   secret_key: string;
@@ -87,6 +88,8 @@ export interface StoredCharge {
   transaction: PixTransaction;
   /** Refunds of the paid charge, oldest first. */
   refunds?: RefundTransaction[];
+  /** The payment's split rules (split-rules.ts): who gets what when paid, who gives back on refunds. */
+  split?: StoredSplitRule[];
 }
 
 export interface StoredOrder {

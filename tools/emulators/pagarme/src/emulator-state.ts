@@ -6,7 +6,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { activityStats, EmulatorStateBase, PayoutBook, refill } from '../../kit';
-import { accountIdFor, newEndToEndId, newId } from './pagarme-ids';
+import { accountIdFor, newEndToEndId, newId, recipientIdFor } from './pagarme-ids';
+import { takeBack } from './split-rules';
 import { pagarmeErrors } from './pagarme-errors';
 import type { PagarmeWithdrawalData } from './withdrawals';
 import type { StoredRecipient } from './recipients';
@@ -186,8 +187,27 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     charge.transaction.updatedAt = at;
     order.status = 'paid';
     order.updatedAt = at;
-    // The money is in the recipient's available balance at once (Pagar.me's release schedule is not emulated).
-    this.withdrawals.credit(order.accountId, charge.amount);
+    // The money is in the recipients' available balances at once (Pagar.me's release schedule is
+    // not emulated): each split rule's part to its recipient, or all of it to the account's own.
+    if (charge.split) for (const rule of charge.split) this.withdrawals.credit(rule.owner, rule.amount);
+    else this.withdrawals.credit(order.accountId, charge.amount);
+  }
+
+  /** Money a refund returns leaves the balances: in proportion to the split rules (split-rules.ts), or the account's own. */
+  private takeBack(order: StoredOrder, canceledBefore: number, amount: number): void {
+    const { charge } = order;
+    if (!charge.split) {
+      this.withdrawals.debit(order.accountId, amount);
+      return;
+    }
+    for (const debit of takeBack(charge.split, charge.paidAmount ?? charge.amount, canceledBefore + amount)) this.withdrawals.debit(debit.owner, debit.amount);
+  }
+
+  /** The balance owner of a recipient id this account may name in a split rule: its own recipient or one it created. */
+  splitRecipientOwner(accountId: string, recipientId: string): string | undefined {
+    if (recipientId === recipientIdFor(accountId)) return accountId;
+    const created = this.recipients.get(recipientId);
+    return created?.accountId === accountId ? created.id : undefined;
   }
 
   /** `DELETE /charges/:id`: cancels a pending charge, refunds a paid one (Pagar.me does both). */
@@ -197,7 +217,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     if (charge.status !== 'pending' && !refund) throw pagarmeErrors.chargeNotCancelable(charge.status);
     const at = this.now();
     // A paid charge canceled is refunded: what was not yet returned leaves the balance.
-    if (refund) this.withdrawals.debit(order.accountId, (charge.paidAmount ?? charge.amount) - (charge.canceledAmount ?? 0));
+    if (refund) this.takeBack(order, charge.canceledAmount ?? 0, (charge.paidAmount ?? charge.amount) - (charge.canceledAmount ?? 0));
     charge.status = 'canceled';
     charge.canceledAmount = charge.amount;
     charge.canceledAt = at;
@@ -234,8 +254,8 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
       createdAt: at,
     };
     charge.refunds = [...(charge.refunds ?? []), refund];
+    this.takeBack(order, charge.canceledAmount ?? 0, amount);
     charge.canceledAmount = (charge.canceledAmount ?? 0) + amount;
-    this.withdrawals.debit(order.accountId, amount);
     charge.updatedAt = at;
     if (charge.canceledAmount < paid) return { transition: 'partial_canceled', refund };
     charge.status = 'canceled';

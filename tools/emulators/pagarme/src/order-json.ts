@@ -5,6 +5,7 @@
  */
 import type { PixTransaction, StoredCharge, StoredCustomer, StoredOrder } from './emulator-state';
 import type { RefundTransaction } from './emulator-records';
+import { splitRuleJson } from './split-rules';
 
 /** Where `qr_code_url` points: the API port's PNG route (Pagar.me: `/core/v5/transactions/:id/qrcode`). */
 export type QrCodeUrl = (transactionId: string) => string;
@@ -110,7 +111,7 @@ export function chargeJson(order: StoredOrder, qrCodeUrl: QrCodeUrl, withOrder =
         }
       : {}),
     customer: customerJson(order.customer),
-    last_transaction: transactionJson(charge.transaction, charge.amount, qrCodeUrl),
+    last_transaction: { ...transactionJson(charge.transaction, charge.amount, qrCodeUrl), ...(charge.split ? { split: charge.split.map(splitRuleJson) } : {}) },
     metadata: order.metadata,
   };
 }

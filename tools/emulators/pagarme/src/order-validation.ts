@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { pagarmeErrors } from './pagarme-errors';
+import { splitProblems, splitRuleSchema, type RecipientResolver } from './split-rules';
 
 const digits = (min: number, max: number) => z.string().regex(new RegExp(`^\\d{${min},${max}}$`));
 
@@ -46,6 +47,9 @@ const pixSchema = z.object({
   additional_information: z.array(z.object({ name: z.string().min(1).max(50), value: z.string().min(1).max(200) })).max(50).optional(),
 });
 
+/** The emulator's cap on split rules per payment (Pagar.me documents none). */
+const MAX_SPLIT_RULES = 50;
+
 export const createOrderSchema = z.object({
   code: z.string().max(52).optional(),
   items: z
@@ -68,6 +72,8 @@ export const createOrderSchema = z.object({
         amount: z.number().int().min(1).optional(),
         pix: pixSchema.optional(),
         boleto: boletoSchema.optional(),
+        // Split rules (split-rules.ts); checked against the account's recipients below.
+        split: z.array(splitRuleSchema).min(1).max(MAX_SPLIT_RULES).optional(),
       }),
     )
     .length(1),
@@ -114,7 +120,7 @@ function cpfCnpjValid(document: string): boolean {
 }
 
 /** The parsed order, or a thrown 422 listing every problem (as Pagar.me lists them all at once). */
-export function parseCreateOrder(body: unknown, now: Date): CreateOrderRequest {
+export function parseCreateOrder(body: unknown, now: Date, recipients: RecipientResolver = () => undefined): CreateOrderRequest {
   const parsed = createOrderSchema.safeParse(body);
   const errors: Record<string, string[]> = {};
   if (!parsed.success) {
@@ -145,6 +151,7 @@ export function parseCreateOrder(body: unknown, now: Date): CreateOrderRequest {
   if (dueAt && Date.parse(dueAt) <= now.getTime()) add(errors, 'order.payments[0].boleto.due_at', 'The due_at field must be in the future.');
   const expiresAt = payment?.pix?.expires_at;
   if (expiresAt && Date.parse(expiresAt) <= now.getTime()) add(errors, 'order.payments[0].pix.expires_at', 'The expires_at field must be in the future.');
+  if (payment?.split) for (const [key, messages] of Object.entries(splitProblems(payment.split, total, recipients))) for (const message of messages) add(errors, key, message);
   if (Object.keys(errors).length > 0) throw pagarmeErrors.invalid(errors, body);
   return order;
 }

@@ -14,6 +14,7 @@ import { customerIdFor, newGatewayId, newId, newLocationToken } from './pagarme-
 import { pagarmeErrors } from './pagarme-errors';
 import type { BoletoDetails } from './emulator-records';
 import { newBoleto } from '../../kit';
+import { storedRules } from './split-rules';
 
 export interface OrderRoutesOptions {
   /** City written into BR Codes. */
@@ -75,7 +76,7 @@ function boletoOf(
 
 function createOrder(state: EmulatorState, accountId: string, body: unknown, options: OrderRoutesOptions): StoredOrder {
   const at = state.now();
-  const request = parseCreateOrder(body, at);
+  const request = parseCreateOrder(body, at, (recipientId) => state.splitRecipientOwner(accountId, recipientId));
   const customer = customerFor(state, accountId, request);
   const pix = request.payments[0]?.pix;
   const amount = request.items.reduce((sum, item) => sum + item.amount * item.quantity, 0);
@@ -108,6 +109,7 @@ function createOrder(state: EmulatorState, accountId: string, body: unknown, opt
       status: 'pending',
       createdAt: at,
       updatedAt: at,
+      ...(request.payments[0]?.split ? { split: storedRules(request.payments[0].split, (recipientId) => state.splitRecipientOwner(accountId, recipientId), () => newId('sr')) } : {}),
       transaction: {
         id: transactionId,
         status: boleto ? 'generated' : 'waiting_payment',

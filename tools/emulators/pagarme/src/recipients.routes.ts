@@ -56,7 +56,8 @@ export function recipientRoutes(state: EmulatorState): Router {
     const recipient = own(res, req.params['id']);
     if (!recipient) return next();
     const { available, pending } = state.withdrawals.balance(recipient.id);
-    res.status(200).json({ currency: 'BRL', available_amount: available, waiting_funds_amount: pending, transferred_amount: 0, recipient: recipientJson(recipient) });
+    const transferred = state.withdrawals.list(recipient.id).filter((w) => w.status === 'paid').reduce((sum, w) => sum + w.amount, 0);
+    res.status(200).json({ currency: 'BRL', available_amount: available, waiting_funds_amount: pending, transferred_amount: transferred, recipient: recipientJson(recipient) });
   });
 
   router.post('/recipients/:id/kyc_link', async (req, res) => {

@@ -1,7 +1,8 @@
 /**
  * `GET /recipients/default`, `GET /recipients/:id`, `GET /recipients/:id/balance`,
  * `POST /recipients/:id/withdrawals` (with `idempotency-key`), `GET /recipients/:id/withdrawals[/:wid]`
- * (withdrawals.ts), for the account's own recipient; recipients created by API are
+ * (withdrawals.ts), for the account's own recipient; withdrawals also for the recipients it created
+ * (their own balance, to their own bank account; only once `active`); recipients created by API are
  * recipients.routes.ts, mounted first (it also lists them all). The control routes are the kit's (payout-book.ts `payoutControlRoutes`, the
  * account named by its secret key or id in `account`).
  */
@@ -13,6 +14,7 @@ import { idempotentReplay } from './idempotency';
 import { PagarmeApiError, pagarmeErrors } from './pagarme-errors';
 import { newWithdrawalId, recipientIdFor } from './pagarme-ids';
 import { DEFAULT_BANK_ACCOUNT, withdrawalJson } from './withdrawals';
+import type { StoredRecipient } from './recipients';
 
 const accountOf = (res: { locals: Record<string, unknown> }) => res.locals['accountId'] as string;
 
@@ -42,6 +44,15 @@ export function withdrawalRoutes(state: EmulatorState, options: { feeCents: numb
     if (id !== own) throw new PagarmeApiError(404, { message: 'Recipient not found.' });
     return own;
   };
+  /**
+   * Whose withdrawals: the account's own recipient (balance under the account id) or one it created
+   * (balance under the recipient id, paid to its own bank account); another account's → 404.
+   */
+  const withdrawer = (accountId: string, id: unknown): { recipientId: string; owner: string; created?: StoredRecipient } => {
+    const created = typeof id === 'string' && id !== recipientIdFor(accountId) ? state.recipientOf(accountId, id) : undefined;
+    if (created && created.id === id) return { recipientId: created.id, owner: created.id, created };
+    return { recipientId: ownRecipient(accountId, id), owner: accountId };
+  };
 
   router.get('/recipients/default', (_req, res) => {
     res.status(200).json(recipientJson(state, accountOf(res)));
@@ -67,18 +78,24 @@ export function withdrawalRoutes(state: EmulatorState, options: { feeCents: numb
 
   router.post('/recipients/:id/withdrawals', idempotentReplay(state), (req, res) => {
     const accountId = accountOf(res);
-    const recipientId = ownRecipient(accountId, req.params['id']);
+    const { recipientId, owner, created } = withdrawer(accountId, req.params['id']);
+    // A recipient still in KYC (or refused, blocked) cannot move money out (the emulator's wording).
+    if (created && created.status !== 'active') throw new PagarmeApiError(412, { message: `Recipient status does not allow withdrawals: ${created.status}.` });
     const parsed = withdrawSchema.safeParse(req.body ?? {});
     if (!parsed.success) throw pagarmeErrors.invalid({ [parsed.error.issues[0]?.path.join('.') || 'amount']: [parsed.error.issues[0]?.message ?? 'invalid'] }, req.body);
     let withdrawal;
     try {
       const id = newWithdrawalId();
-      withdrawal = book.create(accountId, id, id, parsed.data.amount, options.feeCents, { recipientId, metadata: parsed.data.metadata ?? {} }).transfer;
+      withdrawal = book.create(owner, id, id, parsed.data.amount, options.feeCents, {
+        recipientId,
+        metadata: parsed.data.metadata ?? {},
+        ...(created ? { bankAccount: { id: created.bankAccountId, ...created.request.default_bank_account } } : {}),
+      }).transfer;
     } catch (err) {
       if (!(err instanceof InsufficientBalanceError)) throw err;
       throw new PagarmeApiError(412, { message: `Insufficient balance. Available amount: ${err.available}.` });
     }
-    const withheld = book.takeWithheld(accountId);
+    const withheld = book.takeWithheld(owner);
     if (withheld) {
       // Made; the key already replays it (as at Pagar.me), while this answer never arrives.
       const key = res.locals['idempotencyKey'];
@@ -89,19 +106,17 @@ export function withdrawalRoutes(state: EmulatorState, options: { feeCents: numb
   });
 
   router.get('/recipients/:id/withdrawals', (req, res) => {
-    const accountId = accountOf(res);
-    ownRecipient(accountId, req.params['id']);
+    const { owner } = withdrawer(accountOf(res), req.params['id']);
     const page = positiveInt(req.query['page'], 1, 1_000_000);
     const size = positiveInt(req.query['size'], 10, 100);
     // Newest first (the book keeps creation order).
-    const all = book.list(accountId).reverse();
+    const all = book.list(owner).reverse();
     res.status(200).json({ data: all.slice((page - 1) * size, page * size).map(withdrawalJson), paging: { total: all.length } });
   });
 
   router.get('/recipients/:id/withdrawals/:wid', (req, res) => {
-    const accountId = accountOf(res);
-    ownRecipient(accountId, req.params['id']);
-    const withdrawal = book.get(accountId, req.params['wid'] ?? '');
+    const { owner } = withdrawer(accountOf(res), req.params['id']);
+    const withdrawal = book.get(owner, req.params['wid'] ?? '');
     if (!withdrawal) throw new PagarmeApiError(404, { message: 'Withdrawal not found.' });
     res.status(200).json(withdrawalJson(withdrawal));
   });

@@ -18,6 +18,8 @@ import type { BookTransfer, PayoutBook } from '../../kit';
 export interface PagarmeWithdrawalData {
   recipientId: string;
   metadata: Record<string, string>;
+  /** A created recipient's own bank account (absent: the account's registered one). */
+  bankAccount?: Record<string, unknown> & { id: string };
 }
 
 export type WithdrawalBook = PayoutBook<PagarmeWithdrawalData>;
@@ -48,7 +50,9 @@ export function withdrawalJson(w: StoredWithdrawal) {
     status: STATUS[w.status],
     type: 'ted',
     source: { source_id: w.data.recipientId, type: 'recipient' },
-    target: { target_id: 'ba_default', type: 'bank_account', bank_account: DEFAULT_BANK_ACCOUNT },
+    target: w.data.bankAccount
+      ? { target_id: w.data.bankAccount.id, type: 'bank_account', bank_account: { ...w.data.bankAccount, status: 'active' } }
+      : { target_id: 'ba_default', type: 'bank_account', bank_account: DEFAULT_BANK_ACCOUNT },
     metadata: w.data.metadata,
     created_at: w.createdAt,
     updated_at: w.settledAt ?? w.createdAt,

@@ -39,7 +39,16 @@ import { providerErrorFor } from './pagarme.errors';
 import { listChargeTransactions, refundPagarmeCharge, refundsOfTransactions } from './pagarme.refunds';
 import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTransfer } from '../provider-payouts';
 import { PagarmeWithdrawals, RECIPIENT_SETTING } from './pagarme.withdrawals';
-import type { CreateSubaccountInput, OnboardingLink, ProviderSubaccount, SubaccountBalance, SubaccountCapable, SubaccountWebhookParseResult } from '../provider-subaccounts';
+import type {
+  CreateSubaccountInput,
+  OnboardingLink,
+  ProviderSubaccount,
+  SubaccountBalance,
+  SubaccountCapable,
+  SubaccountWebhookParseResult,
+  SubaccountWithdrawalInput,
+  SubaccountWithdrawalLookup,
+} from '../provider-subaccounts';
 import { createPagarmeRecipient, getPagarmeRecipient, PAGARME_SUBACCOUNT_REQUIREMENTS, pagarmeKycLink, pagarmeRecipientBalance } from './pagarme.subaccounts';
 
 /**
@@ -66,6 +75,11 @@ export class PagarmeAdapter implements ProviderAdapter, PayoutCapable, Subaccoun
   readonly payoutDestinations = PagarmeAdapter.payoutDestinations;
   /** Subaccounts are recipients (pagarme.subaccounts.ts). */
   static readonly subaccountRequirements = PAGARME_SUBACCOUNT_REQUIREMENTS;
+  /**
+   * Split parts per charge, one flat rule each plus the main recipient's rule with the remainder
+   * (pagarme.transformers.ts splitRules). Pagar.me documents no limit; 20 is our API's.
+   */
+  static readonly maxSplits = 20;
   readonly provider = 'pagarme';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #secretKey: string;
@@ -105,8 +119,10 @@ export class PagarmeAdapter implements ProviderAdapter, PayoutCapable, Subaccoun
   async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
     refuseOtherMethods(this.provider, PagarmeAdapter.methods, input.method);
     let orderRequest: PagarmeCreateOrderRequest;
+    // A split names the main recipient too (its rule takes the remainder): asked once per adapter.
+    const mainRecipient = input.splits?.length ? await this.#withdrawals.recipient() : undefined;
     try {
-      orderRequest = buildOrderRequest(input);
+      orderRequest = buildOrderRequest(input, new Date(), mainRecipient);
     } catch (err) {
       // Missing customer data or an amount no provider can charge: refused before any call.
       throw new ProviderError('rejected', 'provider_rejected', `pagarme create: ${(err as Error).message}`);
@@ -233,6 +249,19 @@ export class PagarmeAdapter implements ProviderAdapter, PayoutCapable, Subaccoun
 
   getSubaccountBalance(providerSubaccountId: string): Promise<SubaccountBalance> {
     return pagarmeRecipientBalance((m, p, o, b, h) => this.api(m, p, o, b, h), providerSubaccountId);
+  }
+
+  /**
+   * `POST /recipients/{recipient}/withdrawals {amount}` on the subaccount's recipient, to the bank
+   * account registered on it (the Pix key is not used: Pagar.me withdraws to the bank account only);
+   * idempotent by our payout id as `idempotency-key` and `metadata.payout_id`, as main-account ones.
+   */
+  withdrawFromSubaccount(input: SubaccountWithdrawalInput): Promise<ProviderTransfer> {
+    return this.#withdrawals.withdrawFrom(input.providerSubaccountId, input);
+  }
+
+  getSubaccountWithdrawal(input: SubaccountWithdrawalLookup): Promise<ProviderTransfer> {
+    return this.#withdrawals.getFrom(input.providerSubaccountId, input);
   }
 
   private sameSecret(candidate: string | undefined): boolean {

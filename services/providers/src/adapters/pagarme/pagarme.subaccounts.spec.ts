@@ -85,7 +85,7 @@ describe('Pagar.me recipient status', () => {
 
   it('says why a recipient was refused, and masks its bank account', () => {
     const subaccount = toSubaccount({ id: 'rp_1', email: 'a@b.c', status: 'refused', kyc_details: { status: 'denied', status_reason: 'selfie não confere' }, default_bank_account: { bank: '341', branch_number: '0001', account_number: '98765', account_check_digit: '0' } });
-    expect(subaccount).toEqual({ providerSubaccountId: 'rp_1', status: 'refused', statusDetail: 'Recusado pela Pagar.me: selfie não confere.', providerStatus: 'refused', details: { login_email: 'a@b.c', bank_account: '341 ag. 0001 cc ***65-0' } });
+    expect(subaccount).toEqual({ providerSubaccountId: 'rp_1', splitTarget: 'rp_1', status: 'refused', statusDetail: 'Recusado pela Pagar.me: selfie não confere.', providerStatus: 'refused', details: { login_email: 'a@b.c', bank_account: '341 ag. 0001 cc ***65-0' } });
   });
 });
 

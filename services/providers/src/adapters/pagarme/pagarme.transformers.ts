@@ -41,11 +41,19 @@ export interface PagarmeCreateOrderRequest {
     /** Boleto only: the bank prints it on the voucher. */
     address?: PagarmeAddress;
   };
-  payments: (
+  payments: ((
     | { payment_method: 'pix'; pix: { expires_in: number; additional_information?: { name: string; value: string }[] } }
     | { payment_method: 'boleto'; boleto: { due_at: string; instructions: string } }
-  )[];
+  ) & { split?: PagarmeSplitRule[] })[];
   metadata: Record<string, string>;
+}
+
+/** A split rule (CreateSplitRequest): flat amounts in cents here. */
+export interface PagarmeSplitRule {
+  amount: number;
+  type: 'flat';
+  recipient_id: string;
+  options: { liable: boolean; charge_processing_fee: boolean; charge_remainder_fee: boolean };
 }
 
 export interface PagarmeAddress {
@@ -164,11 +172,12 @@ export function customerFor(customer: CreateChargeInput['customer']): PagarmeCre
  * found by `GET /orders?code=`; metadata is kept by Pagar.me on the order. The description goes to
  * the payer's bank app as `additional_information`; metadata does not (it is ours, not the payer's).
  */
-export function buildOrderRequest(input: CreateChargeInput, now: Date = new Date()): PagarmeCreateOrderRequest {
+export function buildOrderRequest(input: CreateChargeInput, now: Date = new Date(), mainRecipientId?: string): PagarmeCreateOrderRequest {
   const description = truncate(input.description?.trim() || (input.method === 'boleto' ? 'Pagamento por boleto' : DEFAULT_DESCRIPTION), DESCRIPTION_MAX);
   const code = truncate(input.paymentId, CODE_MAX);
   if (input.method === 'card') throw new RangeError('card is not available at Pagar.me through Orquestra yet');
   const customer = customerFor(input.customer);
+  const split = input.splits?.length ? { split: splitRules(input.amount, input.splits, mainRecipientId) } : {};
   return {
     code,
     items: [{ amount: checkedCents(input.amount), description, quantity: 1, code }],
@@ -177,11 +186,13 @@ export function buildOrderRequest(input: CreateChargeInput, now: Date = new Date
       input.method === 'boleto'
         ? {
             payment_method: 'boleto',
+            ...split,
             // Due at the end of the due day in São Paulo (docs/decisions.md "Boleto and card").
             boleto: { due_at: endOfDueDate(boletoDueDate(now)).toISOString(), instructions: truncate(`Não receber após o vencimento. ${description}`, 256) },
           }
         : {
             payment_method: 'pix',
+            ...split,
             pix: {
               expires_in: input.expiresInSeconds,
               ...(input.description?.trim() ? { additional_information: [{ name: 'Pedido', value: truncate(input.description.trim(), 200) }] } : {}),
@@ -190,6 +201,27 @@ export function buildOrderRequest(input: CreateChargeInput, now: Date = new Date
     ],
     metadata: { ...input.metadata },
   };
+}
+
+/**
+ * Pagar.me's split rules must cover the whole amount, the main account's recipient included: one
+ * flat rule per subaccount part (not liable, no fees), then the main recipient's rule with what is
+ * left, liable for chargebacks and paying the processing fee and the rounding remainder (the main
+ * account keeps the remainder and pays the fees). Refunds are then taken back from each recipient
+ * in proportion to its rule (docs/subaccounts.md).
+ */
+export function splitRules(amount: number, splits: NonNullable<CreateChargeInput['splits']>, mainRecipientId: string | undefined): PagarmeSplitRule[] {
+  if (!mainRecipientId) throw new RangeError('split needs the main recipient id');
+  const parts = splits.map((split) => ({ amount: checkedCents(split.amount), recipient: split.splitTarget }));
+  if (parts.some((part) => !part.recipient || part.recipient === mainRecipientId)) throw new RangeError('each split part needs a subaccount recipient other than the main one');
+  if (new Set(parts.map((part) => part.recipient)).size !== parts.length) throw new RangeError('a recipient can receive one split part only');
+  const rest = checkedCents(amount) - parts.reduce((sum, part) => sum + part.amount, 0);
+  if (rest < 1) throw new RangeError('split parts must leave part of the amount to the main account');
+  const options = (main: boolean) => ({ liable: main, charge_processing_fee: main, charge_remainder_fee: main });
+  return [
+    ...parts.map((part) => ({ amount: part.amount, type: 'flat' as const, recipient_id: part.recipient, options: options(false) })),
+    { amount: rest, type: 'flat', recipient_id: mainRecipientId, options: options(true) },
+  ];
 }
 
 /** Our address → Pagar.me's (`line_1` is "number, street, neighborhood", as Pagar.me documents it). */

@@ -79,7 +79,8 @@ export class PagarmeWithdrawals {
     private readonly configuredRecipient: string | undefined,
   ) {}
 
-  private recipient(): Promise<string> {
+  /** The account's main recipient: the one split rules give the remainder to. */
+  recipient(): Promise<string> {
     if (this.configuredRecipient) return Promise.resolve(this.configuredRecipient);
     this.#recipient ??= this.api('GET', '/recipients/default', 'read').then((answer) => {
       const id = (answer.body as { id?: unknown } | undefined)?.id;
@@ -94,7 +95,7 @@ export class PagarmeWithdrawals {
   }
 
   private async base(): Promise<string> {
-    return `/recipients/${encodeURIComponent(await this.recipient())}`;
+    return baseOf(await this.recipient());
   }
 
   async balance(): Promise<ProviderBalance> {
@@ -112,17 +113,36 @@ export class PagarmeWithdrawals {
         publicMessage: 'O Pagar.me só aceita saques para a conta bancária cadastrada no recebedor.',
       });
     }
-    const answer = await this.api('POST', `${await this.base()}/withdrawals`, 'write', { amount: input.amount, metadata: { payout_id: input.payoutId } }, { 'idempotency-key': input.payoutId });
+    return this.withdraw(await this.base(), input.payoutId, input.amount);
+  }
+
+  /**
+   * A subaccount's withdrawal: the same call on the subaccount's recipient, paid to the bank
+   * account registered on it (Pagar.me withdraws to no Pix key), never twice by our payout id.
+   */
+  withdrawFrom(recipientId: string, input: { payoutId: string; amount: number }): Promise<ProviderTransfer> {
+    return this.withdraw(baseOf(recipientId), input.payoutId, input.amount);
+  }
+
+  getFrom(recipientId: string, input: { payoutId: string; providerTransferId?: string }): Promise<ProviderTransfer> {
+    return this.lookup(baseOf(recipientId), input);
+  }
+
+  private async withdraw(base: string, payoutId: string, amount: number): Promise<ProviderTransfer> {
+    const answer = await this.api('POST', `${base}/withdrawals`, 'write', { amount, metadata: { payout_id: payoutId } }, { 'idempotency-key': payoutId });
     if (answer.status !== 200 && answer.status !== 201) throw refusal(answer.status, answer.body);
-    const made = toProviderTransfer(answer.body as PagarmeWithdrawal, input.payoutId);
-    if (made.amount !== input.amount) {
-      throw new ProviderError('rejected', 'provider_rejected', `pagarme create transfer: ${input.payoutId} already made a withdrawal of another amount (${made.amount})`);
+    const made = toProviderTransfer(answer.body as PagarmeWithdrawal, payoutId);
+    if (made.amount !== amount) {
+      throw new ProviderError('rejected', 'provider_rejected', `pagarme create transfer: ${payoutId} already made a withdrawal of another amount (${made.amount})`);
     }
     return made;
   }
 
   async get(input: { payoutId: string; providerTransferId?: string }): Promise<ProviderTransfer> {
-    const base = await this.base();
+    return this.lookup(await this.base(), input);
+  }
+
+  private async lookup(base: string, input: { payoutId: string; providerTransferId?: string }): Promise<ProviderTransfer> {
     if (input.providerTransferId) {
       const answer = await this.api('GET', `${base}/withdrawals/${encodeURIComponent(input.providerTransferId)}`, 'read');
       if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'get withdrawal');
@@ -139,6 +159,8 @@ export class PagarmeWithdrawals {
     throw new ProviderError('not_found', 'not_found', `pagarme get transfer: no withdrawal carries ${input.payoutId}`);
   }
 }
+
+const baseOf = (recipientId: string) => `/recipients/${encodeURIComponent(recipientId)}`;
 
 /** Pages read before concluding no withdrawal carries our id (newest first: a recent payout is on the first). */
 const MAX_PAGES = 10;
