@@ -4,6 +4,7 @@
  * envelope. Amounts are Reais (exact decimal numbers); dates are São Paulo calendar dates.
  */
 import { refundJson } from './refunds';
+import { splitJson } from './splits';
 import { Reais } from './money-json';
 import type { StoredCustomer, StoredPayment, StoredPixTransaction } from './emulator-state';
 import { spDate, spDateTime } from './sao-paulo-time';
@@ -75,6 +76,7 @@ export function paymentJson(p: StoredPayment, invoiceBase: string) {
     // Only on a chargebacked payment (its place and shape beyond {status, reason} are unconfirmed).
     ...(p.chargeback ? { chargeback: { status: p.chargeback.status, reason: p.chargeback.reason } } : {}),
     ...(p.pixAutomaticAuthorizationId ? { pixAutomaticAuthorizationId: p.pixAutomaticAuthorizationId } : {}),
+    ...(p.split && p.split.length > 0 ? { split: p.split.map(splitJson) } : {}),
     ...(p.creditCard ? { creditCard: { creditCardNumber: p.creditCard.last4, creditCardBrand: p.creditCard.brand, creditCardToken: null } } : {}),
   };
 }

@@ -14,6 +14,7 @@ import { spDate } from './sao-paulo-time';
 import { WebhookStore } from './webhook-store';
 import type { AsaasTransfer, AsaasTransferData } from './transfers';
 import type { RegistrationStatus, StoredSubaccount } from './subaccounts';
+import { splitTotal, type StoredSplit } from './splits';
 
 export interface AccountRegistration {
   api_key: string;
@@ -78,6 +79,8 @@ export interface StoredPayment {
   chargeback?: StoredChargeback;
   /** A Pix Automático cycle (or immediate QR code) of this authorization (pix-automatic.ts). */
   pixAutomaticAuthorizationId?: string;
+  /** Parts for other wallets (splits.ts), credited when the charge is received. */
+  split?: StoredSplit[];
 }
 
 export interface StoredPixTransaction {
@@ -137,6 +140,11 @@ export class EmulatorState {
 
   accountByKey(apiKey: string): Account | undefined {
     return this.accounts.get(apiKey);
+  }
+
+  /** The account whose wallet this is (a split names wallets). */
+  accountByWallet(walletId: string): Account | undefined {
+    return [...this.accounts.values()].find((a) => a.walletId === walletId);
   }
 
   // --- subaccounts (subaccounts.ts) ---------------------------------------------------------
@@ -248,8 +256,13 @@ export class EmulatorState {
     this.pixTransactions.set(transaction.id, transaction);
     payment.status = 'RECEIVED';
     payment.paidAt = at;
-    // The money is in the balance at once, net of Asaas's fee (a card's CONFIRMED is released later, never here).
-    this.transfers.credit(payment.accountId, payment.valueCents - payment.feeCents);
+    // The money is in the balance at once, net of Asaas's fee (a card's CONFIRMED is released later,
+    // never here); each split part goes to its wallet's own balance, only the rest to this account.
+    for (const part of payment.split ?? []) {
+      this.transfers.credit(part.accountId, part.valueCents);
+      part.status = 'DONE';
+    }
+    this.transfers.credit(payment.accountId, payment.valueCents - payment.feeCents - splitTotal(payment.split));
     payment.pixTransactionId = transaction.id;
     return transaction;
   }
@@ -259,6 +272,7 @@ export class EmulatorState {
     payment.status = 'CONFIRMED';
     payment.paidAt = this.now();
     payment.creditCard = card;
+    for (const part of payment.split ?? []) part.status = 'AWAITING_CREDIT';
   }
 
   getPixTransaction(accountId: string, id: string): StoredPixTransaction {

@@ -7,7 +7,7 @@
  */
 import { Router } from 'express';
 import { asaasErrors } from './asaas-errors';
-import { newInvoiceNumber, newPaymentId } from './asaas-ids';
+import { newInvoiceNumber, newPaymentId, newUuid } from './asaas-ids';
 import { listJson, pageOf, paymentJson, pixTransactionJson } from './asaas-json';
 import { accountOf } from './access-token';
 import { dynamicBrCode, qrCodePngBase64, type Merchant } from '../../kit';
@@ -16,6 +16,7 @@ import { sendJson } from './json-body';
 import { reaisTextToCents } from './money-json';
 import { asBody, optionalString, queryParam, requiredString, type Body } from './request-fields';
 import { addMonths, isIsoDate, spDate } from './sao-paulo-time';
+import { parseSplit } from './splits';
 import type { WebhookSender } from './webhook-sender';
 
 export interface PaymentRoutesOptions {
@@ -78,6 +79,8 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
       const counting = state.listPayments(account.id, (p) => p.pixAutomaticAuthorizationId === authorization.id);
       state.pixAutomatic.checkCycle(authorization, customerId, dueDate, valueCents, counting.map((p) => p.dueDate));
     }
+    const feeCents = Math.min(options.pixFeeCents, valueCents);
+    const split = parseSplit(body, account, valueCents - feeCents, (walletId) => state.accountByWallet(walletId), newUuid);
     const id = newPaymentId();
     const payment = state.createPayment({
       id,
@@ -86,7 +89,8 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
       createdAt: state.now(),
       billingType,
       valueCents,
-      feeCents: Math.min(options.pixFeeCents, valueCents),
+      feeCents,
+      ...(split.length > 0 ? { split } : {}),
       ...(description !== undefined ? { description } : {}),
       ...(externalReference !== undefined ? { externalReference } : {}),
       ...(pixAutomaticAuthorizationId !== undefined ? { pixAutomaticAuthorizationId } : {}),

@@ -15,6 +15,7 @@ import type { EmulatorState, StoredPayment } from './emulator-state';
 import { Timers, type Logger } from '../../kit';
 import { Reais } from './money-json';
 import { spDateTime } from './sao-paulo-time';
+import { reversalsFor } from './splits';
 import type { WebhookSender } from './webhook-sender';
 
 export type RefundStatus = 'PENDING' | 'DONE' | 'CANCELLED';
@@ -69,8 +70,14 @@ export class RefundSettler {
   ) {}
 
   schedule(payment: StoredPayment, refund: StoredRefund, toJson: (p: StoredPayment) => unknown): void {
-    // The refunded money leaves the balance when the refund is made.
-    this.state.transfers.debit(payment.accountId, refund.valueCents);
+    // The refunded money leaves the balances when the refund is made: each credited split part's
+    // proportional share from its wallet (splits.ts), the rest from the charge's account.
+    const reversals = reversalsFor(payment.split, payment.valueCents, payment.valueCents - refundableCents(payment));
+    for (const { part, cents } of reversals) {
+      this.state.transfers.debit(part.accountId, cents);
+      part.refundedCents += cents;
+    }
+    this.state.transfers.debit(payment.accountId, refund.valueCents - reversals.reduce((sum, r) => sum + r.cents, 0));
     this.timers.after(this.settleAfterMs, () => {
       if (refund.status !== 'PENDING') return;
       refund.status = 'DONE';

@@ -37,6 +37,7 @@ import {
   isHostedCheckout,
   mapPaymentStatus,
   reaisToCents,
+  sameSplit,
   toProviderCharge,
   type AsaasCustomer,
   type AsaasCustomerRequest,
@@ -59,6 +60,8 @@ import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTrans
 import { asaasBalance, createAsaasTransfer, getAsaasTransfer } from './asaas.transfers';
 import type { CreateSubaccountInput, ProviderSubaccount, SubaccountBalance, SubaccountCapable, SubaccountWebhookParseResult } from '../provider-subaccounts';
 import { ASAAS_SUBACCOUNT_REQUIREMENTS, asaasSubaccountBalance, createAsaasSubaccount, getAsaasSubaccount } from './asaas.subaccounts';
+import type { SubaccountWithdrawalInput, SubaccountWithdrawalLookup } from '../provider-subaccounts';
+import { getAsaasSubaccountWithdrawal, withdrawFromAsaasSubaccount } from './asaas.withdrawals';
 
 /** Asaas requires a User-Agent on every request (accounts created since 2024-06-13). */
 const USER_AGENT = 'Orquestra/1.0 (payment orchestration)';
@@ -73,6 +76,11 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
   readonly payoutDestinations = AsaasAdapter.payoutDestinations;
   /** Subaccounts (`POST /v3/accounts`, asaas.subaccounts.ts). */
   static readonly subaccountRequirements = ASAAS_SUBACCOUNT_REQUIREMENTS;
+  /**
+   * Split parts per charge (`split[{walletId, fixedValue}]`, Pix and card alike): Asaas documents
+   * no limit, so the spec's maximum.
+   */
+  static readonly maxSplits = 20;
   readonly provider = 'asaas';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #apiKey: string;
@@ -129,6 +137,9 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
     const payment = existing ?? (await this.postPayment({ ...paymentRequest, customer: await this.customerFor(customerRequest) }, input.method));
     if (reaisToCents(payment.value) !== input.amount) {
       throw new ProviderError('rejected', 'provider_rejected', `asaas create: key already holds charge ${payment.id} of another amount`);
+    }
+    if (!sameSplit(payment, input)) {
+      throw new ProviderError('rejected', 'provider_rejected', `asaas create: key already holds charge ${payment.id} with another split`);
     }
     return toProviderCharge(payment, await this.detailsOf(payment));
   }
@@ -330,6 +341,15 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
     const parsed = parseAsaasWebhookBody(webhook.rawBody);
     if (parsed.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
     return { ok: true, eventKey: `asaas:${parsed.eventId}`, subaccounts: parsed.subaccount ? [{ providerSubaccountId: parsed.subaccount }] : [] };
+  }
+
+  /** A transfer made with the subaccount's own apiKey to the Pix key saved at its creation (asaas.withdrawals.ts). */
+  withdrawFromSubaccount(input: SubaccountWithdrawalInput): Promise<ProviderTransfer> {
+    return withdrawFromAsaasSubaccount((m, p, o, b, k) => this.api(m, p, o, b, k), input);
+  }
+
+  getSubaccountWithdrawal(lookup: SubaccountWithdrawalLookup): Promise<ProviderTransfer> {
+    return getAsaasSubaccountWithdrawal((m, p, o, b, k) => this.api(m, p, o, b, k), lookup);
   }
 
   /** The subaccount's own balance, read with its apiKey. */

@@ -5,7 +5,7 @@
  */
 import { assertNever, assertPositiveCents, centsToReaisString, numericTaxId, reaisStringToCents } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
-import { ProviderError, type CreateChargeInput, type CustomerInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
+import { ProviderError, type ChargeSplitInput, type CreateChargeInput, type CustomerInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
 import { JsonDecimal } from './asaas.json';
 
 /** A JSON number as Asaas wrote it, e.g. `"100.90"` or `"100.9"`. */
@@ -35,6 +35,23 @@ export interface AsaasPayment {
   paymentDate?: string | null;
   clientPaymentDate?: string | null;
   confirmedDate?: string | null;
+  /** The split parts, as Asaas answers them (fixedValue in reais). */
+  split?: AsaasSplit[] | null;
+}
+
+/** One part of a split in an answer (docs.asaas.com "Split de pagamentos"). */
+export interface AsaasSplit {
+  walletId: string;
+  fixedValue?: DecimalText | null;
+  percentualValue?: DecimalText | null;
+  totalValue?: DecimalText | null;
+  status?: string;
+}
+
+/** One part of a split in a request: always a fixed value (payments computed the cents of the gross). */
+export interface AsaasSplitRequest {
+  walletId: string;
+  fixedValue: JsonDecimal;
 }
 
 export interface AsaasList<T> {
@@ -74,6 +91,7 @@ export interface AsaasPaymentRequest {
   dueDate: string;
   description?: string;
   externalReference: string;
+  split?: AsaasSplitRequest[];
 }
 
 export interface AsaasCustomerRequest {
@@ -170,7 +188,28 @@ export function buildPaymentRequest(input: CreateChargeInput, customerId: string
     dueDate: saoPauloDate(new Date(now.getTime() + Math.max(0, input.expiresInSeconds) * 1000)),
     ...(description ? { description: Array.from(description).slice(0, DESCRIPTION_MAX).join('') } : {}),
     externalReference: externalReferenceFor(input.idempotencyKey),
+    ...(input.splits && input.splits.length > 0 ? { split: buildSplit(input.splits) } : {}),
   };
+}
+
+/**
+ * Our parts (integer cents) → Asaas's `split[{walletId, fixedValue}]` (exact reais). Always fixed
+ * values: `percentualValue` would be a percentage of Asaas's netValue, not of the gross payments
+ * computed the parts from. Throws RangeError for a part that is not a positive integer of cents.
+ */
+export function buildSplit(splits: readonly ChargeSplitInput[]): AsaasSplitRequest[] {
+  return splits.map((part) => ({ walletId: part.splitTarget, fixedValue: centsToReais(part.amount) }));
+}
+
+/**
+ * Whether the charge Asaas holds carries the parts asked for (a repeat of one idempotency key with
+ * another split must not answer the first charge as if it were the one asked for).
+ */
+export function sameSplit(payment: Pick<AsaasPayment, 'split'>, input: Pick<CreateChargeInput, 'splits'>): boolean {
+  const key = (walletId: string, cents: number) => `${walletId}:${cents}`;
+  const held = (payment.split ?? []).map((part) => key(part.walletId, reaisToCents(part.fixedValue ?? part.totalValue ?? '0'))).sort();
+  const asked = (input.splits ?? []).map((part) => key(part.splitTarget, part.amount)).sort();
+  return held.length === asked.length && held.every((k, i) => k === asked[i]);
 }
 
 // --- answers ------------------------------------------------------------------------------------
