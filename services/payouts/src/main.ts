@@ -12,6 +12,7 @@ import { payoutsHandlers } from './grpc/payouts.handlers';
 import { payoutChecks } from './jobs/payout-checks';
 import { PayoutsService } from './use-cases/payouts.service';
 import { SubaccountsService } from './use-cases/subaccounts.service';
+import { WithdrawalsService } from './use-cases/withdrawals.service';
 
 void runService({
   config,
@@ -28,15 +29,17 @@ void runService({
     onShutdown(() => providersClient.close());
     onShutdown(() => accountsClient.close());
     const store = new PayoutStore(payoutModel, outbox);
+    const subaccounts = new SubaccountsService(subaccountModel, outbox, providersClient);
     const service = new PayoutsService(store, new DailyLimit(dayModel), providersClient, accountsClient, logger, {
       recheckBaseMs: config.PAYOUT_RECHECK_BASE_MS,
       recheckMaxMs: config.PAYOUT_RECHECK_MAX_MS,
       processingPollMs: config.PAYOUT_PROCESSING_POLL_MS,
       notMadeAfterMs: config.PAYOUT_NOT_MADE_AFTER_MS,
       balanceTtlMs: config.BALANCE_CACHE_TTL_MS,
+      withdrawalSource: (doc) => subaccounts.withdrawalSourceOf(doc),
     });
-    const subaccounts = new SubaccountsService(subaccountModel, outbox, providersClient);
-    grpc.addService(payouts.PayoutsServiceService, payoutsHandlers(service, subaccounts), 'orquestra.payouts.v1.PayoutsService');
+    const withdrawals = new WithdrawalsService(service, store, subaccounts, accountsClient, { recheckBaseMs: config.PAYOUT_RECHECK_BASE_MS });
+    grpc.addService(payouts.PayoutsServiceService, payoutsHandlers(service, subaccounts, withdrawals), 'orquestra.payouts.v1.PayoutsService');
     await startTransferConsumer(bus, store, service, logger);
     await startSubaccountConsumer(bus, subaccounts, logger);
     const checks = payoutChecks(store, service, logger);

@@ -5,7 +5,8 @@ const orNull = (value: string | undefined): string | null => (value ? value : nu
 
 /**
  * The public payout object (spec §2 Payout) from the gRPC message: the gateway answers with it and
- * the payouts service puts it in events' data.object. A Pix key destination shows its key masked.
+ * the payouts service puts it in events' data.object. A Pix key destination shows its key masked;
+ * a subaccount withdrawal shows subaccount_id, destination type subaccount, amount_requested and whole_balance.
  */
 export function toPublicPayout(payout: Payout) {
   const destination = payout.destination;
@@ -20,6 +21,9 @@ export function toPublicPayout(payout: Payout) {
     provider: payout.provider,
     provider_account_id: payout.provider_account_id,
     ...(payout.subaccount_id ? { subaccount_id: payout.subaccount_id } : {}),
+    // Withdrawals only: what was asked, and whether the provider took the whole balance instead
+    // (amount is then what left).
+    ...(payout.subaccount_id ? { amount_requested: payout.amount_requested ?? payout.amount, whole_balance: payout.whole_balance } : {}),
     destination:
       destination?.type === 'pix_key'
         ? { type: 'pix_key' as const, destination_id: destination.destination_id, key_type: destination.key_type, key: destination.key, label: destination.label }

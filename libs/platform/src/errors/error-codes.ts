@@ -45,6 +45,7 @@ export const ERROR_CODES = [
   'payout_limit_exceeded',
   'insufficient_balance',
   'payout_refused',
+  'subaccount_not_active',
   'service_unavailable',
   'internal',
 ] as const;

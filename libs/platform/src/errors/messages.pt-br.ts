@@ -50,6 +50,7 @@ export const MESSAGES_PT_BR: Record<ErrorCode, string> = {
   payout_limit_exceeded: 'Este repasse passaria do limite diário de repasses deste modo. Tente um valor menor ou amanhã; o dono da conta pode aumentar o limite.',
   payout_refused: 'O provedor recusou o repasse. Confira o destino e o valor; o repasse ficou registrado como failed com o motivo.',
   insufficient_balance: 'O saldo disponível na conta do provedor não cobre este repasse. Consulte GET /v1/balances e tente um valor menor.',
+  subaccount_not_active: 'A subconta não está ativa. Saques só saem de subcontas com status active: consulte GET /v1/subaccounts/{id} e, se estiver pending, conclua o cadastro no provedor.',
   service_unavailable: 'Serviço temporariamente indisponível. Tente novamente em alguns instantes.',
   internal: 'Erro interno. Tente novamente; se persistir, contate o suporte informando o request id.',
 };

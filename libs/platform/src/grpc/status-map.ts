@@ -46,6 +46,7 @@ export function grpcStatusFor(code: ErrorCode): GrpcStatus {
     case 'payout_limit_exceeded':
     case 'insufficient_balance':
     case 'payout_refused':
+    case 'subaccount_not_active':
       return GrpcStatus.FAILED_PRECONDITION;
     case 'provider_rate_limited':
       return GrpcStatus.RESOURCE_EXHAUSTED;

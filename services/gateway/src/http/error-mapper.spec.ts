@@ -34,6 +34,7 @@ const EXPECTED: Record<ErrorCode, HttpErrorShape> = {
   refund_not_supported: { status: 422, type: 'invalid_request_error' },
   payment_not_disputable: { status: 409, type: 'invalid_request_error' },
   dispute_not_open: { status: 409, type: 'invalid_request_error' },
+  subaccount_not_active: { status: 409, type: 'invalid_request_error' },
   dispute_evidence_not_supported: { status: 422, type: 'invalid_request_error' },
   card_declined: { status: 402, type: 'card_error' },
   provider_error: { status: 502, type: 'provider_error' },

@@ -66,6 +66,7 @@ export function httpErrorFor(code: ErrorCode): HttpErrorShape {
     case 'payment_not_refundable':
     case 'payment_not_disputable':
     case 'dispute_not_open':
+    case 'subaccount_not_active':
       return { status: 409, type: 'invalid_request_error' };
     case 'dispute_evidence_not_supported':
       return { status: 422, type: 'invalid_request_error' };

@@ -14,7 +14,7 @@ export type NewPayout = Omit<PayoutDoc, 'outbox' | 'outbox_since' | 'outbox_leas
 
 /** The fields a change may set besides the status. */
 export type PayoutChange = Partial<
-  Pick<PayoutDoc, 'provider_transfer_id' | 'fee' | 'failure_code' | 'failure_reason' | 'paid_at' | 'uncertain' | 'checks' | 'due_at' | 'limit_released' | 'refusal'>
+  Pick<PayoutDoc, 'amount' | 'whole_balance' | 'provider_transfer_id' | 'fee' | 'failure_code' | 'failure_reason' | 'paid_at' | 'uncertain' | 'checks' | 'due_at' | 'limit_released' | 'refusal'>
 >;
 
 export function payoutEvent(type: string, doc: PayoutDoc): EventEnvelope {
@@ -76,8 +76,12 @@ export class PayoutStore {
     return doc;
   }
 
-  async list(scope: CallerScope, query: { status?: PayoutStatus; providerAccountId?: string; limit: number; startingAfter?: string }): Promise<{ data: PayoutDoc[]; hasMore: boolean }> {
+  async list(
+    scope: CallerScope,
+    query: { status?: PayoutStatus; providerAccountId?: string; subaccountId?: string; limit: number; startingAfter?: string },
+  ): Promise<{ data: PayoutDoc[]; hasMore: boolean }> {
     const filter: FilterQuery<PayoutDoc> = { merchant_id: scope.merchantId, mode: scope.mode };
+    if (query.subaccountId) filter.subaccount_id = query.subaccountId;
     if (query.status) filter.status = query.status;
     if (query.providerAccountId) filter.provider_account_id = query.providerAccountId;
     if (query.startingAfter) filter._id = { $lt: query.startingAfter };

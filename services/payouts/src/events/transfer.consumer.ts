@@ -17,6 +17,9 @@ export async function startTransferConsumer(bus: EventBus, store: PayoutStore, s
     const byId = report.payout_id ? await store.findById(report.payout_id) : null;
     const payout = byId?.provider_account_id === report.account_id ? byId : await store.findByTransfer(report.account_id, report.provider_transfer_id);
     if (!payout) throw new Error(`no payout yet for transfer ${report.provider_transfer_id} (attempt ${delivery.attempt})`);
+    // A withdrawal's report is only a hint: its transfer is read back from the subaccount (GetTransfer
+    // with the subaccount source), which also says whether the provider took the whole balance.
+    if (payout.subaccount_id) return void (await service.check(payout));
     await service.applyTransfer(payout._id, {
       provider_transfer_id: report.provider_transfer_id,
       payout_id: payout._id,

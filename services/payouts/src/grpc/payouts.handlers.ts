@@ -4,6 +4,7 @@ import { toProtoPayout } from '../db/payout.mapper';
 import type { CallerScope } from '../db/payout.store';
 import type { PayoutsService } from '../use-cases/payouts.service';
 import { toProtoSubaccount, type SubaccountsService } from '../use-cases/subaccounts.service';
+import type { WithdrawalsService } from '../use-cases/withdrawals.service';
 
 /** Restricted keys never reach payouts (spec §5.4: they cannot pay out); the gateway refuses them first. */
 export function scopeOf(caller: common.Caller | undefined): CallerScope {
@@ -18,7 +19,7 @@ const required = (id: string): string => {
 };
 
 /** Thin: the caller's scope and the request's fields to the use cases, their answer to the message. */
-export function payoutsHandlers(service: PayoutsService, subaccounts: SubaccountsService): Handlers<typeof payouts.PayoutsServiceService> {
+export function payoutsHandlers(service: PayoutsService, subaccounts: SubaccountsService, withdrawals: WithdrawalsService): Handlers<typeof payouts.PayoutsServiceService> {
   return {
     async getBalances(request) {
       return service.balances(scopeOf(request.caller));
@@ -106,13 +107,23 @@ export function payoutsHandlers(service: PayoutsService, subaccounts: Subaccount
       return { subaccounts: await subaccounts.resolveSplits(scopeOf(request.caller), request.subaccount_ids) };
     },
 
-    // Withdrawals land in the next commit; until then they are refused as unavailable.
-    async createWithdrawal() {
-      throw new AppError('service_unavailable');
+    async createWithdrawal(request) {
+      const { payout, replayed } = await withdrawals.create({
+        scope: scopeOf(request.caller),
+        keyId: request.caller?.key_id ?? '',
+        idempotencyKey: request.idempotency_key,
+        requestHash: request.request_hash,
+        subaccountId: required(request.subaccount_id),
+        amount: request.amount,
+        description: request.description,
+        metadata: request.metadata,
+      });
+      return { payout: toProtoPayout(payout), replayed };
     },
 
-    async listWithdrawals() {
-      throw new AppError('service_unavailable');
+    async listWithdrawals(request) {
+      const page = await withdrawals.list(scopeOf(request.caller), required(request.subaccount_id), { limit: request.limit, startingAfter: request.starting_after });
+      return { data: page.data.map(toProtoPayout), has_more: page.hasMore };
     },
   };
 }

@@ -5,7 +5,7 @@ import { isPayoutStatus, type PayoutStatus } from '../domain/payout-states';
 import { maskPixKey, type PixKeyType } from '../domain/pix-key-mask';
 import { DailyLimit } from '../db/daily-limit';
 import type { PayoutDestinationDoc, PayoutDoc } from '../db/payout.model';
-import type { CallerScope, PayoutChange, PayoutStore } from '../db/payout.store';
+import type { CallerScope, NewPayout, PayoutChange, PayoutStore } from '../db/payout.store';
 
 export type PayoutProviders = Pick<
   RpcClient<typeof providers.ProvidersServiceService>,
@@ -27,6 +27,11 @@ export interface PayoutsOptions {
   notMadeAfterMs: number;
   /** How long a balance read from a provider is shown again without asking. */
   balanceTtlMs: number;
+  /**
+   * A withdrawal's source (the subaccount its money leaves), read when its transfer is read back:
+   * GetTransfer of a withdrawal needs it. Without it a withdrawal cannot be checked.
+   */
+  withdrawalSource?: (doc: PayoutDoc) => Promise<providers.SubaccountSource>;
 }
 
 export interface CreatePayoutCommand {
@@ -153,14 +158,33 @@ export class PayoutsService {
     return { payout: await this.send(doc, destination.transfer), replayed: false };
   }
 
-  private replay(doc: PayoutDoc, requestHash: string): PayoutDoc {
+  /**
+   * A payout another use case built and checked (a subaccount withdrawal): inserted under its
+   * Idempotency-Key with payout.created, then its one transfer sent, with the same machinery as
+   * any payout. Losing the insert race to the same key answers the winner (or its conflict).
+   */
+  async open(doc: NewPayout, destination: providers.TransferDestination, source?: providers.SubaccountSource): Promise<{ payout: PayoutDoc; replayed: boolean }> {
+    const inserted = await this.store.insert(doc);
+    if (!inserted) {
+      const winner = await this.store.findByKey({ merchantId: doc.merchant_id, mode: doc.mode }, doc.idempotency_key);
+      if (!winner) throw new AppError('service_unavailable');
+      return { payout: this.replay(winner, doc.request_hash), replayed: true };
+    }
+    return { payout: await this.send(inserted, destination, source), replayed: false };
+  }
+
+  /** The earlier payout of an Idempotency-Key: its answer again, or a conflict when the body differs. */
+  replay(doc: PayoutDoc, requestHash: string): PayoutDoc {
     if (doc.request_hash !== requestHash) throw new AppError('idempotency_conflict', { param: 'Idempotency-Key' });
     if (doc.refusal) throw new AppError(doc.refusal.code as never, { message: doc.refusal.message, ...(doc.refusal.param ? { param: doc.refusal.param } : {}) });
     return doc;
   }
 
-  /** The one CreateTransfer of a payout. A refusal fails it (422); no answer makes it uncertain. */
-  private async send(doc: PayoutDoc, destination: providers.TransferDestination): Promise<PayoutDoc> {
+  /**
+   * The one CreateTransfer of a payout (with `source`, a withdrawal from that subaccount). A refusal
+   * fails it (422); no answer makes it uncertain.
+   */
+  private async send(doc: PayoutDoc, destination: providers.TransferDestination, source?: providers.SubaccountSource): Promise<PayoutDoc> {
     try {
       const { transfer } = await this.providers.createTransfer({
         account: ref(doc, doc.provider_account_id),
@@ -168,6 +192,7 @@ export class PayoutsService {
         amount: doc.amount,
         destination,
         description: doc.description,
+        ...(source ? { subaccount: source } : {}),
       });
       if (!transfer) throw new AppError('provider_error');
       return await this.applyTransfer(doc._id, transfer);
@@ -208,7 +233,11 @@ export class PayoutsService {
       const current = await this.mustGet(id);
       if (current.status !== to && !canMove(current.status, to)) return current;
       const open = to === 'pending' || to === 'processing';
+      // A withdrawal the provider made of the whole balance (Woovi): the payout shows what left;
+      // amount_requested keeps what was asked.
+      const wholeBalance = Boolean(current.subaccount_id && transfer.whole_balance && transfer.amount > 0);
       const change: PayoutChange = {
+        ...(wholeBalance ? { amount: transfer.amount, whole_balance: true } : {}),
         provider_transfer_id: transfer.provider_transfer_id || current.provider_transfer_id,
         uncertain: false,
         checks: open ? current.checks + (current.status === to ? 1 : 0) : current.checks,
@@ -246,10 +275,12 @@ export class PayoutsService {
    */
   async check(doc: PayoutDoc): Promise<PayoutDoc> {
     try {
+      const source = doc.subaccount_id ? await this.withdrawalSource(doc) : undefined;
       const { transfer } = await this.providers.getTransfer({
         account: ref(doc, doc.provider_account_id),
         payout_id: doc._id,
         ...(doc.provider_transfer_id ? { provider_transfer_id: doc.provider_transfer_id } : {}),
+        ...(source ? { subaccount: source } : {}),
       });
       if (!transfer) throw new AppError('provider_error');
       return await this.applyTransfer(doc._id, transfer);
@@ -351,6 +382,11 @@ export class PayoutsService {
   }
 
   // --- helpers ----------------------------------------------------------------------------------
+
+  private withdrawalSource(doc: PayoutDoc): Promise<providers.SubaccountSource> {
+    if (!this.options.withdrawalSource) throw new Error(`payout ${doc._id} is a withdrawal: PayoutsOptions.withdrawalSource is required to read it back`);
+    return this.options.withdrawalSource(doc);
+  }
 
   private async mustGet(id: string): Promise<PayoutDoc> {
     const doc = await this.store.findById(id);

@@ -317,6 +317,16 @@ export class SubaccountsService {
     return 'applied';
   }
 
+  /** Where a withdrawal's money leaves from and goes to (the Pix key saved at creation, whole). */
+  static withdrawalSource(doc: SubaccountDoc): providers.SubaccountSource {
+    return { subaccount_id: doc._id, provider_subaccount_id: doc.provider_subaccount_id, pix_key_type: doc.pix_key?.key_type ?? '', pix_key: doc.pix_key?.key ?? '' };
+  }
+
+  /** A withdrawal's source, read again when its transfer is read back (PayoutsOptions.withdrawalSource). */
+  async withdrawalSourceOf(payout: { merchant_id: string; mode: 'test' | 'live'; subaccount_id: string }): Promise<providers.SubaccountSource> {
+    return SubaccountsService.withdrawalSource(await this.get({ merchantId: payout.merchant_id, mode: payout.mode }, payout.subaccount_id));
+  }
+
   async onboardingLink(scope: CallerScope, id: string): Promise<payouts.CreateSubaccountOnboardingLinkResponse> {
     const doc = await this.get(scope, id);
     return this.providers.createOnboardingLink({
