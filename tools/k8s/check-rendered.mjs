@@ -32,12 +32,12 @@ const CALLERS = {
   accounts: ['gateway', 'payouts'],
   notifications: ['gateway'],
   subscriptions: ['gateway'],
-  payouts: ['gateway'],
+  payouts: ['gateway', 'payments'],
 };
 // The service-to-service addresses each service must get (variable → callee).
 const ADDRESSES = {
   gateway: { ACCOUNTS_GRPC_ADDR: 'accounts', PAYMENTS_GRPC_ADDR: 'payments', PROVIDERS_GRPC_ADDR: 'providers', NOTIFICATIONS_GRPC_ADDR: 'notifications', SUBSCRIPTIONS_GRPC_ADDR: 'subscriptions', PAYOUTS_GRPC_ADDR: 'payouts' },
-  payments: { ROUTING_GRPC_ADDR: 'routing', PROVIDERS_GRPC_ADDR: 'providers' },
+  payments: { ROUTING_GRPC_ADDR: 'routing', PROVIDERS_GRPC_ADDR: 'providers', PAYOUTS_GRPC_ADDR: 'payouts' },
   routing: { PROVIDERS_GRPC_ADDR: 'providers' },
   subscriptions: { PROVIDERS_GRPC_ADDR: 'providers', PAYMENTS_GRPC_ADDR: 'payments' },
   payouts: { PROVIDERS_GRPC_ADDR: 'providers', ACCOUNTS_GRPC_ADDR: 'accounts' },

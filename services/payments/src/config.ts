@@ -7,6 +7,8 @@ export const config = loadConfig({
   GRPC_ADDRESS: z.string().default('0.0.0.0:50052'),
   ROUTING_GRPC_ADDR: z.string().default('127.0.0.1:50053'),
   PROVIDERS_GRPC_ADDR: z.string().default('127.0.0.1:50054'),
+  /** The payouts service: the subaccounts a payment's splits name (ResolveSplits). */
+  PAYOUTS_GRPC_ADDR: z.string().default('127.0.0.1:50057'),
   /** Public base of the REST edge, for qr_code_url (`<base>/qr/<payment id>.png`). */
   PUBLIC_BASE_URL: z.string().url().default('http://localhost:8080'),
   /** Base of the payment page (`pay.<domain>`): payment_url is `<base>/<payment id>`. */

@@ -1,5 +1,5 @@
 import './telemetry';
-import { customers as customersContract, disputes as disputesContract, payments, providers, routing } from '@orquestra/contracts';
+import { customers as customersContract, disputes as disputesContract, payments, payouts, providers, routing } from '@orquestra/contracts';
 import { createRpcClient, ensureIndexes, runService } from '@orquestra/platform';
 import { config } from './config';
 import { registerCustomerModel } from './db/customer.model';
@@ -28,6 +28,7 @@ import { AvailableMethods } from './orchestration/available-methods';
 import { PaymentCancellation } from './orchestration/cancel-payment';
 import { ChargeWalker } from './orchestration/charge-walker';
 import { PaymentCreator } from './orchestration/create-payment';
+import { PaymentSplits } from './orchestration/payment-splits';
 import { CycleChargeApplier, CycleChargeUpdates } from './orchestration/cycle-charge-state';
 import { CyclePayments } from './orchestration/cycle-payments';
 import { DisputesService } from './orchestration/disputes.service';
@@ -59,9 +60,11 @@ void runService({
     const providersClient = createRpcClient(providers.ProvidersServiceService, config.PROVIDERS_GRPC_ADDR, {
       deadlineMs: config.PROVIDER_CALL_DEADLINE_MS,
     });
+    const payoutsClient = createRpcClient(payouts.PayoutsServiceService, config.PAYOUTS_GRPC_ADDR, { deadlineMs: config.GRPC_DEADLINE_MS });
     onShutdown(() => {
       routingClient.close();
       providersClient.close();
+      payoutsClient.close();
     });
 
     const links = new PaymentLinks(config.PAY_BASE_URL, config.PUBLIC_BASE_URL);
@@ -87,6 +90,7 @@ void runService({
       routing: routingClient,
       walker,
       methods,
+      splits: new PaymentSplits(payoutsClient),
       links,
       logger,
       defaultPixExpiresMinutes: config.DEFAULT_PIX_EXPIRES_MINUTES,

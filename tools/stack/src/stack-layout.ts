@@ -132,6 +132,7 @@ export function serviceEnvironment(options: {
       GRPC_ADDRESS: `127.0.0.1:${ports.payments}`, METRICS_PORT: String(ports.paymentsMetrics),
       ROUTING_GRPC_ADDR: addr(ports.routing),
       PROVIDERS_GRPC_ADDR: addr(ports.providers),
+      PAYOUTS_GRPC_ADDR: addr(ports.payouts),
       PUBLIC_BASE_URL: publicBase,
       PAY_BASE_URL: `${publicBase}/pay`,
     },

@@ -33,7 +33,7 @@ export function toPublicPayment(payment: Payment, options: { withHistory: boolea
     failure_reason: orNull(payment.failure_reason),
     end_to_end_id: orNull(payment.end_to_end_id),
     subscription_id: orNull(payment.subscription_id),
-    splits: [] as Array<{ subaccount_id: string; amount: number }>,
+    splits: payment.splits.map((split) => ({ subaccount_id: split.subaccount_id, amount: split.amount })),
     payment_url: payment.payment_url,
     expires_at: orNull(payment.expires_at),
     created_at: payment.created_at,

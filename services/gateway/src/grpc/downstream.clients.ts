@@ -19,6 +19,7 @@ export interface DownstreamClients {
     | 'getPaymentPage'
     | 'choosePaymentMethod'
     | 'refundPayment'
+    | 'getSplitSummary'
   >;
   providers: Pick<
     RpcClient<providers.ProvidersServiceService>,
@@ -65,6 +66,8 @@ export interface DownstreamClients {
     | 'syncSubaccount'
     | 'createSubaccountOnboardingLink'
     | 'getSubaccountBalance'
+    | 'createWithdrawal'
+    | 'listWithdrawals'
   >;
 }
 

@@ -21,7 +21,23 @@ describe('create-payment request mapper', () => {
       metadata: {},
       tracking: {},
       provider_account_id: '',
+      splits: [],
     });
+  });
+
+  it('sends split parts as cents or as hundredths of a percent (12.5% → 1250, 33.33% → 3333, no float residue)', () => {
+    const input = CreatePaymentSchema.parse({
+      method: 'pix',
+      amount: 1990,
+      customer: { name: 'Ana' },
+      splits: [{ subaccount_id: 'sub_a', amount: 300 }, { subaccount_id: 'sub_b', percentage: 12.5 }, { subaccount_id: 'sub_c', percentage: 33.33 }, { subaccount_id: 'sub_d', percentage: 0.29 }],
+    });
+    expect(toCreatePaymentRequest(input, { caller, callerIp: '177.1.2.3', idempotencyKey: undefined, requestHash: 'h' }).splits).toStrictEqual([
+      { subaccount_id: 'sub_a', amount: 300 },
+      { subaccount_id: 'sub_b', percent_bps: 1_250 },
+      { subaccount_id: 'sub_c', percent_bps: 3_333 },
+      { subaccount_id: 'sub_d', percent_bps: 29 },
+    ]);
   });
 
   it('passes every given field, normalized, and keeps the buyer IP the body names', () => {

@@ -31,5 +31,9 @@ export function toCreatePaymentRequest(
     ...(input.card
       ? { card: { token: input.card.token ?? '', id: input.card.id ?? '', installments: input.card.installments ?? 1, brand: input.card.brand ?? '' } }
       : {}),
+    // A percentage (up to two decimals, checked by the schema) travels as hundredths of a percent.
+    splits: (input.splits ?? []).map((split) =>
+      split.amount !== undefined ? { subaccount_id: split.subaccount_id, amount: split.amount } : { subaccount_id: split.subaccount_id, percent_bps: Math.round((split.percentage ?? 0) * 100) },
+    ),
   };
 }

@@ -38,8 +38,7 @@ export function toPaymentJson(payment: payments.Payment): PaymentJson {
     failure_code: nullIfEmpty(payment.failure_code),
     end_to_end_id: nullIfEmpty(payment.end_to_end_id),
     subscription_id: nullIfEmpty(payment.subscription_id),
-    // Splits are not served by the payments service yet.
-    splits: [],
+    splits: payment.splits.map((split) => ({ subaccount_id: split.subaccount_id, amount: split.amount })),
     payment_url: nullIfEmpty(payment.payment_url),
     expires_at: nullIfEmpty(payment.expires_at),
     tracking: { ...payment.tracking },

@@ -16,6 +16,7 @@ export function toProviderJson(info: providers.ProviderInfo): ProviderJson {
       disputes: c?.disputes ?? false,
       dispute_evidence: c?.dispute_evidence ?? false,
       subaccounts: { supported: c?.subaccounts?.supported ?? false, requires: [...(c?.subaccounts?.requires ?? [])] },
+      max_splits: c?.max_splits ?? 0,
       payouts: c?.payouts ?? false,
       payout_destinations: [...(c?.payout_destinations ?? [])],
       subscriptions: c?.subscriptions ?? false,

@@ -1,9 +1,10 @@
-import { toPublicSubaccount, type common, type payouts, type providers } from '@orquestra/contracts';
+import { toPublicSubaccount, type common, type payments, type payouts, type providers } from '@orquestra/contracts';
 import type { CreateSubaccountInput, SubaccountPersonFields } from '../schemas/create-subaccount.schema';
 import {
   SUBACCOUNT_STATUSES,
   SUBACCOUNT_TYPES,
   type SubaccountBalanceJson,
+  type SubaccountDetailJson,
   type SubaccountJson,
   type SubaccountListJson,
   type SubaccountOnboardingLinkJson,
@@ -101,4 +102,25 @@ export function toSubaccountOnboardingLinkJson(response: payouts.CreateSubaccoun
 
 export function toSubaccountBalanceJson(response: payouts.GetSubaccountBalanceResponse): SubaccountBalanceJson {
   return { object: 'balance', available: response.available, pending: response.pending ?? null, currency: 'BRL', as_of: response.as_of };
+}
+
+/** GET /subaccounts/{id}: the subaccount plus what payments say about its splits. */
+export function toSubaccountDetailJson(subaccount: payouts.Subaccount, summary: payments.GetSplitSummaryResponse): SubaccountDetailJson {
+  return {
+    ...toSubaccountJson(subaccount),
+    totals: {
+      payments: summary.totals?.payments ?? 0,
+      paid_payments: summary.totals?.paid_payments ?? 0,
+      paid_amount: summary.totals?.paid_amount ?? 0,
+      pending_amount: summary.totals?.pending_amount ?? 0,
+    },
+    recent_split_payments: summary.recent.map((payment) => ({
+      payment_id: payment.payment_id,
+      status: payment.status,
+      method: payment.method || null,
+      payment_amount: payment.payment_amount,
+      amount: payment.amount,
+      created_at: payment.created_at,
+    })),
+  };
 }

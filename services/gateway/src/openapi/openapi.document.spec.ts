@@ -78,6 +78,8 @@ describe('OpenAPI document', () => {
         'POST /v1/subaccounts/{id}/sync',
         'POST /v1/subaccounts/{id}/onboarding-link',
         'GET /v1/subaccounts/{id}/balance',
+        'POST /v1/subaccounts/{id}/withdrawals',
+        'GET /v1/subaccounts/{id}/withdrawals',
         'GET /v1/events',
         'GET /v1/events/{id}',
         'POST /v1/webhook-endpoints',

@@ -15,6 +15,7 @@ import { registerRoutingPaths } from './routing.paths';
 import { registerSubaccountPaths } from './subaccounts.paths';
 import { registerSubscriptionPaths } from './subscriptions.paths';
 import { registerWebhookPaths } from './webhooks.paths';
+import { registerWithdrawalPaths } from './withdrawals.paths';
 
 /** The interface version string (§9). */
 export const API_VERSION = '2026-10-01';
@@ -36,6 +37,7 @@ export function buildOpenApiDocument(options: { serverUrl: string }): ReturnType
   registerSubscriptionPaths(registry);
   registerPayoutPaths(registry);
   registerSubaccountPaths(registry);
+  registerWithdrawalPaths(registry);
   registerEventPaths(registry);
 
   registerProviderPaths(registry);

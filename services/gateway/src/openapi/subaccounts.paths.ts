@@ -4,6 +4,7 @@ import { ListSubaccountsQuerySchema } from '../schemas/list-subaccounts.schema';
 import { SubaccountIdParamsSchema } from '../schemas/path-params.schema';
 import {
   SubaccountBalanceSchema,
+  SubaccountDetailSchema,
   SubaccountListSchema,
   SubaccountOnboardingLinkSchema,
   SubaccountSchema,
@@ -74,7 +75,7 @@ export function registerSubaccountPaths(registry: OpenAPIRegistry): void {
     description: FULL_KEY_ONLY,
     security: BEARER,
     request: { params: SubaccountIdParamsSchema },
-    responses: { 200: json(SubaccountSchema, 'A subconta.'), ...errorResponses('not_found', ...FULL_KEY_ERRORS) },
+    responses: { 200: json(SubaccountDetailSchema, 'A subconta, com os totais e os pagamentos recentes com divisão para ela.'), ...errorResponses('not_found', ...FULL_KEY_ERRORS) },
   });
 
   registry.registerPath({

@@ -23,10 +23,10 @@ describe('create-payment guard', () => {
     expect(codeOf(() => assertCreatePaymentAllowed(body({ method: 'pix' }), restricted))).toBeUndefined();
   });
 
-  it('refuses splits: 403 for restricted keys (§5.4), not-yet-available for full keys', () => {
+  it('refuses splits to restricted keys (403, §5.4) and lets a full key’s through to payments', () => {
     const splits = { splits: [{ subaccount_id: 'sub_1', amount: 100 }] };
     expect(codeOf(() => assertCreatePaymentAllowed(body(splits), restricted))).toEqual({ code: 'restricted_key', param: 'splits' });
-    expect(codeOf(() => assertCreatePaymentAllowed(body(splits), full))).toEqual({ code: 'parameter_invalid', param: 'splits' });
+    expect(codeOf(() => assertCreatePaymentAllowed(body(splits), full))).toBeUndefined();
   });
 
   it('lets a card payment through with a token, or without card data (hosted checkout)', () => {

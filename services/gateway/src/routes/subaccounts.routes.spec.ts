@@ -1,5 +1,5 @@
 import { AppError, type CallOptions } from '@orquestra/platform';
-import type { payouts } from '@orquestra/contracts';
+import type { payments, payouts } from '@orquestra/contracts';
 import { fakeClients, type FakeClients } from '../testing/fake-clients';
 import { RESTRICTED_KEY, TEST_KEY, TEST_SETTINGS, protoSubaccount } from '../testing/fixtures';
 import { startApp, type RunningApp } from '../testing/http-harness';
@@ -228,11 +228,26 @@ describe('subaccount routes', () => {
   });
 
   describe('GET /v1/subaccounts/{id}', () => {
-    it('reads one subaccount', async () => {
+    it('reads one subaccount with its split totals and recent split payments, asked of payments for that subaccount', async () => {
       clients.payouts.getSubaccount = async ({ subaccount_id }) => ({ subaccount: protoSubaccount({ id: subaccount_id, status_detail: '', email: '' }) });
+      const asked: payments.GetSplitSummaryRequest[] = [];
+      clients.payments.getSplitSummary = async (request) => {
+        asked.push(request);
+        return {
+          totals: { payments: 3, paid_payments: 2, paid_amount: 5_000, pending_amount: 1_250 },
+          recent: [{ payment_id: 'pay_2', status: 'pending', method: '', payment_amount: 5_000, amount: 1_250, created_at: '2026-12-02T10:00:00.000Z' }],
+        };
+      };
       const answer = await app.request('GET', '/v1/subaccounts/sub_01jsub', { headers: FULL });
       expect(answer.status).toBe(200);
-      expect(answer.json).toEqual({ ...SHOWN, status_detail: null, email: null });
+      expect(answer.json).toEqual({
+        ...SHOWN,
+        status_detail: null,
+        email: null,
+        totals: { payments: 3, paid_payments: 2, paid_amount: 5_000, pending_amount: 1_250 },
+        recent_split_payments: [{ payment_id: 'pay_2', status: 'pending', method: null, payment_amount: 5_000, amount: 1_250, created_at: '2026-12-02T10:00:00.000Z' }],
+      });
+      expect(asked).toMatchObject([{ subaccount_id: 'sub_01jsub', recent_limit: 10 }]);
     });
   });
 

@@ -8,6 +8,7 @@ import { requestHash } from '../idempotency/request-hash';
 import {
   toCreateSubaccountRequest,
   toSubaccountBalanceJson,
+  toSubaccountDetailJson,
   toSubaccountJson,
   toSubaccountListJson,
   toSubaccountOnboardingLinkJson,
@@ -25,6 +26,9 @@ import { pathIdOf } from './path-id';
 
 const subaccountIdOf = (req: Request): string => pathIdOf(req, SubaccountIdPathSchema);
 
+
+/** How many recent split payments GET /subaccounts/{id} shows. */
+const RECENT_SPLIT_PAYMENTS = 10;
 /**
  * /v1/subaccounts (§4 "Subaccounts"), checks in the order of the payment routes. Full keys only, on
  * every route: a subaccount is the owner's admin data (documents, bank accounts) and where split
@@ -65,10 +69,14 @@ export function subaccountsRoutes(context: RouteContext): Router {
     res.json(toSubaccountListJson(response));
   });
 
+  // The subaccount (payouts) with its split totals and recent split payments (payments owns those).
   router.get('/subaccounts/:id', authenticate, fullKeyOnly, async (req, res) => {
-    const response = await clients.payouts.getSubaccount({ caller: callerOf(res), subaccount_id: subaccountIdOf(req) }, rpcOptions(res));
+    const caller = callerOf(res);
+    const subaccountId = subaccountIdOf(req);
+    const response = await clients.payouts.getSubaccount({ caller, subaccount_id: subaccountId }, rpcOptions(res));
     if (!response.subaccount) throw new AppError('not_found', { param: 'id' });
-    res.json(toSubaccountJson(response.subaccount));
+    const summary = await clients.payments.getSplitSummary({ caller, subaccount_id: subaccountId, recent_limit: RECENT_SPLIT_PAYMENTS }, rpcOptions(res));
+    res.json(toSubaccountDetailJson(response.subaccount, summary));
   });
 
   // Name and metadata change here only, never at the provider (§4).
@@ -116,6 +124,7 @@ export function subaccountsRoutes(context: RouteContext): Router {
     );
     res.json(toSubaccountBalanceJson(response));
   });
+
 
   return router;
 }

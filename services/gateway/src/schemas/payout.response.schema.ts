@@ -40,7 +40,14 @@ export const PayoutSchema = z
     object: z.literal('payout'),
     mode: z.enum(['test', 'live']),
     status: PayoutStatusSchema,
-    amount: z.number().int().openapi({ description: 'Centavos.', example: 15000 }),
+    amount: z.number().int().openapi({
+      description: 'Centavos. Num saque em que o provedor retira o saldo inteiro (whole_balance), o valor que saiu de fato.',
+      example: 15000,
+    }),
+    amount_requested: z.number().int().optional().openapi({ description: 'Só nos saques de subcontas: o valor pedido, em centavos.', example: 15000 }),
+    whole_balance: z.boolean().optional().openapi({
+      description: 'Só nos saques de subcontas: true quando o provedor retirou o saldo inteiro em vez do valor pedido (amount é o que saiu).',
+    }),
     fee: z.number().int().nullable().openapi({ description: 'Tarifa do provedor em centavos, quando ele a informa.' }),
     currency: z.literal('BRL'),
     provider: z.string().openapi({ example: 'asaas' }),

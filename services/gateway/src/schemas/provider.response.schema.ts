@@ -21,6 +21,7 @@ export const ProviderCapabilitiesSchema = z
       supported: z.boolean(),
       requires: z.array(z.string()).openapi({ description: 'Campos que o provedor exige ao criar uma subconta.' }),
     }),
+    max_splits: z.number().int().openapi({ description: 'Quantas divisões (splits) um pagamento pode ter neste provedor (0: não aceita).', example: 20 }),
     payouts: z.boolean(),
     payout_destinations: z
       .array(z.string())
@@ -72,6 +73,7 @@ export const ProviderListSchema = z
             disputes: true,
             dispute_evidence: true,
             subaccounts: { supported: false, requires: [] },
+            max_splits: 0,
             payouts: false,
             subscriptions: false,
             card_vault: false,

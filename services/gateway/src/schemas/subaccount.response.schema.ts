@@ -36,6 +36,32 @@ export const SubaccountSchema = z
   })
   .openapi('Subaccount');
 
+export const SubaccountSplitTotalsSchema = z
+  .object({
+    payments: z.number().int().openapi({ description: 'Pagamentos com uma divisão para a subconta, em qualquer status.', example: 12 }),
+    paid_payments: z.number().int().openapi({ description: 'Deles, os pagos (inclusive os depois reembolsados).', example: 9 }),
+    paid_amount: z.number().int().openapi({ description: 'Centavos das partes da subconta nos pagamentos pagos.', example: 45000 }),
+    pending_amount: z.number().int().openapi({ description: 'Centavos das partes em pagamentos ainda não pagos.', example: 5000 }),
+  })
+  .openapi('SubaccountSplitTotals');
+
+export const SubaccountSplitPaymentSchema = z
+  .object({
+    payment_id: z.string().openapi({ example: 'pay_01j9z0k3x7m2q8r4t6v8w0y2a4' }),
+    status: z.string().openapi({ example: 'succeeded' }),
+    method: z.string().nullable().openapi({ example: 'pix' }),
+    payment_amount: z.number().int().openapi({ description: 'Valor bruto do pagamento, em centavos.', example: 10000 }),
+    amount: z.number().int().openapi({ description: 'A parte da subconta, em centavos.', example: 2500 }),
+    created_at: z.string(),
+  })
+  .openapi('SubaccountSplitPayment');
+
+/** GET /subaccounts/{id}: the subaccount with its split totals and recent split payments (spec §2). */
+export const SubaccountDetailSchema = SubaccountSchema.extend({
+  totals: SubaccountSplitTotalsSchema,
+  recent_split_payments: z.array(SubaccountSplitPaymentSchema).openapi({ description: 'Os 10 pagamentos mais recentes com divisão para a subconta, do mais novo ao mais antigo.' }),
+}).openapi('SubaccountDetail');
+
 export const SubaccountListSchema = z
   .object({ object: z.literal('list'), data: z.array(SubaccountSchema), has_more: z.boolean() })
   .openapi('SubaccountList');
@@ -60,5 +86,6 @@ export const SubaccountBalanceSchema = z
 
 export type SubaccountJson = z.infer<typeof SubaccountSchema>;
 export type SubaccountListJson = z.infer<typeof SubaccountListSchema>;
+export type SubaccountDetailJson = z.infer<typeof SubaccountDetailSchema>;
 export type SubaccountOnboardingLinkJson = z.infer<typeof SubaccountOnboardingLinkSchema>;
 export type SubaccountBalanceJson = z.infer<typeof SubaccountBalanceSchema>;

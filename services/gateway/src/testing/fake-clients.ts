@@ -49,6 +49,7 @@ export function fakeClients(): FakeClients {
       getPaymentPage: notStubbed('getPaymentPage'),
       choosePaymentMethod: notStubbed('choosePaymentMethod'),
       refundPayment: notStubbed('refundPayment'),
+      getSplitSummary: notStubbed('getSplitSummary'),
     },
     providers: {
       handleWebhook: notStubbed('handleWebhook'),
@@ -89,6 +90,8 @@ export function fakeClients(): FakeClients {
       syncSubaccount: notStubbed('syncSubaccount'),
       createSubaccountOnboardingLink: notStubbed('createSubaccountOnboardingLink'),
       getSubaccountBalance: notStubbed('getSubaccountBalance'),
+      createWithdrawal: notStubbed('createWithdrawal'),
+      listWithdrawals: notStubbed('listWithdrawals'),
     },
     notifications: { listEvents: notStubbed('listEvents'), getEvent: notStubbed('getEvent') },
     webhooks: {

@@ -58,6 +58,7 @@ export function protoPayment(overrides: Partial<payments.Payment> = {}): payment
     source_key_id: 'key_01j',
     customer_id: '',
     subscription_id: '',
+    splits: [],
     cycle: 0,
     due_date: '',
     attempts: [],
@@ -169,6 +170,7 @@ export function protoPayout(overrides: Partial<payouts.Payout> = {}): payouts.Pa
     updated_at: '2026-12-01T12:00:01.000Z',
     subaccount_id: '',
     source_key_id: 'key_full',
+    whole_balance: false,
     ...overrides,
   };
 }

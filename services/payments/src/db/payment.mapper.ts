@@ -57,6 +57,7 @@ export function toProtoPayment(doc: PaymentDoc): payments.Payment {
     subscription_id: doc.subscription_id ?? '',
     cycle: doc.cycle ?? 0,
     due_date: doc.due_date ?? '',
+    splits: (doc.splits ?? []).map((split) => ({ subaccount_id: split.subaccount_id, amount: split.amount })),
     attempts: doc.attempts.map((attempt) => ({
       id: attempt.id,
       provider_account_id: attempt.provider_account_id,

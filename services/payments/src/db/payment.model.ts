@@ -106,6 +106,12 @@ export interface PaymentDoc extends OutboxFields, OutboxLeaseFields, DueWorkFiel
    */
   card?: { token: string; installments: number; brand: string };
   /**
+   * Parts of the gross for subaccounts (spec §4 split rules), in cents, with what the provider's
+   * split names. Fixed at creation (they pin the payment to the subaccounts' connected account);
+   * absent on payments without a split.
+   */
+  splits?: SplitDoc[];
+  /**
    * W3C trace context of the request that created the payment. Changes reported later by the
    * provider (its webhooks) are applied in this trace, so a payment's whole life, through to the
    * webhook deliveries of its events, is one trace (the provider's request is linked to it).
@@ -213,6 +219,17 @@ const eventRefSchema = new Schema<EventRefDoc>(
   { _id: false },
 );
 
+export interface SplitDoc {
+  subaccount_id: string;
+  amount: number;
+  split_target: string;
+}
+
+const splitSchema = new Schema<SplitDoc>(
+  { subaccount_id: { type: String, required: true }, amount: { type: Number, required: true }, split_target: { type: String, required: true } },
+  { _id: false },
+);
+
 const cardSchema = new Schema<NonNullable<PaymentDoc['card']>>(
   { token: { type: String, required: true }, installments: { type: Number, default: 1 }, brand: { type: String, default: '' } },
   { _id: false },
@@ -258,6 +275,7 @@ const schema = new Schema<PaymentDoc>(
     idempotency_key: { type: String, default: '' },
     requested_account_id: { type: String },
     card: { type: cardSchema },
+    splits: { type: [splitSchema], default: undefined },
     method_choice: { type: methodChoiceSchema, default: null },
     // W3C trace headers of the creating request: free-form by definition.
     trace: { type: Schema.Types.Mixed },
@@ -284,6 +302,8 @@ schema.index({ merchant_id: 1, mode: 1, subscription_id: 1, _id: -1 }, { partial
 schema.index({ provider_account_id: 1, provider_payment_id: 1 });
 // Disputes opened at a provider name the Pix by its end-to-end id (MED).
 schema.index({ provider_account_id: 1, end_to_end_id: 1 });
+// A subaccount's split payments (GET /subaccounts/{id}: totals and the recent ones).
+schema.index({ merchant_id: 1, mode: 1, 'splits.subaccount_id': 1, _id: -1 }, { partialFilterExpression: { splits: { $exists: true } } });
 // Idempotent refund replays find their payment by the refund id.
 schema.index({ 'refunds.id': 1 });
 // Search by the buyer's document (q=), within the merchant's payments.

@@ -290,6 +290,29 @@ export class PaymentStore {
   }
 
   /**
+   * A subaccount's split payments (spec §2: "totals and its recent split payments"): per status,
+   * how many payments split to it and the sum of its parts; and the newest `recentLimit` of them.
+   * Read from the split index; the grouping runs over that subaccount's payments only.
+   */
+  async splitSummary(
+    scope: { merchantId: string; mode: 'test' | 'live' },
+    subaccountId: string,
+    recentLimit: number,
+  ): Promise<{ byStatus: Array<{ status: string; payments: number; amount: number }>; recent: PaymentDoc[] }> {
+    const match = { merchant_id: scope.merchantId, mode: scope.mode, 'splits.subaccount_id': subaccountId };
+    const [byStatus, recent] = await Promise.all([
+      this.model.aggregate<{ _id: string; payments: number; amount: number }>([
+        { $match: match },
+        { $unwind: '$splits' },
+        { $match: { 'splits.subaccount_id': subaccountId } },
+        { $group: { _id: '$status', payments: { $sum: 1 }, amount: { $sum: '$splits.amount' } } },
+      ]),
+      this.model.find(match).sort({ _id: -1 }).limit(recentLimit).lean<PaymentDoc[]>(),
+    ]);
+    return { byStatus: byStatus.map((group) => ({ status: group._id, payments: group.payments, amount: group.amount })), recent };
+  }
+
+  /**
    * By id alone: for an id that came from a scoped source (this merchant's idempotency record),
    * from due work, or from the public payment page (which shows only what the page may).
    */

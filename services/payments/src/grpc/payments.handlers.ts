@@ -17,6 +17,10 @@ import type { PaymentSimulation } from '../orchestration/simulate-payment';
 import type { PaymentSync } from '../orchestration/sync-payment';
 
 const MAX_LIMIT = 100;
+/** A split was settled to the subaccount once the payment was paid, refunds after that included. */
+const SPLIT_PAID: readonly PaymentStatus[] = ['succeeded', 'partially_refunded', 'refunded'];
+/** Still to be paid: the split reaches the subaccount if it is. */
+const SPLIT_PENDING: readonly PaymentStatus[] = ['requires_method', 'pending', 'processing'];
 
 export function scopeOf(caller: common.Caller | undefined): CallerScope {
   if (!caller || !caller.merchant_id) throw new AppError('unauthenticated');
@@ -120,6 +124,32 @@ export function paymentsHandlers(deps: PaymentsHandlersDeps): Handlers<typeof pa
     async createCyclePayment(request, context) {
       const { payment, created } = await cyclePayments.create(request, context.requestId);
       return { payment: toProto(payment), created };
+    },
+
+    async getSplitSummary(request) {
+      const scope = scopeOf(request.caller);
+      if (scope.restrictedKeyId) throw new AppError('restricted_key');
+      if (!request.subaccount_id) throw new AppError('parameter_missing', { param: 'subaccount_id' });
+      const recentLimit = Math.min(Math.max(request.recent_limit || 10, 1), 50);
+      const { byStatus, recent } = await store.splitSummary(scope, request.subaccount_id, recentLimit);
+      const sum = (statuses: readonly string[], field: 'payments' | 'amount') =>
+        byStatus.filter((group) => statuses.includes(group.status)).reduce((total, group) => total + group[field], 0);
+      return {
+        totals: {
+          payments: byStatus.reduce((total, group) => total + group.payments, 0),
+          paid_payments: sum(SPLIT_PAID, 'payments'),
+          paid_amount: sum(SPLIT_PAID, 'amount'),
+          pending_amount: sum(SPLIT_PENDING, 'amount'),
+        },
+        recent: recent.map((doc) => ({
+          payment_id: doc._id,
+          status: doc.status,
+          method: doc.method,
+          payment_amount: doc.amount,
+          amount: doc.splits?.find((split) => split.subaccount_id === request.subaccount_id)?.amount ?? 0,
+          created_at: doc.created_at.toISOString(),
+        })),
+      };
     },
 
     async getPaymentQrCode({ payment_id }) {

@@ -74,7 +74,7 @@ describe('payments awaiting the buyer method (real store)', () => {
   const caller: common.Caller = { merchant_id: 'acct_page', mode: common.Mode.MODE_TEST, key_id: 'key_1', restricted: false, request_id: '' };
   const create = (overrides: Partial<payments.CreatePaymentRequest> = {}) =>
     creator.create(
-      { caller, idempotency_key: '', request_hash: '', method: '', amount: 1990, description: 'Pedido 7', customer: { name: 'Ana' }, expires_in_minutes: 0, metadata: {}, tracking: {}, provider_account_id: '', ...overrides },
+      { caller, idempotency_key: '', request_hash: '', method: '', amount: 1990, description: 'Pedido 7', customer: { name: 'Ana' }, expires_in_minutes: 0, metadata: {}, tracking: {}, provider_account_id: '', splits: [], ...overrides },
       'req',
     );
   const read = async (id: string) => (await paymentModel.findById(id).lean<PaymentDoc>()) as PaymentDoc;
@@ -97,6 +97,8 @@ describe('payments awaiting the buyer method (real store)', () => {
     const methods = new AvailableMethods(routingClient);
     creator = new PaymentCreator({
       store, walker, methods, links, logger, routing: routingClient,
+      // No payment here has a split: the payouts service is never asked.
+      splits: { resolve: async (request) => (request.splits.length === 0 ? undefined : Promise.reject(new Error('no splits in this suite'))) },
       idempotency: new IdempotencyGuard(idempotencyRecords, 3_600_000, 60_000),
       defaultPixExpiresMinutes: 60, defaultMethodChoiceMinutes: 45,
     });

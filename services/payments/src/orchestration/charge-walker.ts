@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { toProtoPaymentCustomer } from '../db/payment-customer.mapper';
 import type { PaymentDoc } from '../db/payment.model';
 import { walkCandidates, type ChargeAnswer, type WalkResult } from '../domain/failover-walk';
+import { assertRoomForFee } from '../domain/splits';
 import { needsHostedCheckout } from './method-input';
 import type { OrphanCharges } from './orphan-charges';
 
@@ -38,6 +39,10 @@ export class ChargeWalker {
   }
 
   async walk(draft: PaymentDoc, candidates: Candidate[], expiresInMinutes: number, requestId: string): Promise<ChargeWalk> {
+    // A split pins the payment to one account (payment-splits.ts): its remainder must cover that account's fee.
+    if (draft.splits?.length && candidates[0]) {
+      assertRoomForFee(draft.amount, draft.splits, candidates[0].fees.find((rule) => rule.method === draft.method));
+    }
     const request = (candidate: Candidate) => chargeRequest(draft, candidate, expiresInMinutes);
     const walked = await walkCandidates(candidates, draft.method, {
       tryCharge: (candidate) => this.tryCharge(request(candidate), requestId),
@@ -93,5 +98,6 @@ export function chargeRequest(draft: PaymentDoc, candidate: Candidate, expiresIn
     metadata: draft.metadata,
     idempotency_key: idempotencyKey,
     ...(draft.card ? { card: { token: draft.card.token, id: '', installments: draft.card.installments, brand: draft.card.brand } } : {}),
+    splits: (draft.splits ?? []).map((split) => ({ subaccount_id: split.subaccount_id, split_target: split.split_target, amount: split.amount })),
   };
 }

@@ -11,6 +11,7 @@ import type { ChargeWalker } from './charge-walker';
 import { IdempotencyGuard } from '../db/idempotency.guard';
 import { assertMethodInput, needsHostedCheckout } from './method-input';
 import { paymentDraft } from './payment-draft';
+import type { PaymentSplits } from './payment-splits';
 
 export interface CreatePaymentDeps {
   store: PaymentStore;
@@ -18,6 +19,7 @@ export interface CreatePaymentDeps {
   routing: Pick<RpcClient<typeof routing.RoutingServiceService>, 'route'>;
   walker: ChargeWalker;
   methods: AvailableMethods;
+  splits: Pick<PaymentSplits, 'resolve'>;
   links: PaymentLinks;
   logger: Logger;
   defaultPixExpiresMinutes: number;
@@ -46,6 +48,8 @@ export class PaymentCreator {
     assertMethodInput(request);
 
     let paymentId = newId('payment');
+    // Checked and read before the key is claimed: a refused split leaves nothing behind.
+    const split = await this.deps.splits.resolve(request, caller, requestId);
     const key = request.idempotency_key;
     const recordId = key ? IdempotencyGuard.recordId(caller.merchant_id, mode, key) : '';
     if (key) {
@@ -61,8 +65,8 @@ export class PaymentCreator {
 
     try {
       const payment = request.method
-        ? await this.createCharged(request, caller, mode, paymentId, requestId)
-        : await this.createAwaitingMethod(request, caller, mode, paymentId, requestId);
+        ? await this.createCharged(request, caller, mode, paymentId, requestId, split)
+        : await this.createAwaitingMethod(request, caller, mode, paymentId, requestId, split);
       if (key) await this.deps.idempotency.complete(recordId, paymentId);
       return { payment, replayed: false };
     } catch (error) {
@@ -72,7 +76,7 @@ export class PaymentCreator {
     }
   }
 
-  private async createCharged(request: payments.CreatePaymentRequest, caller: common.Caller, mode: 'test' | 'live', paymentId: string, requestId: string): Promise<PaymentDoc> {
+  private async createCharged(request: payments.CreatePaymentRequest, caller: common.Caller, mode: 'test' | 'live', paymentId: string, requestId: string, split: ResolvedSplit): Promise<PaymentDoc> {
     const { candidates } = await this.deps.routing.route(
       {
         caller,
@@ -80,12 +84,12 @@ export class PaymentCreator {
         amount: request.amount,
         metadata: request.metadata,
         customer: request.customer,
-        forced_account_id: request.provider_account_id,
+        forced_account_id: split?.accountId ?? request.provider_account_id,
         hosted_checkout: needsHostedCheckout(request.method, request.card),
       },
       { requestId },
     );
-    const draft = paymentDraft(request, caller, mode, paymentId);
+    const draft = withSplits(paymentDraft(request, caller, mode, paymentId), split);
 
     // Provider calls first, outside persistence; the payment is stored once, complete, so a
     // failure anywhere leaves nothing half-created.
@@ -109,15 +113,24 @@ export class PaymentCreator {
    * until the buyer picks a method on payment_url (or `expires_at` passes: due work cancels it).
    * Refused when no method at all could be charged now, with routing's own error (bot rule 5).
    */
-  private async createAwaitingMethod(request: payments.CreatePaymentRequest, caller: common.Caller, mode: 'test' | 'live', paymentId: string, requestId: string): Promise<PaymentDoc> {
-    const draft = paymentDraft(request, caller, mode, paymentId);
+  private async createAwaitingMethod(request: payments.CreatePaymentRequest, caller: common.Caller, mode: 'test' | 'live', paymentId: string, requestId: string, split: ResolvedSplit): Promise<PaymentDoc> {
+    // The account the buyer's charge will be walked at (forced, or the subaccounts' for a split): only its methods are offered.
+    const requestedAccountId = split?.accountId ?? request.provider_account_id;
+    const draft = { ...withSplits(paymentDraft(request, caller, mode, paymentId), split), requested_account_id: requestedAccountId };
     const offer = await this.deps.methods.offer(draft, requestId);
     if (offer.methods.length === 0) throw offer.firstError ?? new AppError('no_eligible_account', { param: 'method' });
     const minutes = request.expires_in_minutes || this.deps.defaultMethodChoiceMinutes || DEFAULT_METHOD_CHOICE_MINUTES;
     const expiresAt = new Date(draft.created_at.getTime() + minutes * 60_000);
     return this.deps.store.insertWithEvents(
-      { ...draft, method: '', status: 'requires_method', expires_at: expiresAt, due_at: expiresAt, requested_account_id: request.provider_account_id },
+      { ...draft, method: '', status: 'requires_method', expires_at: expiresAt, due_at: expiresAt },
       ['payment.created'],
     );
   }
+}
+
+type ResolvedSplit = Awaited<ReturnType<PaymentSplits['resolve']>>;
+
+/** The draft with its split parts, pinned to the subaccounts' account by the routing request. */
+function withSplits(draft: PaymentDoc, split: ResolvedSplit): PaymentDoc {
+  return split ? { ...draft, splits: split.splits } : draft;
 }

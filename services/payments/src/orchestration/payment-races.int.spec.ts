@@ -1,4 +1,4 @@
-import { common, providers as providersContract, type payments, type ProviderChargeUpdated, type routing } from '@orquestra/contracts';
+import { common, providers as providersContract, type payments, type payouts as payoutsContract, type ProviderChargeUpdated, type routing } from '@orquestra/contracts';
 import { AppError, connectDatabase, ensureIndexes, EventBus, OutboxRelay, type EventEnvelope, type RpcClient } from '@orquestra/platform';
 import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
@@ -15,6 +15,7 @@ import { AvailableMethods } from './available-methods';
 import { ChargeWalker } from './charge-walker';
 import { CycleChargeApplier } from './cycle-charge-state';
 import { PaymentCreator } from './create-payment';
+import { PaymentSplits } from './payment-splits';
 import { IdempotencyGuard } from '../db/idempotency.guard';
 import { OrphanCharges } from './orphan-charges';
 import { ProviderChargeUpdates } from './provider-charge-updates';
@@ -45,9 +46,31 @@ describe('payments under concurrent writers (real store)', () => {
   const charges: providersContract.CreateChargeRequest[] = [];
   const refundCalls: providersContract.RefundChargeRequest[] = [];
 
+  const routes: routing.RouteRequest[] = [];
+  /** The account's fee schedule routing answers (the split fee check reads it). */
+  let fees: providersContract.FeeRule[] = [];
   const routingClient = {
-    route: async () => ({ candidates: [{ account_id: 'pa_a', provider: 'efi', priority: 10, reason: 'priority', fees: [] }] }),
+    route: async (request: routing.RouteRequest) => {
+      routes.push(request);
+      return { candidates: [{ account_id: 'pa_a', provider: 'asaas', priority: 10, reason: 'priority', fees }] };
+    },
   } as unknown as RpcClient<typeof routing.RoutingServiceService>;
+  /** The payouts service at its gRPC seam: the subaccounts it owns, as ResolveSplits answers them. */
+  const subaccounts: Record<string, payoutsContract.SplitSubaccount> = {
+    sub_a: { id: 'sub_a', status: 'active', provider: 'asaas', provider_account_id: 'pa_a', split_target: 'wallet-a' },
+    sub_b: { id: 'sub_b', status: 'pending', provider: 'asaas', provider_account_id: 'pa_a', split_target: 'wallet-b' },
+    sub_other: { id: 'sub_other', status: 'active', provider: 'asaas', provider_account_id: 'pa_other', split_target: 'wallet-o' },
+    sub_blocked: { id: 'sub_blocked', status: 'blocked', provider: 'asaas', provider_account_id: 'pa_a', split_target: 'wallet-x' },
+  };
+  const payoutsClient = {
+    resolveSplits: async (request: payoutsContract.ResolveSplitsRequest) => ({
+      subaccounts: request.subaccount_ids.map((id, index) => {
+        const found = subaccounts[id];
+        if (!found) throw new AppError('not_found', { param: `splits[${index}].subaccount_id` });
+        return found;
+      }),
+    }),
+  } as unknown as RpcClient<typeof payoutsContract.PayoutsServiceService>;
   const charge = (providerPaymentId: string, status: providersContract.ChargeStatus, amount: number): providersContract.Charge => ({
     provider: 'efi', account_id: 'pa_a', provider_payment_id: providerPaymentId, status,
     next_action: { type: 'pix_qr', qr_code: PIX_CODE },
@@ -79,7 +102,7 @@ describe('payments under concurrent writers (real store)', () => {
   const scope = { merchantId: 'acct_races', mode: 'test' as const };
   const createRequest = (overrides: Partial<payments.CreatePaymentRequest> = {}): payments.CreatePaymentRequest => ({
     caller, idempotency_key: '', request_hash: '', method: 'pix', amount: 1000, description: 'Pedido', customer: { name: 'Ana' },
-    expires_in_minutes: 0, metadata: {}, tracking: {}, provider_account_id: '', ...overrides,
+    expires_in_minutes: 0, metadata: {}, tracking: {}, provider_account_id: '', splits: [], ...overrides,
   });
   const read = async (id: string) => (await paymentModel.findById(id).lean<PaymentDoc>()) as PaymentDoc;
   const paid = (payment: PaymentDoc): ProviderChargeUpdated => ({
@@ -104,7 +127,7 @@ describe('payments under concurrent writers (real store)', () => {
     const orphans = new OrphanCharges(new DueRecords(registerOrphanChargeModel(db)), providersClient, logger);
     await ensureIndexes(db);
     creator = new PaymentCreator({
-      store, links, logger, routing: routingClient, methods: new AvailableMethods(routingClient),
+      store, links, logger, routing: routingClient, methods: new AvailableMethods(routingClient), splits: new PaymentSplits(payoutsClient),
       walker: new ChargeWalker({ routing: routingClient, providers: providersClient, orphans, logger, providerCallDeadlineMs: 5_000 }),
       idempotency: new IdempotencyGuard(idempotencyRecords, 3_600_000, 60_000),
       defaultPixExpiresMinutes: 60, defaultMethodChoiceMinutes: 45,
@@ -183,6 +206,70 @@ describe('payments under concurrent writers (real store)', () => {
     expect(stored).toMatchObject({ status: 'partially_refunded', amount_refunded: 400 });
     expect(stored.refunds).toHaveLength(1);
     expect(stored.events.filter((event) => event.type === 'refund.succeeded')).toHaveLength(1);
+  });
+
+  // Splits go through the same creation: parts computed and stored once, the payment pinned to the
+  // subaccounts' account, the provider sent each part with its split target; refusals leave nothing.
+  it('a split payment is pinned to its subaccounts’ account, stores its parts and sends them to the provider', async () => {
+    routes.length = 0;
+    const { payment } = await creator.create(
+      createRequest({ amount: 999, splits: [{ subaccount_id: 'sub_a', percent_bps: 1_250 }, { subaccount_id: 'sub_b', amount: 300 }] }),
+      'req',
+    );
+    expect(routes.at(-1)?.forced_account_id).toBe('pa_a');
+    expect(payment.splits).toStrictEqual([
+      { subaccount_id: 'sub_a', amount: 124, split_target: 'wallet-a' },
+      { subaccount_id: 'sub_b', amount: 300, split_target: 'wallet-b' },
+    ]);
+    const sent = charges.find((request) => request.payment_id === payment._id);
+    expect(sent?.splits).toStrictEqual([
+      { subaccount_id: 'sub_a', split_target: 'wallet-a', amount: 124 },
+      { subaccount_id: 'sub_b', split_target: 'wallet-b', amount: 300 },
+    ]);
+    expect((await read(payment._id)).splits).toHaveLength(2);
+
+    const pending = await store.splitSummary(scope, 'sub_a', 10);
+    expect(pending.byStatus).toStrictEqual([{ status: 'pending', payments: 1, amount: 124 }]);
+    await updates.apply(paid(payment));
+    const settled = await store.splitSummary(scope, 'sub_a', 10);
+    expect(settled.byStatus).toStrictEqual([{ status: 'succeeded', payments: 1, amount: 124 }]);
+    expect(settled.recent.map((doc) => doc._id)).toStrictEqual([payment._id]);
+    expect((await store.splitSummary(scope, 'sub_other', 10)).recent).toHaveLength(0);
+  });
+
+  it.each([
+    ['a subaccount of another connected account', [{ subaccount_id: 'sub_a', amount: 100 }, { subaccount_id: 'sub_other', amount: 100 }], 'splits[1].subaccount_id'],
+    ['a blocked subaccount', [{ subaccount_id: 'sub_blocked', amount: 100 }], 'splits[0].subaccount_id'],
+    ['an unknown subaccount', [{ subaccount_id: 'sub_nobody', amount: 100 }], 'splits[0].subaccount_id'],
+    ['parts reaching the amount', [{ subaccount_id: 'sub_a', amount: 600 }, { subaccount_id: 'sub_b', amount: 400 }], 'splits'],
+  ])('refuses %s before anything is stored or charged', async (_case, splits, param) => {
+    const key = `split-${param}-${splits.length}`;
+    const before = charges.length;
+    await expect(creator.create(createRequest({ idempotency_key: key, request_hash: key, splits }), 'req')).rejects.toMatchObject({ param });
+    expect(charges.length).toBe(before);
+    expect(await paymentModel.countDocuments({ merchant_id: 'acct_races', idempotency_key: key })).toBe(0);
+  });
+
+  it('refuses parts that leave the main account less than the account’s fee, and a restricted key', async () => {
+    fees = [{ method: 'pix', percent_bps: 0, fixed: 200 }];
+    try {
+      const before = charges.length;
+      await expect(creator.create(createRequest({ splits: [{ subaccount_id: 'sub_a', amount: 801 }] }), 'req')).rejects.toMatchObject({ code: 'parameter_invalid', param: 'splits' });
+      expect(charges.length).toBe(before);
+      const { payment } = await creator.create(createRequest({ splits: [{ subaccount_id: 'sub_a', amount: 800 }] }), 'req');
+      expect(payment.splits?.[0]?.amount).toBe(800);
+    } finally {
+      fees = [];
+    }
+    await expect(creator.create(createRequest({ caller: { ...caller, restricted: true }, splits: [{ subaccount_id: 'sub_a', amount: 1 }] }), 'req')).rejects.toMatchObject({
+      code: 'restricted_key',
+    });
+  });
+
+  it('a provider_account_id other than the subaccounts’ account is refused naming it', async () => {
+    await expect(creator.create(createRequest({ provider_account_id: 'pa_other', splits: [{ subaccount_id: 'sub_a', amount: 1 }] }), 'req')).rejects.toMatchObject({
+      param: 'provider_account_id',
+    });
   });
 });
 
