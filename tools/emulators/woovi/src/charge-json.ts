@@ -4,6 +4,7 @@
  * "Payload de Cobrança Expirada"; woovi-nodejs-sdk charge types and tests).
  */
 import type { EmulatorState, StoredCharge } from './emulator-state';
+import { splitJson } from './splits';
 
 export interface Company {
   id: string;
@@ -42,6 +43,7 @@ export function chargeJson(state: EmulatorState, charge: StoredCharge) {
     createdAt: charge.createdAt.toISOString(),
     updatedAt: charge.updatedAt.toISOString(),
     ...(charge.pix ? { paidAt: charge.pix.time.toISOString() } : {}),
+    ...(charge.splits && charge.splits.length > 0 ? { splits: charge.splits.map(splitJson) } : {}),
   };
 }
 

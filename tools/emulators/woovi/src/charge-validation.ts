@@ -1,8 +1,8 @@
 /**
  * POST /api/v1/charge body rules. Woovi documents `correlationID` and `value` (integer cents) as
  * required and `comment` (≤ 140), `customer{name, taxID, email, phone}`, `expiresIn` (seconds),
- * `additionalInfo[{key, value}]` as optional; other documented fields (splits, subaccount,
- * interests, …) are accepted and ignored. Limits Woovi does not document (correlationID length,
+ * `additionalInfo[{key, value}]` as optional; `splits` is checked against the account's subaccounts
+ * by splits.ts; other documented fields (subaccount, interests, …) are accepted and ignored. Limits Woovi does not document (correlationID length,
  * additionalInfo size) are the emulator's own, generous ones.
  */
 import { z } from 'zod';

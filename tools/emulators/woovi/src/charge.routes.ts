@@ -13,6 +13,7 @@ import { parseChargeRequest } from './charge-validation';
 import type { EmulatorState, StoredCharge } from './emulator-state';
 import type { WebhookSender } from './webhook-sender';
 import { newGlobalId, newPaymentLinkId, newTransactionId } from './woovi-ids';
+import { parseSplits } from './splits';
 
 export interface ChargeRoutesOptions {
   merchant: Merchant;
@@ -59,6 +60,8 @@ export function chargeRoutes(state: EmulatorState, sender: WebhookSender, expiry
       res.status(200).json({ charge, correlationID: charge.correlationID, brCode: charge.brCode });
       return;
     }
+    const fee = feeFor(request.value, options.feeBasisPoints);
+    const splits = parseSplits((req.body as { splits?: unknown } | undefined)?.splits, accountId, request.value - fee, state.subaccounts);
     const now = state.now();
     const transactionID = newTransactionId();
     const stored: StoredCharge = {
@@ -76,8 +79,9 @@ export function chargeRoutes(state: EmulatorState, sender: WebhookSender, expiry
       updatedAt: now,
       status: 'ACTIVE',
       brCode: dynamicBrCode(`${options.locationHost}/api/openpix/qr/v1/${transactionID}`, options.merchant),
-      fee: feeFor(request.value, options.feeBasisPoints),
+      fee,
       publicBase: publicBase(req),
+      ...(splits.length > 0 ? { splits } : {}),
     };
     // createCharge refuses a repeated correlationID (the request came without return_existing).
     state.createCharge(stored);

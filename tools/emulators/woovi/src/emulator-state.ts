@@ -9,6 +9,8 @@ import { accountIdFor, newEndToEndId } from './woovi-ids';
 import { wooviErrors } from './woovi-errors';
 import { RecurringBook } from './pix-recurring';
 import type { SentPayment, WooviPaymentData } from './payments';
+import { splitsTotal, type StoredSplit } from './splits';
+import { SubaccountBook } from './subaccounts';
 
 export type ChargeStatus = 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
 
@@ -46,6 +48,8 @@ export interface StoredCharge {
   /** Scheme and host the charge was created through: base of its image and payment-link URLs. */
   publicBase: string;
   pix?: PixPayment;
+  /** Parts for subaccounts (splits.ts), credited to their balances when the charge is paid. */
+  splits?: StoredSplit[];
 }
 
 export interface WebhookRecord {
@@ -81,6 +85,8 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   private readonly charges = new Map<string, Map<string, StoredCharge>>();
   private readonly webhooks = new Map<string, WebhookRecord[]>();
   private counters = EmulatorState.zeroCounters();
+  /** Subaccounts and their balances (subaccounts.ts): split parts land there. */
+  readonly subaccounts = new SubaccountBook();
   /** Pix Automático subscriptions (pix-recurring.ts). */
   readonly recurring = new RecurringBook(this.now);
   /** The balance and the Pix payments sent (payments.ts, on the kit's PayoutBook). */
@@ -187,8 +193,10 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     charge.pix = { endToEndId: newEndToEndId(time), time, ...(infoPagador ? { infoPagador } : {}) };
     charge.status = 'COMPLETED';
     charge.updatedAt = time;
-    // The money is in the balance at once, net of Woovi's fee.
-    this.payments.credit(charge.accountId, charge.value - charge.fee);
+    // The money is in the balance at once, net of Woovi's fee; each split part goes to its
+    // subaccount's balance, only the rest to the account (splits.ts).
+    for (const part of charge.splits ?? []) this.subaccounts.credit(charge.accountId, part.pixKey, part.value);
+    this.payments.credit(charge.accountId, charge.value - charge.fee - splitsTotal(charge.splits));
     return charge.pix;
   }
 

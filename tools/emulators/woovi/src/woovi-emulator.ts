@@ -24,7 +24,6 @@ import { chargeJson } from './charge-json';
 import { RefundSettler } from './refunds';
 import { onChargeExpired, recurringTick } from './pix-recurring.routes';
 import { onPaymentSettled } from './payments';
-import { SubaccountBook } from './subaccounts';
 
 export interface WooviEmulatorOptions extends EmulatorOptions {
   /** AppIDs valid from the start. */
@@ -67,7 +66,7 @@ export function createWooviEmulator(options: WooviEmulatorOptions = {}): WooviEm
     locationHost: options.locationHost ?? 'api.woovi-emulator.local',
     feeBasisPoints: options.feeBasisPoints ?? 80,
   };
-  const subaccounts = new SubaccountBook();
+  const subaccounts = state.subaccounts;
   const api = wooviApiApp({ state, sender, expiry, keys, charges, logger, refunds, subaccounts });
   const recurringDeps = { state, sender, expiry, charges };
   const tick = () => recurringTick(recurringDeps);

@@ -185,7 +185,12 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
       throw new ProviderError('not_created', error.kind === 'ambiguous' ? 'provider_error' : error.normalizedCode, error.message, error.httpStatus);
     }
     if (answer.status === 200) return answer.body as AsaasPayment;
-    throw providerErrorFor(answer.status, answer.body, 'create payment');
+    const refused = providerErrorFor(answer.status, answer.body, 'create payment');
+    // A split Asaas refuses (a wallet it does not know, parts above the net value) is about our request.
+    if (errorCode(answer.body) === 'invalid_split') {
+      throw new ProviderError('rejected', 'provider_rejected', refused.message, answer.status, { name: 'splits', publicMessage: 'O Asaas recusou a divisão do pagamento: confira as carteiras e os valores das subcontas.' });
+    }
+    throw refused;
   }
 
   /** The QR code of a pending Pix charge, the Pix transaction of a paid one; both best effort. */

@@ -116,6 +116,7 @@ describe('Asaas splits', () => {
       kind: 'rejected',
       normalizedCode: 'provider_rejected',
       message: expect.stringContaining('invalid_split'),
+      param: { name: 'splits' },
     });
     const ana = await adapter.createSubaccount(person(newId('subaccount')));
     await expect(adapter.createCharge(charge(5_000, [{ subaccountId: 'sub_ana', splitTarget: ana.splitTarget, amount: 5_001 }]))).rejects.toMatchObject({

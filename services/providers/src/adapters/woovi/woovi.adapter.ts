@@ -29,6 +29,8 @@ import type { ProviderDispute } from '../provider-disputes';
 import {
   buildChargeRequest,
   chargeOf,
+  sameSplits,
+  splitRefusal,
   isCorrelationIdInUse,
   providerErrorFor,
   toProviderCharge,
@@ -53,6 +55,8 @@ import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTrans
 import { MOVEMENT_EVENTS, createWooviTransfer, getWooviTransfer, parseWooviTransferBody, wooviBalance } from './woovi.transfers';
 import type { CreateSubaccountInput, ProviderSubaccount, SubaccountBalance, SubaccountCapable } from '../provider-subaccounts';
 import { WOOVI_SUBACCOUNT_REQUIREMENTS, createWooviSubaccount, getWooviSubaccount, wooviSubaccountBalance } from './woovi.subaccounts';
+import type { SubaccountWithdrawalInput, SubaccountWithdrawalLookup } from '../provider-subaccounts';
+import { getWooviSubaccountWithdrawal, withdrawFromWooviSubaccount } from './woovi.withdrawals';
 
 /** The MED events (woovi.disputes.ts). */
 const DISPUTE_EVENTS = ['OPENPIX:DISPUTE_CREATED', 'OPENPIX:DISPUTE_ACCEPTED', 'OPENPIX:DISPUTE_REJECTED', 'OPENPIX:DISPUTE_CANCELED'] as const;
@@ -67,6 +71,8 @@ export class WooviAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
   static readonly methods = ['pix'] as const;
   /** A name and a Pix key, which identifies the subaccount (woovi.subaccounts.ts). */
   static readonly subaccountRequirements = WOOVI_SUBACCOUNT_REQUIREMENTS;
+  /** Split parts per Pix charge (`splits[{value, pixKey, SPLIT_SUB_ACCOUNT}]`): Woovi documents no limit, so the spec's maximum. */
+  static readonly maxSplits = 20;
   /** MED notices arrive by webhook (woovi.disputes.ts). */
   static readonly disputeEvents = DISPUTE_EVENTS;
   /** Pix payments out to a key (woovi.transfers.ts). */
@@ -125,6 +131,9 @@ export class WooviAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
     if (charge.value !== input.amount) {
       throw new ProviderError('rejected', 'provider_rejected', `woovi create: correlationID ${chargeRequest.correlationID} already holds a charge of another amount`);
     }
+    if (!sameSplits(charge, input)) {
+      throw new ProviderError('rejected', 'provider_rejected', `woovi create: correlationID ${chargeRequest.correlationID} already holds a charge with another split`);
+    }
     return toProviderCharge(charge);
   }
 
@@ -136,7 +145,7 @@ export class WooviAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
     const answer = await this.api('POST', '/api/v1/charge?return_existing=true', { operation: 'create', method: 'pix' }, chargeRequest);
     if (answer.status === 200 || answer.status === 201) return this.chargeFrom(answer, 'create');
     if (isCorrelationIdInUse(answer.status, answer.body)) return this.readCharge(chargeRequest.correlationID);
-    throw providerErrorFor(answer.status, answer.body, 'create charge');
+    throw splitRefusal(answer.status, answer.body, (chargeRequest.splits ?? []).length > 0) ?? providerErrorFor(answer.status, answer.body, 'create charge');
   }
 
   private async readCharge(id: string): Promise<WooviCharge> {
@@ -287,6 +296,16 @@ export class WooviAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
 
   getSubaccountBalance(providerSubaccountId: string): Promise<SubaccountBalance> {
     return wooviSubaccountBalance((m, p, o, b) => this.api(m, p, o, b), providerSubaccountId);
+  }
+
+  /** Woovi withdraws the whole balance to the subaccount's own key: `wholeBalance` (woovi.withdrawals.ts). */
+  withdrawFromSubaccount(input: SubaccountWithdrawalInput): Promise<ProviderTransfer> {
+    return withdrawFromWooviSubaccount((m, p, o, b) => this.api(m, p, o, b), input);
+  }
+
+  /** Woovi has no read of a withdrawal: refused, saying so (woovi.withdrawals.ts). */
+  getSubaccountWithdrawal(lookup: SubaccountWithdrawalLookup): Promise<ProviderTransfer> {
+    return getWooviSubaccountWithdrawal((m, p, o, b) => this.api(m, p, o, b), lookup);
   }
 
   // --- Pix Automático (woovi.recurrences.ts) -------------------------------------------------

@@ -83,6 +83,7 @@ describe('Woovi subaccounts: its own', () => {
       statusDetail: expect.stringContaining('não exige verificação'),
       providerStatus: 'ACTIVE',
       details: { pix_key: 'ana.lima@exemplo.com', name: 'Ana Lima' },
+      splitTarget: 'ana.lima@exemplo.com',
     });
     const again = await adapter.createSubaccount(input());
     expect(again).toEqual(first);

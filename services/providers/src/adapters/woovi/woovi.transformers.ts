@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { rule, type ErrorRule } from '../error-rule';
 import {
   ProviderError,
+  type ChargeSplitInput,
   type CreateChargeInput,
   type CustomerInput,
   type ProviderCharge,
@@ -42,6 +43,14 @@ export interface WooviChargeRequest {
   expiresIn: number;
   customer?: WooviCustomerRequest;
   additionalInfo?: { key: string; value: string }[];
+  splits?: WooviSplit[];
+}
+
+/** One part of a split (developers.woovi.com "Split de pagamento para subcontas"): cents to a subaccount's Pix key. */
+export interface WooviSplit {
+  value: number;
+  pixKey: string;
+  splitType: 'SPLIT_SUB_ACCOUNT';
 }
 
 export interface WooviCharge {
@@ -62,6 +71,8 @@ export interface WooviCharge {
   fee?: number;
   customer?: { name?: string; taxID?: WooviTaxId; email?: string; phone?: string } | null;
   additionalInfo?: { key: string; value: string }[];
+  /** Echoed by the charge when it carries a split (unconfirmed at Woovi: compared only when present). */
+  splits?: { value?: unknown; pixKey?: unknown }[] | null;
 }
 
 /** `POST /api/v1/charge` answers `{charge, correlationID, brCode}`; `GET /charge/{id}` `{charge}`. */
@@ -150,7 +161,29 @@ export function buildChargeRequest(input: CreateChargeInput): WooviChargeRequest
     expiresIn: input.expiresInSeconds,
     ...(customer ? { customer } : {}),
     ...(additionalInfo.length > 0 ? { additionalInfo } : {}),
+    ...(input.splits && input.splits.length > 0 ? { splits: buildSplits(input.splits) } : {}),
   };
+}
+
+/**
+ * Our parts → Woovi's `splits[]`: the same integer cents (Woovi's unit), to the subaccount's Pix
+ * key (its splitTarget), as `SPLIT_SUB_ACCOUNT`. Throws RangeError for a part that is not a
+ * positive integer of cents.
+ */
+export function buildSplits(splits: readonly ChargeSplitInput[]): WooviSplit[] {
+  return splits.map((part) => ({ value: checkedValue(part.amount), pixKey: part.splitTarget, splitType: 'SPLIT_SUB_ACCOUNT' }));
+}
+
+/**
+ * False only when Woovi answers a charge whose split differs from the parts asked for (a repeated
+ * correlationID with another split). A charge answer without `splits` is not evidence either way
+ * unless parts were asked for and Woovi answered an explicitly empty list.
+ */
+export function sameSplits(charge: Pick<WooviCharge, 'splits'>, input: Pick<CreateChargeInput, 'splits'>): boolean {
+  if (!Array.isArray(charge.splits)) return true;
+  const held = charge.splits.map((part) => `${String(part.pixKey)}:${String(part.value)}`).sort();
+  const asked = (input.splits ?? []).map((part) => `${part.splitTarget}:${part.amount}`).sort();
+  return held.length === asked.length && held.every((k, i) => k === asked[i]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -240,6 +273,17 @@ export const WOOVI_MESSAGE_RULES: readonly { pattern: RegExp; rule: ErrorRule; n
 export function errorMessage(body: unknown): string | undefined {
   const error = (body as Partial<WooviErrorBody> | undefined)?.error;
   return typeof error === 'string' ? error : undefined;
+}
+
+/**
+ * A create refused for its split (a Pix key that is no subaccount of the account, parts above the
+ * charge): about our request, so `rejected` naming `splits`, whatever the message's wording would
+ * otherwise map to ("não encontrada" reads as not_found elsewhere). Undefined for other refusals.
+ */
+export function splitRefusal(status: number, body: unknown, withSplits: boolean): ProviderError | undefined {
+  const message = errorMessage(body) ?? '';
+  if (!withSplits || status !== 400 || !/subconta|split/i.test(message)) return undefined;
+  return new ProviderError('rejected', 'provider_rejected', `woovi create charge: HTTP ${status}: ${message}`, status, { name: 'splits', publicMessage: `A Woovi recusou a divisão do pagamento: ${message}.` });
 }
 
 /** Whether a create was refused because the correlationID already names a charge of this account. */
