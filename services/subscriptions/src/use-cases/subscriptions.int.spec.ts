@@ -43,7 +43,7 @@ class FakeRecurrences {
         return { account: found };
       },
       listProviders: async () => ({
-        providers: ['stripe', 'efi'].map((code) => ({ code, name: code, credential_fields: [], amount_unit: 'cents', notes: '', capabilities: { methods: ['pix'], partial_refunds: false, disputes: false, dispute_evidence: false, payouts: false, subscriptions: code === 'efi', card_vault: false, keeps_metadata: false, customer_requires: {}, hosted_checkout: [], payout_destinations: [] } })),
+        providers: ['stripe', 'efi'].map((code) => ({ code, name: code, credential_fields: [], amount_unit: 'cents', notes: '', capabilities: { methods: ['pix'], partial_refunds: false, disputes: false, dispute_evidence: false, payouts: false, subscriptions: code === 'efi', card_vault: false, keeps_metadata: false, customer_requires: {}, hosted_checkout: [], payout_destinations: [], max_splits: 0 } })),
       }),
       createRecurrence: async ({ subscription_id, account: ref, description }) => {
         if (ref?.account_id !== 'pa_efi') throw new AppError('parameter_invalid', { param: 'provider_account_id' });
