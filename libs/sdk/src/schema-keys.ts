@@ -4,7 +4,7 @@ import type { NextAction, Payment, PaymentAttempt, PaymentDetail, Refund } from 
 import type { Balance, BalanceList, Payout, PayoutDestination } from './types/payout.types';
 import type { Provider, ProviderAccount } from './types/provider.types';
 import type { RoutingRule, RoutingSimulation } from './types/routing.types';
-import type { Subaccount, SubaccountBalance, SubaccountOnboardingLink } from './types/subaccount.types';
+import type { Subaccount, SubaccountBalance, SubaccountDetail, SubaccountOnboardingLink } from './types/subaccount.types';
 import type { Subscription, SubscriptionApproval, SubscriptionCustomer, SubscriptionDetail } from './types/subscription.types';
 import type { WebhookDelivery, WebhookEndpoint } from './types/webhook-endpoint.types';
 import type { CustomerRecord } from './types/customer.types';
@@ -58,6 +58,11 @@ export const SCHEMA_FIELDS: Record<string, string[]> = {
     id: true, object: true, mode: true, status: true, status_detail: true, provider: true, provider_account_id: true,
     provider_subaccount_id: true, type: true, name: true, document: true, email: true, details: true, metadata: true, created_at: true,
     updated_at: true,
+  }),
+  SubaccountDetail: fields<SubaccountDetail>({
+    id: true, object: true, mode: true, status: true, status_detail: true, provider: true, provider_account_id: true,
+    provider_subaccount_id: true, type: true, name: true, document: true, email: true, details: true, metadata: true, created_at: true,
+    updated_at: true, totals: true, recent_split_payments: true,
   }),
   SubaccountOnboardingLink: fields<SubaccountOnboardingLink>({ url: true, expires_at: true, qr_code_base64: true }),
   SubaccountBalance: fields<SubaccountBalance>({ object: true, available: true, pending: true, currency: true, as_of: true }),

@@ -5,6 +5,7 @@ import type {
   ListSubaccountsParams,
   Subaccount,
   SubaccountBalance,
+  SubaccountDetail,
   SubaccountOnboardingLink,
   UpdateSubaccountParams,
 } from '../types/subaccount.types';
@@ -21,7 +22,7 @@ export class SubaccountsResource extends Resource {
     return this.call({ method: 'POST', path: '/v1/subaccounts', body: params, idempotencyKey: options.idempotencyKey ?? true });
   }
 
-  retrieve(id: string): Promise<Subaccount> {
+  retrieve(id: string): Promise<SubaccountDetail> {
     return this.call({ method: 'GET', path: `/v1/subaccounts/${segment(id)}` });
   }
 

@@ -12,6 +12,8 @@ export interface ProviderCapabilities {
   disputes: boolean;
   dispute_evidence: boolean;
   subaccounts: { supported: boolean; requires: string[] };
+  /** How many split parts one payment may carry at this provider (0: no splits). */
+  max_splits: number;
   payouts: boolean;
   /** Where payouts by API can go from this provider's accounts; empty without payouts. */
   payout_destinations: Array<'account' | 'pix_key'>;

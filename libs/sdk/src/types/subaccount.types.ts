@@ -30,6 +30,21 @@ export interface Subaccount {
   updated_at: string;
 }
 
+/** GET /subaccounts/{id}: the subaccount with what its split payments add up to. */
+export interface SubaccountDetail extends Subaccount {
+  totals: {
+    /** Payments with a split to it, whatever their status. */
+    payments: number;
+    /** Of them, the paid ones (refunded later included), and the sum of its parts in them (cents). */
+    paid_payments: number;
+    paid_amount: number;
+    /** Cents of its parts in payments not paid yet. */
+    pending_amount: number;
+  };
+  /** The 10 most recent payments splitting to it, newest first. */
+  recent_split_payments: Array<{ payment_id: string; status: string; method: string | null; payment_amount: number; amount: number; created_at: string }>;
+}
+
 export interface SubaccountAddress {
   /** CEP, 8 digits (a dash is accepted). */
   zip: string;
