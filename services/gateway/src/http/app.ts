@@ -18,6 +18,7 @@ import { routingRulesRoutes } from '../routes/routing-rules.routes';
 import { routingRoutes } from '../routes/routing.routes';
 import { subscriptionsRoutes } from '../routes/subscriptions.routes';
 import { webhookEndpointsRoutes } from '../routes/webhook-endpoints.routes';
+import { withdrawalsRoutes } from '../routes/withdrawals.routes';
 import { accessLogMiddleware } from './access-log.middleware';
 import type { GatewayDeps, RouteContext } from './app.deps';
 import { authMiddleware } from './auth.middleware';
@@ -61,6 +62,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use('/v1', subscriptionsRoutes(context));
   app.use('/v1', payoutsRoutes(context));
   app.use('/v1', subaccountsRoutes(context));
+  app.use('/v1', withdrawalsRoutes(context));
   app.use('/v1', eventsRoutes(context));
   app.use('/v1', webhookEndpointsRoutes(context));
   app.use('/v1', disputesRoutes(context));

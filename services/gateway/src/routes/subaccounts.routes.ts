@@ -125,6 +125,5 @@ export function subaccountsRoutes(context: RouteContext): Router {
     res.json(toSubaccountBalanceJson(response));
   });
 
-
   return router;
 }
