@@ -103,6 +103,16 @@ describe('Asaas splits', () => {
     expect((await adapter.getCharge(made.providerPaymentId)).status).toBe('paid');
   });
 
+  it('a card charge carries the split too; its parts await the release of the card money', async () => {
+    const ana = await adapter.createSubaccount(person(newId('subaccount')));
+    const before = await balanceOf(ana);
+    const made = await adapter.createCharge({ ...charge(6_000, [{ subaccountId: 'sub_ana', splitTarget: ana.splitTarget, amount: 1_500 }]), method: 'card' });
+    expect(await asaasText(`/payments/${made.providerPaymentId}`)).toMatch(new RegExp(`"billingType":"CREDIT_CARD".*"walletId":"${ana.splitTarget}","fixedValue":15.00`));
+    await payAtEmulator('asaas', controlUrl, { api_key: API_KEY }, made.providerPaymentId);
+    expect(await asaasText(`/payments/${made.providerPaymentId}`)).toContain('"status":"AWAITING_CREDIT"');
+    expect(await balanceOf(ana)).toBe(before);
+  });
+
   it('a repeat of the same key with another split is refused, not answered as the first charge', async () => {
     const ana = await adapter.createSubaccount(person(newId('subaccount')));
     const input = charge(5_000, [{ subaccountId: 'sub_ana', splitTarget: ana.splitTarget, amount: 1_000 }]);
@@ -171,7 +181,11 @@ describe('Asaas subaccount withdrawals', () => {
 
   it('refuses more than the subaccount balance as insufficient_balance', async () => {
     const ana = await adapter.createSubaccount(person(newId('subaccount')));
-    await expect(adapter.withdrawFromSubaccount({ ...source(ana), payoutId: newId('payout'), amount: 100 })).rejects.toMatchObject({ kind: 'rejected', normalizedCode: 'insufficient_balance' });
+    await expect(adapter.withdrawFromSubaccount({ ...source(ana), payoutId: newId('payout'), amount: 100 })).rejects.toMatchObject({
+      kind: 'rejected',
+      normalizedCode: 'insufficient_balance',
+      param: { name: 'amount', publicMessage: 'Saldo insuficiente na subconta Asaas para este saque.' },
+    });
   });
 
   it('refuses a subaccount without a Pix key (nowhere to send), and one whose apiKey is not kept, before calling Asaas', async () => {

@@ -36,12 +36,20 @@ export async function withdrawFromAsaasSubaccount(api: Api, input: SubaccountWit
   }
   const apiKey = subaccountKey(input);
   const asSubaccount = (method: 'GET' | 'POST', path: string, operation: 'read' | 'write', body?: unknown) => api(method, path, operation, body, apiKey);
-  return createAsaasTransfer(asSubaccount, {
-    payoutId: input.payoutId,
-    amount: input.amount,
-    destination: { type: 'pix_key', keyType: input.pixKey.keyType, key: input.pixKey.key },
-    ...(input.description ? { description: input.description } : {}),
-  });
+  try {
+    return await createAsaasTransfer(asSubaccount, {
+      payoutId: input.payoutId,
+      amount: input.amount,
+      destination: { type: 'pix_key', keyType: input.pixKey.keyType, key: input.pixKey.key },
+      ...(input.description ? { description: input.description } : {}),
+    });
+  } catch (error) {
+    // The balance that fell short is the subaccount's, not the account's the transfer code names.
+    if (error instanceof ProviderError && error.normalizedCode === 'insufficient_balance') {
+      throw new ProviderError(error.kind, error.normalizedCode, error.message, error.httpStatus, { name: 'amount', publicMessage: 'Saldo insuficiente na subconta Asaas para este saque.' });
+    }
+    throw error;
+  }
 }
 
 /** By Asaas's transfer id when known, else by our payout id, in the subaccount's own transfers. */
