@@ -44,8 +44,8 @@ export const SCHEMA_FIELDS: Record<string, string[]> = {
   SubscriptionApproval: fields<SubscriptionApproval>({ qr_code: true, qr_code_base64: true, url: true }),
   SubscriptionCustomer: fields<SubscriptionCustomer>({ id: true, name: true, document: true }),
   Payout: fields<Payout>({
-    id: true, object: true, mode: true, status: true, amount: true, fee: true, currency: true, provider: true, provider_account_id: true,
-    subaccount_id: true, destination: true, uncertain: true, description: true, metadata: true, failure_code: true, failure_reason: true,
+    id: true, object: true, mode: true, status: true, amount: true, amount_requested: true, whole_balance: true, fee: true, currency: true,
+    provider: true, provider_account_id: true, subaccount_id: true, destination: true, uncertain: true, description: true, metadata: true, failure_code: true, failure_reason: true,
     paid_at: true, created_at: true, updated_at: true,
   }),
   PayoutDestination: fields<PayoutDestination>({ type: true, destination_id: true, key_type: true, key: true, label: true }),

@@ -10,9 +10,13 @@ import type {
   UpdateSubaccountParams,
 } from '../types/subaccount.types';
 import { Resource, segment, type IdempotentCallOptions } from './resource';
+import { SubaccountWithdrawalsResource } from './subaccount-withdrawals.resource';
 
 /** /v1/subaccounts: sellers' accounts that split payments pay into (full keys only). */
 export class SubaccountsResource extends Resource {
+  /** /v1/subaccounts/{id}/withdrawals: money out of a subaccount to its own destination. */
+  readonly withdrawals = new SubaccountWithdrawalsResource(this.transport);
+
   /**
    * Registers a subaccount at the connected account's provider; it starts pending while the
    * provider analyses it. An Idempotency-Key is always sent (yours, or a fresh UUID reused on

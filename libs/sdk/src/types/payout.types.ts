@@ -26,8 +26,12 @@ export interface Payout {
   object: 'payout';
   mode: Mode;
   status: PayoutStatus;
-  /** Cents. */
+  /** Cents. On a whole-balance withdrawal (`whole_balance`), what actually left. */
   amount: number;
+  /** Subaccount withdrawals only: the cents asked. */
+  amount_requested?: number;
+  /** Subaccount withdrawals only: the provider took the whole balance instead of the amount asked (`amount` is what left). */
+  whole_balance?: boolean;
   /** The provider's fee in cents, when it reports one. */
   fee: number | null;
   currency: 'BRL';
@@ -89,6 +93,17 @@ export interface CreatePayoutParams {
   description?: string;
   metadata?: Metadata;
 }
+
+/** A withdrawal from a subaccount: always to the subaccount's own destination (the Pix key given at its creation). */
+export interface CreateWithdrawalParams {
+  /** Cents, at least 1. A provider that withdraws the whole balance may take another amount (see `Payout.whole_balance`). */
+  amount: number;
+  /** At most 140 characters. */
+  description?: string;
+  metadata?: Metadata;
+}
+
+export type ListWithdrawalsParams = PageParams;
 
 export interface ListPayoutsParams extends PageParams {
   status?: PayoutStatus;
