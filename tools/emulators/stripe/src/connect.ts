@@ -10,8 +10,9 @@
  * - `POST /v1/account_links {account, refresh_url, return_url, type: account_onboarding|account_update}`
  *   → `{object: "account_link", created, expires_at (+300 s), url}`; the url is a page on the control
  *   port (the "hosted onboarding").
- * - `GET /v1/balance` with `Stripe-Account: acct_…` answers that connected account's balance
- *   (payouts.ts); other routes refuse the header (the emulator does not act as connected accounts).
+ * - `GET /v1/balance` and `/v1/payouts` with `Stripe-Account: acct_…` act on that connected account's
+ *   balance and payouts (payouts.ts; filled by destination charges, destination-charges.ts); other
+ *   routes refuse the header (the emulator does not otherwise act as connected accounts).
  * Every change of a connected account sends `account.updated` (with `account: acct_…` and
  * `previous_attributes`) to the platform's Connect endpoints (`connect=true`) only, as Stripe does.
  *
@@ -186,8 +187,8 @@ function parseUrl(value: unknown, param: string): string {
 }
 
 /**
- * `Stripe-Account`: honoured on `GET /v1/balance` for the platform's own connected accounts
- * (`res.locals.connectedAccount`); Stripe's 403 for another account; refused elsewhere.
+ * `Stripe-Account`: honoured on `GET /v1/balance` and `/v1/payouts` for the platform's own connected
+ * accounts (`res.locals.connectedAccount`); Stripe's 403 for another account; refused elsewhere.
  */
 export function stripeAccountHeader(book: ConnectBook): RequestHandler {
   return (req, res, next) => {
@@ -202,7 +203,10 @@ export function stripeAccountHeader(book: ConnectBook): RequestHandler {
         message: `The provided key does not have access to account '${connected}' (or that account does not exist).`,
       });
     }
-    if (!(req.method === 'GET' && req.path === '/balance')) throw stripeErrors.invalidValue('Stripe-Account', 'The emulator honours Stripe-Account on GET /v1/balance only.');
+    const payouts = req.path === '/payouts' || /^\/payouts\/[^/]+$/.test(req.path);
+    if (!((req.method === 'GET' && req.path === '/balance') || payouts)) {
+      throw stripeErrors.invalidValue('Stripe-Account', 'The emulator honours Stripe-Account on GET /v1/balance and /v1/payouts only.');
+    }
     res.locals['connectedAccount'] = account.id;
     next();
   };

@@ -20,6 +20,7 @@ import { newClientSecret, newEndToEndId, newId, newPixToken } from './stripe-ids
 import { testCard } from './test-payment-methods';
 import type { BoletoBilling } from './boleto-params';
 import { newBoleto } from '../../kit';
+import { transferAmount, type TransferData } from './destination-charges';
 
 export interface Fees {
   /** Pix fee in basis points of the amount (emulator default 119 = 1.19 %). */
@@ -51,6 +52,9 @@ export interface CreateIntentInput {
   /** `payment_method_data[type]` with its billing details, or `payment_method=pm_…`. */
   paymentMethodData?: { type: 'pix'; name: string | null; email: string | null } | { type: 'boleto'; name: string; email: string; boleto: BoletoBilling };
   paymentMethodId?: string;
+  /** A destination charge (destination-charges.ts), checked by the route. */
+  transferData?: TransferData | null;
+  applicationFeeAmount?: number | null;
 }
 
 const CANCELABLE = new Set(['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action', 'processing']);
@@ -96,6 +100,8 @@ export class PaymentIntentLifecycle {
       amountReceived: 0,
       canceledAt: null,
       cancellationReason: null,
+      transferData: input.transferData ?? null,
+      applicationFeeAmount: input.applicationFeeAmount ?? null,
     };
     this.state.addIntent(pi);
     this.event(pi, 'payment_intent.created', cause);
@@ -185,7 +191,13 @@ export class PaymentIntentLifecycle {
     pi.boletoDetails = null;
     pi.amountReceived = pi.amount;
     // Net of the fee into the balance (available at once here; Stripe holds it as pending for days).
-    this.balance?.credit(pi.accountId, pi.amount - fee);
+    // A destination charge sends its part to the connected account; the platform pays the fee.
+    const part = pi.transferData ? transferAmount(pi.amount, pi.transferData, pi.applicationFeeAmount ?? null) : 0;
+    if (pi.transferData && part > 0) {
+      charge.transfer = { id: newId('tr'), destination: pi.transferData.destination, amount: part, reversed: 0 };
+      this.balance?.credit(pi.transferData.destination, part);
+    }
+    this.balance?.credit(pi.accountId, pi.amount - fee - part);
     this.event(pi, 'charge.succeeded', cause, chargeJson(pi, charge, false));
     this.event(pi, 'payment_intent.succeeded', cause);
   }

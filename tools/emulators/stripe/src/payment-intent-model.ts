@@ -6,6 +6,7 @@
  */
 import type { BoletoBilling } from './boleto-params';
 import { stripeErrors } from './stripe-errors';
+import { transferDataJson, type StoredTransfer, type TransferData } from './destination-charges';
 
 export type PaymentIntentStatus =
   | 'requires_payment_method'
@@ -46,6 +47,8 @@ export interface StoredCharge {
   /** Cents returned or on their way back (refunds not failed or canceled), as Stripe counts `amount_refunded`. */
   amountRefunded?: number;
   balanceTransaction?: StoredBalanceTransaction;
+  /** A destination charge's transfer to the connected account (destination-charges.ts). */
+  transfer?: StoredTransfer;
 }
 
 export interface PixDisplayQrCode {
@@ -103,6 +106,9 @@ export interface StoredPaymentIntent {
   amountReceived: number;
   canceledAt: number | null;
   cancellationReason: string | null;
+  /** A destination charge (destination-charges.ts); absent on intents stored before Connect. */
+  transferData?: TransferData | null;
+  applicationFeeAmount?: number | null;
 }
 
 const EXPANDABLE = new Set(['latest_charge', 'latest_charge.balance_transaction', 'payment_method']);
@@ -181,6 +187,8 @@ export function chargeJson(pi: StoredPaymentIntent, charge: StoredCharge, expand
           : { type: 'card', card: { brand: charge.paymentMethod.card?.brand, last4: charge.paymentMethod.card?.last4, country: charge.paymentMethod.card?.country, funding: charge.paymentMethod.card?.funding, network: charge.paymentMethod.card?.brand } },
     refunded: (charge.amountRefunded ?? 0) >= charge.amount,
     status: charge.status,
+    transfer: charge.transfer?.id ?? null,
+    transfer_data: transferDataJson(pi.transferData),
   };
 }
 
@@ -230,7 +238,7 @@ export function paymentIntentJson(pi: StoredPaymentIntent, expand: readonly stri
     amount_details: { tip: {} },
     amount_received: pi.amountReceived,
     application: null,
-    application_fee_amount: null,
+    application_fee_amount: pi.applicationFeeAmount ?? null,
     automatic_payment_methods: null,
     canceled_at: pi.canceledAt,
     cancellation_reason: pi.cancellationReason,
@@ -260,7 +268,7 @@ export function paymentIntentJson(pi: StoredPaymentIntent, expand: readonly stri
     statement_descriptor: null,
     statement_descriptor_suffix: null,
     status: pi.status,
-    transfer_data: null,
+    transfer_data: transferDataJson(pi.transferData),
     transfer_group: null,
   };
 }

@@ -24,10 +24,12 @@ import type { CreateIntentInput, PaymentIntentLifecycle } from './payment-intent
 import { checkExpand, paymentIntentJson } from './payment-intent-model';
 import { stripeErrors } from './stripe-errors';
 import { boletoBilling, boletoExpiryDays, cardInstallments } from './boleto-params';
+import { parseDestination, type ConnectedAccountOf } from './destination-charges';
 
 const CREATE_PARAMS = [
   'amount', 'currency', 'confirm', 'description', 'expand', 'metadata', 'payment_method', 'payment_method_data',
   'payment_method_options', 'payment_method_types', 'receipt_email', 'statement_descriptor', 'statement_descriptor_suffix',
+  'transfer_data', 'application_fee_amount',
 ] as const;
 const SUPPORTED_TYPES = ['pix', 'card', 'boleto'];
 const PIX_EXPIRY = { min: 10, max: 1_209_600, default: 86_400 };
@@ -127,7 +129,8 @@ export function parseCreate(body: Params): CreateIntentInput {
   };
 }
 
-export function paymentIntentRoutes(state: EmulatorState, lifecycle: PaymentIntentLifecycle): Router {
+/** `connectedAccount` finds the platform's connected accounts for destination charges (none: every destination is unknown). */
+export function paymentIntentRoutes(state: EmulatorState, lifecycle: PaymentIntentLifecycle, connectedAccount: ConnectedAccountOf = () => undefined): Router {
   const router = Router();
 
   router.post('/payment_intents', (req, res) => {
@@ -135,7 +138,8 @@ export function paymentIntentRoutes(state: EmulatorState, lifecycle: PaymentInte
     const expand = expandList(req);
     checkExpand(expand);
     const input = parseCreate(body);
-    const pi = lifecycle.create(accountOf(res), input, causeOf(res));
+    const destination = parseDestination(body, input.amount, accountOf(res).id, connectedAccount);
+    const pi = lifecycle.create(accountOf(res), { ...input, ...destination }, causeOf(res));
     res.status(200).json(paymentIntentJson(pi, expand));
   });
 

@@ -10,11 +10,15 @@
  *   `payout.paid` / `payout.failed` (and `payout.created` at once). More than the available
  *   balance → 400 `balance_insufficient`. Idempotent through the `Idempotency-Key` layer.
  * - `GET /v1/payouts/:id`, `GET /v1/payouts?limit&starting_after&status` (newest first).
+ * - With `Stripe-Account: acct_…` (connect.ts) all of these act on that connected account: its
+ *   balance (destination charges' parts), its payouts to its own bank account (refused with
+ *   `payouts_not_allowed` until Stripe enabled its payouts); its payout events go to the platform's
+ *   Connect endpoints with `account`.
  */
 import { Router, type Response } from 'express';
 import { InsufficientBalanceError, PayoutBook, type BookTransfer } from '../../kit';
 import { accountOf } from './auth';
-import type { Account, EmulatorState } from './emulator-state';
+import type { EmulatorState } from './emulator-state';
 import { buildEvent, type EventCause, type EventType, type StripeEvent } from './events';
 import { integerParam, metadataParam, objectParam, queryString, rejectUnknown, stringParam } from './form-params';
 import { causeOf } from './payment-intents.routes';
@@ -72,18 +76,22 @@ export function createPayoutBook(state: EmulatorState, emit: (accountId: string,
   return new PayoutBook<StripePayoutData>(state.now, (payout) => event(payout, payout.status === 'paid' ? 'payout.paid' : 'payout.failed'));
 }
 
-export function payoutRoutes(state: EmulatorState, book: StripePayoutBook, emit: (accountId: string, event: StripeEvent) => void): Router {
+/** The account acted on: the connected one named by `Stripe-Account` (connect.ts), else the caller. */
+const ownerOf = (res: Response): string => (res.locals['connectedAccount'] as string | undefined) ?? accountOf(res).id;
+
+/** `payoutsEnabled` says whether a connected account may pay out (absent: no connected accounts). */
+export function payoutRoutes(state: EmulatorState, book: StripePayoutBook, emit: (accountId: string, event: StripeEvent) => void, payoutsEnabled: (connectedId: string) => boolean = () => false): Router {
   const router = Router();
-  const list = (account: Account) =>
+  const list = (owner: string) =>
     book
-      .list(account.id)
+      .list(owner)
       .sort((a, b) => b.data.created - a.data.created || (a.id < b.id ? 1 : -1))
       .map(payoutJson);
 
   router.get('/balance', (_req, res) => {
     const account = accountOf(res);
     // `Stripe-Account: acct_…` (connect.ts): a connected account's own balance.
-    const { available, pending } = book.balance((res.locals['connectedAccount'] as string | undefined) ?? account.id);
+    const { available, pending } = book.balance(ownerOf(res));
     res.status(200).json({
       object: 'balance',
       available: [{ amount: available, currency: 'brl', source_types: { card: available } }],
@@ -94,6 +102,11 @@ export function payoutRoutes(state: EmulatorState, book: StripePayoutBook, emit:
 
   router.post('/payouts', (req, res) => {
     const account = accountOf(res);
+    // `Stripe-Account: acct_…` (connect.ts): the connected account pays out its own balance.
+    const owner = ownerOf(res);
+    if (owner !== account.id && !payoutsEnabled(owner)) {
+      throw new StripeApiError(400, { type: 'invalid_request_error', code: 'payouts_not_allowed', message: 'Payouts have been disabled on this account.' });
+    }
     const body = objectParam(req.body, '');
     rejectUnknown(body, ['amount', 'currency', 'description', 'metadata', 'statement_descriptor', 'method', 'destination', 'expand']);
     const amount = integerParam(body['amount'], 'amount');
@@ -104,8 +117,8 @@ export function payoutRoutes(state: EmulatorState, book: StripePayoutBook, emit:
     if (currency !== 'brl') throw stripeErrors.invalidValue('currency', `Payouts to this account's bank account must be in brl, not ${currency}.`);
     const method = stringParam(body['method'], 'method') ?? 'standard';
     if (method !== 'standard') throw stripeErrors.invalidValue('method', 'Instant payouts are not available for this account.');
-    const destination = stringParam(body['destination'], 'destination') ?? bankAccountOf(account.id);
-    if (destination !== bankAccountOf(account.id)) throw stripeErrors.resourceMissing('external account', destination, 'destination');
+    const destination = stringParam(body['destination'], 'destination') ?? bankAccountOf(owner);
+    if (destination !== bankAccountOf(owner)) throw stripeErrors.resourceMissing('external account', destination, 'destination');
     const now = state.nowSeconds();
     const data: StripePayoutData = {
       livemode: account.livemode,
@@ -120,7 +133,7 @@ export function payoutRoutes(state: EmulatorState, book: StripePayoutBook, emit:
     let payout: BookTransfer<StripePayoutData>;
     try {
       const id = newId('po');
-      payout = book.create(account.id, id, id, amount, 0, data).transfer;
+      payout = book.create(owner, id, id, amount, 0, data).transfer;
     } catch (err) {
       if (!(err instanceof InsufficientBalanceError)) throw err;
       throw new StripeApiError(
@@ -134,8 +147,8 @@ export function payoutRoutes(state: EmulatorState, book: StripePayoutBook, emit:
         true,
       );
     }
-    emit(account.id, buildEvent('payout.created', payoutJson(payout), account.livemode, now, data.cause));
-    const withheld = book.takeWithheld(account.id);
+    emit(owner, buildEvent('payout.created', payoutJson(payout), account.livemode, now, data.cause));
+    const withheld = book.takeWithheld(owner);
     if (withheld) {
       // The payout exists and an idempotent repeat gets it back, as at Stripe; this answer never arrives.
       keepIdempotentAnswer(res, 200, payoutJson(payout));
@@ -146,7 +159,7 @@ export function payoutRoutes(state: EmulatorState, book: StripePayoutBook, emit:
 
   router.get('/payouts/:id', (req, res) => {
     const id = req.params['id'] ?? '';
-    const payout = book.get(accountOf(res).id, id);
+    const payout = book.get(ownerOf(res), id);
     if (!payout) throw stripeErrors.resourceMissing('payout', id, 'id');
     res.status(200).json(payoutJson(payout));
   });
@@ -157,7 +170,7 @@ export function payoutRoutes(state: EmulatorState, book: StripePayoutBook, emit:
     if (limit < 1 || limit > 100) throw stripeErrors.invalidValue('limit', 'This value must be between 1 and 100.');
     const status = queryString(req, 'status');
     const after = queryString(req, 'starting_after');
-    let all = list(accountOf(res)).filter((p) => !status || p.status === status);
+    let all = list(ownerOf(res)).filter((p) => !status || p.status === status);
     if (after) {
       const index = all.findIndex((p) => p.id === after);
       if (index < 0) throw stripeErrors.resourceMissing('payout', after, 'starting_after');

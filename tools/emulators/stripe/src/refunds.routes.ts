@@ -1,12 +1,13 @@
 /**
- * `/v1/refunds`: create (`payment_intent` or `charge`, `amount?`, `reason?`, `metadata?`), retrieve
+ * `/v1/refunds`: create (`payment_intent` or `charge`, `amount?`, `reason?`, `metadata?`,
+ * `reverse_transfer?`), retrieve
  * and list (`payment_intent`, `charge`, `limit`), behind the API-key check and the idempotency
  * layer. Behaviour in refunds.ts.
  */
 import { Router } from 'express';
 import { accountOf } from './auth';
 import type { EmulatorState } from './emulator-state';
-import { integerParam, metadataParam, objectParam, queryString, rejectUnknown, stringParam } from './form-params';
+import { booleanParam, integerParam, metadataParam, objectParam, queryString, rejectUnknown, stringParam } from './form-params';
 import { causeOf } from './payment-intents.routes';
 import { REFUND_REASONS, refundJson, type RefundBook, type RefundReason } from './refunds';
 import { stripeErrors } from './stripe-errors';
@@ -16,7 +17,7 @@ export function refundRoutes(state: EmulatorState, book: RefundBook): Router {
 
   router.post('/refunds', (req, res) => {
     const body = objectParam(req.body, '');
-    rejectUnknown(body, ['payment_intent', 'charge', 'amount', 'reason', 'metadata', 'expand', 'instructions_email']);
+    rejectUnknown(body, ['payment_intent', 'charge', 'amount', 'reason', 'metadata', 'expand', 'instructions_email', 'reverse_transfer']);
     const accountId = accountOf(res).id;
     const paymentIntentId = stringParam(body['payment_intent'], 'payment_intent');
     const chargeId = stringParam(body['charge'], 'charge');
@@ -34,7 +35,13 @@ export function refundRoutes(state: EmulatorState, book: RefundBook): Router {
     if (reason !== null && !REFUND_REASONS.includes(reason as RefundReason)) {
       throw stripeErrors.invalidValue('reason', 'Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer');
     }
-    const refund = book.create(pi, { ...(amount === undefined ? {} : { amount }), reason: reason as RefundReason | null, metadata: metadataParam(body['metadata']) }, causeOf(res));
+    // A destination charge's part comes back from the connected account only when asked (destination-charges.ts).
+    const reverseTransfer = booleanParam(body['reverse_transfer'], 'reverse_transfer') ?? false;
+    const refund = book.create(
+      pi,
+      { ...(amount === undefined ? {} : { amount }), reason: reason as RefundReason | null, metadata: metadataParam(body['metadata']), reverseTransfer },
+      causeOf(res),
+    );
     res.status(200).json(refundJson(refund));
   });
 

@@ -18,6 +18,7 @@ import { Timers, type Logger, type PayoutBook } from '../../kit';
 import { chargeJson, type StoredCharge, type StoredPaymentIntent } from './payment-intent-model';
 import { StripeApiError, stripeErrors } from './stripe-errors';
 import { newId } from './stripe-ids';
+import { reverseFor } from './destination-charges';
 
 export type RefundStatus = 'pending' | 'requires_action' | 'succeeded' | 'failed' | 'canceled';
 export type RefundReason = 'duplicate' | 'fraudulent' | 'requested_by_customer';
@@ -35,6 +36,8 @@ export interface StoredRefund {
   reason: RefundReason | null;
   metadata: Record<string, string>;
   failureReason?: string;
+  /** A destination charge's transfer reversed by this refund (`reverse_transfer`): from whom, how much. */
+  transferReversal?: { destination: string; amount: number };
   /** Boleto: where Stripe e-mailed the payer for bank details, and until when the link works. */
   emailSentTo?: string;
   actionExpiresAt?: number;
@@ -77,6 +80,8 @@ export interface RefundRequest {
   amount?: number;
   reason: RefundReason | null;
   metadata: Record<string, string>;
+  /** `reverse_transfer=true`: the destination charge's part comes back from the connected account. */
+  reverseTransfer?: boolean;
 }
 
 /** Creates refunds, moves them, and keeps the Charge's `amount_refunded` and the events in step. */
@@ -147,8 +152,16 @@ export class RefundBook {
       metadata: request.metadata,
       ...(type === 'boleto' ? { emailSentTo: charge.paymentMethod.billingDetails.email ?? '', actionExpiresAt: now + BOLETO_DETAILS_DAYS * 86_400 } : {}),
     };
+    if (request.reverseTransfer) {
+      if (!charge.transfer) throw stripeErrors.invalidValue('reverse_transfer', `This charge (${charge.id}) has no transfer to reverse.`);
+      const reversed = reverseFor(charge.transfer, charge.amount, charge.amountRefunded ?? 0, (charge.amountRefunded ?? 0) + amount);
+      if (reversed > 0) refund.transferReversal = { destination: charge.transfer.destination, amount: reversed };
+    }
     this.state.addRefund(refund);
-    this.balance?.debit(pi.accountId, amount);
+    // The platform pays the refund, less what the reversal takes back from the connected account.
+    const reversal = refund.transferReversal?.amount ?? 0;
+    if (refund.transferReversal) this.balance?.debit(refund.transferReversal.destination, reversal);
+    this.balance?.debit(pi.accountId, amount - reversal);
     this.recount(charge);
     this.event(refund, 'refund.created', refundJson(refund), cause);
     this.event(refund, 'charge.refunded', chargeJson(pi, charge, false), cause);
@@ -172,8 +185,15 @@ export class RefundBook {
     if (refund.status !== 'pending' && refund.status !== 'requires_action') return false;
     refund.status = outcome;
     if (outcome === 'failed') refund.failureReason = failureReason;
-    if (outcome !== 'succeeded') this.balance?.credit(refund.accountId, refund.amount);
     const found = this.chargeOf(refund);
+    if (outcome !== 'succeeded') {
+      const reversal = refund.transferReversal;
+      this.balance?.credit(refund.accountId, refund.amount - (reversal?.amount ?? 0));
+      if (reversal) {
+        this.balance?.credit(reversal.destination, reversal.amount);
+        if (found?.charge.transfer) found.charge.transfer.reversed -= reversal.amount;
+      }
+    }
     if (found) this.recount(found.charge);
     const json = refundJson(refund);
     this.event(refund, 'refund.updated', json);

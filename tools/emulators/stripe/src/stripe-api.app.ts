@@ -44,8 +44,12 @@ export function stripeApiApp(
   app.use(express.urlencoded({ extended: true, limit: '1mb', parameterLimit: 2_000 }));
   app.use(injectFaults(state.faults, (req) => identifyCaller(state, req), stripeAnswers));
   // One mount: the idempotency layer must see each request once.
-  const routes = [paymentIntentRoutes(state, lifecycle), refundRoutes(state, refunds), disputeRoutes(disputes), webhookEndpointRoutes(state)];
-  if (payouts) routes.push(payoutRoutes(state, payouts.book, payouts.emit));
+  const connectedAccount = (platformId: string, id: string) => {
+    const account = connect?.book.get(id);
+    return account?.platformId === platformId ? account : undefined;
+  };
+  const routes = [paymentIntentRoutes(state, lifecycle, connectedAccount), refundRoutes(state, refunds), disputeRoutes(disputes), webhookEndpointRoutes(state)];
+  if (payouts) routes.push(payoutRoutes(state, payouts.book, payouts.emit, (id) => connect?.book.get(id)?.payoutsEnabled ?? false));
   if (connect) routes.push(connectRoutes(state, connect.book, connect.linkBase));
   const asConnected = connect ? [stripeAccountHeader(connect.book)] : [];
   app.use('/v1', requireAccount(state), ...asConnected, idempotency(state), ...routes);

@@ -48,7 +48,15 @@ export function createStripeEmulator(options: StripeEmulatorOptions = {}): Strip
   const state = new EmulatorState(options.now ?? (() => new Date()));
 
   const sender = new WebhookSender(state, state.deliveries, options.webhooks ?? {}, logger);
-  const emit = (accountId: string, event: StripeEvent) => sender.dispatch(accountId, event);
+  // Connected accounts (connect.ts); their balances live in the payout book under their acct_ id.
+  const connect = new ConnectBook();
+  const connectEmit = (platformId: string, connectedId: string, event: StripeEvent) => sender.dispatchConnect(platformId, connectedId, event);
+  // A connected account's events (its payouts) go to its platform's Connect endpoints, as at Stripe.
+  const emit = (accountId: string, event: StripeEvent) => {
+    const connected = connect.get(accountId);
+    if (connected) connectEmit(connected.platformId, connected.id, event);
+    else sender.dispatch(accountId, event);
+  };
   // Balances and payouts (payouts.ts): payments fill the balance, refunds and payouts take from it.
   const payouts = createPayoutBook(state, emit);
   let publicBase = options.publicBaseUrl ?? '';
@@ -65,9 +73,6 @@ export function createStripeEmulator(options: StripeEmulatorOptions = {}): Strip
   );
 
   const refunds = new RefundBook(state, emit, logger, options.refundSettleMs ?? 300, payouts);
-  // Connected accounts (connect.ts); their balances live in the payout book under their acct_ id.
-  const connect = new ConnectBook();
-  const connectEmit = (platformId: string, connectedId: string, event: StripeEvent) => sender.dispatchConnect(platformId, connectedId, event);
   const disputes = new DisputeBook(state, (accountId, event) => sender.dispatch(accountId, event), logger);
   const { lifecycle } = hostEmulator('stripe', options, {
     api: createServer(stripeApiApp(state, intents, refunds, disputes, logger, { book: payouts, emit }, { book: connect, linkBase: () => publicBase })),

@@ -11,7 +11,7 @@ function randomText(alphabet: string, length: number): string {
 }
 
 /** `pi_3P5ktxEzVBJFlm8c13Qzn9bX`-like ids: a prefix and 24 base62 characters. */
-export function newId(prefix: 'pi' | 'ch' | 'txn' | 'evt' | 'we' | 'req' | 'pm' | 're' | 'dp' | 'po' | 'ba' | 'acct', length = 24): string {
+export function newId(prefix: 'pi' | 'ch' | 'txn' | 'evt' | 'we' | 'req' | 'pm' | 're' | 'dp' | 'po' | 'ba' | 'acct' | 'tr', length = 24): string {
   return `${prefix}_${randomText(BASE62, length)}`;
 }
 

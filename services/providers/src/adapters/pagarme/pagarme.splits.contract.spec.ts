@@ -39,7 +39,7 @@ const seller = (subaccountId: string): CreateSubaccountInput => {
 };
 
 const charge = (amount: number, splits: CreateChargeInput['splits']): CreateChargeInput => {
-  const paymentId = newId('pay');
+  const paymentId = newId('payment');
   return {
     paymentId,
     method: 'pix',
@@ -54,7 +54,7 @@ const charge = (amount: number, splits: CreateChargeInput['splits']): CreateChar
 
 /** An active subaccount (KYC approved by the emulator's control route). */
 async function activeSubaccount(): Promise<{ subaccountId: string; recipientId: string }> {
-  const subaccountId = newId('sub');
+  const subaccountId = newId('subaccount');
   const made = await adapter.createSubaccount(seller(subaccountId));
   await setSubaccountStatus(controlUrl, made.providerSubaccountId, 'active');
   return { subaccountId, recipientId: made.splitTarget };
@@ -106,10 +106,10 @@ describe('Pagar.me splits', () => {
     const a = await activeSubaccount();
     const main = (await adapter.getBalance()).available;
     const made = await paidCharge(10_000, [{ subaccountId: a.subaccountId, splitTarget: a.recipientId, amount: 2_500 }]);
-    await adapter.refundCharge({ providerPaymentId: made.providerPaymentId, refundId: newId('re'), amount: 4_000 });
+    await adapter.refundCharge({ providerPaymentId: made.providerPaymentId, refundId: newId('refund'), amount: 4_000 });
     expect((await adapter.getSubaccountBalance(a.recipientId)).available).toBe(2_500 - 1_000);
     expect((await adapter.getBalance()).available).toBe(main + 7_500 - 3_000);
-    await adapter.refundCharge({ providerPaymentId: made.providerPaymentId, refundId: newId('re'), amount: 6_000 });
+    await adapter.refundCharge({ providerPaymentId: made.providerPaymentId, refundId: newId('refund'), amount: 6_000 });
     expect((await adapter.getSubaccountBalance(a.recipientId)).available).toBe(0);
     expect((await adapter.getBalance()).available).toBe(main);
   });
@@ -132,7 +132,7 @@ describe('Pagar.me subaccount withdrawals', () => {
     const a = await activeSubaccount();
     await paidCharge(8_000, [{ subaccountId: a.subaccountId, splitTarget: a.recipientId, amount: 5_000 }]);
     const main = (await adapter.getBalance()).available;
-    const payoutId = newId('po');
+    const payoutId = newId('payout');
     const made = await adapter.withdrawFromSubaccount({ providerSubaccountId: a.recipientId, payoutId, amount: 2_000 });
     expect(made).toMatchObject({ payoutId, amount: 2_000, status: 'processing' });
     const again = await adapter.withdrawFromSubaccount({ providerSubaccountId: a.recipientId, payoutId, amount: 2_000 });
@@ -150,7 +150,7 @@ describe('Pagar.me subaccount withdrawals', () => {
   it('more than the subaccount has is insufficient_balance, and nothing leaves', async () => {
     const a = await activeSubaccount();
     await paidCharge(4_000, [{ subaccountId: a.subaccountId, splitTarget: a.recipientId, amount: 1_000 }]);
-    await expect(adapter.withdrawFromSubaccount({ providerSubaccountId: a.recipientId, payoutId: newId('po'), amount: 1_001 })).rejects.toMatchObject({ normalizedCode: 'insufficient_balance' });
+    await expect(adapter.withdrawFromSubaccount({ providerSubaccountId: a.recipientId, payoutId: newId('payout'), amount: 1_001 })).rejects.toMatchObject({ normalizedCode: 'insufficient_balance' });
     expect((await adapter.getSubaccountBalance(a.recipientId)).available).toBe(1_000);
   });
 });

@@ -42,7 +42,17 @@ import { DISPUTE_EVENTS, submitStripeDisputeEvidence, toProviderDispute } from '
 import type { DisputeEvidenceInput } from '../provider-disputes';
 import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTransfer, TransferWebhookParseResult } from '../provider-payouts';
 import { PAYOUT_EVENTS, StripePayouts, payoutOfEvent } from './stripe.payouts';
-import type { CreateSubaccountInput, OnboardingLink, ProviderSubaccount, SubaccountBalance, SubaccountCapable, SubaccountWebhookParseResult } from '../provider-subaccounts';
+import type {
+  CreateSubaccountInput,
+  OnboardingLink,
+  ProviderSubaccount,
+  SubaccountBalance,
+  SubaccountCapable,
+  SubaccountWebhookParseResult,
+  SubaccountWithdrawalInput,
+  SubaccountWithdrawalLookup,
+} from '../provider-subaccounts';
+import { destinationParams } from './stripe.splits';
 import {
   DEFAULT_ONBOARDING_REFRESH_URL,
   DEFAULT_ONBOARDING_RETURN_URL,
@@ -83,6 +93,11 @@ export class StripeAdapter implements ProviderAdapter, PayoutCapable, Subaccount
   readonly payoutDestinations = StripeAdapter.payoutDestinations;
   /** Card disputes arrive by webhook (stripe.disputes.ts). */
   static readonly disputeEvents = DISPUTE_EVENTS;
+  /**
+   * One split part per charge: a destination charge has one `transfer_data[destination]`
+   * (stripe.splits.ts); more parts would need separate transfers, which we do not make.
+   */
+  static readonly maxSplits = 1;
   readonly provider = 'stripe';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #secretKey: string;
@@ -99,7 +114,7 @@ export class StripeAdapter implements ProviderAdapter, PayoutCapable, Subaccount
       returnUrl: context.settings[ONBOARDING_RETURN_URL_SETTING] || DEFAULT_ONBOARDING_RETURN_URL,
       refreshUrl: context.settings[ONBOARDING_REFRESH_URL_SETTING] || DEFAULT_ONBOARDING_REFRESH_URL,
     };
-    this.#payouts = new StripePayouts((method, path, purpose, params, key) => this.api(method, path, purpose, params, key));
+    this.#payouts = new StripePayouts((method, path, purpose, params, key, connected) => this.api(method, path, purpose, params, key, connected));
   }
 
   /** Releases the connection pool. */
@@ -135,7 +150,7 @@ export class StripeAdapter implements ProviderAdapter, PayoutCapable, Subaccount
   async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
     let params: Record<string, FormValue>;
     try {
-      params = intentParams(input);
+      params = { ...intentParams(input), ...destinationParams(input) };
     } catch (err) {
       throw new ProviderError('rejected', 'provider_rejected', `stripe create: ${(err as Error).message}`);
     }
@@ -278,6 +293,22 @@ export class StripeAdapter implements ProviderAdapter, PayoutCapable, Subaccount
 
   getSubaccountBalance(providerSubaccountId: string): Promise<SubaccountBalance> {
     return stripeSubaccountBalance(this.refundApi, providerSubaccountId);
+  }
+
+  /**
+   * The connected account's own payout (`POST /v1/payouts` with `Stripe-Account`) from its balance
+   * to the bank account it gave Stripe in onboarding (Stripe pays no Pix key); idempotent by our
+   * payout id (Idempotency-Key and metadata), as the platform's payouts.
+   */
+  withdrawFromSubaccount(input: SubaccountWithdrawalInput): Promise<ProviderTransfer> {
+    return this.#payouts.create(
+      { payoutId: input.payoutId, amount: input.amount, destination: { type: 'account' }, ...(input.description ? { description: input.description } : {}) },
+      input.providerSubaccountId,
+    );
+  }
+
+  getSubaccountWithdrawal(input: SubaccountWithdrawalLookup): Promise<ProviderTransfer> {
+    return this.#payouts.get(input.payoutId, input.providerTransferId, input.providerSubaccountId);
   }
 
   /**

@@ -14,7 +14,14 @@ import { providerErrorFor } from './stripe.errors';
 import type { FormValue } from './stripe.form-encoding';
 import type { StripeList } from './stripe.transformers';
 
-type Api = (method: 'GET' | 'POST', path: string, purpose: 'read' | 'write', params?: Record<string, FormValue>, idempotencyKey?: string) => Promise<{ status: number; body: unknown }>;
+type Api = (
+  method: 'GET' | 'POST',
+  path: string,
+  purpose: 'read' | 'write',
+  params?: Record<string, FormValue>,
+  idempotencyKey?: string,
+  connectedAccount?: string,
+) => Promise<{ status: number; body: unknown }>;
 
 /** The payout events the webhook endpoint subscribes to: each change of a payout's status. */
 export const PAYOUT_EVENTS = ['payout.paid', 'payout.failed', 'payout.canceled', 'payout.updated'] as const;
@@ -79,7 +86,11 @@ export class StripePayouts {
     return { available: brl(body.available) ?? 0, ...(pending !== undefined ? { pending } : {}), currency: 'BRL', asOf: new Date() };
   }
 
-  async create(input: CreateTransferInput): Promise<ProviderTransfer> {
+  /**
+   * A payout to the bank account registered at Stripe; with `connectedAccount` (`Stripe-Account`)
+   * the connected account's own payout from its own balance (a subaccount withdrawal).
+   */
+  async create(input: CreateTransferInput, connectedAccount?: string): Promise<ProviderTransfer> {
     if (input.destination.type !== 'account') throw new ProviderError('rejected', 'provider_rejected', 'stripe payout: only to the account’s bank account');
     const description = input.description?.trim();
     const answer = await this.api(
@@ -89,10 +100,13 @@ export class StripePayouts {
       {
         amount: input.amount,
         currency: 'brl',
+        // Standard (not instant) payouts: the only kind Stripe offers to Brazilian bank accounts.
+        method: 'standard',
         ...(description ? { description: description.slice(0, DESCRIPTION_MAX) } : {}),
         metadata: { [PAYOUT_METADATA_KEY]: input.payoutId },
       },
       input.payoutId,
+      connectedAccount,
     );
     if (answer.status === 200) return toProviderTransfer(answer.body as StripePayout, input.payoutId);
     const code = (answer.body as { error?: { code?: unknown } } | undefined)?.error?.code;
@@ -101,9 +115,9 @@ export class StripePayouts {
   }
 
   /** By Stripe's id when known; else the newest payouts are searched for our id in the metadata. */
-  async get(payoutId: string, providerTransferId?: string): Promise<ProviderTransfer> {
+  async get(payoutId: string, providerTransferId?: string, connectedAccount?: string): Promise<ProviderTransfer> {
     if (providerTransferId) {
-      const answer = await this.api('GET', `/v1/payouts/${encodeURIComponent(providerTransferId)}`, 'read');
+      const answer = await this.api('GET', `/v1/payouts/${encodeURIComponent(providerTransferId)}`, 'read', undefined, undefined, connectedAccount);
       if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'get payout');
       const payout = answer.body as StripePayout;
       if (payout.metadata?.[PAYOUT_METADATA_KEY] !== payoutId) throw new ProviderError('not_found', 'not_found', `stripe payout ${providerTransferId} is not ${payoutId}`);
@@ -111,7 +125,7 @@ export class StripePayouts {
     }
     let after: string | undefined;
     for (let page = 0; page < LIST_PAGES; page += 1) {
-      const answer = await this.api('GET', '/v1/payouts', 'read', { limit: 100, ...(after ? { starting_after: after } : {}) });
+      const answer = await this.api('GET', '/v1/payouts', 'read', { limit: 100, ...(after ? { starting_after: after } : {}) }, undefined, connectedAccount);
       if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'list payouts');
       const list = answer.body as StripeList<StripePayout>;
       const found = list.data.find((p) => p.metadata?.[PAYOUT_METADATA_KEY] === payoutId);

@@ -65,7 +65,7 @@ describe('refund conversions', () => {
 describe('refundStripePaymentIntent', () => {
   const listing = (data: unknown[]) => ({ status: 200, body: { object: 'list', data, has_more: false } });
 
-  it('lists first, then creates with our refund id as Idempotency-Key', async () => {
+  it('lists first, reads the intent, then creates with our refund id as Idempotency-Key', async () => {
     const calls: unknown[][] = [];
     const api = (...args: unknown[]) => {
       calls.push(args);
@@ -75,8 +75,21 @@ describe('refundStripePaymentIntent', () => {
     expect(refund.status).toBe('succeeded');
     expect(calls).toEqual([
       ['GET', '/v1/refunds', 'read', { payment_intent: 'pi_3P5ktxEzVBJFlm8c13Qzn9bX', limit: 100 }],
+      // Not a destination charge (no transfer_data): nothing to reverse.
+      ['GET', '/v1/payment_intents/pi_3P5ktxEzVBJFlm8c13Qzn9bX', 'read'],
       ['POST', '/v1/refunds', 'write', { payment_intent: 'pi_3P5ktxEzVBJFlm8c13Qzn9bX', amount: 2500, metadata: { orquestra_refund_id: 're_01jnx4a8k2m5p7r9t1v3x5z7b9' } }, 're_01jnx4a8k2m5p7r9t1v3x5z7b9'],
     ]);
+  });
+
+  it('reverses the transfer of a destination charge (reverse_transfer)', async () => {
+    const posted: unknown[] = [];
+    const api = (method: string, path: string, _operation: string, params?: unknown) => {
+      if (method === 'POST') posted.push(params);
+      if (path.startsWith('/v1/payment_intents/')) return Promise.resolve({ status: 200, body: { id: 'pi_1', transfer_data: { destination: 'acct_1Seller', amount: 3000 } } });
+      return Promise.resolve(method === 'GET' ? listing([]) : { status: 200, body: fixture('refund-card-succeeded.json') });
+    };
+    await refundStripePaymentIntent(api, { providerPaymentId: 'pi_1', refundId: 're_01jnx4a8k2m5p7r9t1v3x5z7b9', amount: 2500 });
+    expect(posted).toEqual([expect.objectContaining({ payment_intent: 'pi_1', reverse_transfer: true })]);
   });
 
   it('answers a refund already carrying our id without creating another (past Stripe’s 24 h keys)', async () => {

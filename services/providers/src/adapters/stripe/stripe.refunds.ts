@@ -10,12 +10,15 @@
  * which refunds are ours) and is the request's `Idempotency-Key`. Stripe keeps idempotency keys
  * for 24 h only, while our follow-ups re-send for about three days, so the intent's refunds are
  * listed first and a refund already carrying our id is answered instead of making another.
+ * A refund of a destination charge reverses the connected account's part in proportion
+ * (`reverse_transfer`, stripe.splits.ts).
  */
 import { assertNever } from '@orquestra/platform';
 import { ProviderError, type ProviderRefund, type ProviderRefundStatus, type RefundChargeInput } from '../provider-adapter';
 import type { FormValue } from './stripe.form-encoding';
 import { type StripeList } from './stripe.transformers';
 import { providerErrorFor } from './stripe.errors';
+import { isDestinationCharge } from './stripe.splits';
 
 /** Every documented Refund `status`. */
 export type StripeRefundStatus = 'pending' | 'requires_action' | 'succeeded' | 'failed' | 'canceled';
@@ -109,11 +112,22 @@ export async function refundStripePaymentIntent(api: StripeRefundApi, input: Ref
     throw new ProviderError('rejected', 'provider_rejected', `stripe refund: ${(err as Error).message}`);
   }
   const existing = (await listIntentRefunds(api, input.providerPaymentId)).find((r) => r.metadata?.[REFUND_ID_METADATA] === input.refundId);
-  const refund = existing ?? (await createRefund(api, params, input.refundId));
+  const refund = existing ?? (await createRefund(api, { ...params, ...(await reverseTransferOf(api, input.providerPaymentId)) }, input.refundId));
   if (refund.amount !== input.amount) {
     throw new ProviderError('rejected', 'provider_rejected', `stripe refund: ${input.refundId} already names refund ${refund.id} of another amount`);
   }
   return toProviderRefund(refund);
+}
+
+/**
+ * A destination charge's refund takes the connected account's part back in proportion
+ * (`reverse_transfer=true`, stripe.splits.ts); the intent is read to know, since only a charge
+ * with a transfer has one to reverse.
+ */
+async function reverseTransferOf(api: StripeRefundApi, paymentIntentId: string): Promise<Record<string, FormValue>> {
+  const answer = await api('GET', `/v1/payment_intents/${encodeURIComponent(paymentIntentId)}`, 'read');
+  if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'get payment intent');
+  return isDestinationCharge(answer.body) ? { reverse_transfer: true } : {};
 }
 
 async function createRefund(api: StripeRefundApi, params: Record<string, FormValue>, refundId: string): Promise<StripeRefund> {
