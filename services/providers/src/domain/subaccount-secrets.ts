@@ -11,24 +11,35 @@ export class SubaccountSecrets {
   constructor(
     private readonly docs: SubaccountSecretModel,
     private readonly box: SecretBox,
+    /** keep(): tries, and the first wait (doubled each time): 6 tries from 200 ms ≈ 6 s in all. */
+    private readonly keepAttempts = 6,
+    private readonly keepBackoffMs = 200,
   ) {}
 
   /**
    * One unique insert: a repeated create keeps the first secret (the provider answers it only
-   * once; a later answer cannot be more right than the first).
+   * once; a later answer cannot be more right than the first). The provider answers it ONCE (an
+   * Asaas apiKey cannot be read again), so a store that fails is asked again, with backoff, for a
+   * few seconds before the error goes up: a blip of the store must not lose the only copy.
    */
   async keep(accountId: string, subaccountId: string, providerSubaccountId: string, secret: string): Promise<void> {
-    try {
-      await this.docs.create({
-        _id: key(accountId, subaccountId),
-        account_id: accountId,
-        subaccount_id: subaccountId,
-        provider_subaccount_id: providerSubaccountId,
-        secret_sealed: this.box.seal(secret),
-        created_at: new Date(),
-      });
-    } catch (error) {
-      if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
+    const doc = {
+      _id: key(accountId, subaccountId),
+      account_id: accountId,
+      subaccount_id: subaccountId,
+      provider_subaccount_id: providerSubaccountId,
+      secret_sealed: this.box.seal(secret),
+      created_at: new Date(),
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.docs.create(doc);
+        return;
+      } catch (error) {
+        if ((error as { code?: number }).code === DUPLICATE_KEY) return;
+        if (attempt >= this.keepAttempts) throw error;
+        await new Promise((resolve) => setTimeout(resolve, this.keepBackoffMs * 2 ** (attempt - 1)));
+      }
     }
   }
 
