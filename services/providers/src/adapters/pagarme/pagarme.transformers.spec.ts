@@ -117,6 +117,32 @@ describe('order request', () => {
   });
 });
 
+describe('split rules', () => {
+  const splits = [
+    { subaccountId: 'sub_a', splitTarget: 'rp_a', amount: 50_000 },
+    { subaccountId: 'sub_b', splitTarget: 'rp_b', amount: 1 },
+  ];
+
+  it('one flat rule per part, then the main recipient with the rest, liable and paying the fees', () => {
+    const payment = buildOrderRequest(input({ splits }), new Date(), 'rp_main').payments[0];
+    const none = { liable: false, charge_processing_fee: false, charge_remainder_fee: false };
+    expect(payment?.split).toEqual([
+      { amount: 50_000, type: 'flat', recipient_id: 'rp_a', options: none },
+      { amount: 1, type: 'flat', recipient_id: 'rp_b', options: none },
+      { amount: 199_007 - 50_001, type: 'flat', recipient_id: 'rp_main', options: { liable: true, charge_processing_fee: true, charge_remainder_fee: true } },
+    ]);
+    expect(payment?.split?.reduce((sum, rule) => sum + rule.amount, 0)).toBe(199_007);
+    expect(buildOrderRequest(input()).payments[0]?.split).toBeUndefined();
+  });
+
+  it('refuses parts that leave the main account nothing, name it, repeat a recipient, or come without it', () => {
+    expect(() => buildOrderRequest(input({ splits: [{ ...splits[0]!, amount: 199_007 }] }), new Date(), 'rp_main')).toThrow(RangeError);
+    expect(() => buildOrderRequest(input({ splits: [{ ...splits[0]!, splitTarget: 'rp_main' }] }), new Date(), 'rp_main')).toThrow(RangeError);
+    expect(() => buildOrderRequest(input({ splits: [splits[0]!, { ...splits[1]!, splitTarget: 'rp_a' }] }), new Date(), 'rp_main')).toThrow(RangeError);
+    expect(() => buildOrderRequest(input({ splits }))).toThrow(RangeError);
+  });
+});
+
 describe('status map', () => {
   const every: PagarmeChargeStatus[] = ['pending', 'paid', 'canceled', 'processing', 'failed', 'overpaid', 'underpaid', 'chargedback'];
 
