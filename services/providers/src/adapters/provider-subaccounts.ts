@@ -13,7 +13,7 @@
  * Amounts are integer cents; dates `YYYY-MM-DD`.
  */
 import type { ProviderTransfer } from './provider-payouts';
-import type { AddressInput, WebhookRequest } from './provider-adapter';
+import type { AddressInput, WebhookRegistration, WebhookRequest } from './provider-adapter';
 
 export type SubaccountType = 'individual' | 'company';
 
@@ -142,6 +142,12 @@ export interface SubaccountCapable {
    */
   parseSubaccountWebhook?(request: WebhookRequest): SubaccountWebhookParseResult;
   /**
+   * Providers whose subaccounts' events come to an endpoint of their own with its own signing
+   * secret (Stripe Connect): registers it at `url` (the account's intake URL with the sub-path
+   * SUBACCOUNT_WEBHOOK_SUB_PATH). Its deliveries are parsed by an adapter made with that secret.
+   */
+  registerSubaccountWebhook?(url: string): Promise<WebhookRegistration>;
+  /**
    * A withdrawal: money out of the subaccount's balance to its own destination (its Pix key saved
    * at creation, or the bank account the provider holds for it). Idempotent on `payoutId` like
    * createTransfer, with the same error contract (insufficient_balance; `ambiguous` when the
@@ -176,6 +182,9 @@ export interface SubaccountWithdrawalLookup extends SubaccountWithdrawalSource {
 export interface SubaccountAdapterClass {
   readonly subaccountRequirements?: readonly SubaccountRequirement[];
 }
+
+/** Where a provider's own subaccount endpoint delivers, below the account's intake URL. */
+export const SUBACCOUNT_WEBHOOK_SUB_PATH = 'subaccounts';
 
 export const SUBACCOUNT_METHODS: readonly (keyof SubaccountCapable)[] = ['createSubaccount', 'getSubaccount', 'getSubaccountBalance'];
 

@@ -24,6 +24,11 @@ export interface ProviderAccountDoc {
   webhook_secret_sealed: SealedSecret;
   /** Secret the provider issued for verifying its webhooks (e.g. Stripe's whsec_), sealed. */
   signing_secret_sealed: SealedSecret | null;
+  /**
+   * Providers whose subaccounts report on an endpoint of their own (Stripe Connect: `connect=true`,
+   * `account.updated`): that endpoint's signing secret. Null elsewhere.
+   */
+  subaccount_signing_secret_sealed?: SealedSecret | null;
   /** The provider has no webhook API: the owner must paste our URL in its dashboard. */
   webhook_manual_setup: boolean;
   created_at: Date;
@@ -50,6 +55,7 @@ const schema = new Schema<ProviderAccountDoc>(
     credentials_last4: { type: Map, of: String, default: {} },
     webhook_secret_sealed: { type: sealedSchema, required: true },
     signing_secret_sealed: { type: sealedSchema, default: null },
+    subaccount_signing_secret_sealed: { type: sealedSchema, default: null },
     webhook_manual_setup: { type: Boolean, default: false },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { AdapterAccount } from '../adapters/adapter-factory';
 import { ProviderError, type ProviderAdapter, type WebhookRegistration } from '../adapters/provider-adapter';
 import { isRecurrenceCapable } from '../adapters/provider-recurrences';
+import { isSubaccountCapable, SUBACCOUNT_WEBHOOK_SUB_PATH } from '../adapters/provider-subaccounts';
 import type { BreakerRegistry } from '../breakers/breaker-registry';
 import type { EmulatorControl } from '../sandbox/emulator-control';
 import type { FeeRuleDoc, ProviderAccountDoc, ProviderAccountModel } from '../db/provider-account.model';
@@ -151,6 +152,7 @@ export class ProviderAccountService {
       throw error;
     }
     await this.registerRecurrenceWebhooks(adapter, id, this.webhookUrl(id, webhookSecret));
+    await this.registerSubaccountWebhook(adapter, doc, webhookSecret);
     if (registration.manualSetupRequired && registration.events) {
       // An emulator stands in for the owner pasting the URL in the provider's dashboard.
       await this.withEmulatorControl(input, (control) => control.configureWebhook(this.webhookUrl(id, webhookSecret), registration.events ?? []));
@@ -185,6 +187,45 @@ export class ProviderAccountService {
     } catch (error) {
       this.logger.warn({ account_id: accountId, err: (error as Error).message }, 'Pix Automático webhooks not registered at the provider');
     }
+  }
+
+  /**
+   * Where subaccounts report on an endpoint of their own (Stripe Connect's `account.updated`), it
+   * is registered at the intake URL's subaccount sub-path and its signing secret kept sealed. A
+   * refusal does not fail the connection: the subaccounts' statuses are still read by sync.
+   */
+  private async registerSubaccountWebhook(adapter: ProviderAdapter, doc: ProviderAccountDoc, webhookSecret: string): Promise<void> {
+    if (!isSubaccountCapable(adapter) || !adapter.registerSubaccountWebhook) return;
+    try {
+      const registration = await adapter.registerSubaccountWebhook(this.subaccountWebhookUrl(doc._id, webhookSecret));
+      if (!registration.signingSecret) return;
+      doc.subaccount_signing_secret_sealed = this.secrets.seal(registration.signingSecret);
+      await this.accounts.updateOne({ _id: doc._id }, { $set: { subaccount_signing_secret_sealed: doc.subaccount_signing_secret_sealed } });
+    } catch (error) {
+      this.logger.warn({ account_id: doc._id, err: (error as Error).message }, 'subaccount webhook endpoint not registered at the provider');
+    }
+  }
+
+  /** The account's intake URL for its subaccount endpoint (same secret, sub-path SUBACCOUNT_WEBHOOK_SUB_PATH). */
+  subaccountWebhookUrl(accountId: string, secret: string): string {
+    return `${this.webhookBaseUrl.replace(/\/$/, '')}/webhooks/providers/${accountId}/${SUBACCOUNT_WEBHOOK_SUB_PATH}?hmac=${secret}`;
+  }
+
+  /**
+   * An adapter that authenticates the deliveries of the account's subaccount endpoint (its own
+   * signing secret); undefined when the account has none. Not cached: these deliveries are rare.
+   */
+  subaccountEndpointAdapterFor(doc: ProviderAccountDoc): ProviderAdapter | undefined {
+    if (!doc.subaccount_signing_secret_sealed) return undefined;
+    return this.buildAdapter({
+      id: doc._id,
+      provider: doc.provider,
+      mode: doc.mode,
+      credentials: JSON.parse(this.secrets.open(doc.credentials_sealed)) as Record<string, string>,
+      webhookSecret: this.secrets.open(doc.webhook_secret_sealed),
+      webhookUrl: this.webhookUrl(doc._id, this.secrets.open(doc.webhook_secret_sealed)),
+      signingSecret: this.secrets.open(doc.subaccount_signing_secret_sealed),
+    });
   }
 
   /** Runs a provider call made while connecting, turning provider failures into API errors. */

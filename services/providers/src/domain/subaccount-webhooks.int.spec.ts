@@ -1,15 +1,17 @@
 /**
  * Integration: subaccount status webhooks through the real account service, breaker, gRPC handlers,
- * secret store and intake against the Asaas and Pagar.me emulators over HTTP. A subaccount is
- * created, the emulator's control route moves its status (Asaas ACCOUNT_STATUS_GENERAL_APPROVAL_*,
- * Pagar.me recipient.updated to the webhook the account's connection set up), and the intake's
- * read-back lands as internal.provider_subaccount.updated in the webhook receipt's outbox.
+ * secret store and intake against the Asaas, Pagar.me and Stripe emulators over HTTP. A subaccount
+ * is created, the emulator's control route moves its status (Asaas ACCOUNT_STATUS_GENERAL_APPROVAL_*,
+ * Pagar.me recipient.updated to the webhook the account's connection set up, Stripe Connect's
+ * account.updated to the Connect endpoint registered beside it, signed with that endpoint's own
+ * secret), and the intake's read-back lands as internal.provider_subaccount.updated in the
+ * webhook receipt's outbox.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { modeFromName, PROVIDER_SUBACCOUNT_UPDATED, providerSubaccountUpdatedSchema } from '@orquestra/contracts';
-import { createAsaasEmulator, createPagarmeEmulator, type AsaasEmulator, type PagarmeEmulator } from '@orquestra/emulators';
+import { createAsaasEmulator, createPagarmeEmulator, createStripeEmulator, type AsaasEmulator, type PagarmeEmulator, type StripeEmulator } from '@orquestra/emulators';
 import { connectDatabase, ensureIndexes, newId, SecretBox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
@@ -17,6 +19,7 @@ import pino from 'pino';
 import type { AdapterAccount } from '../adapters/adapter-factory';
 import { AsaasAdapter } from '../adapters/asaas/asaas.adapter';
 import { PagarmeAdapter } from '../adapters/pagarme/pagarme.adapter';
+import { StripeAdapter } from '../adapters/stripe/stripe.adapter';
 import type { ProviderAdapter } from '../adapters/provider-adapter';
 import { until } from '../adapters/testing/contract-kit';
 import { randomCpf } from '../adapters/testing/subaccount-contract-kit';
@@ -35,6 +38,7 @@ jest.setTimeout(60_000);
 const MERCHANT = 'acct_subaccount_webhooks_int';
 const ASAAS_KEY = '$aact_hmlg_000MzkwODA2MWY2OGM3MWRlMDU2NWM3MzJlNzZmNGZhZGY6OnN1YndlYmhvb2tzLWludA==';
 const PAGARME_KEY = 'sk_test_subaccountwebhooksint0001';
+const STRIPE_KEY = 'sk_test_subaccountwebhooksint0002';
 const logger = pino({ level: 'silent' });
 
 let db: Connection;
@@ -42,6 +46,7 @@ let receipts: WebhookReceiptModel;
 let intakeServer: Server;
 let asaas: AsaasEmulator;
 let pagarme: PagarmeEmulator;
+let stripe: StripeEmulator;
 const endpoints: Record<string, { api: string; control: string }> = {};
 let accounts: ProviderAccountService;
 let handlers: ReturnType<typeof subaccountHandlers>;
@@ -56,6 +61,7 @@ function buildAdapter(account: AdapterAccount): ProviderAdapter {
     settings: {},
     timeoutMs: 5_000,
   };
+  if (account.provider === 'stripe') return new StripeAdapter({ ...context, settings: { connect_return_url: 'https://loja.example/ok', connect_refresh_url: 'https://loja.example/again' } });
   return account.provider === 'asaas' ? new AsaasAdapter(context) : new PagarmeAdapter(context);
 }
 
@@ -143,6 +149,9 @@ beforeAll(async () => {
   pagarme = createPagarmeEmulator({ accounts: [{ secret_key: PAGARME_KEY }], webhooks: { retries: 0, timeoutMs: 2_000 } });
   const pagarmePorts = await pagarme.start();
   endpoints['pagarme'] = { api: `http://127.0.0.1:${pagarmePorts.apiPort}/core/v5`, control: `http://127.0.0.1:${pagarmePorts.controlPort}` };
+  stripe = createStripeEmulator({ accounts: [{ secret_key: STRIPE_KEY }], webhooks: { retries: 0, timeoutMs: 2_000 } });
+  const stripePorts = await stripe.start();
+  endpoints['stripe'] = { api: `http://127.0.0.1:${stripePorts.apiPort}`, control: `http://127.0.0.1:${stripePorts.controlPort}` };
 
   const box = SecretBox.fromConfig(`k1:${randomBytes(32).toString('base64')}`);
   const breakers = new BreakerRegistry({ errorThresholdPercentage: 50, volumeThreshold: 100, resetTimeout: 60_000 }, logger);
@@ -162,15 +171,19 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (intakeServer ? intakeServer.close(() => resolve()) : resolve()));
   await asaas?.stop();
   await pagarme?.stop();
+  await stripe?.stop();
   await dropTestDatabase(db);
 });
 
-describe.each<{ provider: string; credentials: Record<string, string>; approved: string; refused: string }>([
+describe.each<{ provider: string; credentials: Record<string, string>; approved: string; refused: string; namesOurId?: false }>([
   // Asaas names only its account id: our id and the apiKey to read it with come from the secret store.
   { provider: 'asaas', credentials: { api_key: ASAAS_KEY }, approved: 'APPROVED', refused: 'REJECTED' },
   // Pagar.me echoes our id as the recipient's code.
   { provider: 'pagarme', credentials: { secret_key: PAGARME_KEY }, approved: 'active', refused: 'refused' },
-])('$provider: a subaccount status change by webhook', ({ provider, credentials, approved, refused }) => {
+  // Stripe Connect: account.updated on the Connect endpoint, authenticated by its own signing secret.
+  // It names only the connected account: the payouts service finds ours by the provider's id.
+  { provider: 'stripe', credentials: { secret_key: STRIPE_KEY }, approved: 'enabled', refused: 'rejected.other', namesOurId: false },
+])('$provider: a subaccount status change by webhook', ({ provider, credentials, approved, refused, namesOurId }) => {
   let account: ProviderAccountDoc;
 
   beforeAll(async () => {
@@ -193,10 +206,11 @@ describe.each<{ provider: string; credentials: Record<string, string>; approved:
       account_id: account._id,
       provider,
       provider_subaccount_id: providerSubaccountId,
-      subaccount_id: subaccountId,
+      ...(namesOurId === false ? {} : { subaccount_id: subaccountId }),
       status,
       status_detail: expect.any(String),
       provider_status: providerStatus,
+      split_target: created.subaccount!.split_target,
       via: 'webhook',
     });
   });

@@ -295,7 +295,7 @@ describe('webhook intake: subaccounts', () => {
         PROVIDER_SUBACCOUNT_UPDATED,
         'acct_1',
         'test',
-        { account_id: 'pa_1', provider: 'efi', provider_subaccount_id: 'acc_1', subaccount_id: 'sub_1', status: 'active', status_detail: 'Cadastro aprovado.', provider_status: 'APPROVED', via: 'webhook' },
+        { account_id: 'pa_1', provider: 'efi', provider_subaccount_id: 'acc_1', subaccount_id: 'sub_1', status: 'active', status_detail: 'Cadastro aprovado.', provider_status: 'APPROVED', split_target: 'wallet_1', via: 'webhook' },
       ],
     ]);
   });

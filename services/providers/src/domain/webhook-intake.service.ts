@@ -13,13 +13,13 @@ import {
 } from '@orquestra/contracts';
 import { isDuplicateKeyError, newId, outboxEntries, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Logger } from 'pino';
-import { ProviderError, type CardDeclineReport, type ProviderCharge, type ProviderRefund } from '../adapters/provider-adapter';
+import { ProviderError, type CardDeclineReport, type ProviderCharge, type ProviderRefund, type WebhookRequest } from '../adapters/provider-adapter';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
 import type { WebhookReceiptModel } from '../db/webhook-receipt.model';
 import type { ProviderDispute } from '../adapters/provider-disputes';
 import { isPayoutCapable, type ProviderTransfer, type TransferWebhookParseResult } from '../adapters/provider-payouts';
 import { isRecurrenceCapable, type ProviderCycleCharge, type ProviderRecurrence, type RecurrenceEvent } from '../adapters/provider-recurrences';
-import { isSubaccountCapable, type ProviderSubaccount, type SubaccountWebhookParseResult } from '../adapters/provider-subaccounts';
+import { isSubaccountCapable, SUBACCOUNT_WEBHOOK_SUB_PATH, type ProviderSubaccount, type SubaccountWebhookParseResult } from '../adapters/provider-subaccounts';
 import { disputeEvent } from './dispute-reports';
 import type { ProviderAccountService } from './provider-account.service';
 import type { SubaccountSecrets } from './subaccount-secrets';
@@ -122,6 +122,7 @@ function subaccountUpdated(account: ProviderAccountDoc, subaccount: ProviderSuba
     status: subaccount.status,
     status_detail: subaccount.statusDetail,
     provider_status: subaccount.providerStatus,
+    ...(subaccount.splitTarget ? { split_target: subaccount.splitTarget } : {}),
     via,
   };
   return accountEvent(account, PROVIDER_SUBACCOUNT_UPDATED, data);
@@ -146,8 +147,9 @@ export class WebhookIntakeService {
     const account = await this.accounts.getUnscoped(input.accountId);
     // An unknown account answers like a failed authentication: nothing to learn by probing ids.
     if (!account) return { httpStatus: 401, body: '' };
-    const adapter = this.accounts.adapterFor(account);
     const request = { subPath: input.subPath, query: input.query, headers: input.headers, rawBody: input.body };
+    if (input.subPath === `/${SUBACCOUNT_WEBHOOK_SUB_PATH}`) return this.handleSubaccountEndpoint(account, request);
+    const adapter = this.accounts.adapterFor(account);
     const payment = adapter.parseWebhook(request);
     // Pix Automático rides on the same URL: its parser reads the same delivery (both authenticate it alike).
     const recurrence = isRecurrenceCapable(adapter) ? adapter.parseRecurrenceWebhook(request) : undefined;
@@ -236,13 +238,39 @@ export class WebhookIntakeService {
           : subaccount?.ok && subaccounts.length > 0
             ? subaccount.eventKey
             : parsed.eventKey;
+    return this.acknowledge(account, eventKey, parsed.providerPaymentIds, events);
+  }
+
+  /**
+   * A delivery to the account's subaccount endpoint (Stripe Connect's `account.updated`),
+   * authenticated by that endpoint's own signing secret: each subaccount it names is read back
+   * (with its issued credential where it has one) and reported like any other.
+   */
+  private async handleSubaccountEndpoint(account: ProviderAccountDoc, request: WebhookRequest): Promise<WebhookAnswer> {
+    const adapter = this.accounts.subaccountEndpointAdapterFor(account);
+    if (!adapter || !isSubaccountCapable(adapter) || !adapter.parseSubaccountWebhook) return { httpStatus: 401, body: '' };
+    const parsed = adapter.parseSubaccountWebhook(request);
+    if (!parsed.ok) {
+      this.logger.warn({ account_id: account._id, reason: parsed.reason }, 'subaccount webhook rejected');
+      return { httpStatus: parsed.httpStatus, body: '' };
+    }
+    const events = await this.readSubaccounts(account, parsed.subaccounts);
+    if (!events) return { httpStatus: 503, body: '' };
+    return this.acknowledge(account, parsed.eventKey, [], events);
+  }
+
+  /**
+   * The delivery's receipt, written once with the events it leads to in its outbox: a provider's
+   * repeat of it (same event key) is answered 200 and changes nothing.
+   */
+  private async acknowledge(account: ProviderAccountDoc, eventKey: string, providerPaymentIds: string[], events: EventEnvelope[]): Promise<WebhookAnswer> {
     const receiptId = `${account._id}:${eventKey}`;
     try {
       await this.receipts.create({
         _id: receiptId,
         account_id: account._id,
         provider: account.provider,
-        provider_payment_ids: parsed.providerPaymentIds,
+        provider_payment_ids: providerPaymentIds,
         received_at: new Date(),
         outbox: outboxEntries(events),
         outbox_since: events.length > 0 ? new Date() : null,
