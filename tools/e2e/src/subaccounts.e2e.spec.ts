@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { accounts, common } from '@orquestra/contracts';
 import { createRpcClient } from '@orquestra/platform';
-import { api } from './support/api';
+import { api, eventually } from './support/api';
 import { stackInfo } from './support/stack-info';
 
 /**
@@ -14,6 +14,7 @@ type Json = Record<string, any>;
 let key: string;
 let restrictedKey: string;
 let stripeAccount: string;
+let merchantId: string;
 
 async function stripeControl(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
   const response = await fetch(`${stackInfo().controlUrls.stripe}${path}`, {
@@ -39,6 +40,7 @@ beforeAll(async () => {
   try {
     const { merchant } = await client.createMerchant({ name: 'Marketplace Subcontas', email: `e2e-subaccounts-${Date.now()}@orquestra.dev` });
     if (!merchant) throw new Error('no merchant');
+    merchantId = merchant.id;
     key = (await client.createApiKey({ merchant_id: merchant.id, mode: common.Mode.MODE_TEST, kind: accounts.KeyKind.KEY_KIND_FULL, name: 'subaccounts e2e' })).secret;
     restrictedKey = (await client.createApiKey({ merchant_id: merchant.id, mode: common.Mode.MODE_TEST, kind: accounts.KeyKind.KEY_KIND_RESTRICTED, name: 'subaccounts e2e bot' })).secret;
   } finally {
@@ -67,7 +69,7 @@ describe('subaccounts', () => {
     expect((await api('GET', '/v1/subaccounts', { key })).body.data).toEqual([]);
   });
 
-  it('creates one pending at Stripe, onboards it (the hosted link, Stripe approves), sync makes it active, and reads its balance', async () => {
+  it('creates one pending at Stripe, onboards it (the hosted link, Stripe approves), Connect’s webhook makes it active, and reads its balance', async () => {
     const idempotencyKey = randomUUID();
     const created = await api('POST', '/v1/subaccounts', { key, body: seller(), idempotencyKey });
     expect(created.status).toBe(201);
@@ -94,6 +96,8 @@ describe('subaccounts', () => {
 
     const approved = await stripeControl('POST', `/__control/subaccounts/${created.body.provider_subaccount_id}/status`, { status: 'active' });
     expect(approved.status).toBeLessThan(300);
+    // Stripe's Connect account.updated reaches the endpoint registered when the account was connected.
+    await eventually(async () => ((await api('GET', `/v1/subaccounts/${created.body.id}`, { key })).body.status === 'active' ? true : undefined), 'the subaccount active by Connect webhook');
     const synced = await api('POST', `/v1/subaccounts/${created.body.id}/sync`, { key });
     expect(synced.status).toBe(200);
     expect(synced.body.status).toBe('active');
@@ -128,4 +132,77 @@ describe('subaccounts', () => {
     const live = await api('GET', `/v1/subaccounts/${created.body.id}`, { key: stackInfo().liveKey });
     expect(live.status).toBe(404);
   });
+
+  it('a split card payment pays its part into the subaccount, whose totals show it; the subaccount withdraws it as a payout', async () => {
+    const created = await api('POST', '/v1/subaccounts', { key, body: seller({ name: 'Carla Dias', document: '390.533.447-05', email: 'carla@exemplo.com.br' }) });
+    expect(created.status).toBe(201);
+    const sub = created.body.id as string;
+    expect((await stripeControl('POST', `/__control/subaccounts/${created.body.provider_subaccount_id}/status`, { status: 'active' })).status).toBeLessThan(300);
+    expect((await api('POST', `/v1/subaccounts/${sub}/sync`, { key })).body.status).toBe('active');
+    const catalog = (await api('GET', '/v1/providers', { key })).body.data as Json[];
+    expect(catalog.find((p) => p.code === 'stripe')?.capabilities.max_splits).toBe(1);
+
+    const body = { method: 'card', amount: 10_000, customer: { name: 'Comprador', email: 'comprador@exemplo.com.br', document: '111.444.777-35' }, card: { token: 'pm_card_visa' }, provider_account_id: stripeAccount };
+    const denied = await api('POST', '/v1/payments', { key: restrictedKey, body: { ...body, splits: [{ subaccount_id: sub, amount: 100 }] } });
+    expect(denied.status).toBe(403);
+    expect(denied.body.error).toMatchObject({ code: 'restricted_key', param: 'splits' });
+    const tooMuch = await api('POST', '/v1/payments', { key, body: { ...body, splits: [{ subaccount_id: sub, amount: 10_000 }] } });
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.error.param).toBe('splits');
+    const unknown = await api('POST', '/v1/payments', { key, body: { ...body, splits: [{ subaccount_id: 'sub_nobody', amount: 100 }] } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.param).toBe('splits[0].subaccount_id');
+    // Another merchant's live key does not see this test subaccount.
+    const live = await api('POST', '/v1/payments', { key: stackInfo().liveKey, body: { method: 'pix', amount: 10_000, customer: body.customer, splits: [{ subaccount_id: sub, amount: 100 }] } });
+    expect(live.status).toBe(404);
+    expect(live.body.error.param).toBe('splits[0].subaccount_id');
+
+    // 12.5% of R$ 100,00: 1 250 cents to the seller, the rest (less Stripe's fee) to the marketplace.
+    const paid = await api('POST', '/v1/payments', { key, body: { ...body, splits: [{ subaccount_id: sub, percentage: 12.5 }] } });
+    expect(paid.body.error).toBeUndefined();
+    expect(paid.status).toBe(201);
+    expect(paid.body).toMatchObject({ status: 'succeeded', provider_account_id: stripeAccount, splits: [{ subaccount_id: sub, amount: 1_250 }] });
+    const credited = await eventually(async () => {
+      const available = (await api('GET', `/v1/subaccounts/${sub}/balance`, { key })).body.available as number;
+      return available > 0 ? available : undefined;
+    }, 'the seller’s part in the subaccount balance');
+    expect(credited).toBe(1_250);
+    const detail = await api('GET', `/v1/subaccounts/${sub}`, { key });
+    expect(detail.body.totals).toEqual({ payments: 1, paid_payments: 1, paid_amount: 1_250, pending_amount: 0 });
+    expect(detail.body.recent_split_payments).toEqual([
+      { payment_id: paid.body.id, status: 'succeeded', method: 'card', payment_amount: 10_000, amount: 1_250, created_at: paid.body.created_at },
+    ]);
+
+    // Withdrawals need payouts by API, turned on by the owner.
+    const withdraw = (amount: number, idempotencyKey = randomUUID(), withKey = key) =>
+      api('POST', `/v1/subaccounts/${sub}/withdrawals`, { key: withKey, body: { amount, description: 'Saque da vendedora' }, idempotencyKey });
+    const off = await withdraw(1_000);
+    expect(off.status).toBe(403);
+    expect(off.body.error.code).toBe('payouts_api_disabled');
+    const owner = createRpcClient(accounts.AccountsServiceService, `127.0.0.1:${stackInfo().ports.accounts}`, { deadlineMs: 10_000 });
+    try {
+      await owner.setPayoutSettings({ merchant_id: merchantId, mode: common.Mode.MODE_TEST, api_enabled: true });
+    } finally {
+      owner.close();
+    }
+    expect((await withdraw(1_000, randomUUID(), restrictedKey)).status).toBe(403);
+    const idempotencyKey = randomUUID();
+    const payout = await withdraw(1_000, idempotencyKey);
+    expect(payout.status).toBe(201);
+    expect(payout.body).toMatchObject({
+      object: 'payout',
+      amount: 1_000,
+      subaccount_id: sub,
+      provider_account_id: stripeAccount,
+      destination: { type: 'subaccount' },
+      status: expect.stringMatching(/^(processing|paid)$/),
+    });
+    expect((await withdraw(1_000, idempotencyKey)).body.id).toBe(payout.body.id);
+    expect((await api('GET', `/v1/subaccounts/${sub}/balance`, { key })).body.available).toBe(250);
+    const listed = await api('GET', `/v1/subaccounts/${sub}/withdrawals`, { key });
+    expect(listed.body.data.map((p: Json) => p.id)).toEqual([payout.body.id]);
+    const tooBig = await withdraw(5_000);
+    expect(tooBig.status).toBe(422);
+  });
 });
+
