@@ -14,6 +14,7 @@ export * as notifications from './generated/orquestra/notifications/v1/notificat
 export * as webhooks from './generated/orquestra/notifications/v1/webhooks';
 export * as subscriptions from './generated/orquestra/subscriptions/v1/subscriptions';
 export * as payouts from './generated/orquestra/payouts/v1/payouts';
+export * as vault from './generated/orquestra/vault/v1/vault';
 export * from './events';
 export * from './mode';
 export * from './charge-status';

@@ -46,6 +46,9 @@ export const ERROR_CODES = [
   'insufficient_balance',
   'payout_refused',
   'subaccount_not_active',
+  'card_expired',
+  'invalid_card',
+  'account_not_enabled',
   'service_unavailable',
   'internal',
 ] as const;

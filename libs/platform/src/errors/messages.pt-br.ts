@@ -50,6 +50,10 @@ export const MESSAGES_PT_BR: Record<ErrorCode, string> = {
   payout_limit_exceeded: 'Este repasse passaria do limite diário de repasses deste modo. Tente um valor menor ou amanhã; o dono da conta pode aumentar o limite.',
   payout_refused: 'O provedor recusou o repasse. Confira o destino e o valor; o repasse ficou registrado como failed com o motivo.',
   insufficient_balance: 'O saldo disponível na conta do provedor não cobre este repasse. Consulte GET /v1/balances e tente um valor menor.',
+  card_expired: 'O cartão está vencido. Peça ao cliente outro cartão e cadastre-o de novo.',
+  invalid_card: 'O cofre recusou o uso deste cartão: ele foi apagado, ou o código de segurança que o provedor exige já foi apagado. Peça ao cliente que cadastre o cartão de novo.',
+  account_not_enabled:
+    'Nenhuma conta conectada pode cobrar este cartão agora, ou o cofre de cartões não está ativado neste modo. Veja capabilities.card_vault em GET /v1/providers ou peça ao dono da conta que ative o cofre.',
   subaccount_not_active: 'A subconta não está ativa. Saques só saem de subcontas com status active: consulte GET /v1/subaccounts/{id} e, se estiver pending, conclua o cadastro no provedor.',
   service_unavailable: 'Serviço temporariamente indisponível. Tente novamente em alguns instantes.',
   internal: 'Erro interno. Tente novamente; se persistir, contate o suporte informando o request id.',

@@ -47,6 +47,9 @@ export function grpcStatusFor(code: ErrorCode): GrpcStatus {
     case 'insufficient_balance':
     case 'payout_refused':
     case 'subaccount_not_active':
+    case 'card_expired':
+    case 'invalid_card':
+    case 'account_not_enabled':
       return GrpcStatus.FAILED_PRECONDITION;
     case 'provider_rate_limited':
       return GrpcStatus.RESOURCE_EXHAUSTED;

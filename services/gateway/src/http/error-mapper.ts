@@ -45,6 +45,7 @@ export function httpErrorFor(code: ErrorCode): HttpErrorShape {
     case 'payout_limit_exceeded':
     case 'insufficient_balance':
     case 'payout_refused':
+    case 'account_not_enabled':
       return { status: 422, type: 'invalid_request_error' };
     case 'unauthenticated':
     case 'webhook_rejected':
@@ -75,6 +76,8 @@ export function httpErrorFor(code: ErrorCode): HttpErrorShape {
     case 'refund_not_supported':
       return { status: 422, type: 'invalid_request_error' };
     case 'card_declined':
+    case 'card_expired':
+    case 'invalid_card':
       return { status: 402, type: 'card_error' };
     case 'provider_error':
     case 'provider_rejected':

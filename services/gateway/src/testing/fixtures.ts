@@ -106,6 +106,8 @@ export function protoAccount(overrides: Partial<providers.ProviderAccount> = {})
     webhook_manual_setup: false,
     keeps_metadata: true,
     hosted_checkout: [],
+    vault_cards: false,
+    vault_cards_need_cvc: false,
     ...overrides,
   };
 }

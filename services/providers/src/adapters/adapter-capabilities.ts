@@ -21,6 +21,12 @@ export interface AdapterClass extends SubaccountAdapterClass {
   readonly payoutDestinations?: ReadonlyArray<PayoutDestination['type']>;
   /** How many split parts its createCharge sends in the provider's form (absent: none). */
   readonly maxSplits?: number;
+  /**
+   * Its createCharge takes a card from the vault (`card.vaultCard`) and creates it at the provider
+   * in the provider's own form; `needsCvc`: the provider refuses such a card without its security
+   * code. Absent: vault cards are not charged here.
+   */
+  readonly vaultCards?: { readonly needsCvc: boolean };
   readonly prototype: ProviderAdapter;
 }
 
@@ -47,8 +53,9 @@ export interface AdapterCapabilities {
   subaccounts: { supported: boolean; requires: string[] };
   /** Split parts one charge may carry: the class's `maxSplits`, only with subaccounts (0: none). */
   maxSplits: number;
-  /** No adapter interface exists for a card vault yet: nothing can claim it. */
-  cardVault: false;
+  /** Charges vault cards (the class's `vaultCards`), and whether only with the security code. */
+  cardVault: boolean;
+  vaultCardsNeedCvc: boolean;
 }
 
 /** RecurrenceCapable's required methods. */
@@ -65,7 +72,8 @@ export function capabilitiesOf(adapter: AdapterClass): AdapterCapabilities {
     subaccounts: subaccountsOf(adapter),
     maxSplits: subaccountsOf(adapter).supported ? (adapter.maxSplits ?? 0) : 0,
     ...payoutsOf(adapter),
-    cardVault: false,
+    cardVault: adapter.vaultCards !== undefined,
+    vaultCardsNeedCvc: adapter.vaultCards?.needsCvc ?? false,
   };
 }
 

@@ -70,10 +70,29 @@ export type AddressInput = AddressFields;
  * `token_…`); it exists only inside that account, so a card charge goes to exactly one account.
  */
 export interface CardChargeInput {
+  /** The account's own card token (Stripe pm_…); '' for a vault card. */
   token: string;
+  /**
+   * A card from the vault (a saved card or a card fields token), to be created at the provider in
+   * its form. In memory for this one call: never logged, never stored, never in an error.
+   */
+  vaultCard?: VaultCardInput;
   /** 1..12. */
   installments: number;
   brand?: string;
+}
+
+export interface VaultCardInput {
+  /** Digits only. */
+  number: string;
+  expMonth: number;
+  /** Four digits. */
+  expYear: number;
+  /** Absent once the vault deleted it (after the first approval or an hour). */
+  cvc?: string;
+  holderName: string;
+  /** visa, mastercard, elo, hipercard, american-express, diners-club, discover, jcb */
+  brand: string;
 }
 
 export interface CreateChargeInput {

@@ -26,6 +26,9 @@ export function toProtoAccount(doc: ProviderAccountDoc, breakerState: string, we
     keeps_metadata: definition?.capabilities.keepsMetadata ?? false,
     // Only methods the account takes (an account connected before its provider gained one does not).
     hosted_checkout: (definition?.hostedCheckout ?? []).filter((method) => doc.methods.includes(method)),
+    // Only where the account takes cards at all.
+    vault_cards: doc.methods.includes('card') && (definition?.capabilities.cardVault ?? false),
+    vault_cards_need_cvc: definition?.capabilities.vaultCardsNeedCvc ?? false,
   };
 }
 

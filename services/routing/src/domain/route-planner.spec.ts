@@ -95,6 +95,22 @@ describe('planRoute: eligibility', () => {
     expect(planRoute([account({})], [], noHealth, input({ method: 'card', hostedCheckout: true })).error).toEqual({ code: 'no_eligible_account', param: 'method' });
   });
 
+  it('sends a vault card only to accounts that charge vault cards, and one without its security code only to those that do not need it', () => {
+    const stripe = account({ id: 'pa_stripe', provider: 'stripe', priority: 1, methods: ['card'], vaultCards: true, vaultCardsNeedCvc: false });
+    const asaas = account({ id: 'pa_asaas', provider: 'asaas', priority: 2, methods: ['card'], vaultCards: true, vaultCardsNeedCvc: true });
+    const efi = account({ id: 'pa_efi', provider: 'efi', priority: 0, methods: ['card'] });
+    const withCvc = planRoute([efi, stripe, asaas], [], noHealth, input({ method: 'card', vaultCard: { withoutCvc: false } }));
+    expect(ids(withCvc)).toEqual(['pa_stripe', 'pa_asaas']);
+    expect(withCvc.verdicts.find((v) => v.accountId === 'pa_efi')).toMatchObject({ verdict: 'excluded', reasons: ['does not charge saved cards (vault)'] });
+    const withoutCvc = planRoute([efi, stripe, asaas], [], noHealth, input({ method: 'card', vaultCard: { withoutCvc: true } }));
+    expect(ids(withoutCvc)).toEqual(['pa_stripe']);
+    expect(withoutCvc.verdicts.find((v) => v.accountId === 'pa_asaas')).toMatchObject({ verdict: 'excluded', reasons: ['needs the card security code, already deleted from the vault'] });
+    // Nobody can charge it now: account_not_enabled (spec §7), saying why.
+    const gone = planRoute([efi, asaas], [], noHealth, input({ method: 'card', vaultCard: { withoutCvc: true } })).error;
+    expect(gone).toMatchObject({ code: 'account_not_enabled', param: 'card', message: expect.stringContaining('código de segurança') });
+    expect(planRoute([efi], [], noHealth, input({ method: 'card', vaultCard: { withoutCvc: false } })).error).toMatchObject({ code: 'account_not_enabled', message: expect.stringContaining('card_vault') });
+  });
+
   it('honours a forced account, and refuses a forced account that cannot take the payment', () => {
     const accounts = [account({ id: 'pa_a' }), account({ id: 'pa_b', priority: 1 })];
     expect(ids(planRoute(accounts, [], noHealth, input({ forcedAccountId: 'pa_a' })))).toEqual(['pa_a']);

@@ -22,6 +22,9 @@ export interface AccountView {
   requires: string[];
   /** Methods whose details the account's provider collects on its own hosted page. */
   hostedCheckout: string[];
+  /** The provider charges cards from the vault; and only with their security code. */
+  vaultCards?: boolean;
+  vaultCardsNeedCvc?: boolean;
   breakerState: string;
 }
 
@@ -57,6 +60,8 @@ export interface PlanInput {
   forcedAccountId?: string;
   /** The charge completes on the provider's hosted checkout (card without card.token). */
   hostedCheckout?: boolean;
+  /** A card from the vault (card.id or a card fields tok_), and whether its security code is gone. */
+  vaultCard?: { withoutCvc: boolean };
   /** Source of randomness for weighted targets (injected for tests). */
   random: () => number;
   /** Recent attempts needed before a success rate is judged; MIN_ATTEMPTS_FOR_HEALTH by default. */
@@ -78,7 +83,7 @@ export interface Plan {
   candidates: Array<{ account: AccountView; reason: string }>;
   verdicts: Verdict[];
   matchedRuleId: string;
-  error?: { code: 'no_eligible_account' | 'parameter_missing' | `missing_${CustomerField}`; param: string; message?: string };
+  error?: { code: 'no_eligible_account' | 'parameter_missing' | 'account_not_enabled' | `missing_${CustomerField}`; param: string; message?: string };
 }
 
 /** pt-BR: a card payment without token, and no account that collects the card on its own page. */
@@ -149,6 +154,8 @@ export function planRoute(accounts: AccountView[], rules: RuleView[], health: Ma
     if (!account.enabled) exclude(account.id, 'account disabled');
     if (!account.methods.includes(input.method)) exclude(account.id, `does not accept ${input.method}`);
     else if (input.hostedCheckout && !account.hostedCheckout.includes(input.method)) exclude(account.id, `no hosted checkout for ${input.method} (send card.token with provider_account_id)`);
+    else if (input.vaultCard && !account.vaultCards) exclude(account.id, 'does not charge saved cards (vault)');
+    else if (input.vaultCard?.withoutCvc && account.vaultCardsNeedCvc) exclude(account.id, 'needs the card security code, already deleted from the vault');
     for (const field of missingFields(account, input.method, input.customerHas)) exclude(account.id, `requires customer.${field} for ${input.method}`);
   }
   const eligible = byPriority.filter((account) => !excluded.has(account.id));
@@ -219,7 +226,20 @@ export function planRoute(accounts: AccountView[], rules: RuleView[], health: Ma
 /** The error that names what would let the payment through (bot rule 5). */
 function explainEmpty(accounts: AccountView[], input: PlanInput): NonNullable<Plan['error']> {
   const takes = accounts.filter((a) => a.enabled && a.methods.includes(input.method) && (!input.forcedAccountId || a.id === input.forcedAccountId));
-  const pool = input.hostedCheckout ? takes.filter((a) => a.hostedCheckout.includes(input.method)) : takes;
+  if (input.vaultCard) {
+    // Saved cards: no account that can charge this card now (spec §7 account_not_enabled).
+    const vaultPool = takes.filter((a) => a.vaultCards && !(input.vaultCard?.withoutCvc && a.vaultCardsNeedCvc));
+    if (vaultPool.length === 0) {
+      return {
+        code: 'account_not_enabled',
+        param: 'card',
+        message: input.vaultCard.withoutCvc && takes.some((a) => a.vaultCards)
+          ? 'Nenhuma conta conectada pode cobrar este cartão agora: as que aceitam cartões salvos exigem o código de segurança, que já foi apagado. Peça ao cliente que cadastre o cartão de novo.'
+          : 'Nenhuma conta conectada cobra cartões salvos neste modo. Conecte uma conta de um provedor com capabilities.card_vault (veja GET /v1/providers).',
+      };
+    }
+  }
+  const pool = input.hostedCheckout ? takes.filter((a) => a.hostedCheckout.includes(input.method)) : input.vaultCard ? takes.filter((a) => a.vaultCards) : takes;
   // Accounts take cards, but only with their own token: the payment lacks it (spec: card.token).
   if (pool.length === 0 && takes.length > 0) return { code: 'parameter_missing', param: 'card.token', message: HOSTED_CHECKOUT_MISSING };
   if (pool.length === 0) return { code: 'no_eligible_account', param: input.forcedAccountId ? 'provider_account_id' : 'method' };

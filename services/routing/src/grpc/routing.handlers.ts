@@ -33,13 +33,13 @@ export function routingHandlers(deps: {
 
   const plan = async (
     caller: common.Caller,
-    request: { method: string; amount: number; metadata: Record<string, string>; customer?: common.Customer; forced?: string; hostedCheckout?: boolean },
+    request: { method: string; amount: number; metadata: Record<string, string>; customer?: common.Customer; forced?: string; hostedCheckout?: boolean; vaultCard?: boolean; vaultCardWithoutCvc?: boolean },
     requestId: string,
   ): Promise<{ plan: Plan; fees: Map<string, providers.FeeRule[]> }> => {
     const [accounts, ruleDocs] = await Promise.all([lookups.accounts(caller, requestId), lookups.routingRules(caller)]);
     const views: AccountView[] = accounts
       .filter((a) => modeName(a.mode) === modeName(caller.mode))
-      .map((a) => ({ id: a.id, provider: a.provider, enabled: a.enabled, priority: a.priority, methods: a.methods, requires: a.requires, hostedCheckout: a.hosted_checkout, breakerState: a.breaker_state || 'closed' }));
+      .map((a) => ({ id: a.id, provider: a.provider, enabled: a.enabled, priority: a.priority, methods: a.methods, requires: a.requires, hostedCheckout: a.hosted_checkout, vaultCards: a.vault_cards, vaultCardsNeedCvc: a.vault_cards_need_cvc, breakerState: a.breaker_state || 'closed' }));
     const result = planRoute(views, ruleDocs, health.snapshot(), {
       method: request.method,
       amount: request.amount,
@@ -47,6 +47,7 @@ export function routingHandlers(deps: {
       customerHas: customerHas(request.customer),
       ...(request.forced ? { forcedAccountId: request.forced } : {}),
       ...(request.hostedCheckout ? { hostedCheckout: true } : {}),
+      ...(request.vaultCard ? { vaultCard: { withoutCvc: request.vaultCardWithoutCvc === true } } : {}),
       random: Math.random,
       ...(deps.healthMinAttempts ? { healthMinAttempts: deps.healthMinAttempts } : {}),
     });
@@ -67,7 +68,7 @@ export function routingHandlers(deps: {
       const caller = callerOf(request.caller);
       const { plan: result, fees } = await plan(
         caller,
-        { method: request.method, amount: request.amount, metadata: request.metadata, customer: request.customer, forced: request.forced_account_id, hostedCheckout: request.hosted_checkout },
+        { method: request.method, amount: request.amount, metadata: request.metadata, customer: request.customer, forced: request.forced_account_id, hostedCheckout: request.hosted_checkout, vaultCard: request.vault_card, vaultCardWithoutCvc: request.vault_card_without_cvc },
         context.requestId,
       );
       if (result.error) throw new AppError(result.error.code, { param: result.error.param, ...(result.error.message ? { message: result.error.message } : {}) });

@@ -23,6 +23,7 @@ class FakeRecurrences {
     const account = (id: string, provider: string, priority: number): providers.ProviderAccount => ({
       id, merchant_id: 'acct_sub', mode: common.Mode.MODE_TEST, provider, name: provider, priority, enabled: true, methods: ['pix'], requires: [], fees: [],
       credentials_last4: {}, breaker_state: 'closed', created_at: '', updated_at: '', webhook_url: '', webhook_manual_setup: false, keeps_metadata: false, hosted_checkout: [],
+      vault_cards: false, vault_cards_need_cvc: false,
     });
     // Stripe first by priority, but it has no Pix Automático: Efí is the account chosen.
     const accounts = [account('pa_stripe', 'stripe', 1), account('pa_efi', 'efi', 2)];
