@@ -90,7 +90,7 @@ void runService({
       routing: routingClient,
       walker,
       methods,
-      splits: new PaymentSplits(payoutsClient),
+      splits: new PaymentSplits(payoutsClient, providersClient),
       links,
       logger,
       defaultPixExpiresMinutes: config.DEFAULT_PIX_EXPIRES_MINUTES,

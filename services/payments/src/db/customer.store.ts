@@ -30,6 +30,14 @@ export class CustomerStore {
 
   /** The customer id for the payment's buyer, or undefined when no document was given. */
   async link(payment: Pick<PaymentDoc, 'merchant_id' | 'mode' | 'customer'>): Promise<string | undefined> {
+    return (await this.upsert(payment))?.id;
+  }
+
+  /**
+   * The merchant's record for the buyer's document in that mode, made on first sight (`created`);
+   * undefined when the buyer has no CPF/CNPJ.
+   */
+  async upsert(payment: Pick<PaymentDoc, 'merchant_id' | 'mode' | 'customer'>): Promise<{ id: string; created: boolean } | undefined> {
     const document = digitsOf(payment.customer.document);
     if (document.length !== 11 && document.length !== 14) return undefined;
     const key = { merchant_id: payment.merchant_id, mode: payment.mode, document };
@@ -43,17 +51,17 @@ export class CustomerStore {
           { $set: { name: latest.name, ...(latest.email ? { email: latest.email } : {}), ...(latest.phone ? { phone: latest.phone } : {}), updated_at: new Date() } },
         );
       }
-      return existing._id;
+      return { id: existing._id, created: false };
     }
     const now = new Date();
     const doc: CustomerDoc = { _id: newId('customer'), ...key, ...latest, created_at: now, updated_at: now };
     try {
       await this.model.create(doc);
-      return doc._id;
+      return { id: doc._id, created: true };
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
       const winner = await this.model.findOne(key).lean<CustomerDoc>();
-      return winner?._id;
+      return winner ? { id: winner._id, created: false } : undefined;
     }
   }
 

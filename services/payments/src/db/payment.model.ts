@@ -104,7 +104,7 @@ export interface PaymentDoc extends OutboxFields, OutboxLeaseFields, DueWorkFiel
    * data: it works only at the account that minted it). Kept so a resolution or a retry sends the
    * provider the same request under the same idempotency key.
    */
-  card?: { token: string; installments: number; brand: string };
+  card?: { token: string; installments: number; brand: string; id?: string; without_cvc?: boolean };
   /**
    * Parts of the gross for subaccounts (spec §4 split rules), in cents, with what the provider's
    * split names. Fixed at creation (they pin the payment to the subaccounts' connected account);
@@ -231,7 +231,14 @@ const splitSchema = new Schema<SplitDoc>(
 );
 
 const cardSchema = new Schema<NonNullable<PaymentDoc['card']>>(
-  { token: { type: String, required: true }, installments: { type: Number, default: 1 }, brand: { type: String, default: '' } },
+  {
+    // An account's token, a card fields tok_… ('' for a saved card), or the saved card's id (card_…).
+    token: { type: String, default: '' },
+    installments: { type: Number, default: 1 },
+    brand: { type: String, default: '' },
+    id: { type: String },
+    without_cvc: { type: Boolean },
+  },
   { _id: false },
 );
 

@@ -44,6 +44,9 @@ export class AvailableMethods {
               // The page has no card form: a card is offered only where the provider collects it
               // on its own hosted checkout (the buyer is redirected there).
               hosted_checkout: needsHostedCheckout(method, undefined),
+              // The page has no saved card: never a vault card here.
+              vault_card: false,
+              vault_card_without_cvc: false,
             },
             { requestId },
           )

@@ -5,7 +5,7 @@ import { toProtoPaymentCustomer } from '../db/payment-customer.mapper';
 import type { PaymentDoc } from '../db/payment.model';
 import { walkCandidates, type ChargeAnswer, type WalkResult } from '../domain/failover-walk';
 import { assertRoomForFee } from '../domain/splits';
-import { needsHostedCheckout } from './method-input';
+import { needsHostedCheckout, vaultCardRoute } from './method-input';
 import type { OrphanCharges } from './orphan-charges';
 
 export type Candidate = routing.Candidate;
@@ -32,7 +32,7 @@ export class ChargeWalker {
   async candidatesFor(draft: PaymentDoc, requestId: string): Promise<Candidate[]> {
     const caller: common.Caller = { merchant_id: draft.merchant_id, mode: modeFromName(draft.mode), key_id: draft.source_key_id, restricted: false, request_id: requestId };
     const { candidates } = await this.deps.routing.route(
-      { caller, method: draft.method, amount: draft.amount, metadata: draft.metadata, customer: toProtoPaymentCustomer(draft.customer), forced_account_id: draft.requested_account_id ?? '', hosted_checkout: needsHostedCheckout(draft.method, draft.card) },
+      { caller, method: draft.method, amount: draft.amount, metadata: draft.metadata, customer: toProtoPaymentCustomer(draft.customer), forced_account_id: draft.requested_account_id ?? '', hosted_checkout: needsHostedCheckout(draft.method, draft.card), ...vaultCardRoute(draft.card) },
       { requestId },
     );
     return candidates;
@@ -97,7 +97,9 @@ export function chargeRequest(draft: PaymentDoc, candidate: Candidate, expiresIn
     description: draft.description,
     metadata: draft.metadata,
     idempotency_key: idempotencyKey,
-    ...(draft.card ? { card: { token: draft.card.token, id: '', installments: draft.card.installments, brand: draft.card.brand } } : {}),
+    ...(draft.card
+      ? { card: { token: draft.card.token, id: draft.card.id ?? '', installments: draft.card.installments, brand: draft.card.brand, without_cvc: draft.card.without_cvc === true } }
+      : {}),
     splits: (draft.splits ?? []).map((split) => ({ subaccount_id: split.subaccount_id, split_target: split.split_target, amount: split.amount })),
   };
 }

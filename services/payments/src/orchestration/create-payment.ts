@@ -9,7 +9,7 @@ import { DEFAULT_METHOD_CHOICE_MINUTES, type AvailableMethods } from './availabl
 import { chargedPayment } from './charged-payment';
 import type { ChargeWalker } from './charge-walker';
 import { IdempotencyGuard } from '../db/idempotency.guard';
-import { assertMethodInput, needsHostedCheckout } from './method-input';
+import { assertMethodInput, needsHostedCheckout, vaultCardRoute } from './method-input';
 import { paymentDraft } from './payment-draft';
 import type { PaymentSplits } from './payment-splits';
 
@@ -48,8 +48,6 @@ export class PaymentCreator {
     assertMethodInput(request);
 
     let paymentId = newId('payment');
-    // Checked and read before the key is claimed: a refused split leaves nothing behind.
-    const split = await this.deps.splits.resolve(request, caller, requestId);
     const key = request.idempotency_key;
     const recordId = key ? IdempotencyGuard.recordId(caller.merchant_id, mode, key) : '';
     if (key) {
@@ -64,6 +62,9 @@ export class PaymentCreator {
     }
 
     try {
+      // After the key's claim: a retry of a created split payment is its replay, whatever became
+      // of its subaccounts since. A refusal creates nothing and releases the key.
+      const split = await this.deps.splits.resolve(request, caller, requestId);
       const payment = request.method
         ? await this.createCharged(request, caller, mode, paymentId, requestId, split)
         : await this.createAwaitingMethod(request, caller, mode, paymentId, requestId, split);
@@ -86,6 +87,7 @@ export class PaymentCreator {
         customer: request.customer,
         forced_account_id: split?.accountId ?? request.provider_account_id,
         hosted_checkout: needsHostedCheckout(request.method, request.card),
+        ...vaultCardRoute(request.card),
       },
       { requestId },
     );

@@ -33,7 +33,16 @@ export function paymentDraft(request: payments.CreatePaymentRequest, caller: com
     refunds: [],
     events: [],
     idempotency_key: request.idempotency_key,
-    ...(request.card?.token ? { card: { token: request.card.token, installments: request.card.installments || 1, brand: request.card.brand } } : {}),
+    ...(request.card?.token || request.card?.id
+      ? {
+          card: {
+            token: request.card.token,
+            installments: request.card.installments || 1,
+            brand: request.card.brand,
+            ...(request.card.id ? { id: request.card.id, without_cvc: request.card.without_cvc } : {}),
+          },
+        }
+      : {}),
     created_at: now,
     updated_at: now,
     outbox: [],

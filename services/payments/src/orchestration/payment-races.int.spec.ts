@@ -60,8 +60,14 @@ describe('payments under concurrent writers (real store)', () => {
     sub_a: { id: 'sub_a', status: 'active', provider: 'asaas', provider_account_id: 'pa_a', split_target: 'wallet-a' },
     sub_b: { id: 'sub_b', status: 'pending', provider: 'asaas', provider_account_id: 'pa_a', split_target: 'wallet-b' },
     sub_other: { id: 'sub_other', status: 'active', provider: 'asaas', provider_account_id: 'pa_other', split_target: 'wallet-o' },
+    sub_c: { id: 'sub_c', status: 'active', provider: 'asaas', provider_account_id: 'pa_a', split_target: 'wallet-c' },
+    sub_d: { id: 'sub_d', status: 'active', provider: 'asaas', provider_account_id: 'pa_a', split_target: 'wallet-d' },
     sub_blocked: { id: 'sub_blocked', status: 'blocked', provider: 'asaas', provider_account_id: 'pa_a', split_target: 'wallet-x' },
   };
+  /** The providers' catalog as ListProviders answers it: only max_splits matters here. */
+  const catalogClient = {
+    listProviders: async () => ({ providers: [{ code: 'asaas', capabilities: { max_splits: 3 } }] }),
+  } as unknown as RpcClient<typeof providersContract.ProvidersServiceService>;
   const payoutsClient = {
     resolveSplits: async (request: payoutsContract.ResolveSplitsRequest) => ({
       subaccounts: request.subaccount_ids.map((id, index) => {
@@ -127,7 +133,7 @@ describe('payments under concurrent writers (real store)', () => {
     const orphans = new OrphanCharges(new DueRecords(registerOrphanChargeModel(db)), providersClient, logger);
     await ensureIndexes(db);
     creator = new PaymentCreator({
-      store, links, logger, routing: routingClient, methods: new AvailableMethods(routingClient), splits: new PaymentSplits(payoutsClient),
+      store, links, logger, routing: routingClient, methods: new AvailableMethods(routingClient), splits: new PaymentSplits(payoutsClient, catalogClient),
       walker: new ChargeWalker({ routing: routingClient, providers: providersClient, orphans, logger, providerCallDeadlineMs: 5_000 }),
       idempotency: new IdempotencyGuard(idempotencyRecords, 3_600_000, 60_000),
       defaultPixExpiresMinutes: 60, defaultMethodChoiceMinutes: 45,
@@ -242,6 +248,7 @@ describe('payments under concurrent writers (real store)', () => {
     ['a blocked subaccount', [{ subaccount_id: 'sub_blocked', amount: 100 }], 'splits[0].subaccount_id'],
     ['an unknown subaccount', [{ subaccount_id: 'sub_nobody', amount: 100 }], 'splits[0].subaccount_id'],
     ['parts reaching the amount', [{ subaccount_id: 'sub_a', amount: 600 }, { subaccount_id: 'sub_b', amount: 400 }], 'splits'],
+    ['more parts than the provider takes', ['sub_a', 'sub_b', 'sub_c', 'sub_d'].map((subaccount_id) => ({ subaccount_id, amount: 10 })), 'splits'],
   ])('refuses %s before anything is stored or charged', async (_case, splits, param) => {
     const key = `split-${param}-${splits.length}`;
     const before = charges.length;
@@ -264,6 +271,19 @@ describe('payments under concurrent writers (real store)', () => {
     await expect(creator.create(createRequest({ caller: { ...caller, restricted: true }, splits: [{ subaccount_id: 'sub_a', amount: 1 }] }), 'req')).rejects.toMatchObject({
       code: 'restricted_key',
     });
+  });
+
+  it('a retried split payment is its replay, even after its subaccount was blocked', async () => {
+    const request = createRequest({ idempotency_key: 'split-replay', request_hash: 'h-split-replay', splits: [{ subaccount_id: 'sub_c', amount: 100 }] });
+    const first = await creator.create(request, 'req');
+    subaccounts['sub_c'] = { ...subaccounts['sub_c']!, status: 'blocked' };
+    try {
+      const again = await creator.create(request, 'req');
+      expect(again).toMatchObject({ replayed: true, payment: { _id: first.payment._id } });
+      expect(charges.filter((c) => c.payment_id === first.payment._id)).toHaveLength(1);
+    } finally {
+      subaccounts['sub_c'] = { ...subaccounts['sub_c']!, status: 'active' };
+    }
   });
 
   it('a provider_account_id other than the subaccounts’ account is refused naming it', async () => {

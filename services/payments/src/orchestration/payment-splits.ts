@@ -1,4 +1,4 @@
-import type { common, payments, payouts as payoutsContract } from '@orquestra/contracts';
+import type { common, payments, payouts as payoutsContract, providers as providersContract } from '@orquestra/contracts';
 import { AppError, type RpcClient } from '@orquestra/platform';
 import type { SplitDoc } from '../db/payment.model';
 import { splitParts } from '../domain/splits';
@@ -13,7 +13,24 @@ const STATUS_WORDS: Record<string, string> = { refused: 'recusada', blocked: 'bl
  * remainder-covers-the-fee check needs the account's fee schedule and runs in the charge walk.
  */
 export class PaymentSplits {
-  constructor(private readonly payouts: Pick<RpcClient<typeof payoutsContract.PayoutsServiceService>, 'resolveSplits'>) {}
+  /** The providers' split limits (capabilities.max_splits): the catalog is derived from code, read once. */
+  private maxSplits: Promise<Map<string, number>> | undefined;
+
+  constructor(
+    private readonly payouts: Pick<RpcClient<typeof payoutsContract.PayoutsServiceService>, 'resolveSplits'>,
+    private readonly providers: Pick<RpcClient<typeof providersContract.ProvidersServiceService>, 'listProviders'>,
+  ) {}
+
+  private async maxSplitsOf(provider: string, requestId: string): Promise<number> {
+    this.maxSplits ??= this.providers.listProviders({}, { requestId }).then(
+      ({ providers }) => new Map(providers.map((info) => [info.code, info.capabilities?.max_splits ?? 0])),
+      (error: unknown) => {
+        this.maxSplits = undefined;
+        throw error;
+      },
+    );
+    return (await this.maxSplits).get(provider) ?? 0;
+  }
 
   async resolve(request: payments.CreatePaymentRequest, caller: common.Caller, requestId: string): Promise<{ accountId: string; splits: SplitDoc[] } | undefined> {
     if (request.splits.length === 0) return undefined;
@@ -46,9 +63,20 @@ export class PaymentSplits {
         });
       }
       if (!subaccount.split_target) {
-        throw new AppError('parameter_invalid', { param, message: `O provedor da subconta ${subaccount.id} (${subaccount.provider}) não recebe divisões de pagamento. Remova-a de splits.` });
+        throw new AppError('parameter_invalid', {
+          param,
+          message: `A subconta ${subaccount.id} ainda não tem o identificador de divisão do provedor (${subaccount.provider}). Sincronize-a com POST /v1/subaccounts/${subaccount.id}/sync e tente de novo.`,
+        });
       }
     });
+    // Checked here, not only by the provider call: a payment without a method is charged later.
+    const max = await this.maxSplitsOf(subaccounts[0]!.provider, requestId);
+    if (parts.length > max) {
+      throw new AppError('parameter_invalid', {
+        param: 'splits',
+        message: `A conta ${accountId} (${subaccounts[0]!.provider}) aceita no máximo ${max} ${max === 1 ? 'divisão' : 'divisões'} por pagamento: junte ou remova partes.`,
+      });
+    }
     if (request.provider_account_id && request.provider_account_id !== accountId) {
       throw new AppError('parameter_invalid', {
         param: 'provider_account_id',
