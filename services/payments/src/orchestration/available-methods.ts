@@ -2,6 +2,7 @@ import { modeFromName, type common, type routing as routingContract } from '@orq
 import { AppError, type RpcClient } from '@orquestra/platform';
 import { toProtoPaymentCustomer } from '../db/payment-customer.mapper';
 import type { PaymentDoc } from '../db/payment.model';
+import { assertRoomForFee } from '../domain/splits';
 import { needsHostedCheckout } from './method-input';
 
 /** Every method a buyer may be offered, in the order the payment page shows them. */
@@ -9,6 +10,18 @@ export const PAGE_METHODS = ['pix', 'boleto', 'card'] as const;
 
 /** Time the buyer has to choose when neither expires_in_minutes nor config says otherwise. */
 export const DEFAULT_METHOD_CHOICE_MINUTES = 60;
+
+/** The split's fee-room refusal for a method at the payment's (pinned) account, if any. */
+function splitFeeRefusal(payment: PaymentDoc, method: string, fees: ReadonlyArray<{ method: string; percent_bps: number; fixed: number }>): AppError | undefined {
+  if (!payment.splits?.length) return undefined;
+  try {
+    assertRoomForFee(payment.amount, payment.splits, fees.find((rule) => rule.method === method));
+    return undefined;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+}
 
 /** Errors by which routing says "no account can take this method for this payment" (not an outage). */
 const NOT_OFFERED = new Set(['no_eligible_account', 'method_not_available', 'parameter_missing', 'missing_document', 'missing_email', 'missing_phone', 'missing_address', 'parameter_invalid', 'not_found']);
@@ -51,7 +64,12 @@ export class AvailableMethods {
             { requestId },
           )
           .then(
-            ({ candidates }) => (candidates.length > 0 ? { method } : { method, error: new AppError('no_eligible_account', { param: 'method' }) }),
+            ({ candidates }) => {
+              if (candidates.length === 0) return { method, error: new AppError('no_eligible_account', { param: 'method' }) };
+              // A split payment: only methods whose fee the main account's remainder covers at its account.
+              const refusal = splitFeeRefusal(payment, method, candidates[0]?.fees ?? []);
+              return refusal ? { method, error: refusal } : { method };
+            },
             (error: unknown) => {
               if (error instanceof AppError && NOT_OFFERED.has(error.code)) return { method, error };
               throw error;

@@ -268,6 +268,16 @@ describe('payments under concurrent writers (real store)', () => {
     } finally {
       fees = [];
     }
+    // Without a method the buyer chooses later: only methods whose fee the remainder covers are offered.
+    fees = ['pix', 'boleto', 'card'].map((method) => ({ method, percent_bps: 0, fixed: 200 }));
+    try {
+      await expect(creator.create(createRequest({ method: '', splits: [{ subaccount_id: 'sub_a', amount: 801 }] }), 'req')).rejects.toMatchObject({ param: 'splits' });
+      fees = [{ method: 'pix', percent_bps: 0, fixed: 200 }];
+      const awaiting = await creator.create(createRequest({ method: '', splits: [{ subaccount_id: 'sub_a', amount: 801 }] }), 'req');
+      expect(awaiting.payment).toMatchObject({ status: 'requires_method', requested_account_id: 'pa_a' });
+    } finally {
+      fees = [];
+    }
     await expect(creator.create(createRequest({ caller: { ...caller, restricted: true }, splits: [{ subaccount_id: 'sub_a', amount: 1 }] }), 'req')).rejects.toMatchObject({
       code: 'restricted_key',
     });
