@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { activityStats, EmulatorStateBase, refill, type DeliveryRecord } from '../../kit';
 import type { StoredPaymentIntent } from './payment-intent-model';
+import type { StoredCardPaymentMethod } from './payment-methods';
 import type { StoredRefund } from './refunds';
 import { stripeErrors } from './stripe-errors';
 import { accountIdForKey } from './stripe-ids';
@@ -62,6 +63,8 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   private readonly refunds = new Map<string, StoredRefund>();
   private readonly idempotency = new Map<string, IdempotencyRecord>();
   private readonly endpoints = new Map<string, WebhookEndpoint>();
+  /** Card PaymentMethods created from raw card fields (payment-methods.ts): last4 and brand only, never the number. */
+  private readonly paymentMethods = new Map<string, StoredCardPaymentMethod>();
   private counters = EmulatorState.zeroCounters();
 
   private static zeroCounters() {
@@ -120,6 +123,18 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   findByPixToken(token: string): StoredPaymentIntent | undefined {
     for (const intent of this.intents.values()) if (intent.pixToken === token) return intent;
     return undefined;
+  }
+
+  // --- card PaymentMethods (payment-methods.ts) ------------------------------------------------
+
+  addPaymentMethod(pm: StoredCardPaymentMethod): void {
+    this.paymentMethods.set(pm.id, pm);
+  }
+
+  /** The account's PaymentMethod; another account's is as missing as an unknown one ("No such PaymentMethod"). */
+  findPaymentMethod(accountId: string, id: string): StoredCardPaymentMethod | undefined {
+    const pm = this.paymentMethods.get(id);
+    return pm && pm.accountId === accountId ? pm : undefined;
   }
 
   /** Newest first, as Stripe lists. */
@@ -224,6 +239,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
    */
   reset(): void {
     this.intents.clear();
+    this.paymentMethods.clear();
     this.refunds.clear();
     this.idempotency.clear();
     this.deliveries.clear();
@@ -242,6 +258,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
       refunds: this.refunds,
       idempotency: this.idempotency,
       endpoints: this.endpoints,
+      paymentMethods: this.paymentMethods,
     };
   }
 
@@ -251,5 +268,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     refill(this.refunds, snapshot.refunds);
     refill(this.idempotency, snapshot.idempotency);
     refill(this.endpoints, snapshot.endpoints);
+    // Absent in state files written before card PaymentMethods existed.
+    if (snapshot.paymentMethods) refill(this.paymentMethods, snapshot.paymentMethods);
   }
 }

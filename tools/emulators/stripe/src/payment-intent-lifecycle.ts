@@ -7,7 +7,7 @@
  * - Boleto, confirmed: `requires_action` with `next_action.boleto_display_details` (a 47-digit
  *   linha digitável with valid check digits) → paid (sandbox control) `succeeded`, or past the end
  *   of its due day back to `requires_payment_method` like an expired Pix.
- * - Card, confirmed with a test PaymentMethod: `succeeded`, or a decline: the intent returns to
+ * - Card, confirmed with a test PaymentMethod (or one created from a test card number): `succeeded`, or a decline: the intent returns to
  *   `requires_payment_method` with `last_payment_error` and the request answers 402 `card_error`.
  * - Not confirmed: `requires_payment_method`/`requires_confirmation`; any open status → `canceled`.
  */
@@ -18,6 +18,7 @@ import { chargeJson, paymentIntentJson, paymentMethodJson, type StoredCharge, ty
 import { stripeErrors } from './stripe-errors';
 import { newClientSecret, newEndToEndId, newId, newPixToken } from './stripe-ids';
 import { testCard } from './test-payment-methods';
+import type { StoredCardPaymentMethod } from './payment-methods';
 import type { BoletoBilling } from './boleto-params';
 import { newBoleto } from '../../kit';
 import { transferAmount, type TransferData } from './destination-charges';
@@ -120,11 +121,15 @@ export class PaymentIntentLifecycle {
       return { id: newId('pm'), type, created, billingDetails: { name, email } };
     }
     if (!input.paymentMethodId) return null;
-    const card = account.livemode ? undefined : testCard(input.paymentMethodId);
-    if (!card) throw stripeErrors.paymentMethodNotFound(input.paymentMethodId);
+    // A PaymentMethod this account created from card fields (payment-methods.ts); another account's is unknown here.
+    const own = this.state.findPaymentMethod(account.id, input.paymentMethodId);
+    const card = own || account.livemode ? undefined : testCard(input.paymentMethodId);
+    if (!own && !card) throw stripeErrors.paymentMethodNotFound(input.paymentMethodId);
     if (!input.paymentMethodTypes.includes('card')) {
       throw stripeErrors.invalidValue('payment_method', `The PaymentMethod provided (card) is not allowed for this PaymentIntent. Please attach a PaymentMethod of one of the following types: ${input.paymentMethodTypes.join(', ')}.`);
     }
+    if (own) return own;
+    if (!card) throw stripeErrors.paymentMethodNotFound(input.paymentMethodId);
     return { id: input.paymentMethodId, type: 'card', created, billingDetails: { name: null, email: null }, card: { brand: card.brand, last4: card.last4, country: card.country, funding: card.funding, exp_month: 12, exp_year: 2034 } };
   }
 
@@ -151,7 +156,7 @@ export class PaymentIntentLifecycle {
       this.event(pi, 'payment_intent.requires_action', cause);
       return;
     }
-    const decline = testCard(pm.id)?.decline;
+    const decline = testCard(pm.id)?.decline ?? (pm as Partial<StoredCardPaymentMethod>).decline;
     if (!decline) {
       this.succeed(pi, pm, cause);
       return;

@@ -15,6 +15,7 @@ import type { DisputeBook } from './disputes';
 import { disputeRoutes } from './disputes.routes';
 import type { RefundBook } from './refunds';
 import { refundRoutes } from './refunds.routes';
+import { paymentMethodRoutes } from './payment-methods';
 import { payoutRoutes, type StripePayoutBook } from './payouts';
 import type { StripeEvent } from './events';
 import { stripeAnswers } from './stripe-errors';
@@ -48,7 +49,7 @@ export function stripeApiApp(
     const account = connect?.book.get(id);
     return account?.platformId === platformId ? account : undefined;
   };
-  const routes = [paymentIntentRoutes(state, lifecycle, connectedAccount), refundRoutes(state, refunds), disputeRoutes(disputes), webhookEndpointRoutes(state)];
+  const routes = [paymentIntentRoutes(state, lifecycle, connectedAccount), paymentMethodRoutes(state), refundRoutes(state, refunds), disputeRoutes(disputes), webhookEndpointRoutes(state)];
   if (payouts) routes.push(payoutRoutes(state, payouts.book, payouts.emit, (id) => connect?.book.get(id)?.payoutsEnabled ?? false));
   if (connect) routes.push(connectRoutes(state, connect.book, connect.linkBase));
   const asConnected = connect ? [stripeAccountHeader(connect.book)] : [];

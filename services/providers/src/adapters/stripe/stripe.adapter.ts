@@ -3,7 +3,8 @@
  * `Idempotency-Key`, pinned `Stripe-Version`); the pool and the wire table are http/provider-http.ts. Conversions and the error table
  * live in stripe.transformers.ts; webhook signatures in stripe.webhook.ts.
  *
- * Pix, boleto and card are each a PaymentIntent created and confirmed in one call; creation is idempotent through
+ * Pix, boleto and card are each a PaymentIntent created and confirmed in one call (a vault card is
+ * made a PaymentMethod first, stripe.vault-card.ts); creation is idempotent through
  * Stripe's `Idempotency-Key` (the first answer for a key is replayed for 24 h). No retries happen
  * here: the caller's breaker and failover decide, using the error kind.
  */
@@ -53,6 +54,7 @@ import type {
   SubaccountWithdrawalLookup,
 } from '../provider-subaccounts';
 import { destinationParams } from './stripe.splits';
+import { createVaultPaymentMethod } from './stripe.vault-card';
 import {
   DEFAULT_ONBOARDING_REFRESH_URL,
   DEFAULT_ONBOARDING_RETURN_URL,
@@ -98,6 +100,8 @@ export class StripeAdapter implements ProviderAdapter, PayoutCapable, Subaccount
    * (stripe.splits.ts); more parts would need separate transfers, which we do not make.
    */
   static readonly maxSplits = 1;
+  /** Vault cards become PaymentMethods (`POST /v1/payment_methods`); Stripe charges them without the CVC. */
+  static readonly vaultCards = { needsCvc: false } as const;
   readonly provider = 'stripe';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #secretKey: string;
@@ -148,9 +152,12 @@ export class StripeAdapter implements ProviderAdapter, PayoutCapable, Subaccount
   }
 
   async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
+    // A vault card is first created at Stripe as this account's PaymentMethod (stripe.vault-card.ts).
+    const vaultCard = input.method === 'card' ? input.card?.vaultCard : undefined;
+    const paymentMethodId = vaultCard ? await createVaultPaymentMethod((m, p, purpose, params, key) => this.api(m, p, purpose, params, key), vaultCard, input.idempotencyKey) : undefined;
     let params: Record<string, FormValue>;
     try {
-      params = { ...intentParams(input), ...destinationParams(input) };
+      params = { ...intentParams(input, paymentMethodId), ...destinationParams(input) };
     } catch (err) {
       throw new ProviderError('rejected', 'provider_rejected', `stripe create: ${(err as Error).message}`);
     }
@@ -331,14 +338,15 @@ export class StripeAdapter implements ProviderAdapter, PayoutCapable, Subaccount
   }
 }
 
-/** The PaymentIntent body for the charge's method (Pix, boleto, or card with the account's `pm_…`). */
-function intentParams(input: CreateChargeInput): Record<string, FormValue> {
+/** The PaymentIntent body for the charge's method (Pix, boleto, or card with the account's `pm_…` or the vault card's). */
+function intentParams(input: CreateChargeInput, vaultPaymentMethodId?: string): Record<string, FormValue> {
   switch (input.method) {
     case 'pix':
       return buildPixIntentParams(input);
     case 'boleto':
       return buildBoletoIntentParams(input, BOLETO_DUE_DAYS);
     case 'card':
+      if (vaultPaymentMethodId) return buildCardIntentParams(input, vaultPaymentMethodId);
       if (!input.card?.token) throw new RangeError('card needs the card token (pm_…)');
       return buildCardIntentParams(input, input.card.token);
     default:
