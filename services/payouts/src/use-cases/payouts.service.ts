@@ -235,7 +235,7 @@ export class PayoutsService {
       const open = to === 'pending' || to === 'processing';
       // A withdrawal the provider made of the whole balance (Woovi): the payout shows what left;
       // amount_requested keeps what was asked.
-      const wholeBalance = Boolean(current.subaccount_id && transfer.whole_balance && transfer.amount > 0);
+      const wholeBalance = Boolean(current.subaccount_id && transfer.whole_balance);
       const change: PayoutChange = {
         ...(wholeBalance ? { amount: transfer.amount, whole_balance: true } : {}),
         provider_transfer_id: transfer.provider_transfer_id || current.provider_transfer_id,
@@ -274,8 +274,9 @@ export class PayoutsService {
    * applied; not found → still unknown, until `notMadeAfterMs` says it was never made.
    */
   async check(doc: PayoutDoc): Promise<PayoutDoc> {
+    // Our own read, outside the provider's answer: its failure is never "the provider did not make it".
+    const source = doc.subaccount_id ? await this.withdrawalSource(doc) : undefined;
     try {
-      const source = doc.subaccount_id ? await this.withdrawalSource(doc) : undefined;
       const { transfer } = await this.providers.getTransfer({
         account: ref(doc, doc.provider_account_id),
         payout_id: doc._id,

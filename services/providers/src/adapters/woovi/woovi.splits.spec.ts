@@ -69,6 +69,8 @@ describe('Woovi withdrawal answer', () => {
 
   it('a failed or denied one is failed; an answer naming no transaction is ambiguous', () => {
     expect(toWithdrawal({ transaction: { status: 'FAILED', value: 7_000, correlationID: 'w1' } }, 'po_1')).toMatchObject({ status: 'failed', failureCode: 'transfer_failed' });
+    // A balance emptied between our read and the withdraw: nothing left, so no paid payout.
+    expect(toWithdrawal({ transaction: { status: 'CREATED', value: 0, correlationID: 'w2' } }, 'po_2')).toMatchObject({ status: 'failed', amount: 0, wholeBalance: true, failureCode: 'insufficient_balance' });
     expect(() => toWithdrawal({}, 'po_1')).toThrow(expect.objectContaining({ kind: 'ambiguous' }));
     expect(() => toWithdrawal({ transaction: { correlationID: 'w1', value: 1.5 } }, 'po_1')).toThrow(expect.objectContaining({ kind: 'ambiguous' }));
   });

@@ -42,6 +42,10 @@ export function toWithdrawal(body: unknown, payoutId: string): ProviderTransfer 
     throw new ProviderError('ambiguous', 'provider_error', 'woovi withdraw: 2xx without a readable transaction');
   }
   const providerStatus = typeof transaction.status === 'string' ? transaction.status : 'CREATED';
+  // Nothing left the subaccount (its balance went to zero between our read and the withdraw): no payout.
+  if (value === 0) {
+    return { providerTransferId: transaction.correlationID, payoutId, status: 'failed', providerStatus, amount: 0, wholeBalance: true, failureCode: 'insufficient_balance', failureReason: 'A subconta não tinha saldo na Woovi: nada foi sacado.' };
+  }
   const failed = providerStatus === 'FAILED' || providerStatus === 'DENIED';
   return {
     providerTransferId: transaction.correlationID,
