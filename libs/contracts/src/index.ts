@@ -28,4 +28,5 @@ export * from './public/refund.public';
 export * from './public/dispute.public';
 export * from './public/payout.public';
 export * from './public/subaccount.public';
+export * from './public/card.public';
 export * from './public/statuses';

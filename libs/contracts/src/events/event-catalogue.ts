@@ -150,9 +150,9 @@ export const EVENT_CATALOGUE: Record<PublicEventType, EventCatalogueEntry> = {
   'payout.paid': entry('The money reached the destination.', 'payout', payoutObjectSchema, 'emitted'),
   'payout.failed': entry('The payout failed; failure_code says why.', 'payout', payoutObjectSchema, 'emitted'),
   'payout.canceled': entry('The payout was canceled before it was paid.', 'payout', payoutObjectSchema, 'emitted'),
-  'card.created': entry('A card was saved in the vault.', 'card', cardObjectSchema, 'reserved'),
+  'card.created': entry('A card was saved in the vault (never its number or security code).', 'card', cardObjectSchema, 'emitted'),
   'card.updated': entry('A saved card changed (security code deleted, expiry updated).', 'card', cardObjectSchema, 'reserved'),
-  'card.deleted': entry('A saved card was deleted.', 'card', cardObjectSchema, 'reserved'),
+  'card.deleted': entry('A saved card was deleted, with its encrypted data.', 'card', cardObjectSchema, 'emitted'),
   'webhook_endpoint.disabled': entry(
     'A webhook endpoint was disabled: it answered 410 Gone, or every delivery failed for 5 days.',
     'webhook_endpoint',
