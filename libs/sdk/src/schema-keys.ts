@@ -59,11 +59,7 @@ export const SCHEMA_FIELDS: Record<string, string[]> = {
     provider_subaccount_id: true, type: true, name: true, document: true, email: true, details: true, metadata: true, created_at: true,
     updated_at: true,
   }),
-  SubaccountDetail: fields<SubaccountDetail>({
-    id: true, object: true, mode: true, status: true, status_detail: true, provider: true, provider_account_id: true,
-    provider_subaccount_id: true, type: true, name: true, document: true, email: true, details: true, metadata: true, created_at: true,
-    updated_at: true, totals: true, recent_split_payments: true,
-  }),
+  SubaccountDetail: fields<Omit<SubaccountDetail, keyof Subaccount>>({ totals: true, recent_split_payments: true }),
   SubaccountOnboardingLink: fields<SubaccountOnboardingLink>({ url: true, expires_at: true, qr_code_base64: true }),
   SubaccountBalance: fields<SubaccountBalance>({ object: true, available: true, pending: true, currency: true, as_of: true }),
   Event: fields<Event>({ id: true, object: true, type: true, created: true, data: true }),

@@ -137,7 +137,12 @@ describe('provider catalog and provider accounts', () => {
     expect(before.account.verdict).toBe('chosen');
     try {
       await setEnabled(false);
-      const disabled = await simulate();
+      // Routing's account cache is dropped by the providers service's change signal (over the bus):
+      // the dry run sees the change as soon as that signal lands, not within the disable request.
+      const disabled = await eventually(async () => {
+        const seen = await simulate();
+        return seen.account.verdict === 'excluded' ? seen : undefined;
+      }, 'routing to see the account disabled');
       expect(disabled.account).toMatchObject({ verdict: 'excluded', rank: null });
       expect(disabled.account.reasons).toContain('account disabled');
       expect(disabled.body.candidates.map((c: { account_id: string }) => c.account_id)).not.toContain(stackInfo().testProviderAccountId);
@@ -146,7 +151,10 @@ describe('provider catalog and provider accounts', () => {
     } finally {
       await setEnabled(true);
     }
-    const after = await simulate();
+    const after = await eventually(async () => {
+      const seen = await simulate();
+      return seen.account.verdict === 'chosen' ? seen : undefined;
+    }, 'routing to see the account enabled again');
     expect(after.account).toMatchObject({ verdict: 'chosen', rank: 1 });
     expect(after.body.error).toBeNull();
   });

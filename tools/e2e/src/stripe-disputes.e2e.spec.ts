@@ -86,8 +86,11 @@ beforeAll(async () => {
   expect(response.status).toBe(201);
   stripe = { id: response.body.id as string, secret };
   const endpoints = (await stripeApi(secret, '/webhook_endpoints')).body.data as Json[];
-  expect(endpoints).toHaveLength(1);
-  expect(endpoints[0]!.enabled_events).toEqual(expect.arrayContaining(['charge.dispute.created', 'charge.dispute.updated', 'charge.dispute.closed']));
+  // The account's endpoint (payments, refunds, disputes) and its Connect endpoint (subaccounts' account.updated).
+  const payments = endpoints.filter((endpoint) => !String(endpoint.url).includes('/subaccounts?'));
+  expect(payments).toHaveLength(1);
+  expect(payments[0]!.enabled_events).toEqual(expect.arrayContaining(['charge.dispute.created', 'charge.dispute.updated', 'charge.dispute.closed']));
+  expect(endpoints.filter((endpoint) => endpoint.description === 'Orquestra Connect').map((endpoint) => endpoint.enabled_events)).toEqual([['account.updated']]);
 });
 
 describe('Stripe card disputes', () => {
