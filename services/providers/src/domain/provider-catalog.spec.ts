@@ -46,7 +46,9 @@ describe('the provider catalog', () => {
     expect(c.payoutDestinations).toEqual(payouts ? adapter.payoutDestinations : []);
     const recurring = ['createRecurrence', 'getRecurrence', 'cancelRecurrence', 'createCycleCharge', 'getCycleCharge', 'parseRecurrenceWebhook'].every((name) => typeof proto[name] === 'function');
     expect(c.subscriptions).toBe(recurring);
-    expect(c.cardVault).toBe(false);
+    // Vault cards only where the class says its createCharge takes them (built and contract-tested).
+    expect(c.cardVault).toBe(adapter.vaultCards !== undefined);
+    expect(c.vaultCardsNeedCvc).toBe(adapter.vaultCards?.needsCvc ?? false);
     const subaccounts = ['createSubaccount', 'getSubaccount', 'getSubaccountBalance'].every((name) => typeof proto[name] === 'function');
     expect(c.subaccounts.supported).toBe(subaccounts);
     // The same table the 400s use: one entry per requirement, `field` or `field (type)`.
@@ -90,7 +92,7 @@ describe('the provider catalog', () => {
     expect(summary).toEqual({
       asaas: { methods: ['pix', 'card'], refunds: true, disputes: true, evidence: false },
       efi: { methods: ['pix'], refunds: true, disputes: true, evidence: true },
-      mercadopago: { methods: ['pix'], refunds: true, disputes: false, evidence: false },
+      mercadopago: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: false, evidence: false },
       pagarme: { methods: ['pix', 'boleto'], refunds: true, disputes: false, evidence: false },
       stripe: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: true, evidence: true },
       woovi: { methods: ['pix'], refunds: true, disputes: true, evidence: false },

@@ -81,11 +81,12 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
       { name: 'webhook_secret', label: 'Assinatura secreta dos webhooks', secret: true },
     ],
     baseUrls: { test: 'https://api.mercadopago.com', live: 'https://api.mercadopago.com' },
-    customerRequires: { pix: ['email'] },
+    // Every payment needs payer.email; a boleto (bolbradesco) also the CPF/CNPJ and full address.
+    customerRequires: { pix: ['email'], boleto: ['document', 'address', 'email'], card: ['email'] },
     hostedCheckout: [],
     amountUnit: 'reais_decimal',
     keepsMetadata: true,
-    notes: 'Valores em reais decimais. Exige e-mail do pagador no Pix. Webhooks assinados (x-signature, HMAC-SHA256).',
+    notes: 'Valores em reais decimais. Exige e-mail do pagador em todo pagamento; boleto (bolbradesco) exige CPF/CNPJ e endereço. Cartões do cofre só com o código de segurança (card_tokens). Webhooks assinados (x-signature, HMAC-SHA256).',
   }),
   asaas: describe(AsaasAdapter, {
     code: 'asaas',

@@ -7,6 +7,7 @@ import { bearerToken, requireAccessToken } from './auth';
 import type { EmulatorState } from './emulator-state';
 import { emulatorApiApp, finishApi, injectFaults, type Logger } from '../../kit';
 import { mpAnswers } from './mp-errors';
+import { cardTokenRoutes } from './card-tokens';
 import { paymentRoutes, type PaymentRoutesOptions } from './payments.routes';
 import type { RefundSettler } from './refunds';
 import { refundRoutes } from './refunds.routes';
@@ -17,6 +18,6 @@ export function apiApp(state: EmulatorState, sender: WebhookSender, options: Pay
   // Faults are keyed by the caller's access token, the credential that identifies the account.
   app.use(injectFaults(state.faults, (req) => bearerToken(req), mpAnswers));
   app.use(express.json({ limit: '1mb' }));
-  app.use(requireAccessToken(state), paymentRoutes(state, sender, options), refundRoutes(state, settler));
+  app.use(requireAccessToken(state), cardTokenRoutes(state), paymentRoutes(state, sender, options), refundRoutes(state, settler));
   return finishApi(app, mpAnswers, logger);
 }

@@ -69,6 +69,20 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, logger: 
     }
   });
 
+  // Target of a boleto's `external_resource_url`: the voucher with its linha digitável.
+  routes.get('/payments/:id/boleto', (req, res) => {
+    const raw = req.params['id'] ?? '';
+    const payment = /^\d{1,19}$/.test(raw) ? state.findPayment(Number(raw)) : undefined;
+    if (!payment?.boleto) return fail(res, 404, 'charge_not_found', 'unknown boleto');
+    res
+      .status(200)
+      .type('html')
+      .send(
+        `<!doctype html><meta charset="utf-8"><title>Boleto ${payment.id}</title>` +
+          `<h1>R$ ${centsToText(payment.request.amountCents)}</h1><p>Status: ${payment.status}</p><p><code>${escapeHtml(payment.boleto.digitableLine)}</code></p>`,
+      );
+  });
+
   routes.get('/payments/:id/ticket', (req, res) => {
     const raw = req.params['id'] ?? '';
     const payment = /^\d{1,19}$/.test(raw) ? state.findPayment(Number(raw)) : undefined;

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { activityStats, EmulatorStateBase, refill, type DeliveryRecord } from '../../kit';
 import { evpKeyFor, idSeed, newEndToEndId, userIdForToken } from './mp-ids';
 import { mpErrors } from './mp-errors';
+import { CARD_TOKEN_TTL_MS, type StoredCardToken } from './card-tokens';
 import type { PixPaymentRequest } from './payment-request';
 import type { StoredRefund } from './refunds';
 
@@ -26,8 +27,17 @@ export interface Account {
   dashboardWebhookUrl?: string;
 }
 
-export type PaymentStatus = 'pending' | 'approved' | 'cancelled' | 'refunded';
-export type PaymentStatusDetail = 'pending_waiting_transfer' | 'accredited' | 'by_collector' | 'expired' | 'partially_refunded' | 'refunded';
+export type PaymentStatus = 'pending' | 'approved' | 'cancelled' | 'refunded' | 'rejected' | 'in_process';
+export type PaymentStatusDetail =
+  | 'pending_waiting_transfer'
+  | 'pending_waiting_payment'
+  | 'pending_contingency'
+  | 'accredited'
+  | 'by_collector'
+  | 'expired'
+  | 'partially_refunded'
+  | 'refunded'
+  | `cc_rejected_${string}`;
 
 export interface StoredPayment {
   id: number;
@@ -38,10 +48,15 @@ export interface StoredPayment {
   createdAt: Date;
   updatedAt: Date;
   approvedAt?: Date;
+  /** Pix only ('' for boleto and card). */
   qrCode: string;
   qrCodeBase64: string;
   ticketUrl: string;
   endToEndId?: string;
+  /** Boleto: the bar code, linha digitável and PDF (`external_resource_url`). */
+  boleto?: { barcode: string; digitableLine: string; pdfUrl: string };
+  /** Card: what the token showed (never the number). */
+  card?: { firstSix: string; lastFour: string; expMonth: number; expYear: number; holderName: string };
   /** Mercado Pago's fee, known once the payment is approved. */
   feeCents?: number;
   /** Refunds of this payment, oldest first (see refunds.ts). */
@@ -64,6 +79,22 @@ export function pixFeeCents(amountCents: number): number {
   return Math.floor((amountCents * 99 + 5_000) / 10_000);
 }
 
+/** The emulator's boleto fee: a flat R$ 3,49. */
+export const BOLETO_FEE_CENTS = 349;
+
+/** The emulator's card fee: 4.98 % of the amount, rounded half up to the cent. */
+export function cardFeeCents(amountCents: number): number {
+  return Math.floor((amountCents * 498 + 5_000) / 10_000);
+}
+
+/** The fee of an approved payment by its kind. */
+export function feeFor(payment: StoredPayment): number {
+  const kind = payment.request.kind ?? 'pix';
+  if (kind === 'boleto') return Math.min(BOLETO_FEE_CENTS, payment.request.amountCents);
+  if (kind === 'card') return cardFeeCents(payment.request.amountCents);
+  return pixFeeCents(payment.request.amountCents);
+}
+
 export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   private readonly accounts = new Map<string, Account>();
   /** userId → payment id → payment. */
@@ -71,6 +102,8 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   private readonly byId = new Map<number, StoredPayment>();
   /** `${userId}\0${X-Idempotency-Key}` → payment id. */
   private readonly idempotency = new Map<string, number>();
+  /** Card tokens by id (memory only: they live minutes in practice, 7 days at most). */
+  private readonly cardTokens = new Map<string, StoredCardToken>();
   private nextPaymentId = idSeed(1_320_000_000);
   private nextNotificationId = idSeed(120_000_000_000);
   private counters = EmulatorState.zeroCounters();
@@ -158,6 +191,23 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     return payment;
   }
 
+  // --- card tokens --------------------------------------------------------------------------
+
+  storeCardToken(token: StoredCardToken): void {
+    this.cardTokens.set(token.id, token);
+  }
+
+  /**
+   * Spends a token on a payment of `userId`: unknown, expired, already used or another account's
+   * → 400 cause 2006 ("Card Token not found": a token works only on the account that issued it).
+   */
+  spendCardToken(userId: number, id: string): StoredCardToken {
+    const token = this.cardTokens.get(id);
+    if (!token || token.userId !== userId || token.used || this.now().getTime() - token.createdAt.getTime() > CARD_TOKEN_TTL_MS) throw mpErrors.cardTokenNotFound();
+    token.used = true;
+    return token;
+  }
+
   cancelPayment(userId: number, id: number): StoredPayment {
     const payment = this.getPayment(userId, id);
     if (payment.status !== 'pending') throw mpErrors.notCancellable();
@@ -174,8 +224,8 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     payment.statusDetail = 'accredited';
     payment.approvedAt = at;
     payment.updatedAt = at;
-    payment.endToEndId = newEndToEndId(at);
-    payment.feeCents = pixFeeCents(payment.request.amountCents);
+    if ((payment.request.kind ?? 'pix') === 'pix') payment.endToEndId = newEndToEndId(at);
+    payment.feeCents = feeFor(payment);
     return payment;
   }
 
@@ -198,6 +248,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     this.payments.clear();
     this.byId.clear();
     this.idempotency.clear();
+    this.cardTokens.clear();
     this.faults.clear();
     this.faults.injected = 0;
     this.deliveries.clear();

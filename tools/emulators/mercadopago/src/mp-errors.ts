@@ -29,7 +29,7 @@ export class MpApiError extends Error {
   }
 }
 
-function mp(status: number, error: string, message: string, code?: number): MpApiError {
+function mp(status: number, error: string, message: string, code?: number | string): MpApiError {
   return new MpApiError({ message, error, status, cause: code === undefined ? [] : [{ code, description: message, data: null }] });
 }
 
@@ -51,6 +51,19 @@ export const mpErrors = {
   // Documented code 2018: cancellation only from pending, in_process or authorized (wording unconfirmed).
   notCancellable: () => mp(400, 'bad_request', 'The action requested is not valid for the current payment state', 2018),
   badRequest: (message: string) => mp(400, 'bad_request', message),
+  // Boleto (documented: payer identification and full address required); codes unconfirmed.
+  payerIdentificationRequired: () => mp(400, 'bad_request', 'payer.identification is required for bolbradesco', 4033),
+  payerAddressRequired: (field: string) => mp(400, 'bad_request', `payer.${field.replace(/^payer\./, '')} is required for bolbradesco`, 4034),
+  // Card tokens (`POST /v1/card_tokens`): codes from the card-token error table (E301 card number,
+  // E302 security code, 316 holder name, 325/326 month/year); wording unconfirmed. Never quote the card.
+  invalidCardNumber: () => mp(400, 'bad_request', 'invalid parameter card_number', 'E301'),
+  invalidSecurityCode: () => mp(400, 'bad_request', 'invalid parameter security_code', 'E302'),
+  invalidCardholderName: () => mp(400, 'bad_request', 'invalid parameter cardholder.name', 316),
+  invalidExpirationMonth: () => mp(400, 'bad_request', 'invalid parameter expiration_month', 325),
+  invalidExpirationYear: () => mp(400, 'bad_request', 'invalid parameter expiration_year', 326),
+  // Documented code 2006 "Card Token not found": unknown, used already, or another account's token.
+  cardTokenNotFound: () => mp(400, 'bad_request', 'Card Token not found', 2006),
+  cardTokenRequired: () => mp(400, 'bad_request', "token attribute can't be null for credit card payments", 2006),
   // Documented refund codes (Create refund reference): 2063 state, 4040 / 4041 amount, 2032 not found.
   refundInvalidState: () => mp(400, 'bad_request', 'The action requested is not valid for the current payment state', 2063),
   refundAmountNotPositive: () => mp(400, 'bad_request', 'amount attribute must be positive', 4040),

@@ -15,6 +15,9 @@ export function paymentJson(payment: StoredPayment) {
   const approved = payment.status === 'approved' || payment.status === 'refunded';
   const refundedCents = (payment.refunds ?? []).filter((r) => r.status === 'approved').reduce((sum, r) => sum + r.amountCents, 0);
   const feeCents = payment.feeCents ?? 0;
+  const kind = request.kind ?? 'pix';
+  const methodId = request.paymentMethodId ?? 'pix';
+  const typeId = kind === 'pix' ? 'bank_transfer' : kind === 'boleto' ? 'ticket' : 'credit_card';
   return {
     id: payment.id,
     date_created: mpDate(payment.createdAt),
@@ -24,9 +27,9 @@ export function paymentJson(payment: StoredPayment) {
     money_release_date: payment.approvedAt ? mpDate(payment.approvedAt) : null,
     operation_type: 'regular_payment',
     issuer_id: null,
-    payment_method_id: 'pix',
-    payment_type_id: 'bank_transfer',
-    payment_method: { id: 'pix', type: 'bank_transfer', issuer_id: null },
+    payment_method_id: methodId,
+    payment_type_id: typeId,
+    payment_method: { id: methodId, type: typeId, issuer_id: null },
     status: payment.status,
     status_detail: payment.statusDetail,
     currency_id: 'BRL',
@@ -46,13 +49,14 @@ export function paymentJson(payment: StoredPayment) {
     transaction_amount: amount,
     transaction_amount_refunded: centsToReais(refundedCents),
     coupon_amount: 0,
-    installments: 1,
+    installments: request.installments ?? 1,
     transaction_details: {
       net_received_amount: approved ? centsToReais(request.amountCents - feeCents) : 0,
       total_paid_amount: amount,
       overpaid_amount: 0,
-      external_resource_url: null,
-      installment_amount: 0,
+      external_resource_url: payment.boleto?.pdfUrl ?? null,
+      ...(payment.boleto ? { digitable_line: payment.boleto.digitableLine } : {}),
+      installment_amount: kind === 'card' ? Math.floor(request.amountCents / (request.installments ?? 1)) / 100 : 0,
       financial_institution: null,
       payment_method_reference_id: null,
     },
@@ -61,8 +65,20 @@ export function paymentJson(payment: StoredPayment) {
     binary_mode: false,
     notification_url: request.notificationUrl ?? null,
     refunds: (payment.refunds ?? []).map(refundJson),
+    ...(payment.boleto ? { barcode: { content: payment.boleto.barcode } } : {}),
+    ...(payment.card
+      ? {
+          card: {
+            first_six_digits: payment.card.firstSix,
+            last_four_digits: payment.card.lastFour,
+            expiration_month: payment.card.expMonth,
+            expiration_year: payment.card.expYear,
+            cardholder: { name: payment.card.holderName },
+          },
+        }
+      : {}),
     processing_mode: 'aggregator',
-    point_of_interaction: {
+    point_of_interaction: kind !== 'pix' ? { type: 'UNSPECIFIED' } : {
       type: 'PIX',
       sub_type: null,
       application_data: { name: null, version: null },

@@ -1,10 +1,11 @@
 /**
- * `POST /v1/payments` (Pix), `GET /v1/payments/:id`, `PUT /v1/payments/:id` (cancellation only)
+ * `POST /v1/payments` (Pix, boleto `bolbradesco`, card with a `card_tokens` token),
+ * `GET /v1/payments/:id`, `PUT /v1/payments/:id` (cancellation only)
  * and `GET /users/me` (the cheap authenticated read). Mounted behind the access-token check.
  */
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
-import { qrCodePngBase64, staticBrCode, type Merchant } from '../../kit';
+import { newBoleto, qrCodePngBase64, staticBrCode, type Merchant } from '../../kit';
 import { accountOf } from './auth';
 import type { EmulatorState, StoredPayment } from './emulator-state';
 import { mpErrors } from './mp-errors';
@@ -14,8 +15,13 @@ import type { WebhookSender } from './webhook-sender';
 
 export interface PaymentRoutesOptions {
   merchant: Merchant;
-  /** Base URL of the page `ticket_url` points to (the control port). */
+  /** Base URL of the page `ticket_url` points to (the control port); boleto PDFs are served there too. */
   ticketBase: () => string;
+}
+
+/** YYYY-MM-DD of an instant in São Paulo (UTC−03:00). */
+function saoPauloDate(at: Date): string {
+  return new Date(at.getTime() - 3 * 3_600_000).toISOString().slice(0, 10);
 }
 
 function paymentIdParam(raw: string | undefined): number {
@@ -41,8 +47,7 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
     const now = state.now();
     const request = parsePixPaymentRequest(req.body, now);
     const id = state.allocatePaymentId();
-    const qrCode = staticBrCode({ pixKey: account.pixKey, amountCents: request.amountCents, txid: `mpqrinter${id}`, merchant: options.merchant });
-    const payment: StoredPayment = {
+    const base: StoredPayment = {
       id,
       userId: account.userId,
       request,
@@ -50,10 +55,34 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
       statusDetail: 'pending_waiting_transfer',
       createdAt: now,
       updatedAt: now,
-      qrCode,
-      qrCodeBase64: await qrCodePngBase64(qrCode),
-      ticketUrl: `${options.ticketBase()}/payments/${id}/ticket?caller_id=${account.userId}&hash=${randomUUID()}`,
+      qrCode: '',
+      qrCodeBase64: '',
+      ticketUrl: '',
     };
+    let payment: StoredPayment;
+    if (request.kind === 'boleto') {
+      // Bradesco (237) issues Mercado Pago's boletos: a line whose check digits hold.
+      const { barcode, digitableLine } = newBoleto(request.amountCents, saoPauloDate(request.expiresAt), '237');
+      payment = { ...base, statusDetail: 'pending_waiting_payment', boleto: { barcode, digitableLine, pdfUrl: `${options.ticketBase()}/payments/${id}/boleto?caller_id=${account.userId}` } };
+    } else if (request.kind === 'card') {
+      // Another account's, used or unknown token: 400/2006 and no payment (nothing is stored).
+      const token = state.spendCardToken(account.userId, request.token ?? '');
+      payment = {
+        ...base,
+        status: token.outcome.status,
+        statusDetail: token.outcome.statusDetail,
+        card: { firstSix: token.firstSix, lastFour: token.lastFour, expMonth: token.expMonth, expYear: token.expYear, holderName: token.holderName },
+      };
+      if (token.outcome.status === 'approved') state.approvePayment(payment);
+    } else {
+      const qrCode = staticBrCode({ pixKey: account.pixKey, amountCents: request.amountCents, txid: `mpqrinter${id}`, merchant: options.merchant });
+      payment = {
+        ...base,
+        qrCode,
+        qrCodeBase64: await qrCodePngBase64(qrCode),
+        ticketUrl: `${options.ticketBase()}/payments/${id}/ticket?caller_id=${account.userId}&hash=${randomUUID()}`,
+      };
+    }
     // Between the await above and here another request with the same key may have won.
     const raced = state.paymentForKey(account.userId, idempotencyKey);
     if (raced) {

@@ -6,10 +6,18 @@
  *
  * Pix charges are `POST /v1/payments` with `payment_method_id: "pix"` and the mandatory
  * `X-Idempotency-Key` (derived from our idempotency key), which makes creation idempotent: a
- * repeat answers the payment the first request made. Webhooks go to each payment's
+ * repeat answers the payment the first request made. Boleto is the same call with
+ * `payment_method_id: "bolbradesco"` (payer CPF/CNPJ and address required). A vault card is first
+ * tokenized at the account (`POST /v1/card_tokens`: number, expiry, security code, holder; the
+ * token is single use and works only on this account), then paid with `token`, `installments` and
+ * the brand as `payment_method_id`; a refused card is a `rejected` payment, answered as a failed
+ * charge with our decline code. The card's number and security code exist only in the one request
+ * body: never in an error, log or metric (the HTTP core records method, path and status only).
+ * Webhooks go to each payment's
  * `notification_url` (Mercado Pago has no webhook-registration API) and are verified with the
  * account's "assinatura secreta" (credential `webhook_secret`).
  */
+import { assertNever } from '@orquestra/platform';
 import type { Dispatcher } from 'undici';
 import { accountHttp, type HttpAnswer, type ProviderHttp } from '../http/provider-http';
 import type { RequestPurpose } from '../http/transport-errors';
@@ -27,12 +35,16 @@ import {
   type WebhookRequest,
 } from '../provider-adapter';
 import {
+  buildBoletoRequest,
+  buildCardRequest,
+  buildCardTokenRequest,
   buildPixRequest,
   idempotencyHeaderFor,
   notificationUrlFor,
   reaisToCents,
-  serializePixRequest,
+  serializePaymentRequest,
   toProviderCharge,
+  type MercadoPagoCardToken,
   type MercadoPagoPayment,
 } from './mercadopago.transformers';
 import { providerErrorFor } from './mercadopago.errors';
@@ -40,7 +52,9 @@ import { refundMercadoPagoPayment } from './mercadopago.refunds';
 import { parseMercadoPagoWebhook, SIGNATURE_TOLERANCE_SECONDS } from './mercadopago.webhook';
 
 export class MercadoPagoAdapter implements ProviderAdapter {
-  static readonly methods = ['pix'] as const;
+  static readonly methods = ['pix', 'boleto', 'card'] as const;
+  /** Vault cards are tokenized with `POST /v1/card_tokens`, which takes the security code: without it no token, no charge. */
+  static readonly vaultCards = { needsCvc: true } as const;
   readonly provider = 'mercadopago';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #accessToken: string;
@@ -81,11 +95,15 @@ export class MercadoPagoAdapter implements ProviderAdapter {
 
   async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
     refuseOtherMethods(this.provider, MercadoPagoAdapter.methods, input.method);
+    const notificationUrl = notificationUrlFor(this.#webhookUrl);
     let body: string;
     try {
-      body = serializePixRequest(buildPixRequest(input, notificationUrlFor(this.#webhookUrl), new Date()), input.amount);
+      body = await this.paymentBody(input, notificationUrl);
     } catch (err) {
-      // No payer e-mail or an amount that is not positive cents: no Mercado Pago account accepts it.
+      if (err instanceof ProviderError) throw err;
+      // No payer e-mail, no document/address for boleto, a brand Mercado Pago does not take, an
+      // amount that is not positive cents: no Mercado Pago account accepts it. The message is ours
+      // (never the card's data).
       throw new ProviderError('rejected', 'provider_rejected', `mercadopago create: ${(err as Error).message}`);
     }
     const answer = await this.api('POST', '/v1/payments', { operation: 'create', method: input.method }, body, { 'x-idempotency-key': idempotencyHeaderFor(input.idempotencyKey) });
@@ -96,6 +114,38 @@ export class MercadoPagoAdapter implements ProviderAdapter {
       throw new ProviderError('rejected', 'provider_rejected', `mercadopago create: idempotency key already holds payment ${payment.id} of another amount`);
     }
     return toProviderCharge(payment);
+  }
+
+  /** The `POST /v1/payments` body for the method (a card is tokenized at the account first). */
+  private async paymentBody(input: CreateChargeInput, notificationUrl: string): Promise<string> {
+    switch (input.method) {
+      case 'pix':
+        return serializePaymentRequest(buildPixRequest(input, notificationUrl, new Date()), input.amount);
+      case 'boleto':
+        return serializePaymentRequest(buildBoletoRequest(input, notificationUrl, new Date()), input.amount);
+      case 'card': {
+        const card = input.card?.vaultCard;
+        if (!card) throw new RangeError('a card payment here needs a vault card (Mercado Pago tokens are minted by the platform)');
+        if (!card.cvc) throw new RangeError('Mercado Pago tokenizes a card only with its security code, which is no longer kept');
+        // Validate what needs no request first, so a brand it does not take costs no token.
+        buildCardRequest(input, 'probe', card.brand, notificationUrl);
+        const token = await this.createCardToken(input);
+        return serializePaymentRequest(buildCardRequest(input, token, card.brand, notificationUrl), input.amount);
+      }
+      default:
+        return assertNever(input.method);
+    }
+  }
+
+  /** `POST /v1/card_tokens` for the vault card: the token's id. Errors carry status and cause codes only. */
+  private async createCardToken(input: CreateChargeInput): Promise<string> {
+    const card = input.card?.vaultCard;
+    if (!card) throw new RangeError('no vault card');
+    const answer = await this.api('POST', '/v1/card_tokens', { operation: 'create', method: 'card' }, JSON.stringify(buildCardTokenRequest(card, input.customer.document)));
+    if (answer.status !== 200 && answer.status !== 201) throw providerErrorFor(answer.status, answer.body, 'create card token', { withMessage: false });
+    const token = (answer.body as MercadoPagoCardToken | undefined)?.id;
+    if (typeof token !== 'string' || token.length === 0) throw new ProviderError('rejected', 'provider_error', 'mercadopago create card token: answer without an id');
+    return token;
   }
 
   async getCharge(providerPaymentId: string): Promise<ProviderCharge> {

@@ -49,10 +49,16 @@ export function ruleForHttpError(status: number, body: unknown): ErrorRule {
   return rule('rejected', 'provider_rejected', false); // 400, 402, 409, 422 and the rest
 }
 
-export function providerErrorFor(status: number, body: unknown, operation: string): ProviderError {
+/**
+ * The ProviderError for an HTTP error answer. `withMessage: false` leaves out Mercado Pago's
+ * free-text `message` (kept for card tokenization, whose answers could quote what was sent): the
+ * error then names the status, `error` and cause codes only.
+ */
+export function providerErrorFor(status: number, body: unknown, operation: string, options: { withMessage?: boolean } = {}): ProviderError {
   const { kind, code } = ruleForHttpError(status, body);
   const b = (typeof body === 'object' && body !== null ? body : {}) as MercadoPagoErrorBody;
-  const causes = causeCodes(body);
-  const detail = `${b.error ? ` ${b.error}` : ''}${causes.length ? ` [${causes.join(',')}]` : ''}${b.message ? `: ${b.message}` : ''}`;
+  const causes = causeCodes(body).map((cause) => (/^[A-Za-z0-9_]{1,16}$/.test(cause) ? cause : '?'));
+  const message = options.withMessage === false ? undefined : b.message;
+  const detail = `${b.error ? ` ${b.error}` : ''}${causes.length ? ` [${causes.join(',')}]` : ''}${message ? `: ${message}` : ''}`;
   return new ProviderError(kind, code, `mercadopago ${operation}: HTTP ${status}${detail}`, status);
 }

@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { declineReason } from '../../domain/card-declines';
 import type { CreateChargeInput, WebhookRequest } from '../provider-adapter';
 import {
+  buildBoletoRequest,
+  buildCardRequest,
+  buildCardTokenRequest,
   buildPixRequest,
   centsToReaisLiteral,
   collectorFeeCents,
@@ -11,6 +15,7 @@ import {
   mapPaymentStatus,
   notificationUrlFor,
   reaisToCents,
+  serializePaymentRequest,
   serializePixRequest,
   toProviderCharge,
   type MercadoPagoPayment,
@@ -165,7 +170,13 @@ describe('payment → charge', () => {
       cancelled: 'canceled',
     };
     for (const [status, ours] of Object.entries(expected)) expect(mapPaymentStatus(status as MercadoPagoStatus, '').status).toBe(ours);
-    expect(mapPaymentStatus('rejected', 'cc_rejected_high_risk')).toEqual({ status: 'failed', failureCode: 'cc_rejected_high_risk' });
+    expect(mapPaymentStatus('rejected', 'cc_rejected_high_risk')).toEqual({ status: 'failed', failureCode: 'card_declined', failureReason: declineReason('card_declined') });
+    expect(mapPaymentStatus('rejected', 'cc_rejected_insufficient_amount')).toMatchObject({ failureCode: 'insufficient_funds', failureReason: expect.stringContaining('insuficiente') });
+    expect(mapPaymentStatus('rejected', 'cc_rejected_bad_filled_date')).toMatchObject({ failureCode: 'expired_card' });
+    expect(mapPaymentStatus('rejected', 'cc_rejected_bad_filled_security_code')).toMatchObject({ failureCode: 'incorrect_cvc' });
+    expect(mapPaymentStatus('rejected', 'cc_rejected_something_new')).toMatchObject({ failureCode: 'card_declined' });
+    // Not a card refusal: Mercado Pago's own detail stays the code.
+    expect(mapPaymentStatus('rejected', 'rejected_by_regulations')).toEqual({ status: 'failed', failureCode: 'rejected_by_regulations' });
     expect(() => mapPaymentStatus('bogus' as MercadoPagoStatus, '')).toThrow('unhandled value');
   });
 
@@ -270,5 +281,59 @@ describe('webhook signature', () => {
     const v1 = computeSignature(SECRET, id, REQUEST_ID, TS);
     const request = signed({ query: { 'data.id': id }, headers: { 'x-signature': `ts=${TS},v1=${v1}`, 'x-request-id': REQUEST_ID }, rawBody: body });
     expect(parseMercadoPagoWebhook(request, options)).toEqual({ ok: true, providerPaymentIds: [], eventKey: 'mercadopago:notification:7' });
+  });
+});
+
+describe('boleto and card requests', () => {
+  const address = { street: 'Rua das Flores', number: '100', neighborhood: 'Centro', city: 'São Paulo', state: 'sp', zip: '01001-000' };
+  const base: CreateChargeInput = {
+    paymentId: 'pay_1',
+    method: 'boleto',
+    amount: 15_000,
+    customer: { name: 'Maria Souza', document: '52998224725', email: 'maria@example.com', address },
+    expiresInSeconds: 3600,
+    metadata: {},
+    idempotencyKey: 'k1',
+  };
+
+  it('a boleto is bolbradesco with the payer identification and address, due at the end of the due day', () => {
+    const request = buildBoletoRequest(base, 'https://hooks.example/mp', new Date('2026-03-10T15:00:00Z'));
+    expect(request.payment_method_id).toBe('bolbradesco');
+    expect(request.payer.identification).toEqual({ type: 'CPF', number: '52998224725' });
+    expect(request.payer.address).toEqual({ zip_code: '01001000', street_name: 'Rua das Flores', street_number: '100', neighborhood: 'Centro', city: 'São Paulo', federal_unit: 'SP' });
+    expect(request.date_of_expiration).toBe('2026-03-13T23:59:59.000-03:00');
+    expect(serializePaymentRequest(request, 15_000)).toMatch(/^\{"transaction_amount":150\.00?,/);
+  });
+
+  it('a boleto without document or address is refused before any request', () => {
+    expect(() => buildBoletoRequest({ ...base, customer: { ...base.customer, document: undefined } }, 'https://h', new Date())).toThrow('identification');
+    expect(() => buildBoletoRequest({ ...base, customer: { ...base.customer, address: undefined } }, 'https://h', new Date())).toThrow('address');
+  });
+
+  it('a vault card becomes a card_tokens body and a payment with the token, brand and installments', () => {
+    const card = { number: '5031433215406351', expMonth: 11, expYear: 2030, cvc: '123', holderName: 'APRO', brand: 'mastercard' };
+    expect(buildCardTokenRequest(card, '52998224725')).toEqual({
+      card_number: '5031433215406351',
+      expiration_month: 11,
+      expiration_year: 2030,
+      security_code: '123',
+      cardholder: { name: 'APRO', identification: { type: 'CPF', number: '52998224725' } },
+    });
+    const request = buildCardRequest({ ...base, method: 'card', card: { token: '', vaultCard: card, installments: 3 } }, 'tok1', 'mastercard', 'https://h');
+    expect(request).toMatchObject({ payment_method_id: 'master', token: 'tok1', installments: 3, payer: { email: 'maria@example.com' } });
+    expect(JSON.stringify(request)).not.toContain('5031433215406351');
+    expect(() => buildCardRequest({ ...base, method: 'card' }, 'tok1', 'discover', 'https://h')).toThrow('discover');
+  });
+
+  it('a pending boleto payment answers its line and PDF as next action', () => {
+    const charge = toProviderCharge({
+      id: 1,
+      status: 'pending',
+      status_detail: 'pending_waiting_payment',
+      payment_method_id: 'bolbradesco',
+      transaction_amount: 150,
+      transaction_details: { digitable_line: '23790000000000000000000000000000000000000000000', external_resource_url: 'https://mp/boleto.pdf' },
+    });
+    expect(charge.nextAction).toEqual({ type: 'boleto', digitableLine: '23790000000000000000000000000000000000000000000', url: 'https://mp/boleto.pdf' });
   });
 });

@@ -1,11 +1,14 @@
 /**
  * Mercado Pago Payments API wire types and pure conversions: cents ↔ decimal reais, our charge
- * input → `POST /v1/payments` (Pix) body text, a payment → ProviderCharge (exhaustive status map),
- * No I/O here; the error table is mercadopago.errors.ts, webhook checks mercadopago.webhook.ts.
+ * input → `POST /v1/payments` body text (Pix, boleto `bolbradesco`, card with a `card_tokens`
+ * token), a vault card → `POST /v1/card_tokens` body, a payment → ProviderCharge (exhaustive status
+ * map, card declines onto ours). No I/O here; the error table is mercadopago.errors.ts, webhook checks mercadopago.webhook.ts.
  */
 import { assertNever, assertPositiveCents, centsToReaisString, numericTaxId, reaisStringToCents } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
-import type { CreateChargeInput, ProviderCharge, ProviderChargeStatus } from '../provider-adapter';
+import { boletoDueDate, endOfDueDate } from '../../domain/boleto-due-date';
+import { declineReason, type CardDeclineCode } from '../../domain/card-declines';
+import type { CreateChargeInput, ProviderCharge, ProviderChargeStatus, VaultCardInput } from '../provider-adapter';
 import { refundsOfPayment, type MercadoPagoRefund } from './mercadopago.refunds';
 
 // ---------------------------------------------------------------------------------------------
@@ -32,6 +35,17 @@ export interface MercadoPagoPayer {
   first_name?: string;
   last_name?: string;
   identification?: { type: 'CPF' | 'CNPJ'; number: string };
+  /** Boleto: the address the bank prints (all fields required by Mercado Pago for bolbradesco). */
+  address?: MercadoPagoPayerAddress;
+}
+
+export interface MercadoPagoPayerAddress {
+  zip_code: string;
+  street_name: string;
+  street_number: string;
+  neighborhood: string;
+  city: string;
+  federal_unit: string;
 }
 
 /** The Pix request body, except `transaction_amount` (written as a decimal literal, see serialize). */
@@ -47,6 +61,33 @@ export interface MercadoPagoPixRequest {
   additional_info?: { ip_address: string };
 }
 
+/** The boleto request body, except `transaction_amount`. */
+export interface MercadoPagoBoletoRequest extends Omit<MercadoPagoPixRequest, 'payment_method_id'> {
+  payment_method_id: 'bolbradesco';
+}
+
+/** The card request body, except `transaction_amount`: a `card_tokens` token of the same account. */
+export interface MercadoPagoCardRequest extends Omit<MercadoPagoPixRequest, 'payment_method_id' | 'date_of_expiration'> {
+  payment_method_id: string;
+  token: string;
+  installments: number;
+}
+
+/** `POST /v1/card_tokens`: the card as Mercado Pago tokenizes it (the token is single use). */
+export interface MercadoPagoCardTokenRequest {
+  card_number: string;
+  expiration_month: number;
+  expiration_year: number;
+  security_code?: string;
+  cardholder: { name: string; identification?: { type: 'CPF' | 'CNPJ'; number: string } };
+}
+
+export interface MercadoPagoCardToken {
+  id: string;
+  last_four_digits?: string;
+  status?: string;
+}
+
 export interface MercadoPagoFeeDetail {
   type: string;
   amount: MercadoPagoAmount;
@@ -60,8 +101,18 @@ export interface MercadoPagoPayment {
   date_created?: string;
   date_approved?: string | null;
   date_of_expiration?: string | null;
+  payment_method_id?: string;
   transaction_amount: MercadoPagoAmount;
-  transaction_details?: { total_paid_amount?: MercadoPagoAmount | null; net_received_amount?: MercadoPagoAmount | null };
+  transaction_details?: {
+    total_paid_amount?: MercadoPagoAmount | null;
+    net_received_amount?: MercadoPagoAmount | null;
+    /** Boleto: the PDF. */
+    external_resource_url?: string | null;
+    /** Boleto: the linha digitável. */
+    digitable_line?: string | null;
+  };
+  /** Boleto: the bar code. */
+  barcode?: { content?: string | null } | null;
   fee_details?: MercadoPagoFeeDetail[];
   external_reference?: string | null;
   refunds?: MercadoPagoRefund[] | null;
@@ -177,6 +228,103 @@ export function buildPixRequest(input: CreateChargeInput, notificationUrl: strin
   };
 }
 
+/** `first_name`, `last_name`, e-mail and identification, as every method sends the payer. */
+function payerOf(input: CreateChargeInput, method: string): MercadoPagoPayer {
+  const email = input.customer.email?.trim();
+  if (!email) throw new RangeError(`Mercado Pago requires payer.email for ${method}`);
+  const [first, ...rest] = input.customer.name.trim().split(/\s+/);
+  const identification = identificationFor(input.customer.document);
+  return {
+    email,
+    ...(first ? { first_name: first } : {}),
+    ...(rest.length > 0 ? { last_name: rest.join(' ') } : {}),
+    ...(identification ? { identification } : {}),
+  };
+}
+
+/** What every method's body shares beside the payer. */
+function commonFields(input: CreateChargeInput, notificationUrl: string) {
+  const description = input.description?.trim();
+  return {
+    ...(description ? { description: Array.from(description).slice(0, DESCRIPTION_MAX).join('') } : {}),
+    notification_url: notificationUrl,
+    external_reference: input.paymentId,
+    metadata: { ...input.metadata },
+    ...(input.customer.ip ? { additional_info: { ip_address: input.customer.ip } } : {}),
+  };
+}
+
+/**
+ * The boleto (`bolbradesco`) body: Mercado Pago requires the payer's CPF/CNPJ and full address.
+ * The due date is the platform's (domain/boleto-due-date.ts): `date_of_expiration` is the end of
+ * that day in São Paulo. Throws RangeError when the document, address or e-mail is missing.
+ */
+export function buildBoletoRequest(input: CreateChargeInput, notificationUrl: string, now: Date): MercadoPagoBoletoRequest {
+  const payer = payerOf(input, 'boleto');
+  if (!payer.identification) throw new RangeError('Mercado Pago requires payer.identification (CPF/CNPJ) for boleto');
+  const address = input.customer.address;
+  if (!address) throw new RangeError('Mercado Pago requires the payer address for boleto');
+  return {
+    payment_method_id: 'bolbradesco',
+    payer: {
+      ...payer,
+      address: {
+        zip_code: address.zip.replace(/\D/g, ''),
+        street_name: address.street,
+        street_number: address.number,
+        neighborhood: address.neighborhood,
+        city: address.city,
+        federal_unit: address.state.toUpperCase(),
+      },
+    },
+    date_of_expiration: formatMercadoPagoDate(endOfDueDate(boletoDueDate(now))),
+    ...commonFields(input, notificationUrl),
+  };
+}
+
+/** Our brands (VaultCardInput.brand) → Mercado Pago's `payment_method_id` for credit cards in Brazil. */
+export const MERCADOPAGO_CARD_METHODS: Readonly<Record<string, string>> = {
+  visa: 'visa',
+  mastercard: 'master',
+  elo: 'elo',
+  hipercard: 'hipercard',
+  'american-express': 'amex',
+  'diners-club': 'diners',
+};
+
+/** The `POST /v1/card_tokens` body for a vault card (the holder's document when known). */
+export function buildCardTokenRequest(card: VaultCardInput, document: string | undefined): MercadoPagoCardTokenRequest {
+  const identification = identificationFor(document);
+  return {
+    card_number: card.number,
+    expiration_month: card.expMonth,
+    expiration_year: card.expYear,
+    ...(card.cvc ? { security_code: card.cvc } : {}),
+    cardholder: { name: card.holderName, ...(identification ? { identification } : {}) },
+  };
+}
+
+/** The card payment body with the token `POST /v1/card_tokens` answered. Throws RangeError for a brand Mercado Pago does not take. */
+export function buildCardRequest(input: CreateChargeInput, token: string, brand: string, notificationUrl: string): MercadoPagoCardRequest {
+  const paymentMethodId = MERCADOPAGO_CARD_METHODS[brand];
+  if (!paymentMethodId) throw new RangeError(`Mercado Pago does not take ${brand} cards`);
+  const installments = input.card?.installments ?? 1;
+  return {
+    payment_method_id: paymentMethodId,
+    token,
+    installments: installments >= 1 && installments <= 12 ? installments : 1,
+    payer: payerOf(input, 'card'),
+    ...commonFields(input, notificationUrl),
+  };
+}
+
+/** The body text: `transaction_amount` is written from integer math, never from a float. */
+export function serializePaymentRequest(request: MercadoPagoPixRequest | MercadoPagoBoletoRequest | MercadoPagoCardRequest, amountCents: number): string {
+  const literal = centsToReaisLiteral(amountCents);
+  const rest = JSON.stringify(request);
+  return `{"transaction_amount":${literal},${rest.slice(1)}`;
+}
+
 /** The body text: `transaction_amount` is written from integer math, never from a float. */
 export function serializePixRequest(request: MercadoPagoPixRequest, amountCents: number): string {
   const literal = centsToReaisLiteral(amountCents);
@@ -191,6 +339,28 @@ export function serializePixRequest(request: MercadoPagoPixRequest, amountCents:
 interface StatusMapping {
   status: ProviderChargeStatus;
   failureCode?: string;
+  failureReason?: string;
+}
+
+/**
+ * A card payment's `status_detail` when `rejected` (the "rejection reasons" table) → our decline.
+ * Anything else starting `cc_rejected_` is a refusal without a finer reason: `card_declined`.
+ */
+const MERCADOPAGO_DECLINES: Readonly<Record<string, CardDeclineCode>> = {
+  cc_rejected_insufficient_amount: 'insufficient_funds',
+  cc_rejected_bad_filled_date: 'expired_card',
+  cc_rejected_bad_filled_security_code: 'incorrect_cvc',
+  cc_rejected_bad_filled_card_number: 'card_declined',
+  cc_rejected_bad_filled_other: 'card_declined',
+  cc_rejected_high_risk: 'card_declined',
+  cc_rejected_call_for_authorize: 'card_declined',
+  cc_rejected_card_disabled: 'card_declined',
+  cc_rejected_blacklist: 'stolen_card',
+  cc_rejected_other_reason: 'card_declined',
+};
+
+export function mercadoPagoCardDecline(statusDetail: string): CardDeclineCode | undefined {
+  return MERCADOPAGO_DECLINES[statusDetail] ?? (statusDetail.startsWith('cc_rejected') ? 'card_declined' : undefined);
 }
 
 /** Every documented payment status; a new one fails to compile here. */
@@ -208,8 +378,10 @@ export function mapPaymentStatus(status: MercadoPagoStatus, statusDetail: string
     case 'refunded':
     case 'charged_back':
       return { status: 'paid' };
-    case 'rejected':
-      return { status: 'failed', failureCode: statusDetail || 'rejected' };
+    case 'rejected': {
+      const decline = mercadoPagoCardDecline(statusDetail);
+      return decline ? { status: 'failed', failureCode: decline, failureReason: declineReason(decline) } : { status: 'failed', failureCode: statusDetail || 'rejected' };
+    }
     case 'cancelled':
       // `expired` (date_of_expiration passed) or by_collector / by_payer / by_admin.
       return { status: 'canceled', ...(statusDetail === 'expired' ? { failureCode: 'expired' } : {}) };
@@ -239,20 +411,25 @@ export function toProviderCharge(payment: MercadoPagoPayment): ProviderCharge {
   const fee = collectorFeeCents(payment.fee_details);
   const paid = mapping.status === 'paid';
   const refunds = refundsOfPayment(payment);
+  const boletoLine = payment.transaction_details?.digitable_line ?? undefined;
+  const boletoUrl = payment.transaction_details?.external_resource_url ?? undefined;
+  const pending = mapping.status === 'pending';
   return {
     providerPaymentId: String(payment.id),
     status: mapping.status,
     amount,
     amountPaid: paid ? (paidTotal !== undefined && paidTotal !== null ? reaisToCents(paidTotal) : amount) : 0,
     nextAction:
-      mapping.status === 'pending' && data?.qr_code
+      pending && data?.qr_code
         ? { type: 'pix_qr', qrCode: data.qr_code, ...(data.qr_code_base64 ? { qrCodeBase64: data.qr_code_base64 } : {}), ...(data.ticket_url ? { url: data.ticket_url } : {}) }
-        : { type: 'none' },
+        : pending && payment.payment_method_id === 'bolbradesco' && (boletoLine || boletoUrl)
+          ? { type: 'boleto', ...(boletoLine ? { digitableLine: boletoLine } : {}), ...(boletoUrl ? { url: boletoUrl } : {}) }
+          : { type: 'none' },
     ...(expiresAt ? { expiresAt } : {}),
     ...(paid && paidAt ? { paidAt } : {}),
     ...(paid && data?.e2e_id ? { endToEndId: data.e2e_id } : {}),
     ...(fee !== undefined ? { providerFee: fee } : {}),
-    ...(mapping.failureCode ? { failureCode: mapping.failureCode, failureReason: `Mercado Pago: ${payment.status}/${payment.status_detail}` } : {}),
+    ...(mapping.failureCode ? { failureCode: mapping.failureCode, failureReason: mapping.failureReason ?? `Mercado Pago: ${payment.status}/${payment.status_detail}` } : {}),
     ...(refunds ? { refunds } : {}),
   };
 }
