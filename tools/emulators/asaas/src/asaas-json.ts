@@ -77,7 +77,7 @@ export function paymentJson(p: StoredPayment, invoiceBase: string) {
     ...(p.chargeback ? { chargeback: { status: p.chargeback.status, reason: p.chargeback.reason } } : {}),
     ...(p.pixAutomaticAuthorizationId ? { pixAutomaticAuthorizationId: p.pixAutomaticAuthorizationId } : {}),
     ...(p.split && p.split.length > 0 ? { split: p.split.map(splitJson) } : {}),
-    ...(p.creditCard ? { creditCard: { creditCardNumber: p.creditCard.last4, creditCardBrand: p.creditCard.brand, creditCardToken: null } } : {}),
+    ...(p.creditCard ? { creditCard: { creditCardNumber: p.creditCard.last4, creditCardBrand: p.creditCard.brand, creditCardToken: p.creditCard.token ?? null } } : {}),
   };
 }
 

@@ -47,8 +47,18 @@ export type PaymentStatus = 'PENDING' | 'OVERDUE' | 'CONFIRMED' | 'RECEIVED' | '
 /** PIX, or a card typed on the invoice page (CREDIT_CARD; UNDEFINED lets the buyer choose). */
 export type BillingType = 'PIX' | 'CREDIT_CARD' | 'UNDEFINED';
 
-/** The card that paid a charge on the invoice page, as Asaas reports it (`creditCard`). */
+/** The card that paid a charge (invoice page or sent in the create call), as Asaas reports it (`creditCard`). */
 export interface PaidCard {
+  last4: string;
+  brand: string;
+  /** The `creditCardToken` Asaas answers for a card sent in full (tied to the account and customer). */
+  token?: string;
+}
+
+/** A `creditCardToken` of one account's customer. */
+export interface StoredCardToken {
+  accountId: string;
+  customerId: string;
   last4: string;
   brand: string;
 }
@@ -100,6 +110,8 @@ export class EmulatorState {
   private readonly pixTransactions = new Map<string, StoredPixTransaction>();
   /** Subaccounts by their Asaas id (subaccounts.ts); each is also an account under its own API key. */
   private readonly subaccounts = new Map<string, StoredSubaccount>();
+  /** `creditCardToken`s minted for cards sent in full (card-payments.ts): brand and last4 only, never the number. */
+  readonly cardTokens = new Map<string, StoredCardToken>();
   private counters = EmulatorState.zeroCounters();
   readonly webhooks = new WebhookStore();
   /** Faults on every API request, per account or global (the shared control shape). */
@@ -303,6 +315,7 @@ export class EmulatorState {
    */
   reset(): void {
     this.payments.clear();
+    this.cardTokens.clear();
     this.pixTransactions.clear();
     this.pixAutomatic.clear();
     this.transfers.reset();
@@ -328,6 +341,7 @@ export class EmulatorState {
       webhooks: this.webhooks.snapshot(),
       transfers: this.transfers.snapshot(),
       subaccounts: this.subaccounts,
+      cardTokens: this.cardTokens,
     };
   }
 
@@ -341,6 +355,8 @@ export class EmulatorState {
     // A file written before transfers existed has none.
     if (snapshot.transfers) this.transfers.restore(snapshot.transfers);
     refill(this.subaccounts, snapshot.subaccounts);
+    // A file written before card tokens existed has none.
+    refill(this.cardTokens, snapshot.cardTokens);
     this.clock.restoreOffset(snapshot.clockOffsetMs);
   }
 }

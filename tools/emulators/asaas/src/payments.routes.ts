@@ -1,5 +1,6 @@
 /**
- * Charges: `POST /payments` (billingType PIX, or CREDIT_CARD / UNDEFINED paid on the invoice page), `GET /payments` (filters `externalReference`,
+ * Charges: `POST /payments` (billingType PIX, or CREDIT_CARD / UNDEFINED paid on the invoice page,
+ * or CREDIT_CARD with the card in the call: card-payments.ts), `GET /payments` (filters `externalReference`,
  * `customer`, `status`), `GET /payments/:id`, `DELETE /payments/:id` and
  * `GET /payments/:id/pixQrCode`, plus `GET /pix/transactions/:id` for the EndToEndId of a paid one.
  * Shapes from docs.asaas.com "Criar nova cobrança", "Obter QR Code para pagamentos via Pix",
@@ -17,6 +18,7 @@ import { reaisTextToCents } from './money-json';
 import { asBody, optionalString, queryParam, requiredString, type Body } from './request-fields';
 import { addMonths, isIsoDate, spDate } from './sao-paulo-time';
 import { parseSplit } from './splits';
+import { authorizeCard } from './card-payments';
 import type { WebhookSender } from './webhook-sender';
 
 export interface PaymentRoutesOptions {
@@ -62,13 +64,12 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
     if (billingType !== 'PIX' && billingType !== 'CREDIT_CARD' && billingType !== 'UNDEFINED') {
       throw asaasErrors.invalid('billingType', 'Emulador: billingType deve ser PIX, CREDIT_CARD ou UNDEFINED (boleto não é emulado).');
     }
-    // Card data in the create call (creditCard, creditCardToken) is not emulated: the card is typed
-    // on the invoice page (invoiceUrl).
-    if (body['creditCard'] !== undefined || body['creditCardToken'] !== undefined) {
-      throw asaasErrors.invalid('creditCard', 'Emulador: o cartão é informado na fatura (invoiceUrl), não na criação da cobrança.');
-    }
     const valueCents = parseValue(body);
     const dueDate = parseDueDate(body, spDate(state.now()));
+    // A card in the create call (card-payments.ts) is authorized now; without one, the card is typed
+    // on the invoice page (invoiceUrl).
+    const withCard = body['creditCard'] !== undefined || body['creditCardToken'] !== undefined;
+    if (withCard && billingType !== 'CREDIT_CARD') throw asaasErrors.invalid('billingType', 'Os dados do cartão só são aceitos em cobranças CREDIT_CARD.');
     const description = optionalString(body, 'description', 500);
     const externalReference = optionalString(body, 'externalReference', 100);
     // A Pix Automático cycle (pix-automatic.ts): the authorization's rules apply.
@@ -81,6 +82,8 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
     }
     const feeCents = Math.min(options.pixFeeCents, valueCents);
     const split = parseSplit(body, account, valueCents - feeCents, (walletId) => state.accountByWallet(walletId), newUuid);
+    // After every other check: a refused card creates no charge.
+    const card = withCard ? authorizeCard(state, account.id, customerId, body) : undefined;
     const id = newPaymentId();
     const payment = state.createPayment({
       id,
@@ -101,6 +104,10 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
       brCode: dynamicBrCode(`${options.locationHost}/pixqrcode/cobv/${id}`, options.merchant),
     });
     sender.paymentEvent(payment, 'PAYMENT_CREATED', json);
+    if (card) {
+      state.confirmByCard(payment, card);
+      sender.paymentEvent(payment, 'PAYMENT_CONFIRMED', json);
+    }
     sendJson(res, 200, json(payment));
   });
 

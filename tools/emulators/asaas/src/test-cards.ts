@@ -15,7 +15,11 @@ export type CardOutcome =
 export const TEST_CARDS = {
   approved: ['4111111111111111', '5162306219378829', '5555555555554444'],
   refused: '4000000000000002',
+  /** The numbers Asaas's sandbox documents as refused (Mastercard, Visa). */
+  sandboxRefused: ['5184019740373151', '4916561358240741'],
   insufficientFunds: '4000000000009995',
+  /** Refused by the issuer as expired (the printed expiry is still in the future). */
+  expired: '4000000000000069',
   riskReproved: '4100000000000019',
 } as const;
 
@@ -23,9 +27,18 @@ const DECLINES: Readonly<Record<string, { event: DeclineEvent; message: string }
   [TEST_CARDS.refused]: { event: 'PAYMENT_CREDIT_CARD_CAPTURE_REFUSED', message: 'Transação não autorizada pelo banco emissor.' },
   [TEST_CARDS.insufficientFunds]: { event: 'PAYMENT_CREDIT_CARD_CAPTURE_REFUSED', message: 'Transação não autorizada: saldo ou limite insuficiente.' },
   [TEST_CARDS.riskReproved]: { event: 'PAYMENT_REPROVED_BY_RISK_ANALYSIS', message: 'Pagamento reprovado pela análise de risco.' },
+  [TEST_CARDS.expired]: { event: 'PAYMENT_CREDIT_CARD_CAPTURE_REFUSED', message: 'Transação não autorizada: cartão vencido.' },
+  ...Object.fromEntries(
+    TEST_CARDS.sandboxRefused.map((number) => [number, { event: 'PAYMENT_CREDIT_CARD_CAPTURE_REFUSED' as const, message: 'Transação não autorizada. Verifique os dados do cartão de crédito e tente novamente.' }]),
+  ),
 };
 
-function luhnValid(digits: string): boolean {
+/** What the issuer does with a well-formed card: its decline, or undefined for an approval. */
+export function declineOf(digits: string): { event: DeclineEvent; message: string } | undefined {
+  return DECLINES[digits];
+}
+
+export function luhnValid(digits: string): boolean {
   let sum = 0;
   for (let i = 0; i < digits.length; i += 1) {
     let d = Number(digits[digits.length - 1 - i]);
@@ -38,7 +51,7 @@ function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-function brandOf(digits: string): string {
+export function brandOf(digits: string): string {
   if (digits.startsWith('4')) return 'VISA';
   if (/^(5[1-5]|2[2-7])/.test(digits)) return 'MASTERCARD';
   if (/^3[47]/.test(digits)) return 'AMEX';

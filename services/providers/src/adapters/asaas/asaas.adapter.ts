@@ -50,6 +50,7 @@ import {
 } from './asaas.transformers';
 import { errorCode, providerErrorFor } from './asaas.errors';
 import { assertHostedCard } from './asaas.card';
+import { declineOfRefusal, maskedReason, vaultCardFields } from './asaas.vault-card';
 import { AUTH_TOKEN_HEADER, WEBHOOK_EVENTS, newAuthToken, parseAsaasWebhookBody, sameSecret } from './asaas.webhook';
 import { asaasCardDecline, declineReason } from '../../domain/card-declines';
 import { refundAsaasPayment, toProviderRefunds, type AsaasRefund } from './asaas.refunds';
@@ -62,6 +63,18 @@ import type { CreateSubaccountInput, ProviderSubaccount, SubaccountBalance, Suba
 import { ASAAS_SUBACCOUNT_REQUIREMENTS, asaasSubaccountBalance, createAsaasSubaccount, getAsaasSubaccount } from './asaas.subaccounts';
 import type { SubaccountWithdrawalInput, SubaccountWithdrawalLookup } from '../provider-subaccounts';
 import { getAsaasSubaccountWithdrawal, withdrawFromAsaasSubaccount } from './asaas.withdrawals';
+
+/** A card sent in the create call that Asaas refused; `reason` is its description, digit runs masked. */
+class AsaasCardRefused extends Error {
+  constructor(readonly reason: string) {
+    super('asaas create: card refused');
+  }
+}
+
+function errorDescriptionOf(body: unknown): string {
+  const description = (body as { errors?: { description?: unknown }[] } | undefined)?.errors?.[0]?.description;
+  return maskedReason(typeof description === 'string' ? description : undefined);
+}
 
 /** Asaas requires a User-Agent on every request (accounts created since 2024-06-13). */
 const USER_AGENT = 'Orquestra/1.0 (payment orchestration)';
@@ -81,6 +94,8 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
    * no limit, so the spec's maximum.
    */
   static readonly maxSplits = 20;
+  /** Vault cards go in the create call with `creditCard` + holder info (asaas.vault-card.ts); Asaas requires the `ccv`. */
+  static readonly vaultCards = { needsCvc: true } as const;
   readonly provider = 'asaas';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #apiKey: string;
@@ -125,16 +140,25 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
 
   async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
     refuseOtherMethods(this.provider, AsaasAdapter.methods, input.method);
-    if (input.method === 'card') assertHostedCard(input);
+    const vaultCard = input.method === 'card' ? input.card?.vaultCard : undefined;
+    if (input.method === 'card' && !vaultCard) assertHostedCard(input);
     let paymentRequest: AsaasPaymentRequest;
     try {
       paymentRequest = buildPaymentRequest(input, '', new Date());
     } catch (err) {
       throw new ProviderError('rejected', 'provider_rejected', `asaas create: ${(err as Error).message}`);
     }
+    // A vault card goes in the create call (asaas.vault-card.ts); its fields are checked before any request.
+    const cardFields = vaultCard ? vaultCardFields(input, vaultCard) : undefined;
     const customerRequest = buildCustomerRequest(input.customer);
     const existing = await this.findByExternalReference(paymentRequest.externalReference, 'prepare');
-    const payment = existing ?? (await this.postPayment({ ...paymentRequest, customer: await this.customerFor(customerRequest) }, input.method));
+    let payment: AsaasPayment;
+    try {
+      payment = existing ?? (await this.postPayment({ ...paymentRequest, customer: await this.customerFor(customerRequest), ...cardFields }, input.method));
+    } catch (err) {
+      if (err instanceof AsaasCardRefused) return declineOfRefusal(paymentRequest.externalReference, input.amount, err.reason);
+      throw err;
+    }
     if (reaisToCents(payment.value) !== input.amount) {
       throw new ProviderError('rejected', 'provider_rejected', `asaas create: key already holds charge ${payment.id} of another amount`);
     }
@@ -185,6 +209,8 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
       throw new ProviderError('not_created', error.kind === 'ambiguous' ? 'provider_error' : error.normalizedCode, error.message, error.httpStatus);
     }
     if (answer.status === 200) return answer.body as AsaasPayment;
+    // A card sent in the call and refused (issuer, number, expiry): no charge was created.
+    if (answer.status === 400 && errorCode(answer.body) === 'invalid_creditCard' && 'creditCard' in paymentRequest) throw new AsaasCardRefused(errorDescriptionOf(answer.body));
     const refused = providerErrorFor(answer.status, answer.body, 'create payment');
     // A split Asaas refuses (a wallet it does not know, parts above the net value) is about our request.
     if (errorCode(answer.body) === 'invalid_split') {

@@ -7,6 +7,7 @@ import { assertNever, assertPositiveCents, centsToReaisString, numericTaxId, rea
 import { createHash } from 'node:crypto';
 import { ProviderError, type ChargeSplitInput, type CreateChargeInput, type CustomerInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
 import { JsonDecimal } from './asaas.json';
+import type { AsaasCreditCard, AsaasCreditCardHolderInfo } from './asaas.vault-card';
 
 /** A JSON number as Asaas wrote it, e.g. `"100.90"` or `"100.9"`. */
 export type DecimalText = string;
@@ -92,6 +93,10 @@ export interface AsaasPaymentRequest {
   description?: string;
   externalReference: string;
   split?: AsaasSplitRequest[];
+  /** A vault card sent in the call (asaas.vault-card.ts). */
+  creditCard?: AsaasCreditCard;
+  creditCardHolderInfo?: AsaasCreditCardHolderInfo;
+  remoteIp?: string;
 }
 
 export interface AsaasCustomerRequest {
