@@ -20,6 +20,7 @@ const clients = createDownstreamClients(
     notifications: config.NOTIFICATIONS_GRPC_ADDR,
     subscriptions: config.SUBSCRIPTIONS_GRPC_ADDR,
     payouts: config.PAYOUTS_GRPC_ADDR,
+    vault: config.VAULT_GRPC_ADDR,
   },
   config.GRPC_DEADLINE_MS,
 );

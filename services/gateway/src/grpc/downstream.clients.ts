@@ -1,4 +1,4 @@
-import { accounts, customers, disputes, notifications, payments, payouts, providers, routing, subscriptions, webhooks } from '@orquestra/contracts';
+import { accounts, customers, disputes, notifications, payments, payouts, providers, routing, subscriptions, vault, webhooks } from '@orquestra/contracts';
 import { createRpcClient, type RpcClient } from '@orquestra/platform';
 
 /**
@@ -46,7 +46,12 @@ export interface DownstreamClients {
   /** Disputes live in the payments service (same address). */
   disputes: Pick<RpcClient<disputes.DisputesServiceService>, 'simulateDispute' | 'listDisputes' | 'getDispute' | 'submitEvidence'>;
   /** Customer records live in the payments service (same address). */
-  customers: Pick<RpcClient<customers.CustomersServiceService>, 'listCustomers' | 'getCustomer'>;
+  customers: Pick<RpcClient<customers.CustomersServiceService>, 'listCustomers' | 'getCustomer' | 'upsertCustomer'>;
+  /** Cards config, card fields tokens and saved cards (never RevealCard: that is the providers service's alone). */
+  vault: Pick<
+    RpcClient<vault.VaultServiceService>,
+    'getCardsConfig' | 'updateCardsConfig' | 'tokenize' | 'saveCard' | 'getCard' | 'listCards' | 'deleteCard'
+  >;
   subscriptions: Pick<
     RpcClient<subscriptions.SubscriptionsServiceService>,
     'createSubscription' | 'listSubscriptions' | 'getSubscription' | 'cancelSubscription' | 'simulateSubscription' | 'chargeSubscription'
@@ -79,6 +84,7 @@ export interface DownstreamAddresses {
   notifications: string;
   subscriptions: string;
   payouts: string;
+  vault: string;
 }
 
 /** Real gRPC clients; every call carries `deadlineMs` unless the call overrides it. */
@@ -97,6 +103,7 @@ export function createDownstreamClients(
     customers: createRpcClient(customers.CustomersServiceService, addresses.payments, { deadlineMs }),
     subscriptions: createRpcClient(subscriptions.SubscriptionsServiceService, addresses.subscriptions, { deadlineMs }),
     payouts: createRpcClient(payouts.PayoutsServiceService, addresses.payouts, { deadlineMs }),
+    vault: createRpcClient(vault.VaultServiceService, addresses.vault, { deadlineMs }),
   };
   return {
     ...clients,

@@ -1,5 +1,7 @@
 import express, { type Express } from 'express';
 import { ApiKeyResolver } from '../auth/api-key.resolver';
+import { cardFieldsRoutes } from '../routes/card-fields.routes';
+import { cardsRoutes } from '../routes/cards.routes';
 import { customersRoutes } from '../routes/customers.routes';
 import { disputesRoutes } from '../routes/disputes.routes';
 import { eventsRoutes } from '../routes/events.routes';
@@ -30,7 +32,8 @@ import { requestIdMiddleware } from './request-id.middleware';
  * The REST edge as an express app, with every dependency injected: unit tests pass fakes,
  * end-to-end tests pass clients of the real services, `main.ts` passes production ones.
  *
- * Public routes (no key): /healthz, /readyz, /v1/openapi.json, /docs, /qr/{id}.png, /webhooks/providers/….
+ * Public routes (no key): /healthz, /readyz, /v1/openapi.json, /docs, /qr/{id}.png, /webhooks/providers/…,
+ * the card fields (/v1/cards/fields.js, /cards/frame, /v1/cards/tokenize).
  * Everything else under /v1 authenticates per route (so an unknown route is 404 with or without
  * a key), then checks the key kind, then parses the body.
  */
@@ -58,6 +61,8 @@ export function createApp(deps: GatewayDeps): Express {
   const payPath = new URL(deps.settings.payBaseUrl ?? `${deps.settings.publicBaseUrl}/pay`).pathname.replace(/\/+$/, '');
   app.use(payPath || '/', paymentPageRoutes(context, { mountedAtRoot: !payPath }));
   app.use(providerWebhookRoutes(context));
+  // The card fields (public): fields.js, the iframe page, its tokenize call.
+  app.use(cardFieldsRoutes(context));
   app.use('/v1', paymentsRoutes(context));
   app.use('/v1', subscriptionsRoutes(context));
   app.use('/v1', payoutsRoutes(context));
@@ -67,6 +72,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use('/v1', webhookEndpointsRoutes(context));
   app.use('/v1', disputesRoutes(context));
   app.use('/v1', customersRoutes(context));
+  app.use('/v1', cardsRoutes(context));
   app.use('/v1', providersRoutes(context));
   app.use('/v1', providerAccountsRoutes(context));
   app.use('/v1', routingRulesRoutes(context));

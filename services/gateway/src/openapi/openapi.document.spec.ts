@@ -112,6 +112,15 @@ describe('OpenAPI document', () => {
         'POST /v1/disputes/{id}/evidence',
         'GET /v1/customers',
         'GET /v1/customers/{id}',
+        'GET /v1/cards/config',
+        'PATCH /v1/cards/config',
+        'POST /v1/cards',
+        'GET /v1/cards',
+        'GET /v1/cards/{id}',
+        'DELETE /v1/cards/{id}',
+        'GET /v1/cards/fields.js',
+        'GET /cards/frame',
+        'POST /v1/cards/tokenize',
         'GET /v1/openapi.json',
         'GET /qr/{paymentId}.png',
         'GET /pay/{paymentId}',
@@ -146,7 +155,8 @@ describe('OpenAPI document', () => {
 
   it('requires the bearer key on /v1 routes and nothing on the public ones', () => {
     for (const { path, op } of operations()) {
-      const isPublic = !path.startsWith('/v1/') || path === '/v1/openapi.json';
+      // The card fields' script and its iframe's tokenize call are public (no key; the publishable key is in the body).
+      const isPublic = !path.startsWith('/v1/') || ['/v1/openapi.json', '/v1/cards/fields.js', '/v1/cards/tokenize'].includes(path);
       expect(op['security']).toEqual(isPublic ? [] : [{ bearerAuth: [] }]);
     }
   });

@@ -3,6 +3,7 @@ import { ErrorBodySchema } from '../schemas/error.response.schema';
 import { QrCodeParamsSchema, WebhookParamsSchema, WebhookSubPathParamsSchema } from '../schemas/path-params.schema';
 import { z } from '../schemas/zod-openapi';
 import { BEARER, errorResponses, json, PUBLIC } from './openapi.helpers';
+import { registerCardPaths } from './cards.paths';
 import { registerCustomerPaths } from './customers.paths';
 import { registerDisputePaths } from './disputes.paths';
 import { registerDocsPath } from './docs.paths';
@@ -45,6 +46,7 @@ export function buildOpenApiDocument(options: { serverUrl: string }): ReturnType
   registerWebhookPaths(registry);
   registerDisputePaths(registry);
   registerCustomerPaths(registry);
+  registerCardPaths(registry);
   registerDocsPath(registry);
   registerPaymentPagePaths(registry);
 

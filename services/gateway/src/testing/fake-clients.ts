@@ -31,6 +31,16 @@ export function fakeClients(): FakeClients {
     customers: {
       listCustomers: notStubbed('listCustomers'),
       getCustomer: notStubbed('getCustomer'),
+      upsertCustomer: notStubbed('upsertCustomer'),
+    },
+    vault: {
+      getCardsConfig: notStubbed('getCardsConfig'),
+      updateCardsConfig: notStubbed('updateCardsConfig'),
+      tokenize: notStubbed('tokenize'),
+      saveCard: notStubbed('saveCard'),
+      getCard: notStubbed('getCard'),
+      listCards: notStubbed('listCards'),
+      deleteCard: notStubbed('deleteCard'),
     },
     disputes: {
       simulateDispute: notStubbed('simulateDispute'),
