@@ -5,6 +5,8 @@ export const config = loadConfig({
   ...baseConfigShape,
   SERVICE_NAME: z.string().default('providers'),
   GRPC_ADDRESS: z.string().default('0.0.0.0:50054'),
+  /** The card vault: the card of a charge made with a saved card or a card fields token (RevealCard). */
+  VAULT_GRPC_ADDR: z.string().default('127.0.0.1:50058'),
   /** AES-256-GCM keys for credentials at rest: "<id>:<base64 32 bytes>[,<older>…]"; first seals. */
   CREDENTIALS_ENCRYPTION_KEYS: z.string().min(1),
   /** Public base URL providers post webhooks to (the gateway). */

@@ -1,6 +1,7 @@
 import './telemetry';
-import { PROVIDER_ACCOUNTS_CHANGED, providers, type ProviderAccountsChanged } from '@orquestra/contracts';
-import { ensureIndexes, runService, SecretBox } from '@orquestra/platform';
+import { PROVIDER_ACCOUNTS_CHANGED, providers, vault, type ProviderAccountsChanged } from '@orquestra/contracts';
+import { createRpcClient, ensureIndexes, runService, SecretBox } from '@orquestra/platform';
+import { VaultCards } from './domain/vault-cards';
 import { createAdapterFactory } from './adapters/adapter-factory';
 import './adapters';
 import { ProviderMetrics } from './breakers/provider-metrics';
@@ -67,9 +68,12 @@ void runService({
     });
     disputePolls.start();
     onShutdown(() => disputePolls.stop());
+    const vaultClient = createRpcClient(vault.VaultServiceService, config.VAULT_GRPC_ADDR, { deadlineMs: config.GRPC_DEADLINE_MS });
+    onShutdown(() => vaultClient.close());
+    const vaultCards = new VaultCards(vaultClient, logger);
     grpc.addService(
       providers.ProvidersServiceService,
-      providersHandlers({ accounts, breakers, webhooks, subaccountSecrets }),
+      providersHandlers({ accounts, breakers, webhooks, subaccountSecrets, vaultCards }),
       'orquestra.providers.v1.ProvidersService',
     );
   },

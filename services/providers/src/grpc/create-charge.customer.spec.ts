@@ -1,4 +1,5 @@
 import { customerToProto, modeFromName, type providers } from '@orquestra/contracts';
+import type { VaultCards } from '../domain/vault-cards';
 import type { CreateChargeInput, ProviderCharge } from '../adapters/provider-adapter';
 import type { BreakerRegistry } from '../breakers/breaker-registry';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
@@ -17,7 +18,7 @@ function handlersSeeing(seen: CreateChargeInput[]) {
     call: <T>(_doc: ProviderAccountDoc, operation: (adapter: { createCharge(input: CreateChargeInput): Promise<ProviderCharge> }) => Promise<T>) =>
       operation({ createCharge: (input) => Promise.resolve(void seen.push(input)).then(() => pending) }),
   } as unknown as ProviderAccountService;
-  return providersHandlers({ accounts, breakers: {} as BreakerRegistry, webhooks: {} as WebhookIntakeService, subaccountSecrets: {} as SubaccountSecrets });
+  return providersHandlers({ accounts, breakers: {} as BreakerRegistry, webhooks: {} as WebhookIntakeService, subaccountSecrets: {} as SubaccountSecrets, vaultCards: {} as VaultCards });
 }
 
 const request = (customer: providers.CreateChargeRequest['customer']): providers.CreateChargeRequest => ({

@@ -1,4 +1,5 @@
 import { modeFromName } from '@orquestra/contracts';
+import type { VaultCards } from '../domain/vault-cards';
 import type { ProviderCharge } from '../adapters/provider-adapter';
 import type { BreakerRegistry } from '../breakers/breaker-registry';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
@@ -19,7 +20,7 @@ function handlersWith(account: Partial<ProviderAccountDoc>, control: Pick<Emulat
     withEmulatorControl: <T>(_account: unknown, work: (c: EmulatorControl) => Promise<T>) => (control ? work(control as EmulatorControl) : Promise.resolve(undefined)),
     call: <T>(_doc: ProviderAccountDoc, operation: (adapter: { getCharge(): Promise<ProviderCharge> }) => Promise<T>) => operation({ getCharge: () => Promise.resolve(paidCharge) }),
   } as unknown as ProviderAccountService;
-  return providersHandlers({ accounts, breakers: {} as BreakerRegistry, webhooks: {} as WebhookIntakeService, subaccountSecrets: {} as SubaccountSecrets });
+  return providersHandlers({ accounts, breakers: {} as BreakerRegistry, webhooks: {} as WebhookIntakeService, subaccountSecrets: {} as SubaccountSecrets, vaultCards: {} as VaultCards });
 }
 
 const request = (mode: 'test' | 'live') => ({ ref: { merchant_id: 'acct_1', mode: modeFromName(mode), account_id: 'pa_1', provider_payment_id: 'txid1' } });

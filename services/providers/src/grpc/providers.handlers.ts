@@ -13,6 +13,7 @@ import { guarded as guardedCall, toAppError } from './provider-errors';
 import { payoutHandlers } from './payout.handlers';
 import { recurrenceHandlers } from './recurrence.handlers';
 import { subaccountHandlers } from './subaccount.handlers';
+import { VaultCards } from '../domain/vault-cards';
 
 /** The charge's buyer as adapters take it: the contracts' customer, whose name every provider requires. */
 function chargeCustomer(customer: common.Customer | undefined): CustomerInput {
@@ -59,8 +60,10 @@ export function providersHandlers(deps: {
   breakers: BreakerRegistry;
   webhooks: WebhookIntakeService;
   subaccountSecrets: SubaccountSecrets;
+  /** Cards from the vault (saved cards, card fields tokens), read at charge time. */
+  vaultCards: VaultCards;
 }): Handlers<typeof providers.ProvidersServiceService> {
-  const { accounts, breakers, webhooks, subaccountSecrets } = deps;
+  const { accounts, breakers, webhooks, subaccountSecrets, vaultCards } = deps;
 
   const resolve = (ref: providers.ChargeRef | undefined): Promise<ProviderAccountDoc> => {
     if (!ref) throw new AppError('parameter_missing', { param: 'ref' });
@@ -111,7 +114,7 @@ export function providersHandlers(deps: {
       return { accounts: docs.map(view) };
     },
 
-    async createCharge(request) {
+    async createCharge(request, context) {
       const account = await accounts.get(request.merchant_id, modeName(request.mode), request.account_id);
       if (!account.enabled) throw new AppError('provider_unavailable', { message: 'A conta do provedor está desativada.' });
       if (!account.methods.includes(request.method)) throw new AppError('method_not_available', { param: 'method' });
@@ -126,6 +129,14 @@ export function providersHandlers(deps: {
         });
       }
       const customer = chargeCustomer(request.customer);
+      const scope = { merchantId: request.merchant_id, mode: modeName(request.mode) };
+      const fromVault = VaultCards.isVaultCard(request.card);
+      // Read before the call, outside the breaker: a card the vault refuses says nothing of the account.
+      const card = request.card && fromVault
+        ? await vaultCards.cardInput(scope, request.card, customer.name, context.requestId)
+        : request.card?.token
+          ? { token: request.card.token, installments: request.card.installments || 1, ...(request.card.brand ? { brand: request.card.brand } : {}) }
+          : undefined;
       const charge = await guarded(() =>
         accounts.call(account, (adapter) =>
           adapter.createCharge({
@@ -133,7 +144,7 @@ export function providersHandlers(deps: {
             method: request.method as ChargeMethod,
             amount: request.amount,
             customer,
-            ...(request.card?.token ? { card: { token: request.card.token, installments: request.card.installments || 1, ...(request.card.brand ? { brand: request.card.brand } : {}) } } : {}),
+            ...(card ? { card } : {}),
             expiresInSeconds: request.expires_in_seconds,
             ...(request.description ? { description: request.description } : {}),
             metadata: request.metadata,
@@ -142,6 +153,7 @@ export function providersHandlers(deps: {
           }),
         ),
       );
+      if (fromVault && request.card?.id && charge.status === 'paid') vaultCards.approved(scope, request.card.id, context.requestId);
       return { charge: toProtoCharge(account, charge) };
     },
 

@@ -1,4 +1,5 @@
 import { modeFromName, type providers } from '@orquestra/contracts';
+import type { VaultCards } from '../../domain/vault-cards';
 import { capabilitiesOf } from '../adapter-capabilities';
 import type { CreateChargeInput, ProviderCharge } from '../provider-adapter';
 import type { BreakerRegistry } from '../../breakers/breaker-registry';
@@ -39,7 +40,7 @@ describe('Stripe splits: one destination per charge', () => {
       call: <T>(_doc: ProviderAccountDoc, operation: (adapter: { createCharge(input: CreateChargeInput): Promise<ProviderCharge> }) => Promise<T>) =>
         operation({ createCharge: (input) => Promise.resolve(void seen.push(input)).then(() => pending) }),
     } as unknown as ProviderAccountService;
-    const handlers = providersHandlers({ accounts, breakers: {} as BreakerRegistry, webhooks: {} as WebhookIntakeService, subaccountSecrets: {} as SubaccountSecrets });
+    const handlers = providersHandlers({ accounts, breakers: {} as BreakerRegistry, webhooks: {} as WebhookIntakeService, subaccountSecrets: {} as SubaccountSecrets, vaultCards: {} as VaultCards });
     const request = (splits: providers.CreateChargeRequest['splits']): providers.CreateChargeRequest => ({
       merchant_id: 'acct_m', mode: modeFromName('test'), account_id: 'pa_1', payment_id: 'pay_1', method: 'pix', amount: 10_000,
       customer: { name: 'Ana' } as providers.CreateChargeRequest['customer'], expires_in_seconds: 3_600, description: '', metadata: {}, idempotency_key: 'pay_1:pa_1', splits,
