@@ -20,6 +20,14 @@ export const REDACT_PATHS = [
   '*.certificate',
   'card',
   '*.card',
+  // Card numbers and security codes under their own names (the vault's Tokenize and RevealCard
+  // messages, a card object logged whole). An address's `number` is redacted too: harmless.
+  'number',
+  '*.number',
+  '*.*.number',
+  'cvc',
+  '*.cvc',
+  '*.*.cvc',
   'body',
   '*.body',
 ];
