@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -15,6 +15,7 @@ export function stackPorts(offset = 0) {
     notifications: 50055 + offset,
     subscriptions: 50056 + offset,
     payouts: 50057 + offset,
+    vault: 50058 + offset,
     // Prometheus `/metrics` of the gRPC services (the gateway serves its own on its HTTP port).
     gatewayMetrics: 9560 + offset,
     accountsMetrics: 9561 + offset,
@@ -24,6 +25,7 @@ export function stackPorts(offset = 0) {
     notificationsMetrics: 9565 + offset,
     subscriptionsMetrics: 9566 + offset,
     payoutsMetrics: 9567 + offset,
+    vaultMetrics: 9568 + offset,
     efiApi: 9443 + offset,
     efiControl: 9444 + offset,
     mercadopagoApi: 9450 + offset,
@@ -104,6 +106,7 @@ export function serviceEnvironment(options: {
       PROVIDER_EXTRA_CA_FILE: path.join(options.certDir, 'ca.pem'),
       // Efí infrações are polled every few minutes in production; fast here so tests see them.
       DISPUTE_POLL_INTERVAL_MS: '1000',
+      VAULT_GRPC_ADDR: addr(ports.vault),
     },
     routing: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.routing}`, METRICS_PORT: String(ports.routingMetrics), PROVIDERS_GRPC_ADDR: addr(ports.providers) },
     notifications: {
@@ -127,6 +130,16 @@ export function serviceEnvironment(options: {
       PROVIDERS_GRPC_ADDR: addr(ports.providers),
       ACCOUNTS_GRPC_ADDR: addr(ports.accounts),
     },
+    vault: {
+      ...common,
+      GRPC_ADDRESS: `127.0.0.1:${ports.vault}`,
+      METRICS_PORT: String(ports.vaultMetrics),
+      // A local stack seals card data with its one local key; production gives the vault its own
+      // (docs/cards.md). The fingerprint key is derived from it: stable across restarts, never the
+      // key itself.
+      CARD_ENCRYPTION_KEYS: options.encryptionKeys,
+      FINGERPRINT_KEY: createHmac('sha256', options.encryptionKeys).update('orquestra vault fingerprint key').digest('base64'),
+    },
     payments: {
       ...common,
       GRPC_ADDRESS: `127.0.0.1:${ports.payments}`, METRICS_PORT: String(ports.paymentsMetrics),
@@ -147,6 +160,7 @@ export function serviceEnvironment(options: {
       NOTIFICATIONS_GRPC_ADDR: addr(ports.notifications),
       SUBSCRIPTIONS_GRPC_ADDR: addr(ports.subscriptions),
       PAYOUTS_GRPC_ADDR: addr(ports.payouts),
+      VAULT_GRPC_ADDR: addr(ports.vault),
       // The payment page is served by the gateway at the path of the payments' PAY_BASE_URL.
       PAY_BASE_URL: `${publicBase}/pay`,
     },
