@@ -13,6 +13,7 @@ module.exports = {
     '<rootDir>/services/notifications',
     '<rootDir>/services/subscriptions',
     '<rootDir>/services/payouts',
+    '<rootDir>/services/vault',
     '<rootDir>/tools/owner',
     '<rootDir>/tools/emulators',
   ],

@@ -4,7 +4,7 @@ import { checkGrpcHealth } from '@orquestra/platform';
 import { ProcessGroup } from './process-group';
 import { localEncryptionKeys, REPO_ROOT, serviceEnvironment, stackPorts, type StackPorts } from './stack-layout';
 
-export const SERVICES = ['accounts', 'providers', 'routing', 'notifications', 'subscriptions', 'payouts', 'payments', 'gateway'] as const;
+export const SERVICES = ['accounts', 'vault', 'providers', 'routing', 'notifications', 'subscriptions', 'payouts', 'payments', 'gateway'] as const;
 
 /** Every provider with an emulator (tools/emulators/<code>), each with an API and a control port. */
 export type EmulatorCode = 'efi' | 'mercadopago' | 'asaas' | 'pagarme' | 'woovi' | 'stripe';

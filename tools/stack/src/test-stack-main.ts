@@ -57,6 +57,8 @@ async function main(): Promise<void> {
       subscriptions: { CYCLE_SCHEDULE_INTERVAL_MS: '300', CYCLE_SEND_LEASE_MS: '5000', TEST_CLOCK_FILE: subscriptionsClockFile },
       // Unconfirmed payouts read back within a second; balances never cached, so tests see them move.
       payouts: { PAYOUT_RECHECK_BASE_MS: '300', PAYOUT_RECHECK_MAX_MS: '2000', PAYOUT_PROCESSING_POLL_MS: '2000', PAYOUT_NOT_MADE_AFTER_MS: '20000', BALANCE_CACHE_TTL_MS: '0' },
+      // Security codes and expired tokens removed within a quarter second of their time.
+      vault: { VAULT_DUE_POLL_MS: '250' },
     },
   });
   // Lets resilience suites kill and restart services of this stack (tools/e2e nothing-lost).
