@@ -1,5 +1,5 @@
 import { status } from '@grpc/grpc-js';
-import { common, type payments } from '@orquestra/contracts';
+import { common, type payments, type vault } from '@orquestra/contracts';
 import { MESSAGES_PT_BR, RpcError } from '@orquestra/platform';
 import { createDownstreamClients } from '../grpc/downstream.clients';
 import { requestHash } from '../idempotency/request-hash';
@@ -138,6 +138,35 @@ describe('gateway over HTTP, with fake backends', () => {
       const answer = await app.request('POST', '/v1/payments', { headers: FULL, body: BODY });
       expect(answer.status).toBe(500);
       expect(answer.json).toEqual({ error: { type: 'api_error', message: MESSAGES_PT_BR.internal, code: 'internal', param: null } });
+    });
+
+    it('a saved card is read from the vault first: gone → 402 invalid_card, expired → 402 card_expired, its security code gone → routing told', async () => {
+      const CARD = { ...BODY, method: 'card', card: { id: 'card_1', installments: 2 } };
+      const saved = (overrides: Partial<vault.Card>): vault.Card => ({
+        id: 'card_1', mode: common.Mode.MODE_TEST, brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2099, holder_name: 'MARIA', fingerprint: 'fp',
+        customer_id: 'cus_1', cvc_available_until: '', metadata: {}, created_at: '2026-11-25T10:00:00.000Z', source_key_id: 'key_1', ...overrides,
+      });
+      const sent: payments.CreatePaymentRequest[] = [];
+      clients.payments.createPayment = async (request) => {
+        sent.push(request);
+        return { payment: protoPayment({ method: 'card' }), replayed: false };
+      };
+      clients.vault.getCard = async () => {
+        throw new RpcError('not_found', status.NOT_FOUND, { param: 'id' });
+      };
+      const gone = await app.request('POST', '/v1/payments', { headers: FULL, body: CARD });
+      expect(gone.status).toBe(402);
+      expect(gone.json.error).toMatchObject({ type: 'card_error', code: 'invalid_card', param: 'card.id' });
+      clients.vault.getCard = async () => ({ card: saved({ exp_month: 1, exp_year: 2020 }) });
+      const expired = await app.request('POST', '/v1/payments', { headers: FULL, body: CARD });
+      expect(expired.json.error).toMatchObject({ code: 'card_expired', param: 'card.id', message: expect.stringContaining('01/2020') });
+      expect(sent).toEqual([]);
+      clients.vault.getCard = async () => ({ card: saved({}) });
+      expect((await app.request('POST', '/v1/payments', { headers: FULL, body: CARD })).status).toBe(201);
+      expect(sent[0]?.card).toEqual({ token: '', id: 'card_1', installments: 2, brand: 'visa', without_cvc: true });
+      // A restricted key never reaches the vault (§5.4).
+      const bot = await app.request('POST', '/v1/payments', { headers: BOT, body: CARD });
+      expect(bot.json.error).toMatchObject({ code: 'restricted_key', param: 'card.id' });
     });
   });
 

@@ -29,7 +29,7 @@ export function toCreatePaymentRequest(
     ),
     provider_account_id: input.provider_account_id ?? '',
     ...(input.card
-      ? { card: { token: input.card.token ?? '', id: input.card.id ?? '', installments: input.card.installments ?? 1, brand: input.card.brand ?? '' } }
+      ? { card: { token: input.card.token ?? '', id: input.card.id ?? '', installments: input.card.installments ?? 1, brand: input.card.brand ?? '', without_cvc: false } }
       : {}),
     // A percentage (up to two decimals, checked by the schema) travels as hundredths of a percent.
     splits: (input.splits ?? []).map((split) =>

@@ -14,6 +14,39 @@ import { PaymentIdSchema } from '../schemas/path-params.schema';
 import { RefundIdempotencyHeadersSchema, RefundPaymentSchema } from '../schemas/refund-payment.schema';
 import { parseOrThrow } from '../validation/zod-issue.mapper';
 import { assertCreatePaymentAllowed } from './create-payment.guard';
+import type { DownstreamClients } from '../grpc/downstream.clients';
+
+/**
+ * A saved card named by a payment (card.id), read from the vault before the payment is made: one
+ * the vault no longer has is invalid_card, an expired one card_expired (spec §7), and routing is
+ * told whether its security code is gone (only providers charging without one are candidates).
+ */
+async function savedCardForPayment(
+  vaultClient: Pick<DownstreamClients['vault'], 'getCard'>,
+  caller: ReturnType<typeof callerOf>,
+  cardId: string,
+  options: ReturnType<typeof rpcOptions>,
+): Promise<{ withoutCvc: boolean; brand: string }> {
+  let card;
+  try {
+    ({ card } = await vaultClient.getCard({ caller, card_id: cardId }, options));
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'not_found') throw new AppError('invalid_card', { param: 'card.id', message: `O cartão salvo ${cardId} não existe mais no cofre (foi apagado ou é de outro modo). Cadastre o cartão de novo.` });
+    throw error;
+  }
+  if (!card) throw new AppError('invalid_card', { param: 'card.id' });
+  const now = saoPauloYearMonth(new Date());
+  if (card.exp_year < now.year || (card.exp_year === now.year && card.exp_month < now.month)) {
+    throw new AppError('card_expired', { param: 'card.id', message: `O cartão salvo ${cardId} venceu em ${String(card.exp_month).padStart(2, '0')}/${card.exp_year}. Peça ao cliente outro cartão.` });
+  }
+  return { withoutCvc: !card.cvc_available_until, brand: card.brand };
+}
+
+/** The year and month in São Paulo (a card is valid through the last day of its month there). */
+function saoPauloYearMonth(at: Date): { year: number; month: number } {
+  const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit' }).format(at).split('-').map(Number);
+  return { year: year!, month: month! };
+}
 
 /** An id that cannot exist is a 404 straight away, as the backend would answer. */
 function paymentIdOf(req: Request): string {
@@ -38,17 +71,17 @@ export function paymentsRoutes(context: RouteContext): Router {
     const headers = parseOrThrow(IdempotencyHeadersSchema, { 'Idempotency-Key': req.get('idempotency-key') }, 'header');
     const input = parseOrThrow(CreatePaymentSchema, req.body, 'body');
     assertCreatePaymentAllowed(input, caller);
-    const response = await clients.payments.createPayment(
-      toCreatePaymentRequest(input, {
-        caller,
-        callerIp: clientIp(req),
-        idempotencyKey: headers['Idempotency-Key'],
-        // Hash of the validated body as sent, before the IP default: a retry from another
-        // address is still the same request.
-        requestHash: requestHash(input),
-      }),
-      rpcOptions(res, settings.createPaymentDeadlineMs),
-    );
+    const savedCard = input.card?.id ? await savedCardForPayment(clients.vault, caller, input.card.id, rpcOptions(res)) : undefined;
+    const request = toCreatePaymentRequest(input, {
+      caller,
+      callerIp: clientIp(req),
+      idempotencyKey: headers['Idempotency-Key'],
+      // Hash of the validated body as sent, before the IP default: a retry from another
+      // address is still the same request.
+      requestHash: requestHash(input),
+    });
+    if (request.card && savedCard) request.card = { ...request.card, without_cvc: savedCard.withoutCvc, brand: request.card.brand || savedCard.brand };
+    const response = await clients.payments.createPayment(request, rpcOptions(res, settings.createPaymentDeadlineMs));
     if (!response.payment) throw new AppError('internal', { message: 'CreatePayment answered without a payment' });
     if (response.replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(201).setHeader('Location', `/v1/payments/${response.payment.id}`).json(toPaymentJson(response.payment));
