@@ -1,4 +1,5 @@
 import { Transport, type ClientOptions } from './http/transport';
+import { CardsConfigResource, CardsResource } from './resources/cards.resource';
 import { CustomersResource } from './resources/customers.resource';
 import { DisputesResource } from './resources/disputes.resource';
 import { EventsResource } from './resources/events.resource';
@@ -32,6 +33,8 @@ export class Orquestra {
   readonly routing: RoutingResource;
   readonly disputes: DisputesResource;
   readonly customers: CustomersResource;
+  readonly cards: CardsResource;
+  readonly cardsConfig: CardsConfigResource;
   readonly webhookEndpoints: WebhookEndpointsResource;
   readonly webhookDeliveries: WebhookDeliveriesResource;
   /** Lower-level access for routes this SDK does not wrap yet. */
@@ -52,6 +55,8 @@ export class Orquestra {
     this.routing = new RoutingResource(this.transport);
     this.disputes = new DisputesResource(this.transport);
     this.customers = new CustomersResource(this.transport);
+    this.cards = new CardsResource(this.transport);
+    this.cardsConfig = new CardsConfigResource(this.transport);
     this.webhookEndpoints = new WebhookEndpointsResource(this.transport);
     this.webhookDeliveries = new WebhookDeliveriesResource(this.transport);
   }

@@ -14,6 +14,7 @@ export * from './types/provider.types';
 export * from './types/routing.types';
 export * from './types/dispute.types';
 export * from './types/customer.types';
+export * from './types/card.types';
 export * from './types/webhook-endpoint.types';
 export type { IdempotentCallOptions } from './resources/resource';
 export {

@@ -8,6 +8,7 @@ import type { Subaccount, SubaccountBalance, SubaccountDetail, SubaccountOnboard
 import type { Subscription, SubscriptionApproval, SubscriptionCustomer, SubscriptionDetail } from './types/subscription.types';
 import type { WebhookDelivery, WebhookEndpoint } from './types/webhook-endpoint.types';
 import type { CustomerRecord } from './types/customer.types';
+import type { Card, CardsConfig, DeletedCard } from './types/card.types';
 import type { ApiErrorBody } from './errors';
 
 // The fields of each SDK type, by the name of the OpenAPI schema it mirrors. `fields<T>()` only
@@ -89,5 +90,11 @@ export const SCHEMA_FIELDS: Record<string, string[]> = {
   CustomerRecord: fields<CustomerRecord>({
     id: true, object: true, name: true, email: true, document: true, phone: true, mode: true, created_at: true, updated_at: true,
   }),
+  Card: fields<Card>({
+    id: true, object: true, mode: true, brand: true, last4: true, exp_month: true, exp_year: true, holder_name: true, fingerprint: true,
+    customer: true, cvc_available_until: true, metadata: true, created_at: true,
+  }),
+  DeletedCard: fields<Omit<DeletedCard, keyof Card>>({ deleted: true }),
+  CardsConfig: fields<CardsConfig>({ object: true, mode: true, script: true, publishable_key: true, allowed_origins: true, enabled: true }),
   ErrorBody: fields<ApiErrorBody>({ type: true, message: true, code: true, param: true }),
 };
