@@ -22,8 +22,8 @@ function loadAll(file) {
   }
 }
 
-const SERVICES = ['gateway', 'accounts', 'payments', 'routing', 'providers', 'notifications', 'subscriptions', 'payouts'];
-const GRPC_PORTS = { accounts: 50051, payments: 50052, routing: 50053, providers: 50054, notifications: 50055, subscriptions: 50056, payouts: 50057 };
+const SERVICES = ['gateway', 'accounts', 'payments', 'routing', 'providers', 'notifications', 'subscriptions', 'payouts', 'vault'];
+const GRPC_PORTS = { accounts: 50051, payments: 50052, routing: 50053, providers: 50054, notifications: 50055, subscriptions: 50056, payouts: 50057, vault: 50058 };
 // Who may open each service's API port (docs/deployment.md, "NetworkPolicy graph").
 const CALLERS = {
   payments: ['gateway', 'subscriptions'],
@@ -33,14 +33,17 @@ const CALLERS = {
   notifications: ['gateway'],
   subscriptions: ['gateway'],
   payouts: ['gateway', 'payments'],
+  // Card data leaves the vault only to providers (RevealCard); the gateway saves and reads cards.
+  vault: ['gateway', 'providers'],
 };
 // The service-to-service addresses each service must get (variable → callee).
 const ADDRESSES = {
-  gateway: { ACCOUNTS_GRPC_ADDR: 'accounts', PAYMENTS_GRPC_ADDR: 'payments', PROVIDERS_GRPC_ADDR: 'providers', NOTIFICATIONS_GRPC_ADDR: 'notifications', SUBSCRIPTIONS_GRPC_ADDR: 'subscriptions', PAYOUTS_GRPC_ADDR: 'payouts' },
+  gateway: { ACCOUNTS_GRPC_ADDR: 'accounts', PAYMENTS_GRPC_ADDR: 'payments', PROVIDERS_GRPC_ADDR: 'providers', NOTIFICATIONS_GRPC_ADDR: 'notifications', SUBSCRIPTIONS_GRPC_ADDR: 'subscriptions', PAYOUTS_GRPC_ADDR: 'payouts', VAULT_GRPC_ADDR: 'vault' },
   payments: { ROUTING_GRPC_ADDR: 'routing', PROVIDERS_GRPC_ADDR: 'providers', PAYOUTS_GRPC_ADDR: 'payouts' },
   routing: { PROVIDERS_GRPC_ADDR: 'providers' },
   subscriptions: { PROVIDERS_GRPC_ADDR: 'providers', PAYMENTS_GRPC_ADDR: 'payments' },
   payouts: { PROVIDERS_GRPC_ADDR: 'providers', ACCOUNTS_GRPC_ADDR: 'accounts' },
+  providers: { VAULT_GRPC_ADDR: 'vault' },
 };
 // Variables without a default in the services' config.ts (or whose default is wrong in a cluster).
 const REQUIRED_ENV = {
@@ -52,6 +55,7 @@ const REQUIRED_ENV = {
   notifications: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'WEBHOOK_SECRETS_ENCRYPTION_KEYS'],
   subscriptions: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS'],
   payouts: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS'],
+  vault: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'CARD_ENCRYPTION_KEYS', 'FINGERPRINT_KEY'],
 };
 
 const problems = [];
@@ -113,11 +117,12 @@ function checkCommon(label, objects, metrics) {
     for (const variable of REQUIRED_ENV[name]) check(env.has(variable), `${where}: ${variable} not set`);
     check(env.get('OTEL_SERVICE_NAME')?.value === name, `${where}: OTEL_SERVICE_NAME=${name}`);
     if (name === 'gateway') {
-      check(!env.has('MONGO_URL') && !env.has('CREDENTIALS_ENCRYPTION_KEYS'), `${where}: the gateway gets no database or key secrets`);
+      check(!env.has('MONGO_URL') && !env.has('CREDENTIALS_ENCRYPTION_KEYS') && !env.has('CARD_ENCRYPTION_KEYS'), `${where}: the gateway gets no database or key secrets`);
     } else if (name !== 'providers') {
       check(!env.has('CREDENTIALS_ENCRYPTION_KEYS'), `${where}: only providers gets CREDENTIALS_ENCRYPTION_KEYS`);
     }
-    for (const secretVar of ['MONGO_URL', 'AMQP_URL', 'CREDENTIALS_ENCRYPTION_KEYS', 'WEBHOOK_SECRETS_ENCRYPTION_KEYS']) {
+    if (name !== 'vault') check(!env.has('CARD_ENCRYPTION_KEYS') && !env.has('FINGERPRINT_KEY'), `${where}: only the vault gets the card keys`);
+    for (const secretVar of ['MONGO_URL', 'AMQP_URL', 'CREDENTIALS_ENCRYPTION_KEYS', 'WEBHOOK_SECRETS_ENCRYPTION_KEYS', 'CARD_ENCRYPTION_KEYS', 'FINGERPRINT_KEY']) {
       if (env.has(secretVar)) check(env.get(secretVar).valueFrom?.secretKeyRef, `${where}: ${secretVar} comes from a Secret`);
     }
 
