@@ -28,6 +28,8 @@ export interface ConnectAccountInput {
 export class ProviderAccountService {
   /** Each account's adapter, and whether it was built with the account's webhook signing secret. */
   private readonly adapters = new Map<string, { adapter: ProviderAdapter; signed: boolean }>();
+  /** Adapters holding an account's subaccount endpoint secret (Stripe Connect), made on first delivery. */
+  private readonly subaccountEndpointAdapters = new Map<string, ProviderAdapter>();
   /** Told after an account was connected or changed (routing caches the accounts it lists). */
   onChange: ((account: Pick<ProviderAccountDoc, '_id' | 'merchant_id' | 'mode'>, reason: 'connected' | 'updated') => Promise<void>) | undefined;
 
@@ -202,7 +204,8 @@ export class ProviderAccountService {
       doc.subaccount_signing_secret_sealed = this.secrets.seal(registration.signingSecret);
       await this.accounts.updateOne({ _id: doc._id }, { $set: { subaccount_signing_secret_sealed: doc.subaccount_signing_secret_sealed } });
     } catch (error) {
-      this.logger.warn({ account_id: doc._id, err: (error as Error).message }, 'subaccount webhook endpoint not registered at the provider');
+      // The registered URL carries the account's webhook secret (?hmac=): never log a text that may echo it.
+      this.logger.warn({ account_id: doc._id, err: (error as Error).message.replace(/hmac=[^&\s"']+/g, 'hmac=***') }, 'subaccount webhook endpoint not registered at the provider');
     }
   }
 
@@ -217,6 +220,15 @@ export class ProviderAccountService {
    */
   subaccountEndpointAdapterFor(doc: ProviderAccountDoc): ProviderAdapter | undefined {
     if (!doc.subaccount_signing_secret_sealed) return undefined;
+    const cached = this.subaccountEndpointAdapters.get(doc._id);
+    if (cached) return cached;
+    const adapter = this.adapterWith(doc, this.secrets.open(doc.subaccount_signing_secret_sealed));
+    this.subaccountEndpointAdapters.set(doc._id, adapter);
+    return adapter;
+  }
+
+  /** An adapter for the account as stored, authenticating webhooks with `signingSecret` when given. */
+  private adapterWith(doc: ProviderAccountDoc, signingSecret: string | undefined): ProviderAdapter {
     return this.buildAdapter({
       id: doc._id,
       provider: doc.provider,
@@ -224,7 +236,7 @@ export class ProviderAccountService {
       credentials: JSON.parse(this.secrets.open(doc.credentials_sealed)) as Record<string, string>,
       webhookSecret: this.secrets.open(doc.webhook_secret_sealed),
       webhookUrl: this.webhookUrl(doc._id, this.secrets.open(doc.webhook_secret_sealed)),
-      signingSecret: this.secrets.open(doc.subaccount_signing_secret_sealed),
+      ...(signingSecret ? { signingSecret } : {}),
     });
   }
 
@@ -270,15 +282,7 @@ export class ProviderAccountService {
     // that refuses every signed webhook. So a document with the secret replaces such an adapter (the
     // webhook intake reads the account afresh), and a document without it never replaces one with it.
     if (cached && (cached.signed || !doc.signing_secret_sealed)) return cached.adapter;
-    const adapter = this.buildAdapter({
-      id: doc._id,
-      provider: doc.provider,
-      mode: doc.mode,
-      credentials: JSON.parse(this.secrets.open(doc.credentials_sealed)) as Record<string, string>,
-      webhookSecret: this.secrets.open(doc.webhook_secret_sealed),
-      webhookUrl: this.webhookUrl(doc._id, this.secrets.open(doc.webhook_secret_sealed)),
-      ...(doc.signing_secret_sealed ? { signingSecret: this.secrets.open(doc.signing_secret_sealed) } : {}),
-    });
+    const adapter = this.adapterWith(doc, doc.signing_secret_sealed ? this.secrets.open(doc.signing_secret_sealed) : undefined);
     this.adapters.set(doc._id, { adapter, signed: Boolean(doc.signing_secret_sealed) });
     return adapter;
   }
