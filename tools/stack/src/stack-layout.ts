@@ -38,6 +38,8 @@ export function stackPorts(offset = 0) {
     wooviControl: 9457 + offset,
     stripeApi: 9458 + offset,
     stripeControl: 9459 + offset,
+    // The demo merchant site of the card fields (tools/stack/src/demo-merchant.ts), an origin of its own.
+    demoMerchant: 8090 + offset,
   };
 }
 

@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { startDemoMerchant } from './demo-merchant';
 import { seedStack } from './seed';
 import { REPO_ROOT } from './stack-layout';
 import { startStack } from './start-stack';
@@ -61,10 +62,12 @@ async function main(): Promise<void> {
       vault: { VAULT_DUE_POLL_MS: '250' },
     },
   });
+  let demoMerchantClose: () => Promise<void> = async () => undefined;
   // Lets resilience suites kill and restart services of this stack (tools/e2e nothing-lost).
   const control = await startStackControl(stack);
   const stop = async () => {
     control.server.close();
+    await demoMerchantClose();
     await stack.stop();
     process.exit(0);
   };
@@ -101,6 +104,16 @@ async function main(): Promise<void> {
     stateFile: path.join(stateDir, 'seed-cards.json'),
     email: `e2e-cards-${Date.now()}@orquestra.dev`,
   });
+  // A fifth merchant for the card fields suite (cards-fields.e2e): it connects its own Stripe
+  // account and changes its allowed origins; its demo site is an origin of its own.
+  const vaultMerchant = await seedStack({
+    ports: stack.ports,
+    certDir,
+    stateFile: path.join(stateDir, 'seed-vault.json'),
+    email: `e2e-vault-${Date.now()}@orquestra.dev`,
+  });
+  const demoMerchant = await startDemoMerchant({ port: stack.ports.demoMerchant, platformBaseUrl: stack.baseUrl, apiKey: vaultMerchant.testKey });
+  demoMerchantClose = demoMerchant.close;
   writeFileSync(
     infoFile,
     JSON.stringify(
@@ -113,6 +126,7 @@ async function main(): Promise<void> {
         controlUrls: stack.controlUrls,
         providersMerchant: { testKey: providers.testKey },
         cardsMerchant: { testKey: cards.testKey },
+        vaultMerchant: { testKey: vaultMerchant.testKey, restrictedTestKey: vaultMerchant.restrictedTestKey, liveKey: vaultMerchant.liveKey, demoUrl: demoMerchant.url },
         testKey: seed.testKey,
         restrictedTestKey: seed.restrictedTestKey,
         liveKey: seed.liveKey,

@@ -16,6 +16,8 @@ export interface StackInfo {
   providersMerchant: { testKey: string };
   /** A merchant of its own for the boleto-and-card suite (it connects its own Stripe accounts). */
   cardsMerchant: { testKey: string };
+  /** The card fields suite's merchant and its demo site (tools/stack/src/demo-merchant.ts). */
+  vaultMerchant: { testKey: string; restrictedTestKey: string; liveKey: string; demoUrl: string };
   testKey: string;
   restrictedTestKey: string;
   liveKey: string;
