@@ -173,10 +173,19 @@ describe('subaccounts', () => {
       { payment_id: paid.body.id, status: 'succeeded', method: 'card', payment_amount: 10_000, amount: 1_250, created_at: paid.body.created_at },
     ]);
 
+    // Refunding half: Stripe reverses the transfer in proportion (reverse_transfer), so the seller gives back 625.
+    const refund = await api('POST', `/v1/payments/${paid.body.id}/refund`, { key, body: { amount: 5_000 }, idempotencyKey: randomUUID() });
+    expect(refund.status).toBe(201);
+    const afterRefund = await eventually(async () => {
+      const available = (await api('GET', `/v1/subaccounts/${sub}/balance`, { key })).body.available as number;
+      return available < 1_250 ? available : undefined;
+    }, 'the seller’s part given back in proportion');
+    expect(afterRefund).toBe(625);
+
     // Withdrawals need payouts by API, turned on by the owner.
     const withdraw = (amount: number, idempotencyKey = randomUUID(), withKey = key) =>
       api('POST', `/v1/subaccounts/${sub}/withdrawals`, { key: withKey, body: { amount, description: 'Saque da vendedora' }, idempotencyKey });
-    const off = await withdraw(1_000);
+    const off = await withdraw(500);
     expect(off.status).toBe(403);
     expect(off.body.error.code).toBe('payouts_api_disabled');
     const owner = createRpcClient(accounts.AccountsServiceService, `127.0.0.1:${stackInfo().ports.accounts}`, { deadlineMs: 10_000 });
@@ -185,20 +194,20 @@ describe('subaccounts', () => {
     } finally {
       owner.close();
     }
-    expect((await withdraw(1_000, randomUUID(), restrictedKey)).status).toBe(403);
+    expect((await withdraw(500, randomUUID(), restrictedKey)).status).toBe(403);
     const idempotencyKey = randomUUID();
-    const payout = await withdraw(1_000, idempotencyKey);
+    const payout = await withdraw(500, idempotencyKey);
     expect(payout.status).toBe(201);
     expect(payout.body).toMatchObject({
       object: 'payout',
-      amount: 1_000,
+      amount: 500,
       subaccount_id: sub,
       provider_account_id: stripeAccount,
       destination: { type: 'subaccount' },
       status: expect.stringMatching(/^(processing|paid)$/),
     });
-    expect((await withdraw(1_000, idempotencyKey)).body.id).toBe(payout.body.id);
-    expect((await api('GET', `/v1/subaccounts/${sub}/balance`, { key })).body.available).toBe(250);
+    expect((await withdraw(500, idempotencyKey)).body.id).toBe(payout.body.id);
+    expect((await api('GET', `/v1/subaccounts/${sub}/balance`, { key })).body.available).toBe(125);
     const listed = await api('GET', `/v1/subaccounts/${sub}/withdrawals`, { key });
     expect(listed.body.data.map((p: Json) => p.id)).toEqual([payout.body.id]);
     const tooBig = await withdraw(5_000);

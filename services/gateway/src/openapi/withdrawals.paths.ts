@@ -15,7 +15,7 @@ export function registerWithdrawalPaths(registry: OpenAPIRegistry): void {
     path: '/v1/subaccounts/{id}/withdrawals',
     operationId: 'createSubaccountWithdrawal',
     tags: TAG,
-    summary: 'Saca o saldo de uma subconta para o destino dela (a chave Pix informada na criação)',
+    summary: 'Saca o saldo de uma subconta para o destino dela (a chave Pix informada na criação, ou a conta bancária que o provedor tem para ela)',
     description:
       'O saque é um repasse (object payout) com subaccount_id e destination {"type": "subaccount"}: o destino é sempre o da própria ' +
       'subconta, nunca outro. Exige o cabeçalho Idempotency-Key: a mesma chave com o mesmo corpo devolve o mesmo saque (201, ' +
