@@ -32,8 +32,8 @@ export const UpdateCardsConfigSchema = z
   .object({
     allowed_origins: z
       .array(OriginSchema)
-      .max(50)
-      .openapi({ description: 'Sites que podem mostrar os campos de cartão (até 50). Lista vazia: qualquer site.' }),
+      .max(20)
+      .openapi({ description: 'Sites que podem mostrar os campos de cartão (até 20). Lista vazia: qualquer site.' }),
   })
   .strict()
   .openapi('UpdateCardsConfig', { example: { allowed_origins: ['https://loja.com.br'] } });
