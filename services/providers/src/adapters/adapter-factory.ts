@@ -56,6 +56,8 @@ export function createAdapterFactory(config: ProvidersConfig, observe?: HttpExch
         chave: account.credentials.pix_key ?? '',
         timeoutMs: config.PROVIDER_TIMEOUT_MS,
         webhookSecret: account.webhookSecret,
+        // Boletos (API Cobranças) name our intake URL per charge.
+        webhookUrl: account.webhookUrl,
         ...(observe ? { observe } : {}),
       });
     }

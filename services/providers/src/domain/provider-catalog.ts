@@ -67,11 +67,12 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
     ],
     baseUrls: { test: 'https://pix-h.api.efipay.com.br', live: 'https://pix.api.efipay.com.br' },
     // The BCB API accepts an immediate charge without a debtor; name + CPF/CNPJ are sent when given.
-    customerRequires: { pix: [] },
+    // Boleto (API Cobranças banking_billet): name with CPF (or a company with CNPJ) and the address the bank prints.
+    customerRequires: { pix: [], boleto: ['document', 'address'] },
     hostedCheckout: [],
     amountUnit: 'reais_string',
     keepsMetadata: true,
-    notes: 'OAuth2 com mTLS (certificado da conta). Valores em reais como texto ("19.90"). Metadata vai em infoAdicionais.',
+    notes: 'OAuth2 com mTLS (certificado da conta). Valores em reais como texto ("19.90"). Metadata vai em infoAdicionais. Boleto pela API Cobranças (centavos; as mesmas credenciais com o escopo de Cobranças). Sem cartão: o payment_token da Efí só é gerado pelo script dela no navegador.',
   }),
   mercadopago: describe(MercadoPagoAdapter, {
     code: 'mercadopago',

@@ -5,6 +5,7 @@
 import { Router, type Express } from 'express';
 import { controlPort, escapeHtml, payoutControlRoutes, qrCodePngDataUrl, sendControlError as fail, type Logger } from '../../kit';
 import { z } from 'zod';
+import { notifyCobranca, type CobrancaBook } from './cobrancas';
 import type { EmulatorState } from './emulator-state';
 import { envioJson, type EnvioBook } from './envio.routes';
 import { infracaoControlRoutes, type InfracaoBook } from './infracoes';
@@ -50,8 +51,30 @@ export function controlApp(
   infracoes?: InfracaoBook,
   recurrences?: RecurrenceControl,
   envios?: EnvioBook,
+  cobrancas?: CobrancaBook,
 ): Express {
   const routes = Router();
+  // A boleto (API Cobranças) is paid by its numeric charge_id on the same route as a Pix by txid
+  // (a txid has 26 to 35 characters, so the two never meet).
+  routes.post('/__control/charges/:id/pay', (req, res, next) => {
+    const raw = req.params['id'] ?? '';
+    const charge = /^\d{1,12}$/.test(raw) ? cobrancas?.find(Number(raw)) : undefined;
+    if (!charge || !cobrancas) return next();
+    if (charge.status !== 'waiting') return fail(res, 409, 'charge_not_payable', `boleto is ${charge.status}`);
+    const webhook = notifyCobranca(sender, charge, cobrancas.change(charge, 'paid'));
+    logger.info({ client: charge.clientId, charge: charge.chargeId, webhook }, 'boleto paid');
+    res.status(200).json({ charge_id: charge.chargeId, status: charge.status, webhook: webhook ? 'scheduled' : 'no_url' });
+  });
+
+  // `link` / `pdf.charge` of a boleto: the voucher with its linha digitável.
+  routes.get('/cobrancas/:id/boleto{/pdf}', (req, res) => {
+    const charge = /^\d{1,12}$/.test(req.params['id'] ?? '') ? cobrancas?.find(Number(req.params['id'])) : undefined;
+    if (!charge) return fail(res, 404, 'charge_not_found', 'unknown boleto');
+    res
+      .status(200)
+      .type('html')
+      .send(`<!doctype html><meta charset="utf-8"><title>Boleto ${charge.chargeId}</title><h1>Boleto</h1><p>Status: ${charge.status}</p><p><code>${escapeHtml(charge.digitableLine)}</code></p>`);
+  });
   routes.post('/__control/clients', (req, res) => {
     const parsed = clientSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
@@ -173,6 +196,7 @@ export function controlApp(
       infracoes?.clear();
       recurrences?.book.clear();
       envios?.reset();
+      cobrancas?.reset();
       state.reset();
     },
     faults: { registry: state.faults, param: 'client_id' },

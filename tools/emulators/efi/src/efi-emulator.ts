@@ -13,6 +13,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createEmulatorLogger, hostEmulator, PayoutBook, SANDBOX_MERCHANT, type EmulatorLifecycle, type EmulatorOptions, type Merchant } from '../../kit';
+import { CobrancaBook, cobrancaRoutes } from './cobrancas';
 import { controlApp } from './control.routes';
 import { EmulatorState, type ClientRegistration } from './emulator-state';
 import { notifyEnvio, type Envio } from './envio.routes';
@@ -59,6 +60,8 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
   let controlBase = '';
   const infracoes = new InfracaoBook();
   const recurrences = new RecurrenceBook(state.now);
+  // Boletos of the API Cobranças (cobrancas.ts), served on the same port.
+  const cobrancas = new CobrancaBook(state.now);
   const locationHost = options.locationHost ?? 'qrcodes-pix.efi-emulator.local';
   const merchant = options.merchant ?? SANDBOX_MERCHANT;
   // Time passing expires approval requests, journey-3 recurrences and charges past their retry window.
@@ -75,6 +78,7 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
     infracoes,
     { book: recurrences, options: { merchant, locationHost } },
     envios,
+    cobrancaRoutes(state, cobrancas, sender, { boletoBase: () => controlBase }, logger),
   );
 
   const apiServer = createHttpsServer(
@@ -84,9 +88,9 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
   apiServer.on('tlsClientError', (err) => logger.debug({ code: (err as { code?: string }).code }, 'TLS client refused'));
   const { lifecycle, restored } = hostEmulator('efi', options, {
     api: apiServer,
-    control: createHttpServer(controlApp(state, sender, settler, logger, infracoes, { book: recurrences, tick }, envios)),
+    control: createHttpServer(controlApp(state, sender, settler, logger, infracoes, { book: recurrences, tick }, envios, cobrancas)),
     faults: state.faults,
-    stores: { state, infracoes, recurrences, envios },
+    stores: { state, infracoes, recurrences, envios, cobrancas },
     webhooks: sender,
     logger,
     sweep: { everyMs: options.sweepMs ?? 1_000, run: tick },

@@ -71,7 +71,8 @@ export interface WebhookRegistration {
 
 export interface WebhookDelivery extends DeliveryRecord {
   id: number;
-  kind: 'pix' | 'envio' | 'rec' | 'cobr' | 'registration_test';
+  /** `charge`: a Cobranças (boleto) notification (cobrancas.ts). */
+  kind: 'pix' | 'envio' | 'rec' | 'cobr' | 'charge' | 'registration_test';
   clientId: string;
   /** The URL posted to, without its query string (it may carry the integrator's secret). */
   urlWithoutQuery: string;

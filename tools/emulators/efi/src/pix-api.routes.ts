@@ -2,7 +2,7 @@
  * The API port's application: fault injection first (it must act before any real work), then
  * body parsing, `POST /oauth/token`, and the `/v2` routes behind the Bearer check.
  */
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import { cobRoutes, type CobRoutesOptions } from './cob.routes';
 import { devolucaoRoutes } from './devolucao.routes';
 import { envioRoutes, type EnvioBook } from './envio.routes';
@@ -32,12 +32,15 @@ export function pixApiApp(
   infracoes = new InfracaoBook(),
   recurrences?: RecurrenceApi,
   envios?: EnvioBook,
+  /** The API Cobranças (boleto) routes under `/v1` (cobrancas.ts). */
+  cobrancas?: Router,
 ): Express {
   const app = emulatorApiApp(logger, (res) => ({ client: res.locals['clientId'] }));
   app.use(injectFaults(state.faults, (req) => identifyCaller(state, req), efiAnswers));
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: false }));
   app.use(oauthRoutes(state));
+  if (cobrancas) app.use(cobrancas);
   app.use('/v2', requireBearer(state), cobRoutes(state, cob), devolucaoRoutes(state, settler), infracaoRoutes(state, infracoes), webhookConfigRoutes(state, sender));
   if (recurrences) app.use('/v2', requireBearer(state), recurrenceRoutes(state, recurrences.book, sender, recurrences.options));
   if (envios) {

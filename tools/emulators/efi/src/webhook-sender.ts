@@ -31,6 +31,7 @@ export interface WebhookTls {
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
+const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded' };
 
 export class WebhookSender extends WebhookOutbox<WebhookDelivery, EmulatorState> {
   private readonly withClientCert: Agent;
@@ -134,6 +135,15 @@ export class WebhookSender extends WebhookOutbox<WebhookDelivery, EmulatorState>
     const url = `${webhookUrl}/${kind}`;
     const delivery = this.log.start({ kind, clientId, urlWithoutQuery: withoutQuery(url), txids: ids });
     this.enqueue({ delivery, url, body: JSON.stringify(body), headers: () => JSON_HEADERS, dispatcher: this.dispatcherFor(url) });
+  }
+
+  /**
+   * A Cobranças (boleto) change: Efí POSTs `notification=<token>` form-encoded to the charge's
+   * `notification_url` as given (the receiver reads the change with `GET /v1/notification/:token`).
+   */
+  notifyCobranca(clientId: string, url: string, token: string, chargeId: string): void {
+    const delivery = this.log.start({ kind: 'charge', clientId, urlWithoutQuery: withoutQuery(url), txids: [chargeId] });
+    this.enqueue({ delivery, url, body: new URLSearchParams({ notification: token }).toString(), headers: () => FORM_HEADERS, dispatcher: this.dispatcherFor(url) });
   }
 
   override async close(): Promise<void> {

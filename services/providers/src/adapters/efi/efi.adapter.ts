@@ -1,11 +1,19 @@
 /**
- * Efí Pix adapter: its own HTTP parts only (OAuth token, requests); the pool with the account's
+ * Efí adapter (API Pix, and boleto through the API Cobranças in efi.cobrancas.ts): its own HTTP parts only (OAuth token, requests); the pool with the account's
  * client certificate and the wire table are http/provider-http.ts.
  * Conversions and the error table live in efi.transformers.ts.
  *
  * Efí's Pix API requires the account's client certificate on every call (mTLS) and a Bearer token
  * from `POST /oauth/token` (client_credentials, HTTP Basic). Charges are Banco Central immediate
  * charges (`cob`) whose txid is derived from our idempotency key, which makes creation idempotent.
+ *
+ * Boleto is Cobranças' `POST /v1/charge/one-step` with `banking_billet` (efi.cobrancas.ts); a
+ * boleto's provider payment id is its numeric `charge_id`, which getCharge/cancelCharge route there.
+ *
+ * Cards are not charged here: Efí's card `payment_token` is minted only by its browser script
+ * (`EfiPay.CreditCard…getPaymentToken()`, encrypting the card for the account's payee code), and
+ * the provider facts name no server-side tokenization endpoint, so a card from our vault cannot
+ * become a `payment_token` (hence no `card` method and no `vaultCards`).
  *
  * Over 300 lines as the one class an account's adapter is: each capability's calls live in their
  * own file (efi.infracoes.ts, efi.refunds.ts, efi.recurrences.ts, efi.payouts.ts) and this class only delegates to them.
@@ -39,6 +47,7 @@ import type {
   RecurrenceWebhookParseResult,
   RetryCycleChargeInput,
 } from '../provider-recurrences';
+import { cobrancaNotificationToken, cobrancasBaseUrlFor, EfiCobrancas, isCobrancaId } from './efi.cobrancas';
 import { EfiPayouts, parseEfiEnvioWebhookBody } from './efi.payouts';
 import { EfiRecurrences } from './efi.recurrences';
 import { parseEfiRecurrenceWebhookBody } from './efi.recurrences.transformers';
@@ -75,6 +84,13 @@ export interface EfiAdapterOptions {
   timeoutMs: number;
   /** Per-account secret carried in the registered webhook URL (`?hmac=`). */
   webhookSecret: string;
+  /**
+   * Our intake URL for this account: boletos send their notifications there (with `hmac` and the
+   * charge id). Without it a boleto is created without notifications (its status is then read only).
+   */
+  webhookUrl?: string;
+  /** The API Cobranças origin; derived from `baseUrl` when absent (efi.cobrancas.ts cobrancasBaseUrlFor). */
+  cobrancasBaseUrl?: string;
   observe?: HttpExchangeObserver;
 }
 
@@ -82,8 +98,8 @@ export interface EfiAdapterOptions {
 const TOKEN_REFRESH_MARGIN_MS = 60_000;
 
 export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCapable {
-  /** The API Pix only (Efí's boleto and card live in its separate Cobranças API). */
-  static readonly methods = ['pix'] as const;
+  /** Pix (API Pix) and boleto (API Cobranças); no card: see the file comment. */
+  static readonly methods = ['pix', 'boleto'] as const;
   /** Pix sent to a key (efi.payouts.ts). */
   static readonly payoutDestinations = ['pix_key'] as const;
   readonly payoutDestinations = EfiAdapter.payoutDestinations;
@@ -98,6 +114,9 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCap
   readonly #recurrences: EfiRecurrences;
   /** Balance and Pix sent (efi.payouts.ts). */
   readonly #payouts: EfiPayouts;
+  /** Boleto (efi.cobrancas.ts). */
+  readonly #cobrancas: EfiCobrancas;
+  readonly #webhookUrl: string | undefined;
   /** The non-secret options. */
   private readonly options: Pick<EfiAdapterOptions, 'clientId' | 'chave'>;
 
@@ -115,11 +134,20 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCap
     });
     this.#recurrences = new EfiRecurrences((m, p, o, b, h) => this.api(m, p, o, b, h), options.chave);
     this.#payouts = new EfiPayouts((m, p, o, b) => this.api(m, p, o, b), options.chave);
+    this.#webhookUrl = options.webhookUrl;
+    this.#cobrancas = new EfiCobrancas({
+      baseUrl: options.cobrancasBaseUrl ?? cobrancasBaseUrlFor(options.baseUrl),
+      clientId: options.clientId,
+      clientSecret: options.clientSecret,
+      tls: { certificatePem: options.certificatePem, privateKeyPem: options.privateKeyPem, ...(options.caPem ? { caPem: options.caPem } : {}) },
+      timeoutMs: options.timeoutMs,
+      ...(options.observe ? { observe: options.observe } : {}),
+    });
   }
 
-  /** Releases the connection pool. */
-  close(): Promise<void> {
-    return this.#http.close();
+  /** Releases the connection pools. */
+  async close(): Promise<void> {
+    await Promise.all([this.#http.close(), this.#cobrancas.close()]);
   }
 
   private send(method: Dispatcher.HttpMethod, path: string, purpose: RequestPurpose | 'prepare' | 'read' | 'write', headers: Record<string, string>, body?: unknown): Promise<HttpAnswer> {
@@ -168,6 +196,7 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCap
 
   async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
     refuseOtherMethods(this.provider, EfiAdapter.methods, input.method);
+    if (input.method === 'boleto') return this.#cobrancas.create(input, this.#webhookUrl, this.#webhookSecret);
     const txid = txidForIdempotencyKey(input.idempotencyKey);
     let cobRequest: EfiCobRequest;
     try {
@@ -210,10 +239,12 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCap
   }
 
   async getCharge(providerPaymentId: string): Promise<ProviderCharge> {
+    if (isCobrancaId(providerPaymentId)) return this.#cobrancas.get(providerPaymentId);
     return toProviderCharge(await this.readCob(providerPaymentId));
   }
 
   async cancelCharge(providerPaymentId: string): Promise<ProviderCharge> {
+    if (isCobrancaId(providerPaymentId)) return this.#cobrancas.cancel(providerPaymentId);
     const answer = await this.api('PATCH', `/v2/cob/${encodeURIComponent(providerPaymentId)}`, 'write', {
       status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR',
     });
@@ -231,6 +262,7 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCap
    * that devolução is the answer.
    */
   async refundCharge(input: RefundChargeInput): Promise<ProviderRefund> {
+    if (isCobrancaId(input.providerPaymentId)) throw new ProviderError('rejected', 'provider_rejected', 'efi refund: Efí has no refund of a paid boleto by API');
     let id: string;
     let body;
     try {
@@ -294,6 +326,8 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCap
 
   parseWebhook(webhook: WebhookRequest): WebhookParseResult {
     if (!this.sameSecret(webhook.query['hmac'])) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    const boleto = this.cobrancaNotification(webhook);
+    if (boleto) return boleto.ok ? { ok: true, providerPaymentIds: [boleto.chargeId], eventKey: `efi:cobranca:${boleto.token}` } : { ok: false, reason: 'malformed', httpStatus: 400 };
     const parsed = parseEfiWebhookBody(webhook.rawBody);
     switch (parsed.kind) {
       case 'pix':
@@ -306,6 +340,17 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCap
       default:
         return assertNever(parsed);
     }
+  }
+
+  /**
+   * A boleto notification: our URL carries `charge_id` (efi.cobrancas.ts) and the body is
+   * `notification=<token>`. Undefined for any other delivery.
+   */
+  private cobrancaNotification(webhook: WebhookRequest): { ok: true; chargeId: string; token: string } | { ok: false } | undefined {
+    const chargeId = webhook.query['charge_id'];
+    if (chargeId === undefined) return undefined;
+    const token = cobrancaNotificationToken(webhook.rawBody);
+    return isCobrancaId(chargeId) && token ? { ok: true, chargeId, token } : { ok: false };
   }
 
   private sameSecret(candidate: string | undefined): boolean {
@@ -349,6 +394,8 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCap
 
   parseRecurrenceWebhook(webhook: WebhookRequest): RecurrenceWebhookParseResult {
     if (!this.sameSecret(webhook.query['hmac'])) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    // A boleto notification is parseWebhook's alone.
+    if (this.cobrancaNotification(webhook)?.ok) return { ok: true, eventKey: `efi:cobranca:${webhook.query['charge_id']}`, events: [] };
     const parsed = parseEfiRecurrenceWebhookBody(webhook.rawBody);
     switch (parsed.kind) {
       case 'events':
@@ -382,6 +429,7 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCap
   /** Pix-sent notifications arrive at the same URL as received Pix, authenticated alike. */
   parseTransferWebhook(webhook: WebhookRequest): TransferWebhookParseResult {
     if (!this.sameSecret(webhook.query['hmac'])) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
+    if (this.cobrancaNotification(webhook)?.ok) return { ok: true, eventKey: `efi:cobranca:${webhook.query['charge_id']}`, transfers: [] };
     const parsed = parseEfiEnvioWebhookBody(webhook.rawBody);
     if (parsed.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
     return { ok: true, eventKey: parsed.eventKey, transfers: parsed.sends.map(({ idEnvio, payoutId }) => ({ providerTransferId: idEnvio, ...(payoutId ? { payoutId } : {}) })) };
