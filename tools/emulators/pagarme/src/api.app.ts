@@ -27,6 +27,6 @@ export function pagarmeApiApp(state: EmulatorState, sender: WebhookSender, order
     if (!boleto) throw pagarmeErrors.routeNotFound();
     res.status(200).type(req.params['format'] === 'pdf' ? 'text/plain' : 'html').send(`Boleto ${boleto.line}`);
   });
-  app.use(API_PREFIX, requireSecretKey(state), orderRoutes(state, orders), chargeRoutes(state, sender, orders.qrCodeUrl), recipientRoutes(state), withdrawalRoutes(state, withdrawals));
+  app.use(API_PREFIX, requireSecretKey(state), orderRoutes(state, orders, sender), chargeRoutes(state, sender, orders.qrCodeUrl), recipientRoutes(state), withdrawalRoutes(state, withdrawals));
   return finishApi(app, pagarmeAnswers, logger);
 }

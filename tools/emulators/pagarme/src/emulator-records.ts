@@ -2,6 +2,7 @@
 import type { PhoneRequest } from './order-validation';
 import type { DeliveryRecord } from '../../kit';
 import type { StoredSplitRule } from './split-rules';
+import type { CardTransactionDetails } from './card-payments';
 
 export interface AccountRegistration {
   secret_key: string;
@@ -19,7 +20,7 @@ export interface Account {
 
 export type OrderStatus = 'pending' | 'paid' | 'canceled' | 'failed';
 export type ChargeStatus = 'pending' | 'paid' | 'canceled' | 'processing' | 'failed' | 'overpaid' | 'underpaid' | 'chargedback';
-export type PixTransactionStatus = 'waiting_payment' | 'generated' | 'paid' | 'failed' | 'canceled' | 'refunded';
+export type PixTransactionStatus = 'waiting_payment' | 'generated' | 'paid' | 'failed' | 'canceled' | 'refunded' | 'captured' | 'not_authorized';
 
 export interface StoredCustomer {
   id: string;
@@ -47,6 +48,8 @@ export interface PixTransaction {
   id: string;
   /** Set on boleto charges (then `qrCode` is empty and the charge never expires by itself). */
   boleto?: BoletoDetails;
+  /** Set on credit card charges (card-payments.ts; `qrCode` empty, authorized at creation). */
+  card?: CardTransactionDetails;
   status: PixTransactionStatus;
   qrCode: string;
   expiresAt: Date;

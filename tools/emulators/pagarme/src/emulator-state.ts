@@ -11,6 +11,7 @@ import { takeBack } from './split-rules';
 import { pagarmeErrors } from './pagarme-errors';
 import type { PagarmeWithdrawalData } from './withdrawals';
 import type { StoredRecipient } from './recipients';
+import type { StoredCard } from './card-payments';
 import type { Account, AccountRegistration, RefundTransaction, StoredCustomer, StoredOrder, WebhookConfig, WebhookDelivery } from './emulator-records';
 
 export type {
@@ -48,6 +49,8 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   private readonly webhooks = new Map<string, WebhookConfig>();
   /** Recipients created by API (recipients.ts), by id; each has its own balance in `withdrawals`. */
   private readonly recipients = new Map<string, StoredRecipient>();
+  /** Cards saved by card orders (card-payments.ts), by `card_…` id: digits kept are first six and last four only. */
+  readonly cards = new Map<string, StoredCard>();
   private counters = zeroCounters();
   /** The balance and withdrawals (withdrawals.ts, on the kit's PayoutBook; Pagar.me sends no withdrawal webhooks). */
   readonly withdrawals = new PayoutBook<PagarmeWithdrawalData>(this.now, () => undefined);
@@ -193,6 +196,18 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     else this.withdrawals.credit(order.accountId, charge.amount);
   }
 
+  /** A card order captured at creation: paid at once, the money in the balances as for a paid Pix. */
+  settleCard(order: StoredOrder): void {
+    const at = this.now();
+    const { charge } = order;
+    charge.status = 'paid';
+    charge.paidAmount = charge.amount;
+    charge.paidAt = at;
+    order.status = 'paid';
+    if (charge.split) for (const rule of charge.split) this.withdrawals.credit(rule.owner, rule.amount);
+    else this.withdrawals.credit(order.accountId, charge.amount);
+  }
+
   /** Money a refund returns leaves the balances: in proportion to the split rules (split-rules.ts), or the account's own. */
   private takeBack(order: StoredOrder, canceledBefore: number, amount: number): void {
     const { charge } = order;
@@ -325,6 +340,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     this.orders.clear();
     this.byChargeId.clear();
     this.customers.clear();
+    this.cards.clear();
     this.idempotency.clear();
     this.withdrawals.reset();
     this.faults.clear();
@@ -344,6 +360,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
       webhooks: this.webhooks,
       withdrawals: this.withdrawals.snapshot(),
       recipients: this.recipients,
+      cards: this.cards,
     };
   }
 
@@ -359,5 +376,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     // A file written before withdrawals existed has none.
     if (snapshot.withdrawals) this.withdrawals.restore(snapshot.withdrawals);
     refill(this.recipients, snapshot.recipients);
+    // A file written before card orders existed has none.
+    refill(this.cards, snapshot.cards);
   }
 }

@@ -51,7 +51,50 @@ function boletoTransactionJson(transaction: PixTransaction, boleto: NonNullable<
   };
 }
 
+/** A credit card transaction (GetCreditCardTransactionResponse): the acquirer's answer and the card without its number. */
+function cardTransactionJson(transaction: PixTransaction, card: NonNullable<PixTransaction['card']>, amount: number) {
+  return {
+    id: transaction.id,
+    transaction_type: 'credit_card',
+    gateway_id: transaction.pixProviderTid,
+    amount,
+    status: transaction.status,
+    success: card.approved,
+    installments: card.installments,
+    ...(card.statementDescriptor ? { statement_descriptor: card.statementDescriptor } : {}),
+    acquirer_name: 'simulator',
+    acquirer_tid: transaction.pixProviderTid,
+    acquirer_nsu: transaction.pixProviderTid.slice(-6),
+    ...(card.approved ? { acquirer_auth_code: transaction.pixProviderTid.slice(-6) } : {}),
+    acquirer_message: card.acquirerMessage,
+    acquirer_return_code: card.acquirerReturnCode,
+    operation_type: 'auth_and_capture',
+    card: {
+      id: card.card.id,
+      first_six_digits: card.card.firstSix,
+      last_four_digits: card.card.lastFour,
+      brand: card.card.brand,
+      holder_name: card.card.holderName,
+      exp_month: card.card.expMonth,
+      exp_year: card.card.expYear,
+      status: 'active',
+      type: 'credit',
+    },
+    created_at: iso(transaction.createdAt),
+    updated_at: iso(transaction.updatedAt),
+    gateway_response: { code: card.approved ? '200' : '400', errors: card.approved ? [] : [{ message: card.acquirerMessage }] },
+    antifraud_response: {},
+    metadata: {},
+  };
+}
+
+/** `pix`, `boleto` or `credit_card`, from what the transaction carries. */
+export function paymentMethodOf(transaction: PixTransaction): 'pix' | 'boleto' | 'credit_card' {
+  return transaction.card ? 'credit_card' : transaction.boleto ? 'boleto' : 'pix';
+}
+
 export function transactionJson(transaction: PixTransaction, amount: number, qrCodeUrl: QrCodeUrl) {
+  if (transaction.card) return cardTransactionJson(transaction, transaction.card, amount);
   if (transaction.boleto) return boletoTransactionJson(transaction, transaction.boleto, amount);
   return {
     id: transaction.id,
@@ -87,7 +130,7 @@ export function chargeJson(order: StoredOrder, qrCodeUrl: QrCodeUrl, withOrder =
     ...(charge.canceledAmount !== undefined ? { canceled_amount: charge.canceledAmount } : {}),
     status: charge.status,
     currency: 'BRL',
-    payment_method: charge.transaction.boleto ? 'boleto' : 'pix',
+    payment_method: paymentMethodOf(charge.transaction),
     ...(charge.paidAt ? { paid_at: iso(charge.paidAt) } : {}),
     ...(charge.canceledAt ? { canceled_at: iso(charge.canceledAt) } : {}),
     created_at: iso(charge.createdAt),
@@ -149,7 +192,7 @@ export function orderJson(order: StoredOrder, qrCodeUrl: QrCodeUrl) {
 export function refundTransactionJson(refund: RefundTransaction, order: StoredOrder) {
   return {
     id: refund.id,
-    transaction_type: order.charge.transaction.boleto ? 'boleto' : 'pix',
+    transaction_type: paymentMethodOf(order.charge.transaction),
     amount: refund.amount,
     status: refund.status,
     success: true,

@@ -1,12 +1,13 @@
 /**
  * `POST /orders` body checks, answered the way Pagar.me v5 does: 422 with `errors` keyed by the
- * field path (`order.customer.name`) and the request echoed. Only Pix and boleto orders with one
- * payment are emulated. Messages follow the documented "The name field is required." pattern; the others are
+ * field path (`order.customer.name`) and the request echoed (card number and cvv masked). Pix,
+ * boleto and credit card orders with one payment are emulated. Messages follow the documented "The name field is required." pattern; the others are
  * the emulator's wording (Pagar.me's exact texts are not documented).
  */
 import { z } from 'zod';
 import { pagarmeErrors } from './pagarme-errors';
 import { splitProblems, splitRuleSchema, type RecipientResolver } from './split-rules';
+import { cardProblems, creditCardSchema, maskCardFields, type CreditCardRequest } from './card-payments';
 
 const digits = (min: number, max: number) => z.string().regex(new RegExp(`^\\d{${min},${max}}$`));
 
@@ -68,10 +69,12 @@ export const createOrderSchema = z.object({
   payments: z
     .array(
       z.object({
-        payment_method: z.enum(['pix', 'boleto']),
+        payment_method: z.enum(['pix', 'boleto', 'credit_card']),
         amount: z.number().int().min(1).optional(),
         pix: pixSchema.optional(),
         boleto: boletoSchema.optional(),
+        // A card (card-payments.ts), authorized when the order is created.
+        credit_card: creditCardSchema.optional(),
         // Split rules (split-rules.ts); checked against the account's recipients below.
         split: z.array(splitRuleSchema).min(1).max(MAX_SPLIT_RULES).optional(),
       }),
@@ -95,7 +98,7 @@ function fieldPath(path: (string | number)[]): string {
 function messageFor(issue: z.ZodIssue): string {
   const field = String(issue.path[issue.path.length - 1] ?? 'order');
   if (issue.code === 'invalid_type' && issue.received === 'undefined') return `The ${field} field is required.`;
-  if (issue.code === 'invalid_enum_value' && field === 'payment_method') return 'The payment_method is not supported by the emulator (pix and boleto only).';
+  if (issue.code === 'invalid_enum_value' && field === 'payment_method') return 'The payment_method is not supported by the emulator (pix, boleto and credit_card only).';
   if (issue.code === 'too_small' && issue.type === 'array') return `The ${field} field must have at least ${String(issue.minimum)} item(s).`;
   if (issue.code === 'too_big' && field === 'payments') return 'The emulator supports orders with exactly one payment.';
   return `The ${field} field is invalid.`;
@@ -119,13 +122,24 @@ function cpfCnpjValid(document: string): boolean {
   return check(d.slice(0, 12), w1) === d[12] && check(d.slice(0, 13), [6, ...w1]) === d[13];
 }
 
+/** A credit_card payment: one of `card` (checked field by field) or `card_id` (looked up when the order is made). */
+function creditCardProblems(creditCard: CreditCardRequest | undefined, now: Date): Record<string, string> {
+  const at = 'order.payments[0].credit_card';
+  if (!creditCard) return { [at]: 'The credit_card field is required.' };
+  if (creditCard.card_token !== undefined) return { [`${at}.card_token`]: 'The emulator does not issue card tokens: send card or card_id.' };
+  if (creditCard.card && creditCard.card_id) return { [at]: 'Send either card or card_id.' };
+  if (creditCard.card_id) return {};
+  if (!creditCard.card) return { [`${at}.card`]: 'The card field is required.' };
+  return cardProblems(creditCard.card, now);
+}
+
 /** The parsed order, or a thrown 422 listing every problem (as Pagar.me lists them all at once). */
 export function parseCreateOrder(body: unknown, now: Date, recipients: RecipientResolver = () => undefined): CreateOrderRequest {
   const parsed = createOrderSchema.safeParse(body);
   const errors: Record<string, string[]> = {};
   if (!parsed.success) {
     for (const issue of parsed.error.issues) add(errors, fieldPath(issue.path), messageFor(issue));
-    throw pagarmeErrors.invalid(errors, body);
+    throw pagarmeErrors.invalid(errors, maskCardFields(body));
   }
   const order = parsed.data;
   const customer = order.customer;
@@ -152,6 +166,7 @@ export function parseCreateOrder(body: unknown, now: Date, recipients: Recipient
   const expiresAt = payment?.pix?.expires_at;
   if (expiresAt && Date.parse(expiresAt) <= now.getTime()) add(errors, 'order.payments[0].pix.expires_at', 'The expires_at field must be in the future.');
   if (payment?.split) for (const [key, messages] of Object.entries(splitProblems(payment.split, total, recipients))) for (const message of messages) add(errors, key, message);
-  if (Object.keys(errors).length > 0) throw pagarmeErrors.invalid(errors, body);
+  if (payment?.payment_method === 'credit_card') for (const [key, message] of Object.entries(creditCardProblems(payment.credit_card, now))) add(errors, key, message);
+  if (Object.keys(errors).length > 0) throw pagarmeErrors.invalid(errors, maskCardFields(body));
   return order;
 }

@@ -1,6 +1,6 @@
 /**
- * `POST /orders` (a Pix or boleto order: one item list, one customer, one payment → one charge
- * with its QR code or its boleto line), `GET /orders` and `GET /orders/:id`, mounted under `/core/v5` behind the secret-key
+ * `POST /orders` (a Pix, boleto or credit card order: one item list, one customer, one payment →
+ * one charge with its QR code, its boleto line, or its card transaction, card-payments.ts), `GET /orders` and `GET /orders/:id`, mounted under `/core/v5` behind the secret-key
  * check, which leaves the caller's account id in `res.locals.accountId`.
  */
 import { Router, type Response } from 'express';
@@ -15,6 +15,9 @@ import { pagarmeErrors } from './pagarme-errors';
 import type { BoletoDetails } from './emulator-records';
 import { newBoleto } from '../../kit';
 import { storedRules } from './split-rules';
+import { authorize, maskCardFields, type CardTransactionDetails } from './card-payments';
+import { publishTransition } from './webhook-events';
+import type { WebhookSender } from './webhook-sender';
 
 export interface OrderRoutesOptions {
   /** City written into BR Codes. */
@@ -74,12 +77,30 @@ function boletoOf(
   return { line: digitableLine, barcode, url, pdf: `${url}/pdf`, dueAt, ...(request?.instructions ? { instructions: request.instructions } : {}) };
 }
 
+/**
+ * A credit_card payment's transaction: the card sent in full (saved to the customer) or a saved
+ * `card_id` of this account, and the acquirer's answer (card-payments.ts).
+ */
+function cardTransaction(state: EmulatorState, accountId: string, customerId: string, request: NonNullable<CreateOrderRequest['payments'][0]['credit_card']>, body: unknown): CardTransactionDetails {
+  const base = { installments: request.installments ?? 1, ...(request.statement_descriptor ? { statementDescriptor: request.statement_descriptor } : {}) };
+  if (request.card_id) {
+    const saved = state.cards.get(request.card_id);
+    if (!saved || saved.accountId !== accountId) throw pagarmeErrors.invalid({ 'order.payments[0].credit_card.card_id': ['Card not found.'] }, maskCardFields(body));
+    return { ...base, card: saved, approved: true, acquirerReturnCode: '00', acquirerMessage: 'Transação capturada com sucesso' };
+  }
+  const judged = authorize(request.card ?? {}, { cardId: newId('card'), accountId, customerId });
+  state.cards.set(judged.stored.id, judged.stored);
+  return { ...base, card: judged.stored, approved: judged.approved, acquirerReturnCode: judged.code, acquirerMessage: judged.message };
+}
+
 function createOrder(state: EmulatorState, accountId: string, body: unknown, options: OrderRoutesOptions): StoredOrder {
   const at = state.now();
   const request = parseCreateOrder(body, at, (recipientId) => state.splitRecipientOwner(accountId, recipientId));
   const customer = customerFor(state, accountId, request);
   const pix = request.payments[0]?.pix;
   const amount = request.items.reduce((sum, item) => sum + item.amount * item.quantity, 0);
+  const creditCard = request.payments[0]?.payment_method === 'credit_card' ? request.payments[0].credit_card : undefined;
+  const card = creditCard ? cardTransaction(state, accountId, customer.id, creditCard, body) : undefined;
   const transactionId = newId('tran');
   const boleto = request.payments[0]?.payment_method === 'boleto' ? boletoOf(request.payments[0]?.boleto, amount, at, transactionId, options) : undefined;
   const expiresAt = boleto
@@ -90,7 +111,7 @@ function createOrder(state: EmulatorState, accountId: string, body: unknown, opt
   const orderId = newId('or');
   const code = request.code ?? orderId.slice(3, 13).toUpperCase();
   const location = `${options.locationBase}/${newLocationToken()}`;
-  return state.addOrder({
+  const order = state.addOrder({
     accountId,
     id: orderId,
     code,
@@ -112,9 +133,10 @@ function createOrder(state: EmulatorState, accountId: string, body: unknown, opt
       ...(request.payments[0]?.split ? { split: storedRules(request.payments[0].split, (recipientId) => state.splitRecipientOwner(accountId, recipientId), () => newId('sr')) } : {}),
       transaction: {
         id: transactionId,
-        status: boleto ? 'generated' : 'waiting_payment',
-        qrCode: boleto ? '' : dynamicBrCode(location, merchantFor(state.accountName(accountId), options.merchantCity)),
+        status: card ? (card.approved ? 'captured' : 'not_authorized') : boleto ? 'generated' : 'waiting_payment',
+        qrCode: boleto || card ? '' : dynamicBrCode(location, merchantFor(state.accountName(accountId), options.merchantCity)),
         ...(boleto ? { boleto } : {}),
+        ...(card ? { card } : {}),
         expiresAt,
         pixProviderTid: newGatewayId(),
         ...(pix?.additional_information ? { additionalInformation: pix.additional_information } : {}),
@@ -123,6 +145,13 @@ function createOrder(state: EmulatorState, accountId: string, body: unknown, opt
       },
     },
   });
+  // A card is authorized and captured now: paid, or failed with the acquirer's answer.
+  if (card?.approved) state.settleCard(order);
+  else if (card) {
+    order.charge.status = 'failed';
+    order.status = 'failed';
+  }
+  return order;
 }
 
 function positiveInt(value: unknown, fallback: number, max: number): number {
@@ -130,12 +159,14 @@ function positiveInt(value: unknown, fallback: number, max: number): number {
   return Math.min(Math.max(n, 1), max);
 }
 
-export function orderRoutes(state: EmulatorState, options: OrderRoutesOptions): Router {
+export function orderRoutes(state: EmulatorState, options: OrderRoutesOptions, sender?: WebhookSender): Router {
   const router = Router();
 
   // Pagar.me answers a created order with 200 (not 201), with its charges.
   router.post('/orders', idempotentReplay(state), (req, res) => {
     const order = createOrder(state, accountOf(res), req.body, options);
+    // A card order is final at once: its webhooks go out as for a paid (or failed) charge.
+    if (order.charge.transaction.card && sender) publishTransition(sender, order, order.charge.status === 'paid' ? 'paid' : 'expired', options.qrCodeUrl);
     res.status(200).json(orderJson(order, options.qrCodeUrl));
   });
 

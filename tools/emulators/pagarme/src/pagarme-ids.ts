@@ -17,7 +17,7 @@ function stableBase62(seed: string): string {
   return out;
 }
 
-export type IdPrefix = 'or' | 'ch' | 'tran' | 'oi' | 'hook' | 'rp' | 'sr';
+export type IdPrefix = 'or' | 'ch' | 'tran' | 'oi' | 'hook' | 'rp' | 'sr' | 'card';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${base62(16)}`;

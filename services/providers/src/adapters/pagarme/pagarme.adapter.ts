@@ -36,6 +36,7 @@ import {
 } from './pagarme.transformers';
 import { parsePagarmeWebhookBody } from './pagarme.webhook';
 import { providerErrorFor } from './pagarme.errors';
+import { assertVaultCard, cardFieldRefusal } from './pagarme.vault-card';
 import { listChargeTransactions, refundPagarmeCharge, refundsOfTransactions } from './pagarme.refunds';
 import type { CreateTransferInput, PayoutCapable, ProviderBalance, ProviderTransfer } from '../provider-payouts';
 import { PagarmeWithdrawals, RECIPIENT_SETTING } from './pagarme.withdrawals';
@@ -69,7 +70,10 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 
 export class PagarmeAdapter implements ProviderAdapter, PayoutCapable, SubaccountCapable {
-  static readonly methods = ['pix', 'boleto'] as const;
+  /** Card: vault cards only (pagarme.vault-card.ts). */
+  static readonly methods = ['pix', 'boleto', 'card'] as const;
+  /** Vault cards go in the order's `credit_card.card`; the `cvv` is sent and required (pagarme.vault-card.ts). */
+  static readonly vaultCards = { needsCvc: true } as const;
   /** Withdrawals to the recipient's registered bank account (pagarme.withdrawals.ts). */
   static readonly payoutDestinations = ['account'] as const;
   readonly payoutDestinations = PagarmeAdapter.payoutDestinations;
@@ -118,6 +122,7 @@ export class PagarmeAdapter implements ProviderAdapter, PayoutCapable, Subaccoun
 
   async createCharge(input: CreateChargeInput): Promise<ProviderCharge> {
     refuseOtherMethods(this.provider, PagarmeAdapter.methods, input.method);
+    assertVaultCard(input);
     let orderRequest: PagarmeCreateOrderRequest;
     // A split names the main recipient too (its rule takes the remainder): asked once per adapter.
     const mainRecipient = input.splits?.length ? await this.#withdrawals.recipient() : undefined;
@@ -129,7 +134,7 @@ export class PagarmeAdapter implements ProviderAdapter, PayoutCapable, Subaccoun
     }
     // Pagar.me answers a repeated key (24 h) with the first answer, whatever the new body is.
     const answer = await this.api('POST', '/orders', { operation: 'create', method: input.method }, orderRequest, { 'idempotency-key': input.idempotencyKey });
-    if (answer.status !== 200 && answer.status !== 201) throw providerErrorFor(answer.status, answer.body, 'create order');
+    if (answer.status !== 200 && answer.status !== 201) throw cardFieldRefusal(answer.status, answer.body) ?? providerErrorFor(answer.status, answer.body, 'create order');
     const order = answer.body as PagarmeOrder;
     const charge = chargeOfOrder(order);
     if (!charge) throw new ProviderError('rejected', 'provider_rejected', `pagarme create: order ${order.id} has no charge`, answer.status);

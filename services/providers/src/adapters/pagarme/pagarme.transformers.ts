@@ -13,6 +13,7 @@
 import { assertNever } from '@orquestra/platform';
 import type { CreateChargeInput, ProviderCharge, ProviderChargeStatus } from '../provider-adapter';
 import { boletoDueDate, endOfDueDate } from '../../domain/boleto-due-date';
+import { declineReason, type CardDeclineCode } from '../../domain/card-declines';
 
 // ---------------------------------------------------------------------------------------------
 // Wire types (pagarme/pagarme-nodejs-sdk models: CreateOrderRequest, GetChargeResponse,
@@ -44,8 +45,16 @@ export interface PagarmeCreateOrderRequest {
   payments: ((
     | { payment_method: 'pix'; pix: { expires_in: number; additional_information?: { name: string; value: string }[] } }
     | { payment_method: 'boleto'; boleto: { due_at: string; instructions: string } }
+    | { payment_method: 'credit_card'; credit_card: PagarmeCreditCardPayment }
   ) & { split?: PagarmeSplitRule[] })[];
   metadata: Record<string, string>;
+}
+
+/** `payments[].credit_card` with the card in full (CreateCreditCardPaymentRequest, CreateCardRequest). */
+export interface PagarmeCreditCardPayment {
+  installments: number;
+  statement_descriptor?: string;
+  card: { number: string; holder_name: string; exp_month: number; exp_year: number; cvv: string; billing_address?: PagarmeAddress };
 }
 
 /** A split rule (CreateSplitRequest): flat amounts in cents here. */
@@ -82,6 +91,11 @@ export interface PagarmePixTransaction {
   expires_at?: string | null;
   end_to_end_id?: string | null;
   gateway_response?: { code?: string; errors?: { message?: string }[] } | null;
+  /** Card transactions: the acquirer's answer (ISO 8583-style return code) and message. */
+  acquirer_return_code?: string | null;
+  acquirer_message?: string | null;
+  installments?: number;
+  card?: { id?: string; last_four_digits?: string; brand?: string } | null;
 }
 
 export interface PagarmeCharge {
@@ -175,7 +189,6 @@ export function customerFor(customer: CreateChargeInput['customer']): PagarmeCre
 export function buildOrderRequest(input: CreateChargeInput, now: Date = new Date(), mainRecipientId?: string): PagarmeCreateOrderRequest {
   const description = truncate(input.description?.trim() || (input.method === 'boleto' ? 'Pagamento por boleto' : DEFAULT_DESCRIPTION), DESCRIPTION_MAX);
   const code = truncate(input.paymentId, CODE_MAX);
-  if (input.method === 'card') throw new RangeError('card is not available at Pagar.me through Orquestra yet');
   const customer = customerFor(input.customer);
   const split = input.splits?.length ? { split: splitRules(input.amount, input.splits, mainRecipientId) } : {};
   return {
@@ -183,7 +196,9 @@ export function buildOrderRequest(input: CreateChargeInput, now: Date = new Date
     items: [{ amount: checkedCents(input.amount), description, quantity: 1, code }],
     customer: input.method === 'boleto' ? { ...customer, address: addressFor(input.customer.address) } : customer,
     payments: [
-      input.method === 'boleto'
+      input.method === 'card'
+        ? { payment_method: 'credit_card', ...split, credit_card: creditCardPayment(input) }
+        : input.method === 'boleto'
         ? {
             payment_method: 'boleto',
             ...split,
@@ -200,6 +215,29 @@ export function buildOrderRequest(input: CreateChargeInput, now: Date = new Date
           },
     ],
     metadata: { ...input.metadata },
+  };
+}
+
+/**
+ * A vault card in Pagar.me's form (pagarme.vault-card.ts decides when it may be sent): the card in
+ * full, with the customer's address as the billing address when we have it, and the installments.
+ */
+export function creditCardPayment(input: CreateChargeInput): PagarmeCreditCardPayment {
+  const card = input.card?.vaultCard;
+  if (!card) throw new RangeError('card at Pagar.me needs a vault card');
+  if (!card.cvc) throw new RangeError('card at Pagar.me needs the security code');
+  const installments = input.card?.installments ?? 1;
+  if (!Number.isInteger(installments) || installments < 1 || installments > 12) throw new RangeError('card.installments must be 1..12');
+  return {
+    installments,
+    card: {
+      number: card.number,
+      holder_name: truncate(card.holderName.trim(), NAME_MAX),
+      exp_month: card.expMonth,
+      exp_year: card.expYear,
+      cvv: card.cvc,
+      ...(input.customer.address ? { billing_address: addressFor(input.customer.address) } : {}),
+    },
   };
 }
 
@@ -275,10 +313,32 @@ export function mapChargeStatus(charge: Pick<PagarmeCharge, 'status' | 'last_tra
       return { status: 'canceled', failureCode: 'chargedback', failureReason: 'Estornado por chargeback' };
     case 'failed':
       if (charge.last_transaction?.qr_code) return { status: 'canceled', failureCode: 'expired', failureReason: 'Pix expirado sem pagamento' };
+      if (charge.last_transaction?.transaction_type === 'credit_card') {
+        const failureCode = pagarmeCardDecline(charge.last_transaction.acquirer_return_code);
+        return { status: 'failed', failureCode, failureReason: declineReason(failureCode) };
+      }
       return { status: 'failed', failureCode: 'provider_declined', failureReason: gatewayReason(charge.last_transaction) ?? 'Cobrança recusada pelo Pagar.me' };
     default:
       return assertNever(status);
   }
+}
+
+/**
+ * The acquirer's return code of a refused card (the ABECS codes Brazilian acquirers answer, as
+ * Pagar.me passes them in `acquirer_return_code`) → our decline code; anything else is a plain refusal.
+ */
+const PAGARME_CARD_DECLINES: Readonly<Record<string, CardDeclineCode>> = {
+  '51': 'insufficient_funds',
+  '54': 'expired_card',
+  '82': 'incorrect_cvc',
+  N7: 'incorrect_cvc',
+  '41': 'lost_card',
+  '43': 'stolen_card',
+  '96': 'processing_error',
+};
+
+export function pagarmeCardDecline(returnCode: string | null | undefined): CardDeclineCode {
+  return PAGARME_CARD_DECLINES[returnCode ?? ''] ?? 'card_declined';
 }
 
 function gatewayReason(transaction: PagarmePixTransaction | null | undefined): string | undefined {
