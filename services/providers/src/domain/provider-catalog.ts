@@ -82,8 +82,9 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
       { name: 'webhook_secret', label: 'Assinatura secreta dos webhooks', secret: true },
     ],
     baseUrls: { test: 'https://api.mercadopago.com', live: 'https://api.mercadopago.com' },
-    // Every payment needs payer.email; a boleto (bolbradesco) also the CPF/CNPJ and full address.
-    customerRequires: { pix: ['email'], boleto: ['document', 'address', 'email'], card: ['email'] },
+    // Every payment needs payer.email; a boleto (bolbradesco) also the CPF/CNPJ and full address;
+    // a card the document as the spec asks of every card payment (sent as payer and holder identification).
+    customerRequires: { pix: ['email'], boleto: ['document', 'address', 'email'], card: ['document', 'email'] },
     hostedCheckout: [],
     amountUnit: 'reais_decimal',
     keepsMetadata: true,
