@@ -13,6 +13,8 @@
  * the brand as `payment_method_id`; a refused card is a `rejected` payment, answered as a failed
  * charge with our decline code. The card's number and security code exist only in the one request
  * body: never in an error, log or metric (the HTTP core records method, path and status only).
+ * A card token the account's own MercadoPago.js minted (`card.token`, with `card.brand`) is paid
+ * the same way without the tokenization step.
  * Webhooks go to each payment's
  * `notification_url` (Mercado Pago has no webhook-registration API) and are verified with the
  * account's "assinatura secreta" (credential `webhook_secret`).
@@ -125,7 +127,10 @@ export class MercadoPagoAdapter implements ProviderAdapter {
         return serializePaymentRequest(buildBoletoRequest(input, notificationUrl, new Date()), input.amount);
       case 'card': {
         const card = input.card?.vaultCard;
-        if (!card) throw new RangeError('a card payment here needs a vault card (Mercado Pago tokens are minted by the platform)');
+        const ownToken = input.card?.token;
+        // A token the account's own MercadoPago.js / Bricks minted: paid as it is (its brand must be named).
+        if (!card && ownToken) return serializePaymentRequest(buildCardRequest(input, ownToken, input.card?.brand ?? '', notificationUrl), input.amount);
+        if (!card) throw new RangeError('a card payment needs a vault card or a card token of this account');
         if (!card.cvc) throw new RangeError('Mercado Pago tokenizes a card only with its security code, which is no longer kept');
         // Validate what needs no request first, so a brand it does not take costs no token.
         buildCardRequest(input, 'probe', card.brand, notificationUrl);

@@ -181,6 +181,20 @@ describe('vault cards', () => {
     expectNoCardData(inspect(adapterWith(), { depth: 5 }));
   });
 
+  it("a card token of the account's own form (card.token + brand) is paid without tokenizing again", async () => {
+    const minted = await fetch(`${baseUrl}/v1/card_tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ACCOUNT.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ card_number: '4235647728025682', expiration_month: 11, expiration_year: 2030, security_code: '123', cardholder: { name: 'APRO' } }),
+    });
+    const token = ((await minted.json()) as { id: string }).id;
+    const charge = await adapterWith().createCharge(cardCharge(card(), { card: { token, installments: 1, brand: 'visa' } }));
+    expect(charge.status).toBe('paid');
+    expect(emulator.state.findPayment(Number(charge.providerPaymentId))?.request.paymentMethodId).toBe('visa');
+    // Without the brand Mercado Pago cannot name the payment method: refused before sending.
+    await expect(adapterWith().createCharge(cardCharge(card(), { card: { token, installments: 1 } }))).rejects.toMatchObject({ kind: 'rejected' });
+  });
+
   it("a token works only on the account that issued it; another account's answers 400 / 2006", async () => {
     const minted = await fetch(`${baseUrl}/v1/card_tokens`, {
       method: 'POST',
