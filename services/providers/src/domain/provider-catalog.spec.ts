@@ -93,7 +93,7 @@ describe('the provider catalog', () => {
       asaas: { methods: ['pix', 'card'], refunds: true, disputes: true, evidence: false },
       efi: { methods: ['pix', 'boleto'], refunds: true, disputes: true, evidence: true },
       mercadopago: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: false, evidence: false },
-      pagarme: { methods: ['pix', 'boleto'], refunds: true, disputes: false, evidence: false },
+      pagarme: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: false, evidence: false },
       stripe: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: true, evidence: true },
       woovi: { methods: ['pix'], refunds: true, disputes: true, evidence: false },
     });

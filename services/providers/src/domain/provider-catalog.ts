@@ -109,12 +109,12 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
     name: 'Pagar.me',
     credentialFields: [{ name: 'secret_key', label: 'Chave secreta (sk_test_… ou sk_…)', secret: true }],
     baseUrls: { test: 'https://api.pagar.me/core/v5', live: 'https://api.pagar.me/core/v5' },
-    // Every order needs the full customer; a boleto also the address the bank prints.
-    customerRequires: { pix: ['document', 'email', 'phone'], boleto: ['document', 'email', 'phone', 'address'] },
+    // Every order needs the full customer; a boleto also the address the bank prints. Card: vault cards (pagarme.vault-card.ts).
+    customerRequires: { pix: ['document', 'email', 'phone'], boleto: ['document', 'email', 'phone', 'address'], card: ['document', 'email', 'phone'] },
     hostedCheckout: [],
     amountUnit: 'cents',
     keepsMetadata: true,
-    notes: 'Valores em centavos. Exige nome, e-mail, documento e telefone do cliente. Webhooks configurados no painel (cole a URL mostrada na conta; inclua charge.refunded e charge.partial_canceled). Reembolso parcial ou total de Pix pela API; boleto pago só pelo painel (o Pagar.me pede a conta bancária do pagador).',
+    notes: 'Valores em centavos. Exige nome, e-mail, documento e telefone do cliente. Webhooks configurados no painel (cole a URL mostrada na conta; inclua charge.refunded e charge.partial_canceled). Reembolso parcial ou total de Pix pela API; boleto pago só pelo painel (o Pagar.me pede a conta bancária do pagador). Cartão só do cofre (card.id ou o card.token do formulário da plataforma), com o código de segurança.',
   }),
   woovi: describe(WooviAdapter, {
     code: 'woovi',
