@@ -80,7 +80,7 @@ describe('GET /v1/providers tells what boleto and card need', () => {
     expect(stripe?.capabilities.methods).toEqual(['pix', 'boleto', 'card']);
     expect(stripe?.capabilities.customer_requires).toMatchObject({ boleto: ['document', 'address', 'email'], card: ['document'] });
     const pagarme = (response.body.data as Array<Record<string, any>>).find((p) => p.code === 'pagarme');
-    expect(pagarme?.capabilities.methods).toEqual(['pix', 'boleto']);
+    expect(pagarme?.capabilities.methods).toEqual(['pix', 'boleto', 'card']);
     expect(pagarme?.capabilities.customer_requires.boleto).toEqual(['document', 'email', 'phone', 'address']);
   });
 });
