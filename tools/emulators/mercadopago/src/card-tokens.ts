@@ -5,7 +5,9 @@
  * cards (`APRO` approved, `OTHE` refused, `FUND` insufficient funds, `SECU` security code, `EXPI`
  * expiry date, `CALL` call for authorization, `FORM` form error, `CONT` pending). A card whose
  * expiry has passed is refused as `cc_rejected_bad_filled_date` whatever the name; any other name
- * is approved (the emulator's choice). Only the first six and last four digits are kept: the
+ * is approved (the emulator's choice). As an emulator-only convenience the decline numbers every
+ * other emulator shares decide too (EMULATOR_DECLINE_NUMBERS), so one test card behaves alike at
+ * every provider. Only the first six and last four digits are kept: the
  * number and security code are never stored, logged or echoed.
  */
 import { randomBytes } from 'node:crypto';
@@ -40,6 +42,13 @@ export const TEST_CARD_NUMBERS = {
   amex: '375365153556885',
   elo: '5067766783888311',
 } as const;
+
+/** Emulator-only: the numbers the other emulators decline with, declined the same way here. */
+export const EMULATOR_DECLINE_NUMBERS: Readonly<Record<string, CardOutcome>> = {
+  '4000000000000002': { status: 'rejected', statusDetail: 'cc_rejected_other_reason' },
+  '4000000000009995': { status: 'rejected', statusDetail: 'cc_rejected_insufficient_amount' },
+  '4000000000000069': { status: 'rejected', statusDetail: 'cc_rejected_bad_filled_date' },
+};
 
 /** A card token lives 7 days and pays once. */
 export const CARD_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -81,7 +90,9 @@ const bodySchema = z
   .passthrough();
 
 /** The outcome a payment with this card gets (see the module comment). */
-export function outcomeFor(holderName: string, expMonth: number, expYear: number, now: Date): CardOutcome {
+export function outcomeFor(holderName: string, expMonth: number, expYear: number, now: Date, number = ''): CardOutcome {
+  const byNumber = EMULATOR_DECLINE_NUMBERS[number];
+  if (byNumber) return byNumber;
   const local = new Date(now.getTime() - 3 * 3_600_000);
   const expired = expYear < local.getUTCFullYear() || (expYear === local.getUTCFullYear() && expMonth < local.getUTCMonth() + 1);
   if (expired) return { status: 'rejected', statusDetail: 'cc_rejected_bad_filled_date' };
@@ -112,7 +123,7 @@ export function tokenizeCard(body: unknown, userId: number, now: Date): StoredCa
     expMonth: month,
     expYear: year,
     holderName,
-    outcome: outcomeFor(holderName, month, year, now),
+    outcome: outcomeFor(holderName, month, year, now, number),
     createdAt: now,
     used: false,
   };

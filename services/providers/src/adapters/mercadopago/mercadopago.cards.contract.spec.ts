@@ -138,6 +138,15 @@ describe('vault cards', () => {
     expect(charge.failureReason).toContain(reason);
   });
 
+  it.each([
+    ['4000000000000002', 'card_declined'],
+    ['4000000000009995', 'insufficient_funds'],
+    ['4000000000000069', 'expired_card'],
+  ])('the shared emulator decline number %s is %s here too', async (number, failureCode) => {
+    const charge = await adapterWith().createCharge(cardCharge(card({ number, brand: 'visa' })));
+    expect({ status: charge.status, failureCode: charge.failureCode }).toEqual({ status: 'failed', failureCode });
+  });
+
   it('a card whose expiry passed is refused as expired_card', async () => {
     const charge = await adapterWith().createCharge(cardCharge(card({ expYear: 2021, expMonth: 1 })));
     expect({ status: charge.status, failureCode: charge.failureCode }).toEqual({ status: 'failed', failureCode: 'expired_card' });
