@@ -15,6 +15,7 @@ let key: string;
 let restrictedKey: string;
 let stripeAccount: string;
 let merchantId: string;
+let liveKey: string;
 
 async function stripeControl(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
   const response = await fetch(`${stackInfo().controlUrls.stripe}${path}`, {
@@ -43,6 +44,7 @@ beforeAll(async () => {
     merchantId = merchant.id;
     key = (await client.createApiKey({ merchant_id: merchant.id, mode: common.Mode.MODE_TEST, kind: accounts.KeyKind.KEY_KIND_FULL, name: 'subaccounts e2e' })).secret;
     restrictedKey = (await client.createApiKey({ merchant_id: merchant.id, mode: common.Mode.MODE_TEST, kind: accounts.KeyKind.KEY_KIND_RESTRICTED, name: 'subaccounts e2e bot' })).secret;
+    liveKey = (await client.createApiKey({ merchant_id: merchant.id, mode: common.Mode.MODE_LIVE, kind: accounts.KeyKind.KEY_KIND_FULL, name: 'subaccounts e2e live' })).secret;
   } finally {
     client.close();
   }
@@ -129,8 +131,9 @@ describe('subaccounts', () => {
       expect(answer.status).toBe(403);
       expect(answer.body.error.code).toBe('restricted_key');
     }
-    const live = await api('GET', `/v1/subaccounts/${created.body.id}`, { key: stackInfo().liveKey });
-    expect(live.status).toBe(404);
+    // The same merchant's live mode never sees a test subaccount (nor does another merchant).
+    for (const other of [liveKey, stackInfo().liveKey]) expect((await api('GET', `/v1/subaccounts/${created.body.id}`, { key: other })).status).toBe(404);
+    expect((await api('GET', '/v1/subaccounts', { key: liveKey })).body.data).toEqual([]);
   });
 
   it('a split card payment pays its part into the subaccount, whose totals show it; the subaccount withdraws it as a payout', async () => {
@@ -152,8 +155,8 @@ describe('subaccounts', () => {
     const unknown = await api('POST', '/v1/payments', { key, body: { ...body, splits: [{ subaccount_id: 'sub_nobody', amount: 100 }] } });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.param).toBe('splits[0].subaccount_id');
-    // Another merchant's live key does not see this test subaccount.
-    const live = await api('POST', '/v1/payments', { key: stackInfo().liveKey, body: { method: 'pix', amount: 10_000, customer: body.customer, splits: [{ subaccount_id: sub, amount: 100 }] } });
+    // The merchant's own live mode does not see this test subaccount.
+    const live = await api('POST', '/v1/payments', { key: liveKey, body: { method: 'pix', amount: 10_000, customer: body.customer, splits: [{ subaccount_id: sub, amount: 100 }] } });
     expect(live.status).toBe(404);
     expect(live.body.error.param).toBe('splits[0].subaccount_id');
 
