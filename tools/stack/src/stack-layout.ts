@@ -163,6 +163,8 @@ export function serviceEnvironment(options: {
       SUBSCRIPTIONS_GRPC_ADDR: addr(ports.subscriptions),
       PAYOUTS_GRPC_ADDR: addr(ports.payouts),
       VAULT_GRPC_ADDR: addr(ports.vault),
+      // Its own address: the OpenAPI server, the card fields' script and the origin of their iframe.
+      PUBLIC_BASE_URL: publicBase,
       // The payment page is served by the gateway at the path of the payments' PAY_BASE_URL.
       PAY_BASE_URL: `${publicBase}/pay`,
     },

@@ -79,6 +79,13 @@ describe('card fields routes (public)', () => {
       expect(answer.headers.get('cache-control')).toBe('no-store');
     });
 
+    it("also accepts the page's own origin when the platform is reached under another host name", async () => {
+      clients.vault.tokenize = vaultAllowing('https://loja.com.br');
+      const own = new URL(app.url).origin;
+      const answer = await app.request('POST', '/v1/cards/tokenize', { headers: { origin: own, 'sec-fetch-site': 'same-origin' }, body: CARD });
+      expect(answer.status).toBe(201);
+    });
+
     it('refuses a call from any other page or from a server (no Origin)', async () => {
       clients.vault.tokenize = vaultAllowing('https://loja.com.br');
       const callers: Array<Record<string, string>> = [{ origin: 'https://loja.com.br' }, {}, { origin: PLATFORM, 'sec-fetch-site': 'cross-site' }];

@@ -65,7 +65,9 @@ export function cardFieldsRoutes(context: RouteContext): Router {
   router.post('/v1/cards/tokenize', async (req, res, next) => {
     // Only the card fields' own page (this origin) calls it from a browser.
     const site = req.get('sec-fetch-site');
-    if (req.get('origin') !== platformOrigin || (site && site !== 'same-origin')) {
+    const origin = req.get('origin');
+    const sameHost = origin !== undefined && origin === `${req.protocol}://${req.get('host') ?? ''}`;
+    if (!origin || (origin !== platformOrigin && !sameHost) || (site && site !== 'same-origin')) {
       return next(new AppError('invalid_request', { param: 'origin', message: 'Esta chamada é feita só pelos campos de cartão (o script de GET /v1/cards/fields.js), nunca direto da sua página ou do seu servidor.' }));
     }
     smallJson(req, res, (error?: unknown) => {
