@@ -204,6 +204,20 @@ describe('vault cards', () => {
     await expect(adapterWith().createCharge(cardCharge(card(), { card: { token, installments: 1 } }))).rejects.toMatchObject({ kind: 'rejected' });
   });
 
+  it('a provider 500 while tokenizing is not_created (nothing charged) and its error shows no card data', async () => {
+    emulator.state.faults.clear();
+    const fault = await fetch(`${controlUrl}/__control/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: ACCOUNT.access_token, error_rate: 1 }) });
+    expect(fault.status).toBe(200);
+    try {
+      const error = await errorOf(adapterWith().createCharge(cardCharge(card())));
+      expect({ kind: error.kind, httpStatus: error.httpStatus }).toEqual({ kind: 'not_created', httpStatus: 500 });
+      expectNoCardData(`${error.message} ${inspect(error)} ${JSON.stringify(error)}`);
+      expectNoCardData(JSON.stringify(exchanges));
+    } finally {
+      emulator.state.faults.clear();
+    }
+  });
+
   it("a token works only on the account that issued it; another account's answers 400 / 2006", async () => {
     const minted = await fetch(`${baseUrl}/v1/card_tokens`, {
       method: 'POST',
