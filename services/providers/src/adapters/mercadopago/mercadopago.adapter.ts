@@ -147,7 +147,7 @@ export class MercadoPagoAdapter implements ProviderAdapter {
     const card = input.card?.vaultCard;
     if (!card) throw new RangeError('no vault card');
     // A `prepare`: a token charges nothing, so whatever goes wrong here no charge exists yet.
-    const answer = await this.api('POST', '/v1/card_tokens', 'prepare', JSON.stringify(buildCardTokenRequest(card, input.customer.document)));
+    const answer = await this.api('POST', '/v1/card_tokens', { operation: 'prepare' }, JSON.stringify(buildCardTokenRequest(card, input.customer.document)));
     if (answer.status !== 200 && answer.status !== 201) throw providerErrorFor(answer.status, answer.body, 'create card token', { withMessage: false });
     const token = (answer.body as MercadoPagoCardToken | undefined)?.id;
     if (typeof token !== 'string' || token.length === 0) throw new ProviderError('rejected', 'provider_error', 'mercadopago create card token: answer without an id');
