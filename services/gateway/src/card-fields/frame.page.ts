@@ -162,6 +162,9 @@ export function renderRefusedFramePage(options: { message: string; nonce: string
 <html lang="pt-BR"><head><meta charset="utf-8"><title>Campos de cartão indisponíveis</title><style nonce="${nonce}">${FRAME_STYLE}</style></head>
 <body><p class="refused" role="alert">${escapeHtml(options.message)}</p>
 <script nonce="${nonce}">
-if (window.parent !== window) window.parent.postMessage({ source: 'orquestra-card-fields', type: 'refused', message: ${inlineJson(options.message)} }, '*');
+if (window.parent !== window) {
+  window.parent.postMessage({ source: 'orquestra-card-fields', type: 'refused', message: ${inlineJson(options.message)} }, '*');
+  window.parent.postMessage({ source: 'orquestra-card-fields', type: 'resize', height: document.documentElement.scrollHeight }, '*');
+}
 </script></body></html>`;
 }
