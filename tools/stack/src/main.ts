@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { startDemoMerchant, type DemoMerchant } from './demo-merchant';
 import { seedStack } from './seed';
 import { REPO_ROOT } from './stack-layout';
 import { startStack } from './start-stack';
@@ -29,10 +30,12 @@ async function main(): Promise<void> {
     emulatorStateDir: path.join(stateDir, 'emulators'),
   });
   let stopping = false;
+  let demo: DemoMerchant | undefined;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     console.log('\nStopping Orquestra…');
+    await demo?.close();
     await stack.stop();
     process.exit(0);
   };
@@ -43,6 +46,11 @@ async function main(): Promise<void> {
     // The services and emulators are child processes: never leave them running without their parent.
     await stack.stop();
     throw error;
+  });
+  // The card fields' demo merchant site, on an origin of its own (docs/cards.md "Card fields").
+  demo = await startDemoMerchant({ port: stack.ports.demoMerchant, platformBaseUrl: stack.baseUrl, apiKey: seed.testKey }).catch((error: Error) => {
+    console.warn(`Card fields demo not started: ${error.message}`);
+    return undefined;
   });
   const values: Record<string, string> = {
     ORQUESTRA_BASE_URL: stack.baseUrl,
@@ -65,6 +73,7 @@ Orquestra is running.
   Test key (restricted)  ${seed.restrictedTestKey}
   Live key (full)        ${seed.liveKey}
   Test provider account  ${seed.testProviderAccountId} (Efí emulator, https://localhost:${stack.ports.efiApi})
+  Card fields demo       ${demo ? `${demo.url} (a merchant site of its own origin; card 4242 4242 4242 4242)` : 'not started'}
   Logs                   ${path.join(stateDir, 'logs')}
   These values are also in ${envFile}
 
