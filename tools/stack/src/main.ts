@@ -30,12 +30,12 @@ async function main(): Promise<void> {
     emulatorStateDir: path.join(stateDir, 'emulators'),
   });
   let stopping = false;
-  let demo: DemoMerchant | undefined;
+  const running: { demo?: DemoMerchant } = {};
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     console.log('\nStopping Orquestra…');
-    await demo?.close();
+    await running.demo?.close();
     await stack.stop();
     process.exit(0);
   };
@@ -48,10 +48,11 @@ async function main(): Promise<void> {
     throw error;
   });
   // The card fields' demo merchant site, on an origin of its own (docs/cards.md "Card fields").
-  demo = await startDemoMerchant({ port: stack.ports.demoMerchant, platformBaseUrl: stack.baseUrl, apiKey: seed.testKey }).catch((error: Error) => {
+  const demo = await startDemoMerchant({ port: stack.ports.demoMerchant, platformBaseUrl: stack.baseUrl, apiKey: seed.testKey }).catch((error: Error) => {
     console.warn(`Card fields demo not started: ${error.message}`);
     return undefined;
   });
+  running.demo = demo;
   const values: Record<string, string> = {
     ORQUESTRA_BASE_URL: stack.baseUrl,
     ORQUESTRA_TEST_KEY: seed.testKey,
