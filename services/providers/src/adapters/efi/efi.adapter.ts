@@ -25,6 +25,7 @@ import { ProviderHttp, type HttpAnswer, type HttpExchangeObserver } from '../htt
 import type { RequestPurpose } from '../http/transport-errors';
 import {
   ProviderError,
+  RefundNotSupportedError,
   refuseOtherMethods,
   type CreateChargeInput,
   type ProviderAdapter,
@@ -262,7 +263,12 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCap
    * that devolução is the answer.
    */
   async refundCharge(input: RefundChargeInput): Promise<ProviderRefund> {
-    if (isCobrancaId(input.providerPaymentId)) throw new ProviderError('rejected', 'provider_rejected', 'efi refund: Efí has no refund of a paid boleto by API');
+    if (isCobrancaId(input.providerPaymentId)) {
+      throw new RefundNotSupportedError(
+        'efi refund: Efí has no refund of a paid boleto by API',
+        'A Efí não devolve boletos pagos pela API. Faça a devolução ao pagador pelo painel da Efí ou por Pix.',
+      );
+    }
     let id: string;
     let body;
     try {

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEfiEmulator, generateTestCerts, type EfiEmulator, type TestCerts } from '@orquestra/emulators';
 import { capabilitiesOf } from '../adapter-capabilities';
-import { ProviderError, type CreateChargeInput } from '../provider-adapter';
+import { RefundNotSupportedError, type CreateChargeInput } from '../provider-adapter';
 import { payAtEmulator } from '../testing/contract-kit';
 import { EfiAdapter, type EfiAdapterOptions } from './efi.adapter';
 
@@ -164,7 +164,8 @@ describe('boleto (API Cobranças)', () => {
     await expect(adapter.createCharge(boleto({ customer: { name: 'Ana', email: 'a@example.com', address } }))).rejects.toMatchObject({ kind: 'rejected' });
     await expect(adapter.createCharge(boleto({ customer: { name: 'Ana', document: '52998224725' } }))).rejects.toMatchObject({ kind: 'rejected' });
     expect(sent).toEqual([]);
-    await expect(adapter.refundCharge({ providerPaymentId: '123456', refundId: 're_1', amount: 100 })).rejects.toBeInstanceOf(ProviderError);
+    await expect(adapter.refundCharge({ providerPaymentId: '123456', refundId: 're_1', amount: 100 })).rejects.toBeInstanceOf(RefundNotSupportedError);
+    expect(sent).toEqual([]);
   });
 
   it('a company pays as juridical_person (CNPJ)', async () => {
