@@ -45,7 +45,8 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, logger: 
     const raw = req.params['id'] ?? '';
     const payment = /^\d{1,19}$/.test(raw) ? state.findPayment(Number(raw)) : undefined;
     if (!payment) return fail(res, 404, 'charge_not_found', `no payment ${raw}`);
-    if (payment.status !== 'pending') return fail(res, 409, 'charge_not_payable', `payment is ${payment.status}/${payment.statusDetail}`);
+    // Pending Pix and boleto, or a card under review (`in_process`, test cardholder CONT).
+    if (payment.status !== 'pending' && payment.status !== 'in_process') return fail(res, 409, 'charge_not_payable', `payment is ${payment.status}/${payment.statusDetail}`);
     state.approvePayment(payment);
     const scheduled = sender.notify(payment, 'payment.updated');
     logger.info({ user_id: payment.userId, payment: payment.id, webhook: scheduled }, 'payment approved');

@@ -147,6 +147,14 @@ describe('vault cards', () => {
     expect({ status: charge.status, failureCode: charge.failureCode }).toEqual({ status: 'failed', failureCode });
   });
 
+  it('CONT: pending under review, approved later through the control route', async () => {
+    const adapter = adapterWith();
+    const charge = await adapter.createCharge(cardCharge(card({ holderName: 'CONT' })));
+    expect(charge).toMatchObject({ status: 'pending', nextAction: { type: 'none' } });
+    await payAtEmulator('mercadopago', controlUrl, { access_token: ACCOUNT.access_token }, charge.providerPaymentId);
+    await expect(adapter.getCharge(charge.providerPaymentId)).resolves.toMatchObject({ status: 'paid', amountPaid: 25_990 });
+  });
+
   it('a card whose expiry passed is refused as expired_card', async () => {
     const charge = await adapterWith().createCharge(cardCharge(card({ expYear: 2021, expMonth: 1 })));
     expect({ status: charge.status, failureCode: charge.failureCode }).toEqual({ status: 'failed', failureCode: 'expired_card' });
