@@ -37,8 +37,8 @@ describe('listing payments', () => {
     const stripe = await api('GET', '/v1/payments?provider=stripe&limit=100');
     expect(stripe.body.data.every((p: { provider: string }) => p.provider === 'stripe')).toBe(true);
     expect(stripe.body.data.map((p: { id: string }) => p.id)).not.toContain(pending.id);
-    // Efí takes Pix only: no boleto of this merchant can be at Efí.
-    const none = await api('GET', '/v1/payments?provider=efi&method=boleto');
+    // Efí takes no card (its card token is minted only by its browser script): no card payment can be at Efí.
+    const none = await api('GET', '/v1/payments?provider=efi&method=card');
     expect(none.body.data).toEqual([]);
     expect(none.body.has_more).toBe(false);
     const bad = await api('GET', '/v1/payments?status=paid');

@@ -53,7 +53,7 @@ describe('provider catalog and provider accounts', () => {
       provider: 'efi',
       enabled: true,
       priority: 10,
-      methods: ['pix'],
+      methods: ['pix', 'boleto'],
       fees: [{ method: 'pix', percentage: 0.99, fixed: 0 }],
     });
     expect(account.id).toMatch(/^pa_[0-9a-z]{26}$/);
