@@ -63,6 +63,7 @@ describe('card fields, saved cards and paying a saved card', () => {
   let consoleErrors: string[];
   let cardId = '';
   let fingerprint = '';
+  let stripeAccountId = '';
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -253,6 +254,7 @@ describe('card fields, saved cards and paying a saved card', () => {
     expect(registered.status).toBeLessThan(300);
     const account = await api('POST', '/v1/provider-accounts', { key: full(), body: { provider: 'stripe', name: 'Stripe (cartões)', credentials: { secret_key: secret }, priority: 5 } });
     expect(account.status).toBe(201);
+    stripeAccountId = account.body.id as string;
 
     const body = { method: 'card', amount: 4990, description: 'Pedido com cartão salvo', customer: CUSTOMER, card: { id: cardId }, provider_account_id: account.body.id };
     const bot = await api('POST', '/v1/payments', { key: restricted(), idempotencyKey: randomUUID(), body });
@@ -271,5 +273,12 @@ describe('card fields, saved cards and paying a saved card', () => {
     expect(deleted.status).toBe(200);
     expect(deleted.body).toMatchObject({ id: cardId, deleted: true });
     expect((await api('GET', `/v1/cards/${cardId}`, { key: full() })).status).toBe(404);
+    const charged = await api('POST', '/v1/payments', {
+      key: full(),
+      idempotencyKey: randomUUID(),
+      body: { method: 'card', amount: 1990, customer: CUSTOMER, card: { id: cardId }, provider_account_id: stripeAccountId },
+    });
+    expect(charged.status).toBe(402);
+    expect(charged.body.error).toMatchObject({ code: 'invalid_card' });
   });
 });
