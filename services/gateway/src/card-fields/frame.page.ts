@@ -143,7 +143,8 @@ window.addEventListener('message', function (event) {
   else if (data.type === 'focus') number.focus();
 });
 
-function resize() { tell({ source: TAG, type: 'resize', height: document.documentElement.scrollHeight }); }
+// The body's own height (the document's is never below the iframe's current height).
+function resize() { tell({ source: TAG, type: 'resize', height: Math.ceil(document.body.getBoundingClientRect().height) + 4 }); }
 if (window.ResizeObserver) new ResizeObserver(resize).observe(document.body);
 tell({ source: TAG, type: 'ready' });
 resize();
@@ -164,7 +165,7 @@ export function renderRefusedFramePage(options: { message: string; nonce: string
 <script nonce="${nonce}">
 if (window.parent !== window) {
   window.parent.postMessage({ source: 'orquestra-card-fields', type: 'refused', message: ${inlineJson(options.message)} }, '*');
-  window.parent.postMessage({ source: 'orquestra-card-fields', type: 'resize', height: document.documentElement.scrollHeight }, '*');
+  window.parent.postMessage({ source: 'orquestra-card-fields', type: 'resize', height: Math.ceil(document.body.getBoundingClientRect().height) + 4 }, '*');
 }
 </script></body></html>`;
 }
