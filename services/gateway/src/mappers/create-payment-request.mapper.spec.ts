@@ -77,7 +77,7 @@ describe('create-payment request mapper', () => {
   it('forwards the card token, installments and brand (installments default to 1)', () => {
     const input = CreatePaymentSchema.parse({ method: 'card', amount: 5000, customer: { name: 'Ana' }, card: { token: 'pm_card_visa', brand: 'visa' }, provider_account_id: 'pa_1' });
     const request = toCreatePaymentRequest(input, { caller, callerIp: '177.1.2.3', idempotencyKey: undefined, requestHash: 'h' });
-    expect(request.card).toEqual({ token: 'pm_card_visa', id: '', installments: 1, brand: 'visa' });
+    expect(request.card).toEqual({ token: 'pm_card_visa', id: '', installments: 1, brand: 'visa', without_cvc: false });
     expect(request.provider_account_id).toBe('pa_1');
     expect(request.customer?.ip).toBe('177.1.2.3');
   });
