@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
-import { accounts, common } from '@orquestra/contracts';
+import { accounts, common, type vault } from '@orquestra/contracts';
 import { isAppError, type RpcClient } from '@orquestra/platform';
 
 export type AccountsClient = RpcClient<typeof accounts.AccountsServiceService>;
+export type VaultClient = Pick<RpcClient<typeof vault.VaultServiceService>, 'getCardsConfig' | 'setCardsEnabled'>;
 
-export const USAGE = `Owner controls of payouts (talks to the accounts service at ACCOUNTS_GRPC_ADDR, default 127.0.0.1:50051).
+export const USAGE = `Owner controls of payouts and the card vault (talks to the accounts service at ACCOUNTS_GRPC_ADDR,
+default 127.0.0.1:50051, and for cards to the vault at VAULT_GRPC_ADDR, default 127.0.0.1:50058).
 
 usage: npm run owner -- <command> --merchant <acct_…|e-mail> [--mode test|live] [--json]
 
@@ -15,6 +17,9 @@ usage: npm run owner -- <command> --merchant <acct_…|e-mail> [--mode test|live
   destinations add --type cpf|cnpj|email|phone|evp --key <key> --label <name>
                                       save a Pix key of the company (saving it again shows the saved one)
   destinations get <pdest_…>          one saved Pix key
+  cards status                        the card vault on or off in this mode, publishable key, allowed sites
+  cards enable | cards disable        turn the card vault on or off (off: saving and charging cards is
+                                      account_not_enabled; test mode starts on, live mode off)
 
   --mode defaults to test. --json prints the service's answer as JSON.`;
 
@@ -46,6 +51,15 @@ function showDestination(destination: accounts.PayoutDestination): string {
   return `${destination.id}  ${destination.key_type.padEnd(5)}  ${destination.key}  "${destination.label}"  (created ${destination.created_at})`;
 }
 
+function showCardsConfig(config: vault.CardsConfig | undefined, mode: string): string[] {
+  if (!config) throw new Error('the vault answered no config');
+  return [
+    `card vault (${mode}): ${config.enabled ? 'ON' : 'OFF'}`,
+    `publishable key: ${config.publishable_key}`,
+    `allowed sites: ${config.allowed_origins.length ? config.allowed_origins.join(', ') : 'any'}`,
+  ];
+}
+
 function parseCents(text: string | undefined): number {
   if (!text || !/^\d+$/.test(text)) throw new UsageError('payouts limit takes whole cents, e.g. `payouts limit 1000000` for R$ 10.000,00');
   return Number(text);
@@ -55,7 +69,7 @@ function parseCents(text: string | undefined): number {
  * Runs one owner command against the accounts service. Never reachable with an API key: it speaks
  * gRPC to accounts directly, which the gateway does not expose for these setters.
  */
-export async function runOwnerCommand(argv: string[], client: AccountsClient, output: OwnerOutput): Promise<number> {
+export async function runOwnerCommand(argv: string[], client: AccountsClient, output: OwnerOutput, vaultClient?: VaultClient): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -133,6 +147,17 @@ export async function runOwnerCommand(argv: string[], client: AccountsClient, ou
         print(answer.destination ? [showDestination(answer.destination)] : [], answer);
         return 0;
       }
+      case 'cards status':
+      case 'cards enable':
+      case 'cards disable': {
+        if (!vaultClient) throw new Error('no vault client configured');
+        const answer =
+          action === 'status'
+            ? await vaultClient.getCardsConfig({ caller: common.Caller.fromPartial({ merchant_id, mode, request_id: 'owner' }) })
+            : await vaultClient.setCardsEnabled({ merchant_id, mode, enabled: action === 'enable' });
+        print(showCardsConfig(answer.config, modeName), answer);
+        return 0;
+      }
       default:
         throw new UsageError(`unknown command: ${command}`);
     }
@@ -144,7 +169,7 @@ export async function runOwnerCommand(argv: string[], client: AccountsClient, ou
     if (isAppError(error)) {
       // The service's own Portuguese message, with the field it names.
       output.err(`refused: ${error.code}${error.param ? ` (${error.param})` : ''}: ${error.message}`);
-      if (error.code === 'service_unavailable') output.err('Is the stack running (npm start), and ACCOUNTS_GRPC_ADDR its accounts service?');
+      if (error.code === 'service_unavailable') output.err('Is the stack running (npm start), and ACCOUNTS_GRPC_ADDR (VAULT_GRPC_ADDR for cards) its service?');
       return 1;
     }
     throw error;
