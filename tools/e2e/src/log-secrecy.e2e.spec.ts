@@ -8,7 +8,9 @@ import { stackInfo } from './support/stack-info';
 /**
  * Secrets never reach the logs: provider credentials (on connect, on a refused connect, and while
  * the providers service uses them), API keys (valid, restricted, live and unknown ones) and card
- * numbers sent in request bodies (rejected fields, malformed JSON). The test performs those
+ * numbers sent in request bodies (rejected fields, malformed JSON), and card numbers and security
+ * codes through the vault (card fields tokenize, accepted and refused, a saved card paid at a
+ * Stripe account, deleted). The test performs those
  * actions against the running stack, then reads every service's log file and looks for each
  * secret as is and inside base64 (as a Basic auth header or an encoded blob would carry it).
  *
@@ -16,6 +18,21 @@ import { stackInfo } from './support/stack-info';
  */
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+/** A Luhn-valid card number of `length` digits starting with `prefix`, random in between. */
+function luhnNumber(prefix: string, length = 16): string {
+  const body = prefix + Array.from(randomBytes(length - prefix.length - 1), (b) => String(b % 10)).join('');
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) {
+    let digit = Number(body[body.length - 1 - i]);
+    if (i % 2 === 0) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+    sum += digit;
+  }
+  return body + String((10 - (sum % 10)) % 10);
+}
+
+/** The Stripe emulator's approving test number, paid from the vault below. */
+const PAID_PAN = '4242424242424242';
 
 /** Base64 fragments that appear inside the base64 of any text containing `secret`, whatever its offset. */
 function base64Needles(secret: string): string[] {
@@ -46,6 +63,7 @@ const ROOT = path.resolve(__dirname, '../../..');
 
 describe('secrets never appear in the logs', () => {
   const secrets: Record<string, string> = {};
+  const tokens: string[] = [];
   const receiver = new WebhookReceiver();
   afterAll(async () => {
     await receiver.stop();
@@ -194,6 +212,51 @@ describe('secrets never appear in the logs', () => {
     expect(malformed.status).toBe(400);
     expect(JSON.stringify(malformed.body)).not.toContain(PAN);
 
+    // Card data through the vault: the card fields' tokenize call (accepted and refused), saving
+    // the card, paying it at a Stripe account (providers reveals it and sends it to the emulator),
+    // deleting it. The numbers are unique to this run; security codes are found by their field.
+    const fieldsPan = luhnNumber('4000');
+    const amexPan = luhnNumber('3782', 15);
+    Object.assign(secrets, {
+      'card fields number': fieldsPan,
+      'american express number': amexPan,
+      'refused card number': `${fieldsPan.slice(0, -1)}${(Number(fieldsPan.slice(-1)) + 1) % 10}`,
+      'paid card number': PAID_PAN,
+    });
+    const platformOrigin = new URL(stackInfo().baseUrl).origin;
+    const config = await api('GET', '/v1/cards/config', { key });
+    expect(config.status).toBe(200);
+    const tokenize = (number: string, cvc: string) =>
+      fetch(`${stackInfo().baseUrl}/v1/cards/tokenize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: platformOrigin },
+        body: JSON.stringify({ publishable_key: config.body.publishable_key, origin: 'https://loja.logsecret.example', number, exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc }),
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as Record<string, any> }));
+    for (const [number, cvc] of [[fieldsPan, '123'], [amexPan, '1234'], [PAID_PAN, '321']] as const) {
+      const answer = await tokenize(number, cvc);
+      expect(answer).toMatchObject({ status: 201, body: { token: expect.stringMatching(/^tok_/) } });
+      tokens.push(answer.body.token as string);
+    }
+    const refusedCard = await tokenize(secrets['refused card number']!, '123');
+    expect(refusedCard).toMatchObject({ status: 400, body: { error: { param: 'number' } } });
+    expect(JSON.stringify(refusedCard.body)).not.toContain(secrets['refused card number']);
+    const customer = { name: 'Maria Silva', email: 'maria@example.com', document: '529.982.247-25', phone: '+5511987654321' };
+    const saved = await api('POST', '/v1/cards', { key, body: { vault_token: tokens[2], holder_name: 'MARIA SILVA', customer } });
+    expect(saved.status).toBe(201);
+    const stripeCards = { secret_key: `sk_test_LOGSECRETCARDS${hex(12)}` };
+    secrets['stripe cards secret_key'] = stripeCards.secret_key;
+    await control('stripe', stripeCards);
+    const cardsAccount = await api('POST', '/v1/provider-accounts', { key, body: { provider: 'stripe', name: 'stripe cards log-secrecy', credentials: stripeCards, priority: 900 } });
+    expect(cardsAccount.status).toBe(201);
+    const paidWithCard = await api('POST', '/v1/payments', {
+      key,
+      idempotencyKey: randomUUID(),
+      body: { method: 'card', amount: 2590, customer, card: { id: saved.body.id }, provider_account_id: cardsAccount.body.id },
+    });
+    expect({ status: paidWithCard.status, error: paidWithCard.body.error ?? null }).toEqual({ status: 201, error: null });
+    expect((await api('DELETE', `/v1/cards/${saved.body.id}`, { key })).status).toBe(200);
+    expect((await api('POST', `/v1/provider-accounts/${cardsAccount.body.id}/disable`, { key })).status).toBe(200);
+
     // Log writers flush asynchronously.
     await new Promise((resolve) => setTimeout(resolve, 1500));
   });
@@ -230,6 +293,19 @@ describe('secrets never appear in the logs', () => {
       }
     }
     expect(leaks).toEqual([]);
+  });
+
+  it('holds no card security code: no cvc/cvv/security_code field with digits in any line', () => {
+    const leaks: string[] = [];
+    const field = /"(cvc|cvv|ccv|card_cvc|security_code|securityCode)"\s*:\s*"?\d{3,4}/i;
+    for (const { file, text } of serviceLogs()) {
+      for (const line of text.split('\n')) if (field.test(line)) leaks.push(`${file}: ${line.slice(0, 120).replace(/\d{3,}/g, '…')}`);
+    }
+    expect(leaks).toEqual([]);
+    // The vault's own log is among those searched (it logs start-up, never a request).
+    const vaultLog = serviceLogs().find((log) => log.file === 'vault.log');
+    expect(vaultLog?.text.length ?? 0).toBeGreaterThan(0);
+    expect(tokens).toHaveLength(3);
   });
 
   it('detects a secret hidden in base64 at any offset (the search itself works)', () => {
