@@ -13,6 +13,8 @@ export const MAX_HOLDER_NAME = 100;
 const MAX_LIST_LIMIT = 100;
 /** An expired token's document (no card data left) is kept this long, so a late use is told "expired". */
 export const TOKEN_KEEP_AFTER_EXPIRY_MS = 7 * 24 * 60 * 60_000;
+/** A save that took a token and wrote no card within this long died: another save may take the token. */
+export const SAVE_TAKEOVER_MS = 30_000;
 
 export interface CardsOptions {
   fingerprintKey: string;
@@ -119,14 +121,15 @@ export class CardsService {
 
     const now = new Date();
     const cardId = newId('card');
-    const token = await this.tokens
-      .findOneAndUpdate(
-        { _id: tokenId, merchant_id: scope.merchantId, mode: scope.mode, used_at: null, expires_at: { $gt: now }, number_sealed: { $ne: null } },
-        { $set: { used_at: now, card_id: cardId } },
-        { new: true },
-      )
-      .lean<CardTokenDoc>()
-      .exec();
+    const token =
+      (await this.tokens
+        .findOneAndUpdate(
+          { _id: tokenId, merchant_id: scope.merchantId, mode: scope.mode, used_at: null, expires_at: { $gt: now }, number_sealed: { $ne: null } },
+          { $set: { used_at: now, card_id: cardId } },
+          { new: true },
+        )
+        .lean<CardTokenDoc>()
+        .exec()) ?? (await this.takeOverUnfinished(scope, tokenId, cardId, now));
     if (!token) throw await this.tokenRefusal(scope, tokenId, now);
 
     const cvcUntil = token.cvc_sealed && token.cvc_available_until && token.cvc_available_until > now ? token.cvc_available_until : null;
@@ -168,6 +171,21 @@ export class CardsService {
     void this.outbox.flush(this.cards.collection, doc._id);
     if (cvcUntil) this.options.onCardDue?.(cvcUntil);
     return doc;
+  }
+
+  /**
+   * A save that died between taking the token and writing the card left the token used, its data
+   * still in it, and no card: after SAVE_TAKEOVER_MS another save may take it (one conditional
+   * write on the dead save's claim), so the token is not lost. A card that was written keeps it.
+   */
+  private async takeOverUnfinished(scope: CallerScope, tokenId: string, cardId: string, now: Date): Promise<CardTokenDoc | null> {
+    const token = await this.tokens.findOne({ _id: tokenId, merchant_id: scope.merchantId, mode: scope.mode }).lean<CardTokenDoc>().exec();
+    if (!token?.used_at || !token.number_sealed || token.expires_at <= now || now.getTime() - token.used_at.getTime() < SAVE_TAKEOVER_MS) return null;
+    if (await this.cards.exists({ _id: token.card_id }).exec()) return null;
+    return this.tokens
+      .findOneAndUpdate({ _id: tokenId, used_at: token.used_at, card_id: token.card_id }, { $set: { used_at: now, card_id: cardId } }, { new: true })
+      .lean<CardTokenDoc>()
+      .exec();
   }
 
   private async tokenRefusal(scope: CallerScope, tokenId: string, now: Date): Promise<AppError> {

@@ -155,6 +155,17 @@ describe('vault against the real store and broker', () => {
     expect(JSON.stringify(created[0])).not.toContain('"123"');
   });
 
+  it('a save that died after taking the token (no card written) is finished by a later save; a recent one is not taken over', async () => {
+    const { token } = await tokenize('acct_dead');
+    await tokens.updateOne({ _id: token }, { $set: { used_at: new Date(Date.now() - 5_000), card_id: 'card_dead1' } });
+    await expect(save('acct_dead', token)).rejects.toMatchObject({ param: 'vault_token' });
+    await tokens.updateOne({ _id: token }, { $set: { used_at: new Date(Date.now() - 60_000) } });
+    const card = await save('acct_dead', token);
+    expect(card.id).not.toBe('card_dead1');
+    expect((await client.revealCard({ merchant_id: 'acct_dead', mode: Mode.MODE_TEST, card_id: card.id, token: '' })).card).toMatchObject({ number: VISA, cvc: '123' });
+    await expect(save('acct_dead', token)).rejects.toMatchObject({ param: 'vault_token', message: expect.stringContaining(card.id) });
+  });
+
   it('save: required holder_name (≤ 100), customer, ≤ 20 metadata keys; restricted keys allowed; an expired token refused', async () => {
     const { token } = await tokenize('acct_rules');
     await expect(save('acct_rules', token, { holder_name: '   ' })).rejects.toMatchObject({ code: 'parameter_missing', param: 'holder_name' });
