@@ -20,6 +20,8 @@ function page(overrides: Partial<paymentPage.PaymentPage> = {}): paymentPage.Pay
     available_methods: ['pix'],
     failure_code: '',
     paid_at: '',
+    merchant_id: 'mer_01jabc',
+    card_fields: false,
     ...overrides,
   };
 }
