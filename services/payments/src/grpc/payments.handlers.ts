@@ -56,8 +56,8 @@ export function paymentsHandlers(deps: PaymentsHandlersDeps): Handlers<typeof pa
       await awaitingMethod.expire(doc);
       doc = (await store.findById(paymentId)) ?? doc;
     }
-    const offered = doc.status === 'requires_method' ? (await methods.offer(doc, requestId)).methods : [];
-    return toPaymentPage(doc, offered);
+    const offer = doc.status === 'requires_method' ? await methods.offer(doc, requestId) : { methods: [], cardFields: false };
+    return toPaymentPage(doc, offer.methods, offer.cardFields);
   };
   const toProto = (doc: PaymentDoc): payments.Payment => ({ ...toProtoPayment(doc), payment_url: links.paymentUrl(doc._id) });
 
@@ -115,8 +115,8 @@ export function paymentsHandlers(deps: PaymentsHandlersDeps): Handlers<typeof pa
       return { page: await pageOf(payment_id, context.requestId) };
     },
 
-    async choosePaymentMethod({ payment_id, method }, context) {
-      await awaitingMethod.choose(payment_id, method, context.requestId);
+    async choosePaymentMethod({ payment_id, method, card }, context) {
+      await awaitingMethod.choose(payment_id, method, context.requestId, card?.token ? { token: card.token } : undefined);
       return { page: await pageOf(payment_id, context.requestId) };
     },
 

@@ -28,58 +28,67 @@ const NOT_OFFERED = new Set(['no_eligible_account', 'method_not_available', 'par
 
 export interface MethodOffer {
   methods: string[];
+  /** Card is offered through the card fields (some account charges vault cards), not only a hosted checkout. */
+  cardFields: boolean;
   /** Routing's answer for the first method not offered (names the missing datum, bot rule 5). */
   firstError?: AppError;
 }
+
+type Answer = { method: string; error?: AppError };
 
 /**
  * Which methods can be charged now for a payment: those for which routing's Route (the very call
  * the charge walk makes) finds at least one eligible account of the payment's mode, with its
  * amount, metadata, customer data and forced account. Asked live on every page view, so an account
- * connected or disconnected meanwhile shows at once.
+ * connected or disconnected meanwhile shows at once. Card is asked twice: an account with a hosted
+ * checkout (the buyer is redirected to the provider's page) or an account that charges vault cards
+ * (the page's card fields mint a `tok_…` the walk charges as a vault card).
  */
 export class AvailableMethods {
   constructor(private readonly routing: Pick<RpcClient<typeof routingContract.RoutingServiceService>, 'route'>) {}
 
   async offer(payment: PaymentDoc, requestId: string): Promise<MethodOffer> {
     const caller: common.Caller = { merchant_id: payment.merchant_id, mode: modeFromName(payment.mode), key_id: payment.source_key_id, restricted: false, request_id: requestId };
-    const answers = await Promise.all(
-      PAGE_METHODS.map((method) =>
-        this.routing
-          .route(
-            {
-              caller,
-              method,
-              amount: payment.amount,
-              metadata: payment.metadata,
-              customer: toProtoPaymentCustomer(payment.customer),
-              forced_account_id: payment.requested_account_id ?? '',
-              // The page has no card form: a card is offered only where the provider collects it
-              // on its own hosted checkout (the buyer is redirected there).
-              hosted_checkout: needsHostedCheckout(method, undefined),
-              // The page has no saved card: never a vault card here.
-              vault_card: false,
-              vault_card_without_cvc: false,
-            },
-            { requestId },
-          )
-          .then(
-            ({ candidates }) => {
-              if (candidates.length === 0) return { method, error: new AppError('no_eligible_account', { param: 'method' }) };
-              // A split payment: only methods whose fee the main account's remainder covers at its account.
-              const refusal = splitFeeRefusal(payment, method, candidates[0]?.fees ?? []);
-              return refusal ? { method, error: refusal } : { method };
-            },
-            (error: unknown) => {
-              if (error instanceof AppError && NOT_OFFERED.has(error.code)) return { method, error };
-              throw error;
-            },
-          ),
-      ),
-    );
+    const ask = (method: string, vaultCard: boolean): Promise<Answer> =>
+      this.routing
+        .route(
+          {
+            caller,
+            method,
+            amount: payment.amount,
+            metadata: payment.metadata,
+            customer: toProtoPaymentCustomer(payment.customer),
+            forced_account_id: payment.requested_account_id ?? '',
+            // Card without the card fields: only where the provider collects it on its own hosted checkout.
+            hosted_checkout: !vaultCard && needsHostedCheckout(method, undefined),
+            // Card through the card fields: a fresh tok_ (never a saved card, so with its security code).
+            vault_card: vaultCard,
+            vault_card_without_cvc: false,
+          },
+          { requestId },
+        )
+        .then(
+          ({ candidates }): Answer => {
+            if (candidates.length === 0) return { method, error: new AppError('no_eligible_account', { param: 'method' }) };
+            // A split payment: only methods whose fee the main account's remainder covers at its account.
+            const refusal = splitFeeRefusal(payment, method, candidates[0]?.fees ?? []);
+            return refusal ? { method, error: refusal } : { method };
+          },
+          (error: unknown): Answer => {
+            if (error instanceof AppError && NOT_OFFERED.has(error.code)) return { method, error };
+            throw error;
+          },
+        );
+    const [answers, cardFieldsAnswer] = await Promise.all([
+      Promise.all(PAGE_METHODS.map((method) => ask(method, false))),
+      ask('card', true),
+    ]);
+    const cardFields = !cardFieldsAnswer.error;
+    const offered = (answer: Answer) => !answer.error || (answer.method === 'card' && cardFields);
     return {
-      methods: answers.filter((answer) => !('error' in answer)).map((answer) => answer.method),
-      firstError: answers.find((answer): answer is { method: (typeof PAGE_METHODS)[number]; error: AppError } => 'error' in answer)?.error,
+      methods: answers.filter(offered).map((answer) => answer.method),
+      cardFields,
+      firstError: answers.find((answer) => !offered(answer))?.error,
     };
   }
 }

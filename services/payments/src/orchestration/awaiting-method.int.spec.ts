@@ -46,11 +46,17 @@ describe('payments awaiting the buyer method (real store)', () => {
   const published: EventEnvelope[] = [];
   const charges: providersContract.CreateChargeRequest[] = [];
   let offered = ['pix'];
+  /** Some account charges vault cards (routing's vault_card); 'card' in `offered` is a hosted checkout account. */
+  let vaultCards = false;
   let providerDown = false;
+  const cardRoutes: routing.RouteRequest[] = [];
 
   const routingClient = {
     route: async (request: routing.RouteRequest) => {
-      if (!offered.includes(request.method)) throw new AppError('no_eligible_account', { param: 'method' });
+      if (request.method === 'card') cardRoutes.push(request);
+      const eligible =
+        request.method === 'card' ? (request.vault_card ? vaultCards : request.hosted_checkout && offered.includes('card')) : offered.includes(request.method);
+      if (!eligible) throw new AppError('no_eligible_account', { param: 'method' });
       return { candidates: [{ account_id: 'pa_a', provider: 'efi', priority: 10, reason: 'priority', fees: [] }] };
     },
   } as unknown as RpcClient<typeof routing.RoutingServiceService>;
@@ -59,6 +65,17 @@ describe('payments awaiting the buyer method (real store)', () => {
       charges.push(request);
       await new Promise((resolve) => setTimeout(resolve, 150));
       if (providerDown) throw new AppError('provider_unavailable');
+      if (request.method === 'card') {
+        // A vault card at an account that charges them: tok_declined stands for a card the issuer refuses.
+        const declined = request.card?.token === 'tok_declined';
+        const card: providersContract.Charge = {
+          provider: 'stripe', account_id: request.account_id, provider_payment_id: `pi_${request.payment_id.replace(/_/g, '')}`,
+          status: declined ? ChargeStatus.CHARGE_STATUS_FAILED : ChargeStatus.CHARGE_STATUS_PAID,
+          failure_code: declined ? 'card_declined' : '', failure_reason: declined ? 'Cartão recusado pelo emissor.' : '',
+          expires_at: '', amount: request.amount, amount_paid: declined ? 0 : request.amount, refunds: [],
+        };
+        return { charge: card };
+      }
       const charge: providersContract.Charge = {
         provider: 'efi', account_id: request.account_id, provider_payment_id: `tx${request.payment_id.replace(/_/g, '')}`, status: ChargeStatus.CHARGE_STATUS_PENDING,
         next_action: { type: 'pix_qr', qr_code: PIX_CODE, qr_code_base64: 'iVBORw0KGgo=' },
@@ -114,8 +131,10 @@ describe('payments awaiting the buyer method (real store)', () => {
   });
   beforeEach(() => {
     offered = ['pix'];
+    vaultCards = false;
     providerDown = false;
     charges.length = 0;
+    cardRoutes.length = 0;
   });
 
   it('creates a requires_method payment with no charge, bounded by the default choice time', async () => {
@@ -174,6 +193,52 @@ describe('payments awaiting the buyer method (real store)', () => {
     expect(stored.attempts).toEqual([expect.objectContaining({ provider_account_id: 'pa_a', outcome: 'failed', failure_code: 'provider_unavailable' })]);
     providerDown = false;
     expect((await awaiting.choose(payment._id, 'pix', 'r')).status).toBe('pending');
+  });
+
+  it('offers card through the card fields only where an account charges vault cards, and through a hosted checkout as before', async () => {
+    const { payment } = await create();
+    const methods = new AvailableMethods(routingClient);
+    const stored = await read(payment._id);
+    expect(await methods.offer(stored, 'r')).toMatchObject({ methods: ['pix'], cardFields: false });
+    offered = ['pix', 'card'];
+    expect(await methods.offer(stored, 'r')).toMatchObject({ methods: ['pix', 'card'], cardFields: false });
+    vaultCards = true;
+    expect(await methods.offer(stored, 'r')).toMatchObject({ methods: ['pix', 'card'], cardFields: true });
+    offered = ['pix'];
+    expect(await methods.offer(stored, 'r')).toMatchObject({ methods: ['pix', 'card'], cardFields: true });
+    // The card fields' question is a fresh tok_ with its security code, never a hosted checkout.
+    expect(cardRoutes.filter((route) => route.vault_card)).toEqual(expect.arrayContaining([expect.objectContaining({ vault_card: true, vault_card_without_cvc: false, hosted_checkout: false })]));
+  });
+
+  it('charges the card fields token as a vault card through the walk: paid, or failed with the decline', async () => {
+    vaultCards = true;
+    const { payment } = await create();
+    const paid = await awaiting.choose(payment._id, 'card', 'r', { token: 'tok_ok' });
+    expect(charges).toHaveLength(1);
+    expect(charges[0]).toMatchObject({ method: 'card', card: { token: 'tok_ok', id: '', installments: 1, without_cvc: false }, idempotency_key: `${payment._id}:card:pa_a` });
+    expect(cardRoutes.at(-1)).toMatchObject({ vault_card: true, hosted_checkout: false });
+    expect(paid).toMatchObject({ status: 'succeeded', method: 'card', provider_payment_id: expect.stringMatching(/^pi_/), card: { token: 'tok_ok', installments: 1 } });
+    const stored = await read(payment._id);
+    expect(stored.paid_at).toBeInstanceOf(Date);
+    expect(stored.events.map((e) => e.type)).toEqual(['payment.created', 'payment.pending', 'payment.succeeded']);
+
+    const other = await create();
+    const declined = await awaiting.choose(other.payment._id, 'card', 'r', { token: 'tok_declined' });
+    expect(declined).toMatchObject({ status: 'failed', method: 'card', failure_code: 'card_declined', failure_reason: 'Cartão recusado pelo emissor.' });
+    expect((await read(other.payment._id)).events.map((e) => e.type)).toEqual(['payment.created', 'payment.failed']);
+  });
+
+  it('refuses a card token that is not the card fields tok_, or a token where no account charges vault cards, charging nothing', async () => {
+    offered = ['pix', 'card'];
+    const { payment } = await create();
+    const notVault = await awaiting.choose(payment._id, 'card', 'r', { token: 'card_tok_from_an_account' }).catch((e: AppError) => e);
+    expect(notVault).toMatchObject({ code: 'parameter_invalid', param: 'card.token' });
+    expect((notVault as AppError).message).toContain('tok_');
+    const hostedOnly = await awaiting.choose(payment._id, 'card', 'r', { token: 'tok_ok' }).catch((e: AppError) => e);
+    expect(hostedOnly).toMatchObject({ code: 'method_not_available', param: 'card.token' });
+    await expect(awaiting.choose(payment._id, 'pix', 'r', { token: 'tok_ok' })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'card' });
+    expect(charges).toHaveLength(0);
+    expect((await read(payment._id)).status).toBe('requires_method');
   });
 
   it('cancels a payment awaiting a method without asking any provider', async () => {

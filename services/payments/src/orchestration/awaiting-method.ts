@@ -9,6 +9,12 @@ import type { PaymentLinks } from '../domain/payment-links';
 import type { AvailableMethods } from './available-methods';
 import type { ChargeWalker } from './charge-walker';
 import { chargedPayment } from './charged-payment';
+import { isVaultToken } from './method-input';
+
+/** The card the page's card fields tokenized (only its `tok_…`: the card data went to the vault). */
+export interface ChosenCard {
+  token: string;
+}
 
 /** How the buyer reads each method (Portuguese messages). */
 const METHOD_LABELS: Record<string, string> = { pix: 'Pix', boleto: 'boleto', card: 'cartão' };
@@ -51,9 +57,22 @@ export interface AwaitingMethodDeps {
 export class AwaitingMethodPayments {
   constructor(private readonly deps: AwaitingMethodDeps) {}
 
-  /** The buyer picks `method`: the same failover walk as a creation with that method, then requires_method → pending. */
-  async choose(paymentId: string, method: string, requestId: string): Promise<PaymentDoc> {
+  /**
+   * The buyer picks `method`: the same failover walk as a creation with that method, then
+   * requires_method → pending (or failed: a card declined). A card with `card.token` (the card
+   * fields' `tok_…`) is charged as a vault card; a card without one goes to a hosted checkout.
+   */
+  async choose(paymentId: string, method: string, requestId: string, card?: ChosenCard): Promise<PaymentDoc> {
     const { store } = this.deps;
+    if (card && method !== 'card') {
+      throw new AppError('parameter_invalid', { param: 'card', message: 'Envie card somente com a forma de pagamento cartão (method card).' });
+    }
+    if (card && !isVaultToken(card.token)) {
+      throw new AppError('parameter_invalid', {
+        param: 'card.token',
+        message: 'card.token deve ser o token (tok_…) devolvido pelos campos de cartão desta página. Digite o cartão novamente.',
+      });
+    }
     const deadline = Date.now() + CHOICE_WAIT_MS;
     for (;;) {
       const now = new Date();
@@ -61,7 +80,7 @@ export class AwaitingMethodPayments {
       const claimed = await store.claimMethodChoice(paymentId, choice, now);
       if (claimed) {
         try {
-          return await this.chooseClaimed(claimed, method, choice.id, requestId);
+          return await this.chooseClaimed(claimed, method, choice.id, requestId, card);
         } finally {
           // Ends a choice that charged nothing (a charged one ended with its transition).
           await store.releaseMethodChoice(paymentId, choice.id).catch(() => undefined);
@@ -77,7 +96,7 @@ export class AwaitingMethodPayments {
     }
   }
 
-  private async chooseClaimed(payment: PaymentDoc, method: string, choiceId: string, requestId: string): Promise<PaymentDoc> {
+  private async chooseClaimed(payment: PaymentDoc, method: string, choiceId: string, requestId: string, card: ChosenCard | undefined): Promise<PaymentDoc> {
     if (this.isPastExpiry(payment)) {
       await this.cancelExpired(payment, methodChoiceHeldBy(choiceId));
       throw new AppError('payment_not_awaiting_method', {
@@ -92,12 +111,24 @@ export class AwaitingMethodPayments {
         message: `A forma de pagamento ${methodLabel(method)} não está disponível para este pagamento. Escolha uma das opções oferecidas: ${offer.methods.map(methodLabel).join(', ') || 'nenhuma no momento'}.`,
       });
     }
-    return this.charge(payment, method, choiceId, requestId);
+    if (card && !offer.cardFields) {
+      throw new AppError('method_not_available', {
+        param: 'card.token',
+        message: 'Este pagamento não aceita cartão digitado nesta página no momento. Recarregue a página e escolha outra forma de pagamento.',
+      });
+    }
+    return this.charge(payment, method, choiceId, requestId, card);
   }
 
-  private async charge(payment: PaymentDoc, method: string, choiceId: string, requestId: string): Promise<PaymentDoc> {
+  private async charge(payment: PaymentDoc, method: string, choiceId: string, requestId: string, card: ChosenCard | undefined): Promise<PaymentDoc> {
     const { walker, store } = this.deps;
-    const draft: PaymentDoc = { ...payment, method, requested_account_id: payment.requested_account_id ?? '' };
+    const draft: PaymentDoc = {
+      ...payment,
+      method,
+      requested_account_id: payment.requested_account_id ?? '',
+      // The card fields' tok_: any account that charges vault cards may take it (one installment on the page).
+      ...(card ? { card: { token: card.token, installments: 1, brand: '' } } : {}),
+    };
     const candidates = await walker.candidatesFor(draft, requestId);
     const walked = await walker.walk(draft, candidates, this.deps.defaultPixExpiresMinutes, requestId);
     if (!walked.charged) {
@@ -129,8 +160,15 @@ export class AwaitingMethodPayments {
       attempts: charged.attempts,
       due_at: charged.due_at,
       method_choice: null,
+      ...(draft.card ? { card: draft.card } : {}),
     };
     const updated = await store.transition(payment, to, to === 'failed' ? 'payment.failed' : 'payment.pending', changes, attemptEvents(payment, walked.attempts), methodChoiceHeldBy(choiceId));
+    if (updated && charged.status === 'succeeded') {
+      // A card paid at once (the card fields' tok_): requires_method → pending is the choice, then
+      // the payment is paid (docs/payment-states.md keeps requires_method → succeeded out of the table).
+      const paid = await store.transition(updated, 'succeeded', 'payment.succeeded', { paid_at: charged.paid_at, due_at: null });
+      return paid ?? (await store.findById(payment._id)) ?? updated;
+    }
     if (updated) return updated;
     // Only a holder whose claim ran out gets here (cancel and expiry wait while a choice is claimed).
     this.deps.logger.error({ payment_id: payment._id, provider_payment_id: charged.provider_payment_id }, 'payment changed while its chosen method was charged');
