@@ -1,5 +1,5 @@
 /**
- * An Asaas API v3 emulator (Pix charges, customers, webhooks, Pix Automático authorizations) over
+ * An Asaas API v3 emulator (Pix and boleto charges, customers, webhooks, Pix Automático authorizations) over
  * plain HTTP on the API port, plus a control port for sandbox set-up, payments, the payer's bank
  * of Pix Automático, the clock and fault injection.
  *

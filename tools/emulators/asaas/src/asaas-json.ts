@@ -3,6 +3,7 @@
  * the `payment` of webhook events), customer, Pix transaction, webhook configuration and the list
  * envelope. Amounts are Reais (exact decimal numbers); dates are São Paulo calendar dates.
  */
+import { bankSlipUrl } from './boleto';
 import { refundJson } from './refunds';
 import { splitJson } from './splits';
 import { Reais } from './money-json';
@@ -63,8 +64,8 @@ export function paymentJson(p: StoredPayment, invoiceBase: string) {
     creditDate: paidOn,
     estimatedCreditDate: paidOn,
     transactionReceiptUrl: null,
-    nossoNumero: null,
-    bankSlipUrl: null,
+    nossoNumero: p.boleto?.nossoNumero ?? null,
+    bankSlipUrl: bankSlipUrl(p, invoiceBase),
     lastInvoiceViewedDate: null,
     lastBankSlipViewedDate: null,
     discount: { value: new Reais(0), limitDate: null, dueDateLimitDays: 0, type: 'FIXED' },

@@ -12,6 +12,7 @@ import type { EmulatorState, StoredPayment } from './emulator-state';
 import { ChargebackRefused, decideChargeback, openChargeback, redeliverChargeback } from './chargebacks';
 import { applyCard, cardPayable } from './invoice-checkout';
 import { invoicePageRoutes } from './invoice-page';
+import { bankSlipRoutes } from './boleto';
 import { TEST_CARDS } from './test-cards';
 import { controlPort, faultSettingsShape, payoutControlRoutes, sendControlError as fail, type Logger } from '../../kit';
 import { activateByPayment, pixAutomaticControlRoutes, type PixAutomaticDeps } from './pix-automatic.routes';
@@ -194,7 +195,7 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceB
     deliveries: () => state.webhooks.listDeliveries(),
     reset: () => state.reset(),
     clock: { clock: state.clock, onChange: pixAutomatic.tick },
-    // Asaas's hosted invoice pages (invoiceUrl): public, like sandbox.asaas.com/i/<id>.
-    pages: invoicePageRoutes(state, sender, json, logger),
+    // Asaas's hosted invoice pages (invoiceUrl) and boleto slips (bankSlipUrl): public, like sandbox.asaas.com/i/<id> and /b/pdf/<id>.
+    pages: Router().use(invoicePageRoutes(state, sender, json, logger), bankSlipRoutes(state)),
   });
 }

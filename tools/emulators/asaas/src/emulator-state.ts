@@ -44,8 +44,17 @@ export interface StoredCustomer {
  */
 export type PaymentStatus = 'PENDING' | 'OVERDUE' | 'CONFIRMED' | 'RECEIVED' | 'REFUNDED' | ChargebackPaymentStatus;
 
-/** PIX, or a card typed on the invoice page (CREDIT_CARD; UNDEFINED lets the buyer choose). */
-export type BillingType = 'PIX' | 'CREDIT_CARD' | 'UNDEFINED';
+/** PIX, BOLETO, or a card typed on the invoice page (CREDIT_CARD; UNDEFINED lets the buyer choose). */
+export type BillingType = 'PIX' | 'BOLETO' | 'CREDIT_CARD' | 'UNDEFINED';
+
+/** A BOLETO charge's slip, as `GET /payments/:id/identificationField` answers it (boleto.ts). */
+export interface StoredBoleto {
+  /** The 47-digit linha digitável. */
+  identificationField: string;
+  /** The 44-digit barcode. */
+  barCode: string;
+  nossoNumero: string;
+}
 
 /** The card that paid a charge (invoice page or sent in the create call), as Asaas reports it (`creditCard`). */
 export interface PaidCard {
@@ -79,6 +88,8 @@ export interface StoredPayment {
   invoiceNumber: string;
   /** The BR Code of its dynamic QR (`payload` of /pixQrCode). */
   brCode: string;
+  /** BOLETO only: its slip. */
+  boleto?: StoredBoleto;
   pixTransactionId?: string;
   paidAt?: Date;
   /** Set when a card paid it on the invoice page. */
@@ -253,8 +264,15 @@ export class EmulatorState {
     return payment;
   }
 
-  /** Pays an open, not removed charge in full with one Pix; the caller checks payability first. */
-  settlePayment(payment: StoredPayment): StoredPixTransaction {
+  /**
+   * Pays an open, not removed charge in full: a BOLETO by its slip (no Pix transaction), any other
+   * with one Pix. The caller checks payability first.
+   */
+  settlePayment(payment: StoredPayment): StoredPixTransaction | undefined {
+    if (payment.billingType === 'BOLETO') {
+      this.receive(payment, this.now());
+      return undefined;
+    }
     const at = this.now();
     const transaction: StoredPixTransaction = {
       id: newUuid(),
@@ -266,6 +284,13 @@ export class EmulatorState {
       effectiveAt: at,
     };
     this.pixTransactions.set(transaction.id, transaction);
+    this.receive(payment, at);
+    payment.pixTransactionId = transaction.id;
+    return transaction;
+  }
+
+  /** RECEIVED at `at`, the money credited at once. */
+  private receive(payment: StoredPayment, at: Date): void {
     payment.status = 'RECEIVED';
     payment.paidAt = at;
     // The money is in the balance at once, net of Asaas's fee (a card's CONFIRMED is released later,
@@ -275,8 +300,6 @@ export class EmulatorState {
       part.status = 'DONE';
     }
     this.transfers.credit(payment.accountId, payment.valueCents - payment.feeCents - splitTotal(payment.split));
-    payment.pixTransactionId = transaction.id;
-    return transaction;
   }
 
   /** A card approved on the invoice page: CONFIRMED (Asaas releases the balance later). */

@@ -7,9 +7,9 @@ import type { EmulatorState, StoredPayment } from './emulator-state';
 import type { CardOutcome } from './test-cards';
 import type { WebhookSender } from './webhook-sender';
 
-/** Open for a card: not removed, awaiting payment, and not a Pix-only charge. */
+/** Open for a card: not removed, awaiting payment, and a card (or buyer-chosen) charge, not Pix or boleto. */
 export function cardPayable(payment: StoredPayment): boolean {
-  return !payment.deleted && payment.billingType !== 'PIX' && (payment.status === 'PENDING' || payment.status === 'OVERDUE');
+  return !payment.deleted && (payment.billingType === 'CREDIT_CARD' || payment.billingType === 'UNDEFINED') && (payment.status === 'PENDING' || payment.status === 'OVERDUE');
 }
 
 export function applyCard(state: EmulatorState, sender: WebhookSender, payment: StoredPayment, outcome: Exclude<CardOutcome, { kind: 'invalid' }>, toJson: (p: StoredPayment) => unknown): void {

@@ -39,6 +39,8 @@ function render({ payment, error, values }: View): string {
   } else if (status === 'CONFIRMED' || status === 'RECEIVED' || status === 'REFUNDED') {
     const card = payment.creditCard ? ` com o cartão ${escapeHtml(payment.creditCard.brand)} final ${escapeHtml(payment.creditCard.last4)}` : '';
     body = `<p id="invoice-status" data-status="${status}" class="ok">Pagamento confirmado${card}.</p>`;
+  } else if (payment.boleto) {
+    body = `<p id="invoice-status" data-status="${status}">Pague o boleto (linha digitável):</p><p><code id="boleto-line">${escapeHtml(payment.boleto.identificationField)}</code></p>`;
   } else if (payment.billingType === 'PIX') {
     body = `<p id="invoice-status" data-status="${status}">Pague com Pix (copia e cola):</p><textarea readonly rows="5" style="width:100%">${escapeHtml(payment.brCode)}</textarea>`;
   } else {

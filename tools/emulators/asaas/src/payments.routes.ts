@@ -1,8 +1,9 @@
 /**
- * Charges: `POST /payments` (billingType PIX, or CREDIT_CARD / UNDEFINED paid on the invoice page,
+ * Charges: `POST /payments` (billingType PIX, BOLETO, or CREDIT_CARD / UNDEFINED paid on the invoice page,
  * or CREDIT_CARD with the card in the call: card-payments.ts), `GET /payments` (filters `externalReference`,
  * `customer`, `status`), `GET /payments/:id`, `DELETE /payments/:id` and
- * `GET /payments/:id/pixQrCode`, plus `GET /pix/transactions/:id` for the EndToEndId of a paid one.
+ * `GET /payments/:id/pixQrCode`, `GET /payments/:id/identificationField` (a BOLETO's linha
+ * digitável: boleto.ts), plus `GET /pix/transactions/:id` for the EndToEndId of a paid one.
  * Shapes from docs.asaas.com "Criar nova cobrança", "Obter QR Code para pagamentos via Pix",
  * "Excluir cobrança".
  */
@@ -19,6 +20,7 @@ import { asBody, optionalString, queryParam, requiredString, type Body } from '.
 import { addMonths, isIsoDate, spDate } from './sao-paulo-time';
 import { parseSplit } from './splits';
 import { authorizeCard } from './card-payments';
+import { identificationFieldJson, newStoredBoleto } from './boleto';
 import type { WebhookSender } from './webhook-sender';
 
 export interface PaymentRoutesOptions {
@@ -61,8 +63,8 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
     const customerId = requiredString(body, 'customer', 64);
     if (!state.getCustomer(account.id, customerId)) throw asaasErrors.invalid('customer', 'Cliente inválido ou não informado.');
     const billingType = requiredString(body, 'billingType', 20);
-    if (billingType !== 'PIX' && billingType !== 'CREDIT_CARD' && billingType !== 'UNDEFINED') {
-      throw asaasErrors.invalid('billingType', 'Emulador: billingType deve ser PIX, CREDIT_CARD ou UNDEFINED (boleto não é emulado).');
+    if (billingType !== 'PIX' && billingType !== 'BOLETO' && billingType !== 'CREDIT_CARD' && billingType !== 'UNDEFINED') {
+      throw asaasErrors.invalid('billingType', 'Emulador: billingType deve ser PIX, BOLETO, CREDIT_CARD ou UNDEFINED.');
     }
     const valueCents = parseValue(body);
     const dueDate = parseDueDate(body, spDate(state.now()));
@@ -102,6 +104,7 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
       deleted: false,
       invoiceNumber: newInvoiceNumber(),
       brCode: dynamicBrCode(`${options.locationHost}/pixqrcode/cobv/${id}`, options.merchant),
+      ...(billingType === 'BOLETO' ? { boleto: newStoredBoleto(valueCents, dueDate) } : {}),
     });
     sender.paymentEvent(payment, 'PAYMENT_CREATED', json);
     if (card) {
@@ -141,13 +144,20 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
   router.get('/payments/:id/pixQrCode', async (req, res) => {
     const payment = state.getPayment(accountOf(res).id, req.params['id'] ?? '');
     if (payment.deleted) throw asaasErrors.notFound('Cobrança');
-    if (payment.billingType === 'CREDIT_CARD') throw asaasErrors.invalid('billingType', 'Esta cobrança não é paga por Pix.');
+    if (payment.billingType === 'CREDIT_CARD' || payment.billingType === 'BOLETO') throw asaasErrors.invalid('billingType', 'Esta cobrança não é paga por Pix.');
     sendJson(res, 200, {
       encodedImage: await qrCodePngBase64(payment.brCode),
       payload: payment.brCode,
       expirationDate: qrExpirationDate(payment.dueDate),
       description: payment.description ?? null,
     });
+  });
+
+  router.get('/payments/:id/identificationField', (req, res) => {
+    const payment = state.getPayment(accountOf(res).id, req.params['id'] ?? '');
+    if (payment.deleted) throw asaasErrors.notFound('Cobrança');
+    if (!payment.boleto) throw asaasErrors.invalid('billingType', 'Esta cobrança não é um boleto.');
+    sendJson(res, 200, identificationFieldJson(payment.boleto));
   });
 
   router.get('/pix/transactions/:id', (req, res) => {
