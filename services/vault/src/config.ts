@@ -16,6 +16,8 @@ export const config = loadConfig({
   CARD_CVC_TTL_MS: z.coerce.number().int().min(1_000).default(60 * 60_000),
   /** How long a card fields token can be saved or charged (spec: 24 hours). */
   CARD_TOKEN_TTL_MS: z.coerce.number().int().min(1_000).default(24 * 60 * 60_000),
+  /** The payment page's base (same value as payments' and the gateway's): its origin may always show the card fields. */
+  PAY_BASE_URL: z.string().url().default('http://localhost:8080/pay'),
   /** How often the due-work scans (security code deletion, token purge) run. */
   VAULT_DUE_POLL_MS: z.coerce.number().int().min(50).default(1_000),
 });

@@ -19,7 +19,14 @@ function newPublishableKey(mode: 'test' | 'live'): string {
  * no origin restriction, enabled in test mode only), the allowed sites, and the owner's switch.
  */
 export class CardsConfigService {
-  constructor(private readonly model: CardsConfigModel) {}
+  constructor(
+    private readonly model: CardsConfigModel,
+    /**
+     * The platform's own payment page origin(s) (PAY_BASE_URL): the page shows the fields of the
+     * merchant whose payment it is, so every merchant's allowed_origins implicitly includes it.
+     */
+    private readonly options: { platformOrigins?: string[] } = {},
+  ) {}
 
   /** The config, made on first read. Two first reads at once make one (the loser reads the winner's). */
   async get(scope: CallerScope): Promise<CardsConfigDoc> {
@@ -81,7 +88,8 @@ export class CardsConfigService {
 
   /**
    * The config a tokenize call names by publishable key, after its checks: the key exists, the
-   * vault is on, and the page's origin is allowed (any when the list is empty).
+   * vault is on, and the page's origin is allowed (any when the list is empty; the platform's own
+   * payment page always).
    */
   async forTokenize(publishableKey: string, origin: string): Promise<CardsConfigDoc> {
     if (!publishableKey) throw new AppError('parameter_missing', { param: 'publishable_key', message: 'Informe publishable_key (pk_test_… ou pk_live_…, de GET /v1/cards/config).' });
@@ -92,7 +100,8 @@ export class CardsConfigService {
     if (!config.enabled) throw notEnabled(config.mode);
     if (config.allowed_origins.length > 0) {
       const normalized = normalizeOrigin(origin);
-      if (!normalized || !config.allowed_origins.includes(normalized)) {
+      const platform = normalized !== undefined && (this.options.platformOrigins ?? []).includes(normalized);
+      if (!normalized || (!config.allowed_origins.includes(normalized) && !platform)) {
         const shown = (origin || '(nenhuma)').slice(0, 200);
         throw new AppError('parameter_invalid', {
           param: 'origin',

@@ -55,7 +55,7 @@ describe('vault against the real store and broker', () => {
     await ensureIndexes(db);
     const outbox = new OutboxRelay({ bus, logger });
     await outbox.watch(cards.collection);
-    const configs = new CardsConfigService(configModel);
+    const configs = new CardsConfigService(configModel, { platformOrigins: ['https://pay.orquestra.example'] });
     const service = new CardsService(cards, tokens, configs, box, outbox, { fingerprintKey: FINGERPRINT_KEY, cvcTtlMs: CVC_TTL_MS, tokenTtlMs: 24 * 3_600_000 });
     const due = vaultDueWork(cards, tokens, service, logger, 200);
     due.cardCvc.start();
@@ -115,6 +115,8 @@ describe('vault against the real store and broker', () => {
     expect((refused as AppError).message).toContain('https://golpe.exemplo.com');
     expect((refused as AppError).message).toContain('PATCH /v1/cards/config');
     await expect(tokenize('acct_origin', { origin: '' })).rejects.toMatchObject({ param: 'origin' });
+    // The platform's own payment page (PAY_BASE_URL's origin) shows any merchant's fields.
+    expect((await tokenize('acct_origin', { origin: 'https://pay.orquestra.example' })).token).toMatch(/^tok_/);
     await client.updateCardsConfig({ caller: caller('acct_origin'), allowed_origins: [] });
     expect((await tokenize('acct_origin', { origin: 'https://qualquer.com' })).token).toMatch(/^tok_/);
   });
