@@ -229,6 +229,8 @@ export type WebhookParseResult =
       cardDeclines?: Record<string, CardDeclineReport>;
       /** Disputes the webhook reports (provider-disputes.ts). */
       disputes?: ProviderDispute[];
+      /** Disputes the webhook only names: read back with `readDispute` (provider-disputes.ts). */
+      disputeIds?: string[];
     }
   | { ok: false; reason: 'unauthenticated' | 'malformed'; httpStatus: number };
 

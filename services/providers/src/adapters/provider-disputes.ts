@@ -64,4 +64,10 @@ export interface DisputeCapable {
    * only the Pix (Woovi); undefined when the provider knows no such Pix.
    */
   chargeOfDispute?(dispute: ProviderDispute): Promise<string | undefined>;
+  /**
+   * The dispute as the provider has it now, for providers whose webhook only names it (Mercado
+   * Pago's `chargebacks` topic): the webhook is a hint, this read is the report. Undefined when the
+   * provider knows no such dispute (or one of a status we do not know, never guessed).
+   */
+  readDispute?(providerDisputeId: string): Promise<ProviderDispute | undefined>;
 }

@@ -177,7 +177,7 @@ export class WebhookIntakeService {
     if (subaccount && !subaccount.ok && (payment.ok || recurrenceEvents.length > 0 || transfers.length > 0)) {
       this.logger.warn({ account_id: account._id, reason: subaccount.reason }, 'subaccount part of a provider webhook unreadable');
     }
-    const parsed = payment.ok ? payment : { providerPaymentIds: [], eventKey: '', cardDeclines: undefined, disputes: undefined };
+    const parsed = payment.ok ? payment : { providerPaymentIds: [], eventKey: '', cardDeclines: undefined, disputes: undefined, disputeIds: undefined };
 
     const events: EventEnvelope[] = [];
     for (const providerPaymentId of parsed.providerPaymentIds) {
@@ -211,6 +211,21 @@ export class WebhookIntakeService {
     // Disputes the webhook itself reports (Woovi MED, Stripe chargebacks): the body is signed, so it is the report.
     for (const reported of parsed.disputes ?? []) {
       const dispute = await this.withCharge(account, reported);
+      if (!dispute) return { httpStatus: 503, body: '' };
+      events.push(disputeEvent(account, dispute, 'webhook'));
+    }
+    // Disputes the webhook only names (Mercado Pago chargebacks): the provider's read is the report.
+    for (const providerDisputeId of parsed.disputeIds ?? []) {
+      let read: ProviderDispute | undefined;
+      try {
+        read = await this.accounts.call(account, (a) => (a.readDispute ? a.readDispute(providerDisputeId) : Promise.resolve(undefined)));
+      } catch (error) {
+        if (error instanceof ProviderError && error.kind === 'not_found') continue;
+        this.logger.warn({ account_id: account._id, err: (error as Error).message }, 'could not read the reported dispute at the provider');
+        return { httpStatus: 503, body: '' };
+      }
+      if (!read) continue;
+      const dispute = await this.withCharge(account, read);
       if (!dispute) return { httpStatus: 503, body: '' };
       events.push(disputeEvent(account, dispute, 'webhook'));
     }

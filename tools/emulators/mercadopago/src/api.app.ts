@@ -11,6 +11,7 @@ import { cardTokenRoutes } from './card-tokens';
 import { paymentRoutes, type PaymentRoutesOptions } from './payments.routes';
 import type { RefundSettler } from './refunds';
 import { refundRoutes } from './refunds.routes';
+import { chargebackRoutes } from './chargebacks.routes';
 import type { WebhookSender } from './webhook-sender';
 
 export function apiApp(state: EmulatorState, sender: WebhookSender, options: PaymentRoutesOptions, logger: Logger, settler: RefundSettler): Express {
@@ -18,6 +19,6 @@ export function apiApp(state: EmulatorState, sender: WebhookSender, options: Pay
   // Faults are keyed by the caller's access token, the credential that identifies the account.
   app.use(injectFaults(state.faults, (req) => bearerToken(req), mpAnswers));
   app.use(express.json({ limit: '1mb' }));
-  app.use(requireAccessToken(state), cardTokenRoutes(state), paymentRoutes(state, sender, options), refundRoutes(state, settler));
+  app.use(requireAccessToken(state), cardTokenRoutes(state), paymentRoutes(state, sender, options), refundRoutes(state, settler), chargebackRoutes(state));
   return finishApi(app, mpAnswers, logger);
 }

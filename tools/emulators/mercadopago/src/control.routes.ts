@@ -9,11 +9,16 @@ import { z } from 'zod';
 import type { EmulatorState } from './emulator-state';
 import { centsToText } from './mp-format';
 import { createRefund, type RefundSettler } from './refunds';
+import { chargebackJson, decideChargeback, openChargeback } from './chargebacks';
 import type { WebhookSender } from './webhook-sender';
 
 const accountSchema = z.object({ access_token: z.string().min(1), webhook_secret: z.string().min(1).optional() }).strict();
 
 const webhookSchema = z.object({ account: z.string().min(1), url: z.string().url() }).strict();
+
+const openChargebackSchema = z.object({ amount_cents: z.number().int().min(1).optional(), reason: z.string().min(1).max(100).optional() }).strict();
+
+const decideChargebackSchema = z.object({ outcome: z.enum(['won', 'lost']) }).strict();
 
 const dashboardRefundSchema = z.object({ amount_cents: z.number().int().min(1).optional() }).strict();
 
@@ -67,6 +72,39 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, logger: 
       res.status(200).json({ id: refund.id, payment_id: payment.id, status: refund.status, amount_cents: refund.amountCents });
     } catch (err) {
       fail(res, 409, 'refund_refused', (err as Error).message);
+    }
+  });
+
+  // A card chargeback (the cardholder's bank in reality): opened on an approved card payment, then
+  // decided; each change sends the `chargebacks` notification (chargebacks.ts).
+  routes.post('/__control/charges/:id/chargeback', (req, res) => {
+    const parsed = openChargebackSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const raw = req.params['id'];
+    const payment = /^\d{1,19}$/.test(raw) ? state.findPayment(Number(raw)) : undefined;
+    if (!payment) return fail(res, 404, 'charge_not_found', `no payment ${raw}`);
+    try {
+      const chargeback = openChargeback(payment, { amountCents: parsed.data.amount_cents, reason: parsed.data.reason }, state.now());
+      const scheduled = sender.notifyChargeback(payment, chargeback, 'created');
+      logger.info({ user_id: payment.userId, payment: payment.id, chargeback: chargeback.id, webhook: scheduled }, 'chargeback opened');
+      res.status(201).json({ ...chargebackJson(chargeback), webhook: scheduled ? 'scheduled' : 'no_url' });
+    } catch (err) {
+      fail(res, 409, 'chargeback_refused', (err as Error).message);
+    }
+  });
+
+  routes.post('/__control/chargebacks/:id/decide', (req, res) => {
+    const parsed = decideChargebackSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');
+    const found = state.findChargeback(req.params['id']);
+    if (!found) return fail(res, 404, 'chargeback_not_found', `no chargeback ${req.params['id']}`);
+    try {
+      const chargeback = decideChargeback(found.chargeback, parsed.data.outcome, state.now());
+      const scheduled = sender.notifyChargeback(found.payment, chargeback, 'updated');
+      logger.info({ user_id: found.payment.userId, chargeback: chargeback.id, outcome: parsed.data.outcome, webhook: scheduled }, 'chargeback decided');
+      res.status(200).json({ ...chargebackJson(chargeback), webhook: scheduled ? 'scheduled' : 'no_url' });
+    } catch (err) {
+      fail(res, 409, 'chargeback_decided', (err as Error).message);
     }
   });
 

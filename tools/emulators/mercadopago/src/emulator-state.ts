@@ -11,6 +11,7 @@ import { mpErrors } from './mp-errors';
 import { CARD_TOKEN_TTL_MS, type StoredCardToken } from './card-tokens';
 import type { PixPaymentRequest } from './payment-request';
 import type { StoredRefund } from './refunds';
+import { chargebackNotFound, type StoredChargeback } from './chargebacks';
 
 export interface AccountRegistration {
   access_token: string;
@@ -61,6 +62,8 @@ export interface StoredPayment {
   feeCents?: number;
   /** Refunds of this payment, oldest first (see refunds.ts). */
   refunds?: StoredRefund[];
+  /** Card: its chargeback, once the control port opened one (see chargebacks.ts). */
+  chargeback?: StoredChargeback;
 }
 
 export interface WebhookDelivery extends DeliveryRecord {
@@ -180,6 +183,18 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   findPayment(id: number): StoredPayment | undefined {
     const payment = this.byId.get(id);
     return payment ? this.expireIfDue(payment) : undefined;
+  }
+
+  /** The account's chargeback by id; 404 for an unknown one or another account's. */
+  getChargeback(userId: number, id: string): StoredChargeback {
+    for (const payment of this.payments.get(userId)?.values() ?? []) if (payment.chargeback?.id === id) return payment.chargeback;
+    throw chargebackNotFound();
+  }
+
+  /** Any account's chargeback by id, with its payment (the control API decides by id alone). */
+  findChargeback(id: string): { payment: StoredPayment; chargeback: StoredChargeback } | undefined {
+    for (const payment of this.byId.values()) if (payment.chargeback?.id === id) return { payment, chargeback: payment.chargeback };
+    return undefined;
   }
 
   private expireIfDue(payment: StoredPayment): StoredPayment {

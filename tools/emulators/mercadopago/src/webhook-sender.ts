@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { WebhookOutbox, withoutQuery } from '../../kit';
 import type { EmulatorState, StoredPayment, WebhookDelivery } from './emulator-state';
 import { signatureHeader } from './webhook-signature';
+import type { StoredChargeback } from './chargebacks';
 
 export type PaymentAction = 'payment.created' | 'payment.updated';
 
@@ -73,7 +74,45 @@ export class WebhookSender extends WebhookOutbox<WebhookDelivery, EmulatorState>
     return true;
   }
 
-  private send(kind: WebhookDelivery['kind'], payment: StoredPayment, action: PaymentAction, outbound: Outbound): void {
+  /**
+   * The `chargebacks` notification of a chargeback opened or changed: Webhooks format only, signed
+   * like a payment's, `data.id` = the chargeback id. Sent to the URL configured in the dashboard
+   * (where Mercado Pago's chargeback topic is switched on); the emulator falls back to the payment's
+   * `notification_url` so a stack without a dashboard still hears it.
+   */
+  notifyChargeback(payment: StoredPayment, chargeback: StoredChargeback, action: 'created' | 'updated'): boolean {
+    const account = this.state.accountForUser(payment.userId);
+    const configured = account?.dashboardWebhookUrl ?? payment.request.notificationUrl;
+    if (!account || !configured) return false;
+    const url = new URL(configured);
+    url.searchParams.append('data.id', chargeback.id);
+    url.searchParams.append('type', 'chargebacks');
+    const body = JSON.stringify({
+      action,
+      api_version: 'v1',
+      data: { id: chargeback.id },
+      date_created: this.state.now().toISOString(),
+      id: this.state.allocateNotificationId(),
+      live_mode: false,
+      type: 'chargebacks',
+      user_id: payment.userId,
+    });
+    this.send('webhook', payment, `chargebacks.${action}`, {
+      url,
+      body,
+      headers: (attempt) => {
+        const requestId = randomUUID();
+        return {
+          'x-request-id': requestId,
+          'x-signature': signatureHeader(account.webhookSecret, chargeback.id, requestId, this.state.now()),
+          'x-retry': String(attempt),
+        };
+      },
+    });
+    return true;
+  }
+
+  private send(kind: WebhookDelivery['kind'], payment: StoredPayment, action: string, outbound: Outbound): void {
     const delivery = this.log.start({ kind, userId: payment.userId, paymentId: payment.id, action, urlWithoutQuery: withoutQuery(outbound.url) });
     this.enqueue({
       delivery,

@@ -15,6 +15,8 @@
  * body: never in an error, log or metric (the HTTP core records method, path and status only).
  * A card token the account's own MercadoPago.js minted (`card.token`, with `card.brand`) is paid
  * the same way without the tokenization step.
+ * Card chargebacks arrive by the `chargebacks` notification topic and are read back with
+ * `GET /v1/chargebacks/{id}` (mercadopago.chargebacks.ts); no evidence through the API.
  * Webhooks go to each payment's
  * `notification_url` (Mercado Pago has no webhook-registration API) and are verified with the
  * account's "assinatura secreta" (credential `webhook_secret`).
@@ -51,12 +53,16 @@ import {
 } from './mercadopago.transformers';
 import { providerErrorFor } from './mercadopago.errors';
 import { refundMercadoPagoPayment } from './mercadopago.refunds';
+import { CHARGEBACK_ID, CHARGEBACK_TOPICS, chargebackOf, toProviderDispute } from './mercadopago.chargebacks';
+import type { ProviderDispute } from '../provider-disputes';
 import { parseMercadoPagoWebhook, SIGNATURE_TOLERANCE_SECONDS } from './mercadopago.webhook';
 
 export class MercadoPagoAdapter implements ProviderAdapter {
   static readonly methods = ['pix', 'boleto', 'card'] as const;
   /** Vault cards are tokenized with `POST /v1/card_tokens`, which takes the security code: without it no token, no charge. */
   static readonly vaultCards = { needsCvc: true } as const;
+  /** Chargebacks are announced by the `chargebacks` topic and read back (mercadopago.chargebacks.ts). */
+  static readonly disputeEvents = CHARGEBACK_TOPICS;
   readonly provider = 'mercadopago';
   // Private fields: secrets never show up in util.inspect, JSON.stringify or logged objects.
   readonly #accessToken: string;
@@ -182,6 +188,20 @@ export class MercadoPagoAdapter implements ProviderAdapter {
   /** See mercadopago.refunds.ts: our refund id is the X-Idempotency-Key. */
   refundCharge(input: RefundChargeInput): Promise<ProviderRefund> {
     return refundMercadoPagoPayment((method, path, operation, body, headers) => this.api(method, path, operation, body, headers), input);
+  }
+
+  /**
+   * `GET /v1/chargebacks/{id}`: the chargeback a notification named, as Mercado Pago has it now
+   * (mercadopago.chargebacks.ts). Undefined for one whose documentation status we do not know.
+   */
+  async readDispute(providerDisputeId: string): Promise<ProviderDispute | undefined> {
+    if (!CHARGEBACK_ID.test(providerDisputeId)) throw new ProviderError('not_found', 'not_found', `mercadopago: ${providerDisputeId} is not a chargeback id`);
+    const answer = await this.api('GET', `/v1/chargebacks/${providerDisputeId}`, 'read');
+    if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'get chargeback');
+    const read = chargebackOf(answer.body);
+    if (read.ok) return toProviderDispute(read.chargeback);
+    if (read.reason === 'unknown_status') return undefined;
+    throw new ProviderError('rejected', 'provider_error', 'mercadopago get chargeback: unreadable answer');
   }
 
   /**

@@ -13,6 +13,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { WebhookParseResult, WebhookRequest } from '../provider-adapter';
+import { CHARGEBACK_ID, CHARGEBACK_TOPICS } from './mercadopago.chargebacks';
 
 /**
  * Replay window around `ts`. Mercado Pago documents no window; its SDK offers an optional
@@ -125,6 +126,11 @@ export function parseMercadoPagoWebhook(request: WebhookRequest, options: Verify
   const eventKey = notificationId
     ? `mercadopago:notification:${notificationId}`
     : `mercadopago:${createHash('sha256').update(`${body.type}|${String(body.action)}|${dataId}|${signature.ts}`).digest('hex').slice(0, 32)}`;
+  // A chargeback's notification names it only: the adapter reads it back (mercadopago.chargebacks.ts).
+  if ((CHARGEBACK_TOPICS as readonly string[]).includes(body.type)) {
+    if (!CHARGEBACK_ID.test(dataId)) return MALFORMED;
+    return { ok: true, providerPaymentIds: [], eventKey, disputeIds: [dataId] };
+  }
   if (body.type !== 'payment') return { ok: true, providerPaymentIds: [], eventKey };
   // Payment ids are numbers; anything else cannot name one of our charges.
   if (!/^\d{1,19}$/.test(dataId)) return MALFORMED;
