@@ -4,6 +4,7 @@ import { capabilitiesOf, type AdapterClass } from '../adapters/adapter-capabilit
 import { AsaasAdapter } from '../adapters/asaas/asaas.adapter';
 import { EfiAdapter } from '../adapters/efi/efi.adapter';
 import { MercadoPagoAdapter } from '../adapters/mercadopago/mercadopago.adapter';
+import { CHARGEBACK_TOPICS } from '../adapters/mercadopago/mercadopago.chargebacks';
 import { PagarmeAdapter } from '../adapters/pagarme/pagarme.adapter';
 import { ProviderError, type ChargeMethod, type CreateChargeInput, type ProviderAdapter } from '../adapters/provider-adapter';
 import { StripeAdapter, WEBHOOK_EVENTS as STRIPE_EVENTS } from '../adapters/stripe/stripe.adapter';
@@ -14,7 +15,8 @@ import { PROVIDER_CATALOG } from './provider-catalog';
 const ADAPTERS: Record<string, { adapter: AdapterClass; registeredEvents: readonly string[] }> = {
   asaas: { adapter: AsaasAdapter, registeredEvents: ASAAS_EVENTS },
   efi: { adapter: EfiAdapter, registeredEvents: [] },
-  mercadopago: { adapter: MercadoPagoAdapter, registeredEvents: [] },
+  // No registration API: the merchant switches the chargebacks topic on in Mercado Pago's dashboard (catalog notes).
+  mercadopago: { adapter: MercadoPagoAdapter, registeredEvents: CHARGEBACK_TOPICS },
   pagarme: { adapter: PagarmeAdapter, registeredEvents: [] },
   stripe: { adapter: StripeAdapter, registeredEvents: STRIPE_EVENTS },
   woovi: { adapter: WooviAdapter, registeredEvents: WOOVI_EVENTS },
@@ -92,7 +94,7 @@ describe('the provider catalog', () => {
     expect(summary).toEqual({
       asaas: { methods: ['pix', 'card'], refunds: true, disputes: true, evidence: false },
       efi: { methods: ['pix', 'boleto'], refunds: true, disputes: true, evidence: true },
-      mercadopago: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: false, evidence: false },
+      mercadopago: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: true, evidence: false },
       pagarme: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: false, evidence: false },
       stripe: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: true, evidence: true },
       woovi: { methods: ['pix'], refunds: true, disputes: true, evidence: false },

@@ -88,7 +88,7 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
     hostedCheckout: [],
     amountUnit: 'reais_decimal',
     keepsMetadata: true,
-    notes: 'Valores em reais decimais. Exige e-mail do pagador em todo pagamento; boleto (bolbradesco) exige CPF/CNPJ e endereço. Cartões do cofre só com o código de segurança (card_tokens). Webhooks assinados (x-signature, HMAC-SHA256).',
+    notes: 'Valores em reais decimais. Exige e-mail do pagador em todo pagamento; boleto (bolbradesco) exige CPF/CNPJ e endereço. Cartões do cofre só com o código de segurança (card_tokens). Webhooks assinados (x-signature, HMAC-SHA256). Para receber chargebacks, ative o evento Chargebacks em Webhooks no painel do Mercado Pago, com a URL de webhook desta conta.',
   }),
   asaas: describe(AsaasAdapter, {
     code: 'asaas',
