@@ -92,7 +92,7 @@ describe('the provider catalog', () => {
       Object.entries(PROVIDER_CATALOG).map(([code, d]) => [code, { methods: d.methods, refunds: d.capabilities.partialRefunds, disputes: d.capabilities.disputes, evidence: d.capabilities.disputeEvidence }]),
     );
     expect(summary).toEqual({
-      asaas: { methods: ['pix', 'card'], refunds: true, disputes: true, evidence: false },
+      asaas: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: true, evidence: false },
       efi: { methods: ['pix', 'boleto'], refunds: true, disputes: true, evidence: true },
       mercadopago: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: true, evidence: false },
       pagarme: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: false, evidence: false },

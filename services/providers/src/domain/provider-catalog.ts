@@ -97,12 +97,13 @@ export const PROVIDER_CATALOG: Record<string, ProviderDefinition> = {
     baseUrls: { test: 'https://api-sandbox.asaas.com/v3', live: 'https://api.asaas.com/v3' },
     // Pix: a customer record needs the CPF/CNPJ. Card: the charge is created without card data
     // (billingType CREDIT_CARD) and the buyer types the card on Asaas's invoice page (invoiceUrl);
-    // Asaas refuses a card charge whose customer has no CPF/CNPJ.
-    customerRequires: { pix: ['document'], card: ['document'] },
+    // Asaas refuses a card charge whose customer has no CPF/CNPJ. Boleto (billingType BOLETO): the
+    // same customer record; the facts (psp-apis.md) name no address for it, so none is required.
+    customerRequires: { pix: ['document'], boleto: ['document'], card: ['document'] },
     hostedCheckout: ['card'],
     amountUnit: 'reais_decimal',
     keepsMetadata: false,
-    notes: 'Valores em reais decimais. Exige cliente com CPF/CNPJ. Cartão pelo checkout hospedado do Asaas (fatura com formulário de cartão), sem card.token. Não guarda metadata (só externalReference): ela fica só no Orquestra.',
+    notes: 'Valores em reais decimais. Exige cliente com CPF/CNPJ. Boleto com linha digitável e PDF do Asaas (bankSlipUrl), vencimento no prazo de boleto da plataforma. Cartão pelo checkout hospedado do Asaas (fatura com formulário de cartão), sem card.token. Não guarda metadata (só externalReference): ela fica só no Orquestra.',
   }),
   pagarme: describe(PagarmeAdapter, {
     code: 'pagarme',

@@ -3,11 +3,13 @@
  * and the wire table are http/provider-http.ts. Conversions, the status map and the error table live in asaas.transformers.ts.
  *
  * A Pix charge at Asaas takes a customer (found by CPF/CNPJ or created), then `POST /payments`,
- * then `GET /payments/:id/pixQrCode`. Asaas has no idempotency header and keeps no metadata beyond
+ * then `GET /payments/:id/pixQrCode`; a boleto the same with `billingType BOLETO`, then
+ * `GET /payments/:id/identificationField` for its linha digitável. Asaas has no idempotency header and keeps no metadata beyond
  * `externalReference`, so that field carries our idempotency key and every create first searches
  * `GET /payments?externalReference=`. That leaves a race: two concurrent creates with one key can
  * both miss the search and both create. For Pix that is acceptable: at worst two open Pix charges
- * exist, we show one QR code, and the other expires unpaid (nobody has its code). The platform
+ * exist, we show one QR code, and the other expires unpaid (nobody has its code); a boleto likewise
+ * (nobody has the other's line; it falls overdue unpaid). The platform
  * also never runs two creates of one payment at once.
  *
  * Over 300 lines as the one class an account's adapter is: each capability's calls live in their
@@ -41,6 +43,7 @@ import {
   toProviderCharge,
   type AsaasCustomer,
   type AsaasCustomerRequest,
+  type AsaasIdentificationField,
   type AsaasList,
   type AsaasPayment,
   type AsaasPaymentRequest,
@@ -80,8 +83,8 @@ function errorDescriptionOf(body: unknown): string {
 const USER_AGENT = 'Orquestra/1.0 (payment orchestration)';
 
 export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCapable, SubaccountCapable {
-  /** Card on Asaas's hosted invoice page (asaas.card.ts). */
-  static readonly methods = ['pix', 'card'] as const;
+  /** Boleto (`billingType BOLETO`, its line from `/identificationField`); card on Asaas's hosted invoice page (asaas.card.ts). */
+  static readonly methods = ['pix', 'boleto', 'card'] as const;
   /** Chargebacks arrive by webhook (asaas.chargebacks.ts). */
   static readonly disputeEvents = CHARGEBACK_EVENTS;
   /** Transfers to a Pix key (asaas.transfers.ts); Asaas names no registered bank account to pay. */
@@ -192,7 +195,7 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
    * created (a create still running inside Asaas at that instant is the race described above), and
    * the wire table's error stands. If the read fails too, the outcome is ambiguous.
    */
-  private async postPayment(paymentRequest: AsaasPaymentRequest, method: 'pix' | 'card'): Promise<AsaasPayment> {
+  private async postPayment(paymentRequest: AsaasPaymentRequest, method: CreateChargeInput['method']): Promise<AsaasPayment> {
     let answer: HttpAnswer;
     try {
       answer = await this.api('POST', '/payments', { operation: 'create', method }, paymentRequest);
@@ -219,12 +222,20 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
     throw refused;
   }
 
-  /** The QR code of a pending Pix charge, the Pix transaction of a paid one; both best effort. */
+  /**
+   * The QR code of a pending Pix charge, the Pix transaction of a paid one, the linha digitável of
+   * a pending boleto; all best effort.
+   */
   private async detailsOf(payment: AsaasPayment): Promise<ChargeDetails> {
     // A card charge's next action is its invoiceUrl, already on the payment.
     if (payment.deleted || isHostedCheckout(payment)) return {};
     const status = mapPaymentStatus(payment.status);
     try {
+      if (payment.billingType === 'BOLETO') {
+        if (status !== 'pending') return {};
+        const field = await this.api('GET', `/payments/${encodeURIComponent(payment.id)}/identificationField`, 'read');
+        return field.status === 200 && typeof (field.body as AsaasIdentificationField).identificationField === 'string' ? { boleto: field.body as AsaasIdentificationField } : {};
+      }
       if (status === 'pending') {
         const qr = await this.api('GET', `/payments/${encodeURIComponent(payment.id)}/pixQrCode`, 'read');
         return qr.status === 200 ? { qr: qr.body as AsaasPixQrCode } : {};

@@ -155,6 +155,48 @@ describe('toProviderCharge (documentation fixtures)', () => {
   });
 });
 
+describe('boleto (billingType BOLETO)', () => {
+  const pending = fixture<AsaasPayment>('payment-pending.json');
+  const boleto: AsaasPayment = { ...pending, billingType: 'BOLETO', dueDate: '2025-03-13', bankSlipUrl: 'https://sandbox.asaas.com/b/pdf/080225913252', nossoNumero: '41237816' };
+  const field = { identificationField: '34191.09008 63571.277308 71444.640008 5 10420000199007', nossoNumero: '41237816', barCode: '34195104200001990071090063571277307144464000' };
+
+  it('is created with billingType BOLETO, due on the platform boleto due date (3 days in São Paulo), whatever expiresInSeconds', () => {
+    // 2025-03-10 23:30 in São Paulo: due on the 13th.
+    const body = buildPaymentRequest(input({ method: 'boleto', expiresInSeconds: 60 }), 'cus_000005219613', new Date('2025-03-11T02:30:00Z'));
+    expect(body).toMatchObject({ billingType: 'BOLETO', dueDate: '2025-03-13', externalReference: 'pay_01:acc_01' });
+    expect(buildPaymentRequest(input({ method: 'card' }), 'cus_1', new Date()).billingType).toBe('CREDIT_CARD');
+  });
+
+  it('a pending boleto: next action boleto with the digits of its line and bankSlipUrl, expiring at the end of its due date in São Paulo', () => {
+    expect(toProviderCharge(boleto, { boleto: field })).toEqual({
+      providerPaymentId: 'pay_080225913252',
+      status: 'pending',
+      amount: 199_007,
+      amountPaid: 0,
+      nextAction: { type: 'boleto', digitableLine: '34191090086357127730871444640008510420000199007', url: 'https://sandbox.asaas.com/b/pdf/080225913252' },
+      expiresAt: new Date('2025-03-14T02:59:59Z'),
+      providerFee: 199,
+    });
+    // The line could not be read: the slip alone; neither → no action.
+    expect(toProviderCharge(boleto).nextAction).toEqual({ type: 'boleto', url: 'https://sandbox.asaas.com/b/pdf/080225913252' });
+    expect(toProviderCharge({ ...boleto, bankSlipUrl: 'javascript:alert(1)' }).nextAction).toEqual({ type: 'none' });
+  });
+
+  it('OVERDUE stays pending (payments cancels it), RECEIVED and CONFIRMED are paid on their payment date, a removed one is canceled', () => {
+    expect(toProviderCharge({ ...boleto, status: 'OVERDUE' }, { boleto: field })).toMatchObject({ status: 'pending', nextAction: { type: 'boleto' } });
+    for (const status of ['RECEIVED', 'CONFIRMED'] as const) {
+      const paid = toProviderCharge({ ...boleto, status, paymentDate: '2025-03-12', clientPaymentDate: '2025-03-12' });
+      expect(paid).toMatchObject({ status: 'paid', amountPaid: 199_007, nextAction: { type: 'none' }, paidAt: new Date('2025-03-12T03:00:00Z') });
+      expect(paid.expiresAt).toBeUndefined();
+    }
+    expect(toProviderCharge({ ...boleto, deleted: true }, { boleto: field })).toMatchObject({ status: 'canceled', nextAction: { type: 'none' } });
+  });
+
+  it('needs the CPF/CNPJ, refused on customer.document', () => {
+    expect(() => buildCustomerRequest({ name: 'Sem Documento' })).toThrow(expect.objectContaining({ param: expect.objectContaining({ name: 'customer.document', publicMessage: expect.stringContaining('CPF ou CNPJ') }) }));
+  });
+});
+
 describe('error table', () => {
   const body = fixture<unknown>('error-invalid-value.json');
   it.each([

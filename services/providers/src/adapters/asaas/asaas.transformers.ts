@@ -5,6 +5,7 @@
  */
 import { assertNever, assertPositiveCents, centsToReaisString, numericTaxId, reaisStringToCents } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
+import { boletoDueDate, endOfDueDate } from '../../domain/boleto-due-date';
 import { ProviderError, type ChargeSplitInput, type CreateChargeInput, type CustomerInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
 import { JsonDecimal } from './asaas.json';
 import type { AsaasCreditCard, AsaasCreditCardHolderInfo } from './asaas.vault-card';
@@ -28,6 +29,9 @@ export interface AsaasPayment {
   billingType: AsaasBillingType | string;
   /** Asaas's hosted invoice page: for a card charge, where the buyer types the card. */
   invoiceUrl?: string | null;
+  /** A BOLETO's slip (PDF at Asaas). */
+  bankSlipUrl?: string | null;
+  nossoNumero?: string | null;
   dueDate: string;
   deleted: boolean;
   description?: string | null;
@@ -82,8 +86,20 @@ export interface AsaasPixTransaction {
   effectiveDate: string | null;
 }
 
-/** The billing types we create: Pix, and card collected on Asaas's invoice page. */
-export type AsaasBillingType = 'PIX' | 'CREDIT_CARD';
+/**
+ * A BOLETO's `GET /payments/{id}/identificationField`: the linha digitável, nosso número and
+ * barcode (field names from psp-apis.md, marked unconfirmed there).
+ */
+export interface AsaasIdentificationField {
+  identificationField: string;
+  nossoNumero?: string | null;
+  barCode?: string | null;
+}
+
+/** The billing types we create: Pix, boleto, and card (on Asaas's invoice page or sent in the call). */
+export type AsaasBillingType = 'PIX' | 'BOLETO' | 'CREDIT_CARD';
+
+const BILLING_TYPES: Record<CreateChargeInput['method'], AsaasBillingType> = { pix: 'PIX', boleto: 'BOLETO', card: 'CREDIT_CARD' };
 
 export interface AsaasPaymentRequest {
   customer: string;
@@ -163,10 +179,18 @@ export function brazilianPhone(phone: string | undefined): string | undefined {
   return digits.length === 10 || digits.length === 11 ? digits : undefined;
 }
 
-/** Throws `rejected` when the customer has no valid CPF/CNPJ: Asaas cannot charge without one. */
+/**
+ * Throws `rejected` on `customer.document` when the customer has no valid CPF/CNPJ: Asaas cannot
+ * charge without one (Pix, boleto and card alike).
+ */
 export function buildCustomerRequest(customer: CustomerInput): AsaasCustomerRequest {
   const cpfCnpj = documentDigits(customer.document);
-  if (!cpfCnpj) throw new ProviderError('rejected', 'provider_rejected', 'asaas: the customer needs a valid CPF or CNPJ');
+  if (!cpfCnpj) {
+    throw new ProviderError('rejected', 'provider_rejected', 'asaas: the customer needs a valid CPF or CNPJ', 400, {
+      name: 'customer.document',
+      publicMessage: 'O Asaas exige o CPF ou CNPJ do cliente: informe um customer.document válido.',
+    });
+  }
   const email = customer.email?.trim();
   const mobilePhone = brazilianPhone(customer.phone);
   return {
@@ -183,14 +207,16 @@ export function buildCustomerRequest(customer: CustomerInput): AsaasCustomerRequ
  * expiry (the QR code stays payable until 12 months after it), so the platform cancels it on time.
  * Card: `billingType: CREDIT_CARD` without `creditCard` data creates the charge whose invoice page
  * (`invoiceUrl`) collects the card (docs.asaas.com "Criar nova cobrança": the card is optional).
+ * Boleto: `billingType: BOLETO` due on the platform's boleto due date (domain/boleto-due-date.ts);
+ * after it the charge reads OVERDUE and payments cancels it (DELETE).
  */
 export function buildPaymentRequest(input: CreateChargeInput, customerId: string, now: Date): AsaasPaymentRequest {
   const description = input.description?.trim();
   return {
     customer: customerId,
-    billingType: input.method === 'card' ? 'CREDIT_CARD' : 'PIX',
+    billingType: BILLING_TYPES[input.method],
     value: centsToReais(input.amount),
-    dueDate: saoPauloDate(new Date(now.getTime() + Math.max(0, input.expiresInSeconds) * 1000)),
+    dueDate: input.method === 'boleto' ? boletoDueDate(now) : saoPauloDate(new Date(now.getTime() + Math.max(0, input.expiresInSeconds) * 1000)),
     ...(description ? { description: Array.from(description).slice(0, DESCRIPTION_MAX).join('') } : {}),
     externalReference: externalReferenceFor(input.idempotencyKey),
     ...(input.splits && input.splits.length > 0 ? { split: buildSplit(input.splits) } : {}),
@@ -222,7 +248,8 @@ export function sameSplit(payment: Pick<AsaasPayment, 'split'>, input: Pick<Crea
 /**
  * Every Asaas status → ours. Money received stays `paid` whatever happens after (refunds and
  * chargebacks are their own flows); `OVERDUE` stays `pending` because a Pix charge past its due
- * date is still payable by its QR code (which lives 12 months longer). Removal is not a status at
+ * date is still payable by its QR code (which lives 12 months longer), and a boleto past its due
+ * date is canceled by payments, not by this map. Removal is not a status at
  * Asaas but `deleted: true` (see toProviderCharge).
  */
 export function mapPaymentStatus(status: AsaasPaymentStatus): ProviderChargeStatus {
@@ -251,6 +278,8 @@ export function mapPaymentStatus(status: AsaasPaymentStatus): ProviderChargeStat
 
 export interface ChargeDetails {
   qr?: AsaasPixQrCode;
+  /** A pending BOLETO's linha digitável. */
+  boleto?: AsaasIdentificationField;
   pixTransaction?: AsaasPixTransaction;
 }
 
@@ -266,8 +295,20 @@ export function isHostedCheckout(payment: Pick<AsaasPayment, 'billingType'>): bo
   return payment.billingType === 'CREDIT_CARD' || payment.billingType === 'UNDEFINED';
 }
 
-function nextActionOf(payment: AsaasPayment, status: ProviderChargeStatus, qr: AsaasPixQrCode | undefined): ProviderCharge['nextAction'] {
+const httpUrl = (url: string | null | undefined): string | undefined => (url && /^https?:\/\//.test(url) ? url : undefined);
+
+/** The linha digitável (digits only) and the slip's URL; none of them known → no next action. */
+function boletoActionOf(payment: AsaasPayment, boleto: AsaasIdentificationField | undefined): ProviderCharge['nextAction'] {
+  const line = boleto?.identificationField?.replace(/\D/g, '');
+  const url = httpUrl(payment.bankSlipUrl);
+  if (!line && !url) return { type: 'none' };
+  return { type: 'boleto', ...(line ? { digitableLine: line } : {}), ...(url ? { url } : {}) };
+}
+
+function nextActionOf(payment: AsaasPayment, status: ProviderChargeStatus, details: ChargeDetails): ProviderCharge['nextAction'] {
   if (status !== 'pending') return { type: 'none' };
+  if (payment.billingType === 'BOLETO') return boletoActionOf(payment, details.boleto);
+  const { qr } = details;
   if (isHostedCheckout(payment)) return payment.invoiceUrl && /^https?:\/\//.test(payment.invoiceUrl) ? { type: 'redirect', url: payment.invoiceUrl } : { type: 'none' };
   return qr?.payload ? { type: 'pix_qr', qrCode: qr.payload, ...(qr.encodedImage ? { qrCodeBase64: qr.encodedImage } : {}) } : { type: 'none' };
 }
@@ -277,15 +318,16 @@ export function toProviderCharge(payment: AsaasPayment, details: ChargeDetails =
   const amount = reaisToCents(payment.value);
   const fee = feeCents(payment);
   const { qr, pixTransaction } = details;
-  const expiresAt = parseSaoPauloTime(qr?.expirationDate);
+  // A boleto is payable until the end of its due date in São Paulo (domain/boleto-due-date.ts).
+  const expiresAt = payment.billingType === 'BOLETO' ? endOfDueDate(payment.dueDate) : parseSaoPauloTime(qr?.expirationDate);
   const paidAt = parseSaoPauloTime(pixTransaction?.effectiveDate) ?? parseSaoPauloTime(payment.clientPaymentDate ?? payment.paymentDate);
   return {
     providerPaymentId: payment.id,
     status,
     amount,
     amountPaid: status === 'paid' ? amount : 0,
-    nextAction: nextActionOf(payment, status, qr),
-    ...(expiresAt && status === 'pending' ? { expiresAt } : {}),
+    nextAction: nextActionOf(payment, status, details),
+    ...(expiresAt && !Number.isNaN(expiresAt.getTime()) && status === 'pending' ? { expiresAt } : {}),
     ...(status === 'paid' && paidAt ? { paidAt } : {}),
     ...(status === 'paid' && pixTransaction?.endToEndIdentifier ? { endToEndId: pixTransaction.endToEndIdentifier } : {}),
     ...(fee !== undefined ? { providerFee: fee } : {}),
