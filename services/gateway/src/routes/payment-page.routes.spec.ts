@@ -144,6 +144,50 @@ describe('payment page routes (/pay/{id})', () => {
     expect(choosePaymentMethod).toHaveBeenCalledWith({ payment_id: 'pay_01jabc', method: 'pix' }, expect.objectContaining({ requestId: expect.any(String) }));
   });
 
+  it('mounts the card fields with the merchant key of the payment mode when card goes through them, the iframe origin in frame-src', async () => {
+    clients.payments.getPaymentPage = async () => ({ page: page({ available_methods: ['pix', 'card'], card_fields: true }) });
+    const getCardsConfig = jest.fn(async () => ({ config: { mode: common.Mode.MODE_TEST, publishable_key: 'pk_test_0123456789abcdef0123456789abcdef', allowed_origins: [], enabled: true } }));
+    clients.vault.getCardsConfig = getCardsConfig;
+    const answer = await app.request('GET', '/pay/pay_01jabc');
+    expect(answer.status).toBe(200);
+    expect(getCardsConfig).toHaveBeenCalledWith({ caller: expect.objectContaining({ merchant_id: 'mer_01jabc', mode: common.Mode.MODE_TEST }) }, expect.anything());
+    const csp = answer.headers.get('content-security-policy') ?? '';
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(csp).toContain('frame-src http://localhost:8080');
+    expect(answer.text).toContain(`<script nonce="${nonce}" src="http://localhost:8080/v1/cards/fields.js"></script>`);
+    expect(answer.text).toContain('id="card-pay" class="card-pay" hidden data-pk="pk_test_0123456789abcdef0123456789abcdef"');
+    expect(answer.text).toContain('id="card-open" data-method="card" aria-expanded="false" aria-controls="card-pay"');
+    expect(answer.text).toContain('Pagar R$ 1.234,56');
+    // The merchant's id is the gateway's alone.
+    expect(answer.text).not.toContain('mer_01jabc');
+
+    // The vault off for the mode: card as before (a hosted checkout), no fields.
+    clients.vault.getCardsConfig = async () => ({ config: { mode: common.Mode.MODE_TEST, publishable_key: 'pk_test_0123456789abcdef0123456789abcdef', allowed_origins: [], enabled: false } });
+    const off = await app.request('GET', '/pay/pay_01jabc');
+    expect(off.text).not.toContain('id="card-pay"');
+    expect(off.text).toContain('<button type="submit" name="method" value="card" data-method="card">');
+    expect(off.headers.get('content-security-policy')).not.toContain('frame-src');
+  });
+
+  it('posts the card fields token (and nothing else of the card) to ChoosePaymentMethod, and shows a decline in Portuguese', async () => {
+    const choosePaymentMethod = jest.fn(async () => ({ page: page({ status: 'failed', method: 'card', failure_code: 'insufficient_funds', available_methods: [] }) }));
+    clients.payments.choosePaymentMethod = choosePaymentMethod;
+    const answer = await fetch(`${app.url}/pay/pay_01jabc`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url, 'sec-fetch-site': 'same-origin' },
+      body: 'method=card&card_token=tok_0123abcd',
+    });
+    expect(answer.status).toBe(303);
+    expect(choosePaymentMethod).toHaveBeenCalledWith(
+      { payment_id: 'pay_01jabc', method: 'card', card: { token: 'tok_0123abcd', id: '', installments: 1, brand: '', without_cvc: false } },
+      expect.anything(),
+    );
+    clients.payments.getPaymentPage = async () => ({ page: page({ status: 'failed', method: 'card', failure_code: 'insufficient_funds', available_methods: [] }) });
+    const declined = await app.request('GET', '/pay/pay_01jabc');
+    expect(declined.text).toContain('O cartão não tem saldo ou limite suficiente.');
+  });
+
   it('refuses a cross-site post without choosing anything', async () => {
     const choosePaymentMethod = jest.fn();
     clients.payments.choosePaymentMethod = choosePaymentMethod;

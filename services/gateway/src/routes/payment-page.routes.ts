@@ -1,19 +1,23 @@
 import { randomBytes } from 'node:crypto';
+import { type common, type paymentPage } from '@orquestra/contracts';
 import { isAppError, type AppError } from '@orquestra/platform';
 import express, { Router, type Request, type Response } from 'express';
 import type { RouteContext } from '../http/app.deps';
 import { httpErrorFor } from '../http/error-mapper';
 import { rpcOptions } from '../http/request-context';
-import { isFinalStatus, renderMessagePage, renderPanel, renderPaymentPage } from '../payment-page/page.render';
+import { isFinalStatus, renderMessagePage, renderPanel, renderPaymentPage, type PageCardFields } from '../payment-page/page.render';
 import { PaymentIdSchema } from '../schemas/path-params.schema';
 
 /** Payment ids as issued (`pay_` + ULID); anything else is not a payment page. */
 const PAGE_ID = /^pay_[A-Za-z0-9]{1,96}$/;
+/** A card fields token as the vault mints it; anything else posted as card_token is refused by payments. */
+const CARD_TOKEN = /^[A-Za-z0-9_]{1,120}$/;
 
 /**
  * The buyer's payment page (`payment_url`, spec §2), public (no key), server-rendered:
  *   GET  {pay base}/{id}         the page (amount, description, methods / Pix QR / final state)
- *   POST {pay base}/{id}         the buyer's choice of method (form post, then 303 back to the page)
+ *   POST {pay base}/{id}         the buyer's choice of method (form post, then 303 back to the page);
+ *                                card through the card fields posts card_token (the vault's tok_) only
  *   GET  {pay base}/{id}/status  what the page's script polls every 3 s while the payment is open
  * Mounted at the path of PAY_BASE_URL (`/pay` locally; `/` on a host of its own, `pay.<domain>`).
  */
@@ -21,6 +25,22 @@ export function paymentPageRoutes(context: RouteContext, options: { mountedAtRoo
   const { clients } = context;
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '2kb', parameterLimit: 5 });
+  const fieldsScriptUrl = `${new URL(context.settings.publicBaseUrl).origin}/v1/cards/fields.js`;
+
+  /**
+   * The card fields for a page that offers them: the merchant's publishable key for the payment's
+   * mode. Without the vault (off for the mode, or unavailable) the page shows card as before.
+   */
+  const cardFieldsFor = async (page: paymentPage.PaymentPage, res: Response): Promise<PageCardFields | undefined> => {
+    if (!page.card_fields || page.status !== 'requires_method' || !page.merchant_id) return undefined;
+    const caller: common.Caller = { merchant_id: page.merchant_id, mode: page.mode, key_id: '', restricted: false, request_id: '' };
+    try {
+      const { config } = await clients.vault.getCardsConfig({ caller }, rpcOptions(res));
+      return config?.enabled && config.publishable_key ? { scriptUrl: fieldsScriptUrl, publishableKey: config.publishable_key } : undefined;
+    } catch {
+      return undefined;
+    }
+  };
 
   /** The id of a page route, or undefined: unknown shapes are a friendly 404 (or, at the host root, not ours). */
   const idOf = (req: Request, res: Response): string | undefined => {
@@ -36,7 +56,7 @@ export function paymentPageRoutes(context: RouteContext, options: { mountedAtRoo
     try {
       const { page } = await clients.payments.getPaymentPage({ payment_id: id }, rpcOptions(res));
       if (!page) return notFound(res);
-      sendPage(req, res, page, 200);
+      sendPage(req, res, page, 200, undefined, await cardFieldsFor(page, res));
     } catch (error) {
       failure(res, error);
     }
@@ -50,8 +70,14 @@ export function paymentPageRoutes(context: RouteContext, options: { mountedAtRoo
       return sendHtml(res, renderMessagePage({ title: 'Envio recusado', text: 'A escolha da forma de pagamento só pode ser feita nesta página. Abra o link de pagamento novamente.', nonce: nonceOf(res) }));
     }
     const method = typeof req.body?.method === 'string' ? req.body.method.slice(0, 20) : '';
+    // Only the card fields' token: the card itself went from the iframe to the vault.
+    const rawToken = typeof req.body?.card_token === 'string' ? req.body.card_token : '';
+    const cardToken = CARD_TOKEN.test(rawToken) ? rawToken : rawToken ? 'invalid' : '';
     try {
-      await clients.payments.choosePaymentMethod({ payment_id: id, method }, rpcOptions(res, context.settings.createPaymentDeadlineMs));
+      await clients.payments.choosePaymentMethod(
+        { payment_id: id, method, ...(cardToken ? { card: { token: cardToken, id: '', installments: 1, brand: '', without_cvc: false } } : {}) },
+        rpcOptions(res, context.settings.createPaymentDeadlineMs),
+      );
       // Post/Redirect/Get: a reload never re-posts the choice.
       res.status(303).setHeader('Location', `${req.baseUrl}/${id}`).setHeader('Cache-Control', 'no-store').end();
     } catch (error) {
@@ -60,7 +86,7 @@ export function paymentPageRoutes(context: RouteContext, options: { mountedAtRoo
       try {
         const { page } = await clients.payments.getPaymentPage({ payment_id: id }, rpcOptions(res));
         if (!page) return notFound(res);
-        sendPage(req, res, page, httpErrorFor(error.code).status, error.message);
+        sendPage(req, res, page, httpErrorFor(error.code).status, error.message, await cardFieldsFor(page, res));
       } catch (reload) {
         failure(res, reload);
       }
@@ -90,7 +116,7 @@ function nonceOf(res: Response): string {
   return res.locals['cspNonce'] as string;
 }
 
-function sendHtml(res: Response, html: string, imageOrigins: string[] = []): void {
+function sendHtml(res: Response, html: string, imageOrigins: string[] = [], frameOrigin?: string): void {
   const nonce = nonceOf(res);
   res
     .setHeader('Content-Type', 'text/html; charset=utf-8')
@@ -102,6 +128,8 @@ function sendHtml(res: Response, html: string, imageOrigins: string[] = []): voi
         `script-src 'nonce-${nonce}'`,
         `img-src 'self' data: ${imageOrigins.join(' ')}`.trim(),
         "connect-src 'self'",
+        // The card fields' iframe (the platform's origin), only on a page that mounts them.
+        ...(frameOrigin ? [`frame-src ${frameOrigin}`] : []),
         "form-action 'self'",
         "base-uri 'none'",
         "frame-ancestors 'none'",
@@ -116,10 +144,10 @@ function sendHtml(res: Response, html: string, imageOrigins: string[] = []): voi
     .send(html);
 }
 
-function sendPage(req: Request, res: Response, page: Parameters<typeof renderPaymentPage>[0], status: number, error?: string): void {
-  const rendered = renderPaymentPage(page, { formAction: `${req.baseUrl}/${page.id}`, nonce: nonceOf(res), ...(error ? { error } : {}) });
+function sendPage(req: Request, res: Response, page: Parameters<typeof renderPaymentPage>[0], status: number, error?: string, cardFields?: PageCardFields): void {
+  const rendered = renderPaymentPage(page, { formAction: `${req.baseUrl}/${page.id}`, nonce: nonceOf(res), ...(error ? { error } : {}), ...(cardFields ? { cardFields } : {}) });
   res.status(status);
-  sendHtml(res, rendered.html, rendered.imageOrigins);
+  sendHtml(res, rendered.html, rendered.imageOrigins, rendered.frameOrigin);
 }
 
 function notFound(res: Response): void {
