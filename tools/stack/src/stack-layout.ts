@@ -141,6 +141,8 @@ export function serviceEnvironment(options: {
       // key itself.
       CARD_ENCRYPTION_KEYS: options.encryptionKeys,
       FINGERPRINT_KEY: createHmac('sha256', options.encryptionKeys).update('orquestra vault fingerprint key').digest('base64'),
+      // The payment page's origin always shows the card fields (docs/cards.md "Payment page").
+      PAY_BASE_URL: `${publicBase}/pay`,
     },
     payments: {
       ...common,
