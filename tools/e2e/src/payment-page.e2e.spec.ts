@@ -196,7 +196,7 @@ describe('the buyer payment page in a real browser (Chromium)', () => {
  * this suite's own (created here through the accounts service), so the Asaas and Stripe accounts it
  * connects never change another suite's routing.
  */
-describe('the payment page with a hosted card checkout (Asaas) and boleto (Stripe)', () => {
+describe('the payment page with a hosted card checkout (Asaas) and boleto (Asaas)', () => {
   const ADDRESS = { street: 'Avenida Paulista', number: '1578', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip: '01310-200' };
   const CUSTOMER = { name: 'Joana Souza', email: 'joana@example.com', document: '529.982.247-25', address: ADDRESS };
   let key = '';
@@ -271,7 +271,7 @@ describe('the payment page with a hosted card checkout (Asaas) and boleto (Strip
   it('REST: a card payment without card.token is pending with next_action redirect to the Asaas hosted checkout', async () => {
     const providers = await api('GET', '/v1/providers', { key });
     const asaas = (providers.body.data as Array<Record<string, any>>).find((p) => p.code === 'asaas');
-    expect(asaas?.capabilities).toMatchObject({ methods: ['pix', 'card'], hosted_checkout: ['card'], customer_requires: { card: ['document'] } });
+    expect(asaas?.capabilities).toMatchObject({ methods: ['pix', 'boleto', 'card'], hosted_checkout: ['card'], customer_requires: { boleto: ['document'], card: ['document'] } });
 
     const response = await api('POST', '/v1/payments', { key, idempotencyKey: randomUUID(), body: { method: 'card', amount: 4990, customer: CUSTOMER } });
     expect(response.status).toBe(201);
@@ -346,7 +346,8 @@ describe('the payment page with a hosted card checkout (Asaas) and boleto (Strip
     await Promise.all([page.waitForURL(created.payment_url), page.click('button[data-method="boleto"]')]);
     const line = await page.locator('#digitable-line').textContent();
     expect(line).toMatch(/^\d{47}$/);
-    expect(await readPayment(created.id)).toMatchObject({ status: 'pending', method: 'boleto', provider: 'stripe', next_action: { type: 'boleto', digitable_line: line } });
+    // Asaas (priority 10) takes boleto before Stripe (20).
+    expect(await readPayment(created.id)).toMatchObject({ status: 'pending', method: 'boleto', provider: 'asaas', next_action: { type: 'boleto', digitable_line: line } });
     const shot = path.join(ARTIFACTS, `payment-page-boleto-${created.id}.png`);
     await page.screenshot({ path: shot, fullPage: true });
     console.log(`payment page screenshot (boleto): ${shot}`);
