@@ -5,7 +5,7 @@ import { AsaasAdapter } from '../adapters/asaas/asaas.adapter';
 import { EfiAdapter } from '../adapters/efi/efi.adapter';
 import { MercadoPagoAdapter } from '../adapters/mercadopago/mercadopago.adapter';
 import { CHARGEBACK_TOPICS } from '../adapters/mercadopago/mercadopago.chargebacks';
-import { PagarmeAdapter } from '../adapters/pagarme/pagarme.adapter';
+import { PagarmeAdapter, WEBHOOK_EVENTS as PAGARME_EVENTS } from '../adapters/pagarme/pagarme.adapter';
 import { ProviderError, type ChargeMethod, type CreateChargeInput, type ProviderAdapter } from '../adapters/provider-adapter';
 import { StripeAdapter, WEBHOOK_EVENTS as STRIPE_EVENTS } from '../adapters/stripe/stripe.adapter';
 import { WEBHOOK_EVENTS as ASAAS_EVENTS } from '../adapters/asaas/asaas.webhook';
@@ -17,7 +17,7 @@ const ADAPTERS: Record<string, { adapter: AdapterClass; registeredEvents: readon
   efi: { adapter: EfiAdapter, registeredEvents: [] },
   // No registration API: the merchant switches the chargebacks topic on in Mercado Pago's dashboard (catalog notes).
   mercadopago: { adapter: MercadoPagoAdapter, registeredEvents: CHARGEBACK_TOPICS },
-  pagarme: { adapter: PagarmeAdapter, registeredEvents: [] },
+  pagarme: { adapter: PagarmeAdapter, registeredEvents: PAGARME_EVENTS },
   stripe: { adapter: StripeAdapter, registeredEvents: STRIPE_EVENTS },
   woovi: { adapter: WooviAdapter, registeredEvents: WOOVI_EVENTS },
 };
@@ -95,7 +95,7 @@ describe('the provider catalog', () => {
       asaas: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: true, evidence: false },
       efi: { methods: ['pix', 'boleto'], refunds: true, disputes: true, evidence: true },
       mercadopago: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: true, evidence: false },
-      pagarme: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: false, evidence: false },
+      pagarme: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: true, evidence: false },
       stripe: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: true, evidence: true },
       woovi: { methods: ['pix'], refunds: true, disputes: true, evidence: false },
     });

@@ -85,6 +85,21 @@ export function controlApp(state: EmulatorState, sender: WebhookSender, qrCodeUr
     res.status(200).json({ charge_id: order.charge.id, order_id: order.id, status: order.charge.status, webhooks_scheduled: webhooks });
   });
 
+  // A card chargeback (the cardholder's bank in reality): a paid card charge turns `chargedback`
+  // and `charge.chargedback` is sent. Pagar.me's API shows no contest or outcome, so there is
+  // nothing here to decide it (pagarme.chargebacks.ts in the providers service says the same).
+  routes.post('/__control/charges/:id/chargeback', (req, res) => {
+    const order = state.findAnywhere(req.params['id'] ?? '');
+    if (!order) return fail(res, 404, 'charge_not_found', `no charge or order ${req.params['id'] ?? ''}`);
+    if (!order.charge.transaction.card) return fail(res, 409, 'chargeback_refused', 'only card charges are charged back');
+    if (order.charge.status !== 'paid') return fail(res, 409, 'chargeback_refused', `charge is ${order.charge.status}, not paid`);
+    order.charge.status = 'chargedback';
+    order.charge.updatedAt = state.now();
+    const webhooks = publishTransition(sender, order, 'chargedback', qrCodeUrl);
+    logger.info({ account: order.accountId, charge: order.charge.id, webhooks }, 'charge charged back');
+    res.status(200).json({ charge_id: order.charge.id, order_id: order.id, status: order.charge.status, webhooks_scheduled: webhooks });
+  });
+
   // A refund made "in the dashboard", where Pagar.me collects the boleto payer's bank account itself.
   routes.post('/__control/charges/:id/refund', (req, res) => {
     const parsed = dashboardRefundSchema.safeParse(req.body ?? {});

@@ -7,7 +7,7 @@ import type { StoredOrder } from './emulator-state';
 import { chargeJson, orderJson, type QrCodeUrl } from './order-json';
 import type { WebhookSender } from './webhook-sender';
 
-export type ChargeTransition = 'paid' | 'canceled' | 'refunded' | 'partial_canceled' | 'expired';
+export type ChargeTransition = 'paid' | 'canceled' | 'refunded' | 'partial_canceled' | 'expired' | 'chargedback';
 
 const EVENTS: Record<ChargeTransition, string[]> = {
   paid: ['charge.paid', 'order.paid'],
@@ -16,6 +16,8 @@ const EVENTS: Record<ChargeTransition, string[]> = {
   // Part of a paid charge returned: the charge stays paid (canceled_amount grows).
   partial_canceled: ['charge.partial_canceled'],
   expired: ['charge.payment_failed', 'order.payment_failed'],
+  // A card chargeback (control port): the charge reads `chargedback` (docs.pagar.me "Chargeback - Novo status na Cobrança").
+  chargedback: ['charge.chargedback'],
 };
 
 /** What a webhook configured without an explicit event list subscribes to. */

@@ -50,6 +50,8 @@ import type {
   SubaccountWithdrawalInput,
   SubaccountWithdrawalLookup,
 } from '../provider-subaccounts';
+import { CHARGEBACK_EVENTS, disputeOfCharge } from './pagarme.chargebacks';
+import type { ProviderDispute } from '../provider-disputes';
 import { createPagarmeRecipient, getPagarmeRecipient, PAGARME_SUBACCOUNT_REQUIREMENTS, pagarmeKycLink, pagarmeRecipientBalance } from './pagarme.subaccounts';
 
 /**
@@ -63,6 +65,8 @@ export const WEBHOOK_EVENTS = [
   'charge.payment_failed',
   'charge.partial_canceled',
   'charge.refunded',
+  // A card chargeback (pagarme.chargebacks.ts): the charge is read back.
+  ...CHARGEBACK_EVENTS,
   'order.paid',
   'order.canceled',
   'order.payment_failed',
@@ -72,6 +76,8 @@ export const WEBHOOK_EVENTS = [
 export class PagarmeAdapter implements ProviderAdapter, PayoutCapable, SubaccountCapable {
   /** Card: vault cards only (pagarme.vault-card.ts). */
   static readonly methods = ['pix', 'boleto', 'card'] as const;
+  /** Chargebacks are announced by `charge.chargedback` and read back (pagarme.chargebacks.ts). */
+  static readonly disputeEvents = CHARGEBACK_EVENTS;
   /** Vault cards go in the order's `credit_card.card`; the `cvv` is sent and required (pagarme.vault-card.ts). */
   static readonly vaultCards = { needsCvc: true } as const;
   /** Withdrawals to the recipient's registered bank account (pagarme.withdrawals.ts). */
@@ -210,7 +216,17 @@ export class PagarmeAdapter implements ProviderAdapter, PayoutCapable, Subaccoun
     if (!this.sameSecret(webhook.query['hmac'])) return { ok: false, reason: 'unauthenticated', httpStatus: 401 };
     const parsed = parsePagarmeWebhookBody(webhook.rawBody);
     if (parsed.kind === 'malformed') return { ok: false, reason: 'malformed', httpStatus: 400 };
-    return { ok: true, providerPaymentIds: parsed.chargeIds, eventKey: parsed.eventKey };
+    // A chargeback names its charge: the charge is re-read, and read back as a dispute (readDispute).
+    const chargeback = (CHARGEBACK_EVENTS as readonly string[]).includes(parsed.type);
+    return { ok: true, providerPaymentIds: parsed.chargeIds, eventKey: parsed.eventKey, ...(chargeback ? { disputeIds: parsed.chargeIds } : {}) };
+  }
+
+  /**
+   * `GET /charges/{id}`: the chargeback of a charge a `charge.chargedback` named, reported only if
+   * the charge reads `chargedback` (pagarme.chargebacks.ts).
+   */
+  async readDispute(providerDisputeId: string): Promise<ProviderDispute | undefined> {
+    return disputeOfCharge(await this.readCharge(providerDisputeId));
   }
 
   /** The same delivery parseWebhook reads, authenticated alike; the recipient a `recipient.updated` names. */
