@@ -1,6 +1,7 @@
 import {
   PROVIDER_CHARGE_UPDATED,
   PROVIDER_CYCLE_CHARGE_UPDATED,
+  PROVIDER_DISPUTE_UPDATED,
   PROVIDER_RECURRENCE_UPDATED,
   PROVIDER_SUBACCOUNT_UPDATED,
   PROVIDER_TRANSFER_UPDATED,
@@ -10,6 +11,7 @@ import {
 import type { EventEnvelope, OutboxRelay } from '@orquestra/platform';
 import pino from 'pino';
 import { ProviderError, type ProviderAdapter, type ProviderCharge, type WebhookParseResult } from '../adapters/provider-adapter';
+import type { ProviderDispute } from '../adapters/provider-disputes';
 import type { ProviderTransfer, TransferWebhookParseResult } from '../adapters/provider-payouts';
 import type { GetCycleChargeInput, ProviderCycleCharge, ProviderRecurrence, RecurrenceWebhookParseResult } from '../adapters/provider-recurrences';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
@@ -353,5 +355,45 @@ describe('webhook intake: subaccounts', () => {
     const forged = intakeWith(adapter);
     expect((await forged.deliver()).httpStatus).toBe(401);
     expect(forged.inserted).toEqual([]);
+  });
+});
+
+describe('disputes a webhook only names (Mercado Pago chargebacks, Pagar.me charge.chargedback)', () => {
+  const read: ProviderDispute = {
+    providerDisputeId: '234000062890459000',
+    kind: 'chargeback',
+    status: 'won',
+    providerStatus: 'coverage_applied',
+    providerPaymentId: '1320000123',
+    amount: 4_550,
+    acceptsEvidence: false,
+  };
+  const naming = (readDispute: (id: string) => Promise<ProviderDispute | undefined>, ids: string[] = [read.providerDisputeId]): Adapter => ({
+    parseWebhook: () => ({ ok: true, providerPaymentIds: [], eventKey: 'mercadopago:notification:1', disputeIds: ids }),
+    getCharge: () => Promise.reject(new Error('unused')),
+    readDispute,
+  });
+
+  it('reports the dispute as the provider reads it, once however often the notification is redelivered', async () => {
+    const asked: string[] = [];
+    const { deliver, inserted, events } = intakeWith(naming((id) => (asked.push(id), Promise.resolve(read))));
+    expect((await deliver()).httpStatus).toBe(200);
+    expect((await deliver()).httpStatus).toBe(200);
+    expect(asked).toEqual([read.providerDisputeId, read.providerDisputeId]);
+    expect(inserted).toHaveLength(1);
+    expect(events().map((e) => e.type)).toEqual([PROVIDER_DISPUTE_UPDATED]);
+    expect(events()[0]?.data.object).toMatchObject({ provider_dispute_id: read.providerDisputeId, provider_payment_id: '1320000123', kind: 'chargeback', status: 'won', amount: 4_550, via: 'webhook' });
+  });
+
+  it('reports nothing for a dispute the provider does not know or does not show (acknowledged), and answers 503 keeping nothing when it cannot be asked now', async () => {
+    for (const readDispute of [() => Promise.resolve(undefined), () => Promise.reject(new ProviderError('not_found', 'not_found', '404'))]) {
+      const { deliver, inserted, events } = intakeWith(naming(readDispute));
+      expect((await deliver()).httpStatus).toBe(200);
+      expect(inserted).toHaveLength(1);
+      expect(events()).toEqual([]);
+    }
+    const down = intakeWith(naming(() => Promise.reject(new ProviderError('ambiguous', 'provider_timeout', 'timeout'))));
+    expect((await down.deliver()).httpStatus).toBe(503);
+    expect(down.inserted).toEqual([]);
   });
 });
