@@ -56,7 +56,7 @@ export function paymentsHandlers(deps: PaymentsHandlersDeps): Handlers<typeof pa
       await awaitingMethod.expire(doc);
       doc = (await store.findById(paymentId)) ?? doc;
     }
-    const offer = doc.status === 'requires_method' ? await methods.offer(doc, requestId) : { methods: [], cardFields: false };
+    const offer = doc.status === 'requires_method' ? await methods.offer(doc, requestId) : { methods: [], vaultCards: false, cardFields: false };
     return toPaymentPage(doc, offer.methods, offer.cardFields);
   };
   const toProto = (doc: PaymentDoc): payments.Payment => ({ ...toProtoPayment(doc), payment_url: links.paymentUrl(doc._id) });

@@ -28,7 +28,12 @@ const NOT_OFFERED = new Set(['no_eligible_account', 'method_not_available', 'par
 
 export interface MethodOffer {
   methods: string[];
-  /** Card is offered through the card fields (some account charges vault cards), not only a hosted checkout. */
+  /** Some account charges vault cards: a card fields `tok_…` can be charged. */
+  vaultCards: boolean;
+  /**
+   * The page collects card with its card fields: an account charges vault cards and none has a
+   * hosted checkout (where one has, the page keeps sending the buyer there, as before).
+   */
   cardFields: boolean;
   /** Routing's answer for the first method not offered (names the missing datum, bot rule 5). */
   firstError?: AppError;
@@ -41,8 +46,9 @@ type Answer = { method: string; error?: AppError };
  * the charge walk makes) finds at least one eligible account of the payment's mode, with its
  * amount, metadata, customer data and forced account. Asked live on every page view, so an account
  * connected or disconnected meanwhile shows at once. Card is asked twice: an account with a hosted
- * checkout (the buyer is redirected to the provider's page) or an account that charges vault cards
- * (the page's card fields mint a `tok_…` the walk charges as a vault card).
+ * checkout (the buyer is redirected to the provider's page, preferred when there is one, as
+ * before) or an account that charges vault cards (the page's card fields mint a `tok_…` the walk
+ * charges as a vault card).
  */
 export class AvailableMethods {
   constructor(private readonly routing: Pick<RpcClient<typeof routingContract.RoutingServiceService>, 'route'>) {}
@@ -83,11 +89,13 @@ export class AvailableMethods {
       Promise.all(PAGE_METHODS.map((method) => ask(method, false))),
       ask('card', true),
     ]);
-    const cardFields = !cardFieldsAnswer.error;
-    const offered = (answer: Answer) => !answer.error || (answer.method === 'card' && cardFields);
+    const vaultCards = !cardFieldsAnswer.error;
+    const hostedCard = answers.some((answer) => answer.method === 'card' && !answer.error);
+    const offered = (answer: Answer) => !answer.error || (answer.method === 'card' && vaultCards);
     return {
       methods: answers.filter(offered).map((answer) => answer.method),
-      cardFields,
+      vaultCards,
+      cardFields: vaultCards && !hostedCard,
       firstError: answers.find((answer) => !offered(answer))?.error,
     };
   }

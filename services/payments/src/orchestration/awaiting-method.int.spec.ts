@@ -195,17 +195,18 @@ describe('payments awaiting the buyer method (real store)', () => {
     expect((await awaiting.choose(payment._id, 'pix', 'r')).status).toBe('pending');
   });
 
-  it('offers card through the card fields only where an account charges vault cards, and through a hosted checkout as before', async () => {
+  it('offers card through the card fields where an account charges vault cards and none has a hosted checkout (kept as before)', async () => {
     const { payment } = await create();
     const methods = new AvailableMethods(routingClient);
     const stored = await read(payment._id);
-    expect(await methods.offer(stored, 'r')).toMatchObject({ methods: ['pix'], cardFields: false });
+    expect(await methods.offer(stored, 'r')).toMatchObject({ methods: ['pix'], vaultCards: false, cardFields: false });
     offered = ['pix', 'card'];
-    expect(await methods.offer(stored, 'r')).toMatchObject({ methods: ['pix', 'card'], cardFields: false });
+    expect(await methods.offer(stored, 'r')).toMatchObject({ methods: ['pix', 'card'], vaultCards: false, cardFields: false });
+    // A hosted checkout too: the page keeps sending the buyer there (a tok_ is still charged if posted).
     vaultCards = true;
-    expect(await methods.offer(stored, 'r')).toMatchObject({ methods: ['pix', 'card'], cardFields: true });
+    expect(await methods.offer(stored, 'r')).toMatchObject({ methods: ['pix', 'card'], vaultCards: true, cardFields: false });
     offered = ['pix'];
-    expect(await methods.offer(stored, 'r')).toMatchObject({ methods: ['pix', 'card'], cardFields: true });
+    expect(await methods.offer(stored, 'r')).toMatchObject({ methods: ['pix', 'card'], vaultCards: true, cardFields: true });
     // The card fields' question is a fresh tok_ with its security code, never a hosted checkout.
     expect(cardRoutes.filter((route) => route.vault_card)).toEqual(expect.arrayContaining([expect.objectContaining({ vault_card: true, vault_card_without_cvc: false, hosted_checkout: false })]));
   });

@@ -111,7 +111,7 @@ export class AwaitingMethodPayments {
         message: `A forma de pagamento ${methodLabel(method)} não está disponível para este pagamento. Escolha uma das opções oferecidas: ${offer.methods.map(methodLabel).join(', ') || 'nenhuma no momento'}.`,
       });
     }
-    if (card && !offer.cardFields) {
+    if (card && !offer.vaultCards) {
       throw new AppError('method_not_available', {
         param: 'card.token',
         message: 'Este pagamento não aceita cartão digitado nesta página no momento. Recarregue a página e escolha outra forma de pagamento.',
