@@ -94,7 +94,7 @@ describe('the provider catalog', () => {
     expect(summary).toEqual({
       asaas: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: true, evidence: false },
       efi: { methods: ['pix', 'boleto'], refunds: true, disputes: true, evidence: true },
-      mercadopago: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: true, evidence: false },
+      mercadopago: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: true, evidence: true },
       pagarme: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: true, evidence: false },
       stripe: { methods: ['pix', 'boleto', 'card'], refunds: true, disputes: true, evidence: true },
       woovi: { methods: ['pix'], refunds: true, disputes: true, evidence: false },

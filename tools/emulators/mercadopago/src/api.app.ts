@@ -19,6 +19,6 @@ export function apiApp(state: EmulatorState, sender: WebhookSender, options: Pay
   // Faults are keyed by the caller's access token, the credential that identifies the account.
   app.use(injectFaults(state.faults, (req) => bearerToken(req), mpAnswers));
   app.use(express.json({ limit: '1mb' }));
-  app.use(requireAccessToken(state), cardTokenRoutes(state), paymentRoutes(state, sender, options), refundRoutes(state, settler), chargebackRoutes(state));
+  app.use(requireAccessToken(state), cardTokenRoutes(state), paymentRoutes(state, sender, options), refundRoutes(state, settler), chargebackRoutes(state, sender));
   return finishApi(app, mpAnswers, logger);
 }

@@ -27,6 +27,8 @@ export interface StoredChargeback {
   createdAt: Date;
   updatedAt: Date;
   deadline: Date;
+  /** What the seller uploaded (`POST /v1/chargebacks/{id}/documentation`). */
+  documents?: StoredDocument[];
 }
 
 /** Mercado Pago's answer window for documents in the emulator: 10 days. */
@@ -73,6 +75,46 @@ export function decideChargeback(chargeback: StoredChargeback, outcome: 'won' | 
   return chargeback;
 }
 
+/** A received file (its bytes are not kept). */
+export interface StoredDocument {
+  type: string;
+  description: string;
+  bytes: number;
+}
+
+const FILE_TYPES = ['application/pdf', 'image/jpeg', 'image/png'];
+
+/**
+ * The seller's documents: every `files[]` part of the multipart body must be a .pdf, .jpg or .png
+ * (by its Content-Type, and a PDF must start with `%PDF-`); the chargeback must be undecided, still
+ * awaiting documents and inside its deadline. Then `documentation_status` is `review_pending`.
+ */
+export function receiveDocumentation(chargeback: StoredChargeback, body: Buffer, boundary: string, now: Date): StoredChargeback {
+  if (chargeback.coverageApplied !== null) throw new RangeError('chargeback already decided');
+  if (chargeback.documentationStatus !== 'pending') throw new RangeError(`documentation is ${chargeback.documentationStatus}`);
+  if (now.getTime() > chargeback.deadline.getTime()) throw new RangeError('documentation deadline passed');
+  const files: StoredDocument[] = [];
+  for (const part of body.toString('latin1').split(`--${boundary}`).slice(1)) {
+    if (part.startsWith('--')) break;
+    const split = part.indexOf('\r\n\r\n');
+    if (split < 0) throw new RangeError('malformed multipart part');
+    const head = part.slice(0, split);
+    const content = part.slice(split + 4).replace(/\r\n$/, '');
+    const name = /name="([^"]*)"/i.exec(head)?.[1];
+    const filename = /filename="([^"]*)"/i.exec(head)?.[1] ?? '';
+    const type = /content-type:\s*([^\r\n;]+)/i.exec(head)?.[1]?.trim().toLowerCase() ?? '';
+    if (name !== 'files[]') continue;
+    if (!FILE_TYPES.includes(type)) throw new RangeError(`file ${filename} is not .jpg, .png or .pdf`);
+    if (type === 'application/pdf' && !content.startsWith('%PDF-')) throw new RangeError(`file ${filename} is not a PDF`);
+    files.push({ type, description: filename, bytes: content.length });
+  }
+  if (files.length === 0) throw new RangeError('no files[] in the upload');
+  chargeback.documents = [...(chargeback.documents ?? []), ...files];
+  chargeback.documentationStatus = 'review_pending';
+  chargeback.updatedAt = now;
+  return chargeback;
+}
+
 export function chargebackJson(chargeback: StoredChargeback) {
   return {
     id: chargeback.id,
@@ -84,7 +126,7 @@ export function chargebackJson(chargeback: StoredChargeback) {
     coverage_elegible: true,
     documentation_required: true,
     documentation_status: chargeback.documentationStatus,
-    documentation: [],
+    documentation: (chargeback.documents ?? []).map((d, i) => ({ type: d.type, url: `https://www.mercadopago.com.br/chargebacks/${chargeback.id}/documents/${i + 1}`, description: d.description })),
     date_documentation_deadline: mpDate(chargeback.deadline),
     date_created: mpDate(chargeback.createdAt),
     date_last_updated: mpDate(chargeback.updatedAt),

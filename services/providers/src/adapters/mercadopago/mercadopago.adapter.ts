@@ -16,7 +16,8 @@
  * A card token the account's own MercadoPago.js minted (`card.token`, with `card.brand`) is paid
  * the same way without the tokenization step.
  * Card chargebacks arrive by the `chargebacks` notification topic and are read back with
- * `GET /v1/chargebacks/{id}` (mercadopago.chargebacks.ts); no evidence through the API.
+ * `GET /v1/chargebacks/{id}` (mercadopago.chargebacks.ts); the defense goes as a PDF of its text and
+ * links to `POST /v1/chargebacks/{id}/documentation` (mercadopago.evidence.ts).
  * Webhooks go to each payment's
  * `notification_url` (Mercado Pago has no webhook-registration API) and are verified with the
  * account's "assinatura secreta" (credential `webhook_secret`).
@@ -54,7 +55,8 @@ import {
 import { providerErrorFor } from './mercadopago.errors';
 import { refundMercadoPagoPayment } from './mercadopago.refunds';
 import { CHARGEBACK_ID, CHARGEBACK_TOPICS, chargebackOf, toProviderDispute } from './mercadopago.chargebacks';
-import type { ProviderDispute } from '../provider-disputes';
+import type { DisputeEvidenceInput, ProviderDispute } from '../provider-disputes';
+import { documentationUpload } from './mercadopago.evidence';
 import { parseMercadoPagoWebhook, SIGNATURE_TOLERANCE_SECONDS } from './mercadopago.webhook';
 
 export class MercadoPagoAdapter implements ProviderAdapter {
@@ -91,7 +93,7 @@ export class MercadoPagoAdapter implements ProviderAdapter {
 
   private api(method: Dispatcher.HttpMethod, path: string, purpose: RequestPurpose | 'read' | 'write', body?: string, extraHeaders: Record<string, string> = {}): Promise<HttpAnswer> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.#accessToken}`, accept: 'application/json', ...extraHeaders };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
     return this.#http.send({ method, path, purpose, headers, ...(body === undefined ? {} : { body }) });
   }
 
@@ -202,6 +204,22 @@ export class MercadoPagoAdapter implements ProviderAdapter {
     if (read.ok) return toProviderDispute(read.chargeback);
     if (read.reason === 'unknown_status') return undefined;
     throw new ProviderError('rejected', 'provider_error', 'mercadopago get chargeback: unreadable answer');
+  }
+
+  /**
+   * `POST /v1/chargebacks/{id}/documentation`: the text and links as one PDF in `files[]`
+   * (mercadopago.evidence.ts). A chargeback no longer taking documents is refused (rejected).
+   */
+  async submitDisputeEvidence(input: DisputeEvidenceInput): Promise<void> {
+    if (!CHARGEBACK_ID.test(input.providerDisputeId)) throw new ProviderError('not_found', 'not_found', `mercadopago: ${input.providerDisputeId} is not a chargeback id`);
+    let upload: { body: string; contentType: string };
+    try {
+      upload = documentationUpload(input);
+    } catch (err) {
+      throw new ProviderError('rejected', 'provider_rejected', `mercadopago chargeback documentation: ${(err as Error).message}`);
+    }
+    const answer = await this.api('POST', `/v1/chargebacks/${input.providerDisputeId}/documentation`, 'write', upload.body, { 'content-type': upload.contentType });
+    if (answer.status !== 200 && answer.status !== 201) throw providerErrorFor(answer.status, answer.body, 'send chargeback documentation');
   }
 
   /**

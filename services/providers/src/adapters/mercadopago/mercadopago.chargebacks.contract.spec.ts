@@ -22,6 +22,7 @@ let emulator: MercadoPagoEmulator;
 let adapter: MercadoPagoAdapter;
 let other: MercadoPagoAdapter;
 let controlUrl: string;
+let apiUrl: string;
 let receiver: Server;
 const received: WebhookRequest[] = [];
 
@@ -55,6 +56,7 @@ beforeAll(async () => {
   emulator = createMercadoPagoEmulator({ accounts: [ACCOUNT, OTHER], webhooks: { retries: 0, timeoutMs: 2_000 } });
   const ports = await emulator.start();
   controlUrl = `http://127.0.0.1:${ports.controlPort}`;
+  apiUrl = `http://127.0.0.1:${ports.apiPort}`;
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -116,7 +118,7 @@ describe('Mercado Pago chargebacks', () => {
       providerPaymentId: charge.providerPaymentId,
       amount: 25_990,
       reason: 'fraud',
-      acceptsEvidence: false,
+      acceptsEvidence: true,
     });
     expect(dispute?.openedAt).toBeInstanceOf(Date);
     expect(dispute?.answerDueAt?.getTime()).toBeGreaterThan(Date.now());
@@ -162,7 +164,26 @@ describe('Mercado Pago chargebacks', () => {
     expect((await control(`/__control/charges/${pix.providerPaymentId}/chargeback`)).status).toBe(409);
   });
 
-  it('capabilities: disputes by webhook, no evidence through the API', () => {
-    expect(capabilitiesOf(MercadoPagoAdapter)).toMatchObject({ disputes: true, disputeEvidence: false });
+  it('evidence: the text and links go as one PDF to the documentation upload; the chargeback is then under review and takes no more', async () => {
+    const charge = await adapter.createCharge(cardInput(18_000));
+    const opened = await control(`/__control/charges/${charge.providerPaymentId}/chargeback`);
+    const chargebackId = String(opened.body['id']);
+    await adapter.submitDisputeEvidence({ providerDisputeId: chargebackId, text: 'Pedido entregue em 20/11 (assinatura do recebedor: João).', urls: ['https://loja.example/rastreio/BR123'] });
+    const read = await adapter.readDispute(chargebackId);
+    expect(read).toMatchObject({ status: 'under_review', providerStatus: 'review_pending', acceptsEvidence: false });
+    // The upload is stored as Mercado Pago lists it: one PDF.
+    const raw = (await (await fetch(`${apiUrl}/v1/chargebacks/${chargebackId}`, { headers: { authorization: `Bearer ${ACCOUNT.access_token}` } })).json()) as { documentation: unknown[] };
+    expect(raw.documentation).toEqual([expect.objectContaining({ type: 'application/pdf', description: 'contestacao.pdf' })]);
+    const again = await adapter.submitDisputeEvidence({ providerDisputeId: chargebackId, text: 'de novo', urls: [] }).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(ProviderError);
+    expect(again).toMatchObject({ kind: 'rejected' });
+    // Decided for the seller after the review: the documents were valid.
+    await control(`/__control/chargebacks/${chargebackId}/decide`, { outcome: 'won' });
+    expect(await adapter.readDispute(chargebackId)).toMatchObject({ status: 'won', providerStatus: 'coverage_applied' });
+    await expect(adapter.submitDisputeEvidence({ providerDisputeId: '234000000000000001', text: 'x', urls: [] })).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('capabilities: disputes by webhook, evidence by the documentation upload', () => {
+    expect(capabilitiesOf(MercadoPagoAdapter)).toMatchObject({ disputes: true, disputeEvidence: true });
   });
 });

@@ -13,10 +13,9 @@
  * report. The decision is `coverage_applied`: true = decided for the seller (the money comes back),
  * false = against. Before it, the documentation status says whether Mercado Pago is reviewing.
  *
- * Evidence: Mercado Pago takes a defense only as uploaded files (.jpg, .png, .pdf), while ours is
- * text plus links. We do not fabricate a document from the text (as for Asaas):
- * `acceptsEvidence: false`, no `submitDisputeEvidence`, and the merchant answers in Mercado Pago's
- * dashboard.
+ * Evidence: Mercado Pago takes a defense only as uploaded files (.jpg, .png, .pdf); ours (text plus
+ * links) goes as one PDF holding exactly them (mercadopago.evidence.ts). It is taken while the
+ * chargeback is undecided and no documents were sent yet (`documentation_status: pending`).
  */
 import { assertNever } from '@orquestra/platform';
 import type { ProviderDispute, ProviderDisputeStatus } from '../provider-disputes';
@@ -132,6 +131,6 @@ export function toProviderDispute(chargeback: MercadoPagoChargeback): ProviderDi
     ...(reason ? { reason } : {}),
     ...(openedAt ? { openedAt } : {}),
     ...(dueAt ? { answerDueAt: dueAt } : {}),
-    acceptsEvidence: false,
+    acceptsEvidence: chargeback.coverage_applied === null && chargeback.documentation_status === 'pending',
   };
 }
