@@ -106,7 +106,8 @@ describe('boleto', () => {
   });
 
   it('answers a boleto to pay, due at the end of its day in São Paulo, and is paid by the provider webhook', async () => {
-    const response = await pay({ method: 'boleto', customer: CUSTOMER });
+    // Pinned to Stripe A: the merchant's seeded Efí account takes boleto too (Efí Cobranças).
+    const response = await pay({ method: 'boleto', customer: CUSTOMER, provider_account_id: accountA });
     expect(response.status).toBe(201);
     const payment = response.body;
     expect(payment).toMatchObject({ method: 'boleto', status: 'pending', provider: 'stripe', provider_account_id: accountA, next_action: { type: 'boleto' } });
