@@ -1,7 +1,8 @@
 /**
  * Disputes at the provider (MED infraction notices for Pix, chargebacks for card), as adapters
  * report them and answer them. Optional capabilities of ProviderAdapter: a provider that pushes
- * disputes by webhook reports them from `parseWebhook` (`disputes`), one that exposes a list is
+ * disputes by webhook reports them from `parseWebhook` (`disputes`) or, when its webhook only names
+ * them, lists their ids (`disputeIds`) for the intake to read back with `readDispute`; one that exposes a list is
  * polled through `listDisputes`, and one that takes a defense through its API implements
  * `submitDisputeEvidence`.
  */
