@@ -82,6 +82,8 @@ export class AvailableMethods {
           },
           (error: unknown): Answer => {
             if (error instanceof AppError && NOT_OFFERED.has(error.code)) return { method, error };
+            // Routing's answer when no account charges vault cards (spec §7): card fields not offered.
+            if (vaultCard && error instanceof AppError && error.code === 'account_not_enabled') return { method, error };
             throw error;
           },
         );

@@ -56,6 +56,8 @@ describe('payments awaiting the buyer method (real store)', () => {
       if (request.method === 'card') cardRoutes.push(request);
       const eligible =
         request.method === 'card' ? (request.vault_card ? vaultCards : request.hosted_checkout && offered.includes('card')) : offered.includes(request.method);
+      // As routing answers: no account charging vault cards is account_not_enabled (param card).
+      if (!eligible && request.vault_card) throw new AppError('account_not_enabled', { param: 'card' });
       if (!eligible) throw new AppError('no_eligible_account', { param: 'method' });
       return { candidates: [{ account_id: 'pa_a', provider: 'efi', priority: 10, reason: 'priority', fees: [] }] };
     },
