@@ -8,8 +8,9 @@ const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000];
 
 /**
  * Resolves orphan charges as due work: repeating the attempt's CreateCharge with its idempotency
- * key returns the charge if it exists (and creates nothing twice), then the charge is removed.
- * Retried with backoff while the account is unreachable.
+ * key returns the charge if it exists (and creates nothing twice), then the charge is removed: a
+ * pending one canceled, a paid one refunded in full (no payment holds it). Retried with backoff
+ * while the account is unreachable.
  */
 export class OrphanCharges {
   readonly worker: DueWorker<OrphanChargeDoc>;
@@ -66,9 +67,19 @@ export class OrphanCharges {
             provider_payment_id: charge.provider_payment_id,
           },
         });
-      } else if (status === 'paid') {
-        // Nobody saw this charge's QR; a payment to it needs a human (refund at the provider).
-        this.logger.error({ payment_id: orphan.payment_id, account_id: orphan.account_id }, 'orphan charge was paid; refund it');
+      } else if (status === 'paid' && charge) {
+        // No payment holds this charge (the merchant was told it was not made, or it was made on
+        // another account): the buyer's money goes back, in full, under a refund key of its own so
+        // a repeat of this work refunds once. A card repeat may even have made the charge now (the
+        // first create never arrived): refunded the same way.
+        await this.providers.refundCharge({
+          ref: { merchant_id: request.merchant_id, mode: request.mode, account_id: orphan.account_id, provider_payment_id: charge.provider_payment_id },
+          refund_key: `re_orphan_${orphan.payment_id}_${orphan.account_id}`.replace(/[^A-Za-z0-9_]/g, '').slice(0, 64),
+          amount: charge.amount_paid || charge.amount,
+          reason: 'Cobrança sem pagamento: criada durante uma falha de comunicação com o provedor e estornada automaticamente.',
+          end_to_end_id: charge.end_to_end_id ?? '',
+        });
+        this.logger.warn({ payment_id: orphan.payment_id, account_id: orphan.account_id }, 'orphan charge was paid; refunded in full');
       }
       await this.records.remove(orphan._id);
       this.logger.info({ payment_id: orphan.payment_id, account_id: orphan.account_id }, 'orphan charge resolved');

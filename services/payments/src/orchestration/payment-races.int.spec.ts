@@ -283,6 +283,24 @@ describe('payments under concurrent writers (real store)', () => {
     });
   });
 
+  it('an orphan charge found paid is refunded in full, once, however often the work runs', async () => {
+    const refunded: providersContract.RefundChargeRequest[] = [];
+    const paidAtProvider = {
+      createCharge: async (request: providersContract.CreateChargeRequest) => ({ charge: charge(`orphan${request.payment_id.slice(-6)}`, ChargeStatus.CHARGE_STATUS_PAID, request.amount) }),
+      refundCharge: async (request: providersContract.RefundChargeRequest) => {
+        refunded.push(request);
+        return {};
+      },
+    } as unknown as RpcClient<typeof providersContract.ProvidersServiceService>;
+    const orphans = new OrphanCharges(new DueRecords(registerOrphanChargeModel(db)), paidAtProvider, logger);
+    await orphans.record('pay_orphan1', { merchant_id: 'acct_races', mode: common.Mode.MODE_TEST, account_id: 'pa_a', payment_id: 'pay_orphan1', method: 'card', amount: 4_990, customer: createRequest().customer, expires_in_seconds: 0, description: '', metadata: {}, idempotency_key: 'pay_orphan1:pa_a', splits: [] });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await orphans.worker.tick();
+    await orphans.worker.tick();
+    expect(refunded).toHaveLength(1);
+    expect(refunded[0]).toMatchObject({ amount: 4_990, ref: { account_id: 'pa_a', provider_payment_id: 'orphanrphan1' }, refund_key: expect.stringMatching(/^re_orphan_/) });
+  });
+
   it('a retried split payment is its replay, even after its subaccount was blocked', async () => {
     const request = createRequest({ idempotency_key: 'split-replay', request_hash: 'h-split-replay', splits: [{ subaccount_id: 'sub_c', amount: 100 }] });
     const first = await creator.create(request, 'req');
