@@ -16,11 +16,11 @@ import { providersHandlers } from './providers.handlers';
 const NUMBER = '4242424242424242';
 const charge = (status: ProviderCharge['status']): ProviderCharge => ({ providerPaymentId: 'pi_1', status, amount: 5_000, amountPaid: status === 'paid' ? 5_000 : 0, nextAction: { type: 'none' } });
 
-function setUp(answer: ProviderCharge['status'], reveal: (request: vault.RevealCardRequest) => Promise<vault.RevealCardResponse>) {
+function setUp(answer: ProviderCharge['status'], reveal: (request: vault.RevealCardRequest) => Promise<vault.RevealCardResponse>, provider = 'stripe') {
   const seen: CreateChargeInput[] = [];
   const approvals: vault.CardApprovedRequest[] = [];
   const reveals: vault.RevealCardRequest[] = [];
-  const doc = { _id: 'pa_1', provider: 'stripe', mode: 'test', enabled: true, methods: ['card'] } as unknown as ProviderAccountDoc;
+  const doc = { _id: 'pa_1', provider, mode: 'test', enabled: true, methods: ['card'] } as unknown as ProviderAccountDoc;
   const accounts = {
     get: () => Promise.resolve(doc),
     call: <T>(_doc: ProviderAccountDoc, operation: (adapter: { createCharge(input: CreateChargeInput): Promise<ProviderCharge> }) => Promise<T>) =>
@@ -78,6 +78,16 @@ describe('createCharge: a card from the vault', () => {
     await own.handlers.createCharge(request({ token: 'pm_card_visa', id: '', installments: 1, brand: '', without_cvc: false }), { requestId: 'r' } as never);
     expect(own.reveals).toEqual([]);
     expect(own.seen[0]?.card).toEqual({ token: 'pm_card_visa', installments: 1 });
+  });
+
+  it('a card without its security code never reaches a provider that needs one (Asaas): invalid_card, saying why', async () => {
+    const { handlers, seen } = setUp('paid', () => Promise.resolve({ card: { ...revealed('').card!, card_id: '' } }), 'asaas');
+    await expect(handlers.createCharge(request({ token: 'tok_old', id: '', installments: 1, brand: '', without_cvc: false }), { requestId: 'r' } as never)).rejects.toMatchObject({
+      code: 'invalid_card',
+      param: 'card.token',
+      message: expect.stringContaining('código de segurança'),
+    });
+    expect(seen).toEqual([]);
   });
 
   it('a card the vault refuses is the vault’s error, and the provider is never called', async () => {

@@ -137,6 +137,13 @@ export function providersHandlers(deps: {
         : request.card?.token
           ? { token: request.card.token, installments: request.card.installments || 1, ...(request.card.brand ? { brand: request.card.brand } : {}) }
           : undefined;
+      if (card?.vaultCard && !card.vaultCard.cvc && PROVIDER_CATALOG[account.provider]?.capabilities.vaultCardsNeedCvc) {
+        // Routing keeps saved cards without it away from these accounts; a card fields token an hour old may still arrive.
+        throw new AppError('invalid_card', {
+          param: request.card?.id ? 'card.id' : 'card.token',
+          message: `O código de segurança deste cartão já foi apagado do cofre (depois da primeira aprovação ou de 1 hora), e ${account.provider} exige o código. Peça ao cliente que digite o cartão de novo.`,
+        });
+      }
       const charge = await guarded(() =>
         accounts.call(account, (adapter) =>
           adapter.createCharge({
