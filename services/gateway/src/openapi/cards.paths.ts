@@ -72,9 +72,10 @@ export function registerCardPaths(registry: OpenAPIRegistry): void {
     operationId: 'listCards',
     tags: ['Cards'],
     summary: 'Lista cartões salvos (mais novos primeiro)',
+    description: 'Só chaves completas: uma chave restrita salva cartões e lê, pelo id, os que salvou, mas não lista.',
     security: BEARER,
     request: { query: ListCardsQuerySchema },
-    responses: { 200: json(CardListSchema, 'Uma página de cartões.'), ...errorResponses('parameter_invalid', ...AUTH_ERRORS) },
+    responses: { 200: json(CardListSchema, 'Uma página de cartões.'), ...errorResponses('parameter_invalid', ...FULL_KEY_ERRORS) },
   });
 
   registry.registerPath({

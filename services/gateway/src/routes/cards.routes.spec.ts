@@ -143,9 +143,18 @@ describe('card routes', () => {
         expect(request).toMatchObject({ customer_id: 'cus_01jcus', limit: 5, starting_after: 'card_0' });
         return { data: [protoCard()], has_more: true };
       };
-      const answer = await app.request('GET', '/v1/cards?customer_id=cus_01jcus&limit=5&starting_after=card_0', { headers: RESTRICTED });
+      const answer = await app.request('GET', '/v1/cards?customer_id=cus_01jcus&limit=5&starting_after=card_0', { headers: FULL });
       expect(answer.status).toBe(200);
       expect(answer.json).toMatchObject({ object: 'list', has_more: true, data: [{ id: 'card_01jcard', object: 'card' }] });
+    });
+
+    it('a restricted key lists no cards and reads only the cards it saved (§5.4)', async () => {
+      expect((await app.request('GET', '/v1/cards', { headers: RESTRICTED })).json).toMatchObject({ error: { code: 'restricted_key' } });
+      clients.vault.getCard = async ({ card_id }) => ({ card: protoCard({ id: card_id, source_key_id: card_id === 'card_mine' ? 'key_bot' : 'key_full' }) });
+      expect((await app.request('GET', '/v1/cards/card_mine', { headers: RESTRICTED })).json).toMatchObject({ id: 'card_mine' });
+      const other = await app.request('GET', '/v1/cards/card_theirs', { headers: RESTRICTED });
+      expect(other.status).toBe(404);
+      expect(other.json).toMatchObject({ error: { code: 'not_found', param: 'id' } });
     });
 
     it('GET /v1/cards/{id} answers the card; an unknown one is 404 on id', async () => {

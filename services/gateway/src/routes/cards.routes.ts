@@ -58,7 +58,9 @@ export function cardsRoutes(context: RouteContext): Router {
     res.status(201).setHeader('Location', `/v1/cards/${response.card.id}`).json(toCardJson(response.card));
   });
 
-  router.get('/cards', authenticate, async (req, res) => {
+  // A restricted key saves cards but never lists them (§5.4: it reads only what it created, and
+  // lists no customers): the list is the full key's; a card it saved it may read by id.
+  router.get('/cards', authenticate, fullKeyOnly, async (req, res) => {
     const query = parseOrThrow(ListCardsQuerySchema, req.query, 'query', CARD_FIELD_HINTS);
     const response = await clients.vault.listCards(
       { caller: callerOf(res), customer_id: query.customer_id ?? '', limit: query.limit, starting_after: query.starting_after ?? '' },
@@ -69,8 +71,10 @@ export function cardsRoutes(context: RouteContext): Router {
 
   router.get('/cards/:id', authenticate, async (req, res) => {
     const id = cardIdOf(req);
-    const response = await aboutPathId(() => clients.vault.getCard({ caller: callerOf(res), card_id: id }, rpcOptions(res)));
-    if (!response.card) throw new AppError('not_found', { param: 'id' });
+    const caller = callerOf(res);
+    const response = await aboutPathId(() => clients.vault.getCard({ caller, card_id: id }, rpcOptions(res)));
+    // A restricted key sees only the cards it saved; another key's card reads as absent.
+    if (!response.card || (caller.restricted && response.card.source_key_id !== caller.key_id)) throw new AppError('not_found', { param: 'id' });
     res.json(toCardJson(response.card));
   });
 
