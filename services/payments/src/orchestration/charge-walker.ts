@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { chargeStatusFromProto, modeFromName, type common, type providers as providersContract, type routing } from '@orquestra/contracts';
 import { AppError, GrpcStatus, newId, RpcError, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
@@ -5,7 +6,7 @@ import { toProtoPaymentCustomer } from '../db/payment-customer.mapper';
 import type { PaymentDoc } from '../db/payment.model';
 import { walkCandidates, type ChargeAnswer, type WalkResult } from '../domain/failover-walk';
 import { assertRoomForFee } from '../domain/splits';
-import { needsHostedCheckout, vaultCardRoute } from './method-input';
+import { isVaultToken, needsHostedCheckout, vaultCardRoute } from './method-input';
 import type { OrphanCharges } from './orphan-charges';
 
 export type Candidate = routing.Candidate;
@@ -84,7 +85,14 @@ export class ChargeWalker {
  * account are different charges.
  */
 export function chargeRequest(draft: PaymentDoc, candidate: Candidate, expiresInMinutes: number): providersContract.CreateChargeRequest {
-  const idempotencyKey = draft.requested_account_id !== undefined ? `${draft._id}:${draft.method}:${candidate.account_id}` : `${draft._id}:${candidate.account_id}`;
+  const idempotencyKey =
+    draft.requested_account_id === undefined
+      ? `${draft._id}:${candidate.account_id}`
+      : // A card typed on the payment page is one try per token: a buyer who tries again with another
+        // card after an error must not meet the first card's charge under the same key.
+        draft.method === 'card' && isVaultToken(draft.card?.token)
+        ? `${draft._id}:${draft.method}:${createHash('sha256').update(draft.card?.token ?? '').digest('hex').slice(0, 12)}:${candidate.account_id}`
+        : `${draft._id}:${draft.method}:${candidate.account_id}`;
   return {
     merchant_id: draft.merchant_id,
     mode: modeFromName(draft.mode),
