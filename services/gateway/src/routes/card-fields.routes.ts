@@ -112,7 +112,8 @@ async function originVerdict(context: RouteContext, res: Response, pk: string, o
   } catch (error) {
     if (!isAppError(error)) return 'unavailable';
     if (error.code === 'service_unavailable' || error.code === 'internal') return 'unavailable';
-    if (error.code === 'not_found' || error.code === 'unauthenticated' || NOT_ALLOWED_PARAMS.has(error.param ?? '')) return 'refused';
+    // The vault answers account_not_enabled (turned off in this mode) before it looks at the origin: no fields then either.
+    if (error.code === 'not_found' || error.code === 'unauthenticated' || error.code === 'account_not_enabled' || NOT_ALLOWED_PARAMS.has(error.param ?? '')) return 'refused';
     return 'allowed';
   }
 }

@@ -5,8 +5,9 @@ import type { CreatePaymentInput } from '../schemas/create-payment.schema';
 /**
  * Checks on a valid CreatePayment body that depend on the caller. A restricted key cannot split
  * (§5.4); payments checks the splits' subaccounts, parts and fee room. `card` goes on to payments, which
- * checks the rest (a token needs provider_account_id; saved cards are not available yet). A card
- * payment without `card` (or without `card.token`) is completed on a provider's hosted checkout.
+ * checks the rest (an account's own token needs provider_account_id; a saved card `card.id` needs a
+ * full key, checked here first). A card payment without any card is completed on a provider's
+ * hosted checkout.
  */
 export function assertCreatePaymentAllowed(input: CreatePaymentInput, caller: common.Caller): void {
   if (input.splits && caller.restricted) {
