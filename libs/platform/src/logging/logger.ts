@@ -28,6 +28,8 @@ export const REDACT_PATHS = [
   'cvc',
   '*.cvc',
   '*.*.cvc',
+  // The providers' own names for them (Pagar.me cvv, Asaas ccv/creditCard, Mercado Pago card_number/security_code).
+  ...['cvv', 'ccv', 'creditCard', 'card_number', 'security_code', 'vaultCard'].flatMap((name) => [name, `*.${name}`, `*.*.${name}`]),
   'body',
   '*.body',
 ];
