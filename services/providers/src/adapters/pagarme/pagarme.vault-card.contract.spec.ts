@@ -191,7 +191,8 @@ describe('the card number and CVC never leave in an error, a decline or an obser
     expect(unreachable).toMatchObject({ kind: 'not_created' });
     expect(leaks(unreachable)).toBe(false);
     expect(exchanges.length).toBeGreaterThan(0);
-    expect(Object.keys(exchanges[0] ?? {}).sort()).toEqual(expect.not.arrayContaining(['body', 'path', 'headers']));
+    expect(exchanges.length).toBeGreaterThan(0);
+    for (const exchange of exchanges) for (const field of ['body', 'path', 'headers']) expect(Object.keys(exchange)).not.toContain(field);
     expect(leaks(observed())).toBe(false);
   });
 });

@@ -146,7 +146,8 @@ describe('the card number and CVC never leave in an error or an observed exchang
     expect((error as ProviderError).param?.publicMessage).toContain('vencido');
     expect(leaks(error)).toBe(false);
     expect(exchanges.length).toBeGreaterThan(0);
-    expect(Object.keys(exchanges[0] ?? {}).sort()).toEqual(expect.not.arrayContaining(['body', 'path', 'headers']));
+    expect(exchanges.length).toBeGreaterThan(0);
+    for (const exchange of exchanges) for (const field of ['body', 'path', 'headers']) expect(Object.keys(exchange)).not.toContain(field);
     expect(leaks(observed())).toBe(false);
   });
 
