@@ -26,10 +26,11 @@ export class VaultCards {
     scope: { merchantId: string; mode: 'test' | 'live' },
     card: { token: string; id: string; installments: number; brand: string },
     buyerName: string,
+    paymentId: string,
     requestId: string,
   ): Promise<CardChargeInput> {
     const { card: revealed } = await this.client.revealCard(
-      { merchant_id: scope.merchantId, mode: modeFromName(scope.mode), card_id: card.id, token: card.id ? '' : card.token },
+      { merchant_id: scope.merchantId, mode: modeFromName(scope.mode), card_id: card.id, token: card.id ? '' : card.token, payment_id: paymentId },
       { requestId },
     );
     if (!revealed) throw new AppError('invalid_card', { param: card.id ? 'card.id' : 'card.token' });

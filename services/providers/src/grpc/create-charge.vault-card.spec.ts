@@ -52,7 +52,7 @@ describe('createCharge: a card from the vault', () => {
   it('a saved card: read from the vault for this call, handed to the adapter, and its security code deleted once approved', async () => {
     const { handlers, seen, approvals, reveals } = setUp('paid', () => Promise.resolve(revealed('123')));
     const answer = await handlers.createCharge(request({ token: '', id: 'card_1', installments: 3, brand: '', without_cvc: false }), { requestId: 'req_1' } as never);
-    expect(reveals).toEqual([{ merchant_id: 'acct_1', mode: modeFromName('test'), card_id: 'card_1', token: '' }]);
+    expect(reveals).toEqual([{ merchant_id: 'acct_1', mode: modeFromName('test'), card_id: 'card_1', token: '', payment_id: 'pay_1' }]);
     expect(seen[0]?.card).toEqual({ token: '', installments: 3, brand: 'visa', vaultCard: { number: NUMBER, expMonth: 12, expYear: 2030, cvc: '123', holderName: 'ANA LIMA', brand: 'visa' } });
     await new Promise((resolve) => setImmediate(resolve));
     expect(approvals).toEqual([{ merchant_id: 'acct_1', mode: modeFromName('test'), card_id: 'card_1' }]);
@@ -63,7 +63,7 @@ describe('createCharge: a card from the vault', () => {
   it('a card fields token: revealed by token, the buyer’s name as holder, no security code left means none sent, nothing to approve', async () => {
     const { handlers, seen, approvals, reveals } = setUp('paid', () => Promise.resolve({ card: { ...revealed('').card!, holder_name: '', card_id: '' } }));
     await handlers.createCharge(request({ token: 'tok_1', id: '', installments: 1, brand: '', without_cvc: false }), { requestId: 'req_1' } as never);
-    expect(reveals[0]).toMatchObject({ card_id: '', token: 'tok_1' });
+    expect(reveals[0]).toMatchObject({ card_id: '', token: 'tok_1', payment_id: 'pay_1' });
     expect(seen[0]?.card?.vaultCard).toEqual({ number: NUMBER, expMonth: 12, expYear: 2030, holderName: 'Ana Lima', brand: 'visa' });
     await new Promise((resolve) => setImmediate(resolve));
     expect(approvals).toEqual([]);

@@ -133,7 +133,7 @@ export function providersHandlers(deps: {
       const fromVault = VaultCards.isVaultCard(request.card);
       // Read before the call, outside the breaker: a card the vault refuses says nothing of the account.
       const card = request.card && fromVault
-        ? await vaultCards.cardInput(scope, request.card, customer.name, context.requestId)
+        ? await vaultCards.cardInput(scope, request.card, customer.name, request.payment_id, context.requestId)
         : request.card?.token
           ? { token: request.card.token, installments: request.card.installments || 1, ...(request.card.brand ? { brand: request.card.brand } : {}) }
           : undefined;

@@ -27,6 +27,8 @@ export interface CardTokenDoc extends DueWorkFields {
   used_at: Date | null;
   /** The card it was saved as. */
   card_id: string;
+  /** The one payment it may be charged for (set by the first charge's RevealCard). */
+  charged_for?: string | null;
 }
 
 const schema = new Schema<CardTokenDoc>(
@@ -47,6 +49,7 @@ const schema = new Schema<CardTokenDoc>(
     expires_at: { type: Date, required: true },
     used_at: { type: Date, default: null },
     card_id: { type: String, default: '' },
+    charged_for: { type: String, default: null },
     due_at: { type: Date, default: null },
   },
   { versionKey: false, minimize: false },

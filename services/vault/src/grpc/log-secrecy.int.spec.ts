@@ -64,16 +64,16 @@ describe('vault logs keep no card data', () => {
       for (const refused of [{ number: `${PAN.slice(0, -1)}1` }, { cvc: '1' }, { exp_month: 13 }]) {
         await client.tokenize({ ...request, ...refused }).catch((error: Error) => logger.warn({ err: error }, 'tokenize refused'));
       }
-      const revealedToken = await client.revealCard({ merchant_id: 'acct_logs', mode: common.Mode.MODE_TEST, card_id: '', token: tokenized.token });
+      const revealedToken = await client.revealCard({ merchant_id: 'acct_logs', mode: common.Mode.MODE_TEST, card_id: '', token: tokenized.token, payment_id: 'pay_logs' });
       logger.info({ response: revealedToken }, 'reveal answer (logged on purpose)');
       logger.debug({ card: revealedToken.card }, 'the card alone');
       const { card } = await client.saveCard({ caller, vault_token: tokenized.token, holder_name: 'Ana', customer_id: 'cus_1', metadata: {} });
-      const revealed = await client.revealCard({ merchant_id: 'acct_logs', mode: common.Mode.MODE_TEST, card_id: card!.id, token: '' });
+      const revealed = await client.revealCard({ merchant_id: 'acct_logs', mode: common.Mode.MODE_TEST, card_id: card!.id, token: '', payment_id: '' });
       expect(revealed.card).toMatchObject({ number: PAN, cvc: CVC });
       logger.info({ revealed }, 'reveal answer, nested (logged on purpose)');
       // A reveal that fails unexpectedly: the card sealed with a key this vault does not have.
       await cards.updateOne({ _id: card!.id }, { $set: { 'number_sealed.key_id': 'k0' } });
-      await expect(client.revealCard({ merchant_id: 'acct_logs', mode: common.Mode.MODE_TEST, card_id: card!.id, token: '' })).rejects.toMatchObject({ code: 'internal' });
+      await expect(client.revealCard({ merchant_id: 'acct_logs', mode: common.Mode.MODE_TEST, card_id: card!.id, token: '', payment_id: '' })).rejects.toMatchObject({ code: 'internal' });
       // The due work deletes the security code meanwhile.
       await new Promise((resolve) => setTimeout(resolve, 800));
       expect((await cards.collection.findOne({ _id: card!.id as never }))?.['cvc_sealed']).toBeNull();

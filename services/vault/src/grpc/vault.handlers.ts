@@ -52,7 +52,7 @@ export function vaultHandlers(configs: CardsConfigService, cards: CardsService):
     },
 
     async revealCard(request) {
-      return { card: await cards.reveal(scopeFor(request.merchant_id, request.mode), { cardId: request.card_id, token: request.token }) };
+      return { card: await cards.reveal(scopeFor(request.merchant_id, request.mode), { cardId: request.card_id, token: request.token, paymentId: request.payment_id }) };
     },
 
     async cardApproved(request) {

@@ -262,7 +262,7 @@ export class CardsService {
    * The security code is answered only while it still exists (its time may have passed before the
    * due work ran: the time decides).
    */
-  async reveal(scope: CallerScope, request: { cardId: string; token: string }): Promise<vault.RevealedCard> {
+  async reveal(scope: CallerScope, request: { cardId: string; token: string; paymentId?: string }): Promise<vault.RevealedCard> {
     if (Boolean(request.cardId) === Boolean(request.token)) {
       throw new AppError('parameter_invalid', { param: 'card', message: 'Informe exatamente um: card.id (cartão salvo) ou card.token (tok_… dos campos de cartão).' });
     }
@@ -286,6 +286,7 @@ export class CardsService {
     if (isExpired(source.exp_month, source.exp_year, now)) {
       throw new AppError('card_expired', { param: request.cardId ? 'card.id' : 'card.token' });
     }
+    if (request.token) await this.bindTokenToPayment(scope, request.token, request.paymentId ?? '');
     const cvcSealed = source.cvc_sealed && source.cvc_available_until && source.cvc_available_until > now ? source.cvc_sealed : null;
     const card = 'holder_name' in source ? source : undefined;
     return {
@@ -299,6 +300,26 @@ export class CardsService {
       card_id: card?._id ?? '',
       customer_id: card?.customer_id ?? '',
     };
+  }
+
+  /**
+   * A card fields token charges one payment: the first charge binds it (one conditional write, so
+   * two payments racing with one token get one winner); that payment's retries and failover reveal
+   * it again, any other payment is refused.
+   */
+  private async bindTokenToPayment(scope: CallerScope, token: string, paymentId: string): Promise<void> {
+    if (!paymentId) throw new AppError('parameter_missing', { param: 'payment_id', message: 'RevealCard de um token precisa do pagamento que ele cobra.' });
+    const bound = await this.tokens
+      .findOneAndUpdate(
+        { _id: token, merchant_id: scope.merchantId, mode: scope.mode, $or: [{ charged_for: null }, { charged_for: paymentId }] },
+        { $set: { charged_for: paymentId } },
+        { new: true },
+      )
+      .lean<CardTokenDoc>()
+      .exec();
+    if (!bound) {
+      throw new AppError('invalid_card', { param: 'card.token', message: 'Este token dos campos de cartão já foi usado em outro pagamento. Peça os dados do cartão de novo (ou salve o cartão e cobre com card.id).' });
+    }
   }
 
   /** First approval: the security code is deleted at once (a card_ or a tok_). Unknown ids are no-ops. */

@@ -164,7 +164,7 @@ describe('vault against the real store and broker', () => {
     await tokens.updateOne({ _id: token }, { $set: { used_at: new Date(Date.now() - 60_000) } });
     const card = await save('acct_dead', token);
     expect(card.id).not.toBe('card_dead1');
-    expect((await client.revealCard({ merchant_id: 'acct_dead', mode: Mode.MODE_TEST, card_id: card.id, token: '' })).card).toMatchObject({ number: VISA, cvc: '123' });
+    expect((await client.revealCard({ merchant_id: 'acct_dead', mode: Mode.MODE_TEST, card_id: card.id, token: '', payment_id: '' })).card).toMatchObject({ number: VISA, cvc: '123' });
     await expect(save('acct_dead', token)).rejects.toMatchObject({ param: 'vault_token', message: expect.stringContaining(card.id) });
   });
 
@@ -202,17 +202,27 @@ describe('vault against the real store and broker', () => {
     await expect(client.deleteCard({ caller: caller('acct_list'), card_id: ids[0]! })).rejects.toMatchObject({ code: 'not_found' });
     const tombstone = await cards.collection.findOne({ _id: ids[0] as never });
     expect(tombstone).toMatchObject({ number_sealed: null, cvc_sealed: null, last4: '', fingerprint: '', holder_name: '', metadata: {} });
-    await expect(client.revealCard({ merchant_id: 'acct_list', mode: Mode.MODE_TEST, card_id: ids[0]!, token: '' })).rejects.toMatchObject({ code: 'invalid_card' });
+    await expect(client.revealCard({ merchant_id: 'acct_list', mode: Mode.MODE_TEST, card_id: ids[0]!, token: '', payment_id: '' })).rejects.toMatchObject({ code: 'invalid_card' });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(published.filter((e) => e.type === 'card.deleted' && (e.data.object as { id: string }).id === ids[0])).toHaveLength(1);
   });
 
+  it('a card fields token charges one payment: its retries reveal it again, another payment is refused, and two racing payments get one winner', async () => {
+    const { token } = await tokenize('acct_bind', { number: VISA });
+    expect((await client.revealCard({ merchant_id: 'acct_bind', mode: Mode.MODE_TEST, card_id: '', token, payment_id: 'pay_a' })).card).toMatchObject({ number: VISA });
+    expect((await client.revealCard({ merchant_id: 'acct_bind', mode: Mode.MODE_TEST, card_id: '', token, payment_id: 'pay_a' })).card).toMatchObject({ number: VISA });
+    await expect(client.revealCard({ merchant_id: 'acct_bind', mode: Mode.MODE_TEST, card_id: '', token, payment_id: 'pay_b' })).rejects.toMatchObject({ code: 'invalid_card', param: 'card.token' });
+    const racing = (await tokenize('acct_bind', { number: VISA })).token;
+    const outcomes = await Promise.allSettled(['pay_1', 'pay_2', 'pay_3', 'pay_4'].map((payment_id) => client.revealCard({ merchant_id: 'acct_bind', mode: Mode.MODE_TEST, card_id: '', token: racing, payment_id })));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+  });
+
   it('reveal: a saved card or an unsaved token of this merchant and mode; expired → card_expired; unknown → invalid_card; a disabled vault → account_not_enabled', async () => {
     const { token } = await tokenize('acct_reveal', { number: ELO, cvc: '321' });
-    const fromToken = (await client.revealCard({ merchant_id: 'acct_reveal', mode: Mode.MODE_TEST, card_id: '', token })).card!;
+    const fromToken = (await client.revealCard({ merchant_id: 'acct_reveal', mode: Mode.MODE_TEST, card_id: '', token, payment_id: 'pay_1' })).card!;
     expect(fromToken).toMatchObject({ number: ELO, cvc: '321', brand: 'elo', holder_name: '', card_id: '', exp_month: 12, exp_year: nextYear });
     const card = await save('acct_reveal', token);
-    const revealed = (await client.revealCard({ merchant_id: 'acct_reveal', mode: Mode.MODE_TEST, card_id: card.id, token: '' })).card!;
+    const revealed = (await client.revealCard({ merchant_id: 'acct_reveal', mode: Mode.MODE_TEST, card_id: card.id, token: '', payment_id: '' })).card!;
     expect(revealed).toMatchObject({ number: ELO, cvc: '321', holder_name: 'Ana Lima', card_id: card.id, customer_id: 'cus_1', fingerprint: card.fingerprint });
     // The fingerprint is the merchant's: same number, same fingerprint; another merchant's differs.
     const again = await save('acct_reveal', (await tokenize('acct_reveal', { number: ELO })).token);
@@ -220,15 +230,15 @@ describe('vault against the real store and broker', () => {
     const elsewhere = await save('acct_reveal2', (await tokenize('acct_reveal2', { number: ELO })).token);
     expect(elsewhere.fingerprint).not.toBe(card.fingerprint);
 
-    await expect(client.revealCard({ merchant_id: 'acct_reveal', mode: Mode.MODE_TEST, card_id: '', token })).rejects.toMatchObject({ code: 'invalid_card', message: expect.stringContaining(card.id) });
-    await expect(client.revealCard({ merchant_id: 'acct_other', mode: Mode.MODE_TEST, card_id: card.id, token: '' })).rejects.toMatchObject({ code: 'invalid_card' });
-    await expect(client.revealCard({ merchant_id: 'acct_reveal', mode: Mode.MODE_LIVE, card_id: card.id, token: '' })).rejects.toMatchObject({ code: 'account_not_enabled' });
-    await expect(client.revealCard({ merchant_id: 'acct_reveal', mode: Mode.MODE_TEST, card_id: card.id, token: 'tok_x' })).rejects.toMatchObject({ param: 'card' });
+    await expect(client.revealCard({ merchant_id: 'acct_reveal', mode: Mode.MODE_TEST, card_id: '', token, payment_id: 'pay_1' })).rejects.toMatchObject({ code: 'invalid_card', message: expect.stringContaining(card.id) });
+    await expect(client.revealCard({ merchant_id: 'acct_other', mode: Mode.MODE_TEST, card_id: card.id, token: '', payment_id: '' })).rejects.toMatchObject({ code: 'invalid_card' });
+    await expect(client.revealCard({ merchant_id: 'acct_reveal', mode: Mode.MODE_LIVE, card_id: card.id, token: '', payment_id: '' })).rejects.toMatchObject({ code: 'account_not_enabled' });
+    await expect(client.revealCard({ merchant_id: 'acct_reveal', mode: Mode.MODE_TEST, card_id: card.id, token: 'tok_x', payment_id: 'pay_x' })).rejects.toMatchObject({ param: 'card' });
     await cards.updateOne({ _id: again.id }, { $set: { exp_year: 2020 } });
-    await expect(client.revealCard({ merchant_id: 'acct_reveal', mode: Mode.MODE_TEST, card_id: again.id, token: '' })).rejects.toMatchObject({ code: 'card_expired' });
+    await expect(client.revealCard({ merchant_id: 'acct_reveal', mode: Mode.MODE_TEST, card_id: again.id, token: '', payment_id: '' })).rejects.toMatchObject({ code: 'card_expired' });
 
     await client.setCardsEnabled({ merchant_id: 'acct_reveal', mode: Mode.MODE_TEST, enabled: false });
-    await expect(client.revealCard({ merchant_id: 'acct_reveal', mode: Mode.MODE_TEST, card_id: card.id, token: '' })).rejects.toMatchObject({ code: 'account_not_enabled' });
+    await expect(client.revealCard({ merchant_id: 'acct_reveal', mode: Mode.MODE_TEST, card_id: card.id, token: '', payment_id: '' })).rejects.toMatchObject({ code: 'account_not_enabled' });
     await expect(save('acct_reveal', (await tokens.findOne({ merchant_id: 'acct_reveal', used_at: null }).lean().exec())?._id ?? 'tok_x')).rejects.toMatchObject({ code: 'account_not_enabled' });
     await expect(tokenize('acct_reveal')).rejects.toMatchObject({ code: 'account_not_enabled' });
     await client.setCardsEnabled({ merchant_id: 'acct_reveal', mode: Mode.MODE_TEST, enabled: true });
@@ -238,7 +248,7 @@ describe('vault against the real store and broker', () => {
     const approved = await save('acct_cvc', (await tokenize('acct_cvc')).token);
     await client.cardApproved({ merchant_id: 'acct_cvc', mode: Mode.MODE_TEST, card_id: approved.id });
     expect((await client.getCard({ caller: caller('acct_cvc'), card_id: approved.id })).card!.cvc_available_until).toBe('');
-    expect((await client.revealCard({ merchant_id: 'acct_cvc', mode: Mode.MODE_TEST, card_id: approved.id, token: '' })).card).toMatchObject({ number: VISA, cvc: '' });
+    expect((await client.revealCard({ merchant_id: 'acct_cvc', mode: Mode.MODE_TEST, card_id: approved.id, token: '', payment_id: '' })).card).toMatchObject({ number: VISA, cvc: '' });
     await client.cardApproved({ merchant_id: 'acct_cvc', mode: Mode.MODE_TEST, card_id: approved.id });
 
     const timed = await save('acct_cvc', (await tokenize('acct_cvc')).token);
@@ -252,12 +262,12 @@ describe('vault against the real store and broker', () => {
     }
     expect(Date.now()).toBeGreaterThanOrEqual(until);
     expect(stored).toMatchObject({ cvc_sealed: null, cvc_available_until: null, due_at: null });
-    expect((await client.revealCard({ merchant_id: 'acct_cvc', mode: Mode.MODE_TEST, card_id: timed.id, token: '' })).card).toMatchObject({ number: VISA, cvc: '' });
+    expect((await client.revealCard({ merchant_id: 'acct_cvc', mode: Mode.MODE_TEST, card_id: timed.id, token: '', payment_id: '' })).card).toMatchObject({ number: VISA, cvc: '' });
 
     // An unsaved token loses its code on the same schedule and keeps its number until it expires.
     const { token } = await tokenize('acct_cvc');
     await new Promise((resolve) => setTimeout(resolve, CVC_TTL_MS + 1_000));
     expect(await tokens.collection.findOne({ _id: token as never })).toMatchObject({ cvc_sealed: null, number_sealed: expect.objectContaining({ key_id: 'k1' }) });
-    expect((await client.revealCard({ merchant_id: 'acct_cvc', mode: Mode.MODE_TEST, card_id: '', token })).card).toMatchObject({ number: VISA, cvc: '' });
+    expect((await client.revealCard({ merchant_id: 'acct_cvc', mode: Mode.MODE_TEST, card_id: '', token, payment_id: 'pay_1' })).card).toMatchObject({ number: VISA, cvc: '' });
   });
 });
