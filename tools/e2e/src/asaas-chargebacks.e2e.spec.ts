@@ -1,8 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { accounts, common } from '@orquestra/contracts';
-import { createRpcClient } from '@orquestra/platform';
 import { api, eventually } from './support/api';
-import { stackInfo } from './support/stack-info';
+import { disputeWatch } from './support/disputes';
+import { connectEmulatorAccount, emulatorControl, newMerchant } from './support/merchant';
 
 /**
  * Asaas card chargebacks through the whole stack: a chargeback opened at Asaas (the emulator) on a
@@ -19,28 +18,9 @@ type Json = Record<string, any>;
 let key = '';
 let asaasAccount = '';
 
-const control = async (path: string, body: unknown = {}) => {
-  const response = await fetch(`${stackInfo().controlUrls.asaas}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as Json };
-};
+const control = (path: string, body: unknown = {}) => emulatorControl('asaas', path, body);
 
-const eventsOfDispute = async (disputeId: string) =>
-  ((await api('GET', '/v1/events?limit=100', { key })).body.data as Json[]).filter((e) => e.data?.object?.id === disputeId).map((e) => e.type as string);
-
-async function eventsInclude(disputeId: string, type: string): Promise<void> {
-  await eventually(async () => ((await eventsOfDispute(disputeId)).includes(type) ? true : undefined), `${type} of ${disputeId}`, 15_000);
-}
-
-async function statusOf(id: string, status: string): Promise<Json> {
-  return eventually(
-    async () => {
-      const current = await api('GET', `/v1/disputes/${id}`, { key });
-      return current.body.status === status ? current.body : undefined;
-    },
-    `dispute ${id} to become ${status}`,
-    20_000,
-  );
-}
+const { eventsOf: eventsOfDispute, eventsInclude, statusOf } = disputeWatch(() => key);
 
 /** A card payment confirmed on Asaas's invoice page (the control port types the approved card). */
 async function paidCard(amount: number): Promise<Json> {
@@ -71,19 +51,9 @@ async function ourDispute(paymentId: string): Promise<Json> {
 }
 
 beforeAll(async () => {
-  const client = createRpcClient(accounts.AccountsServiceService, `127.0.0.1:${stackInfo().ports.accounts}`, { deadlineMs: 10_000 });
-  try {
-    const { merchant } = await client.createMerchant({ name: 'Loja Chargebacks Asaas', email: `e2e-asaas-chargebacks-${Date.now()}@orquestra.dev` });
-    if (!merchant) throw new Error('no merchant');
-    key = (await client.createApiKey({ merchant_id: merchant.id, mode: common.Mode.MODE_TEST, kind: accounts.KeyKind.KEY_KIND_FULL, name: 'asaas chargebacks e2e' })).secret;
-  } finally {
-    client.close();
-  }
+  ({ key } = await newMerchant('Loja Chargebacks Asaas'));
   const credentials = { api_key: `$aact_hmlg_${randomBytes(16).toString('hex')}` };
-  expect((await control('/__control/accounts', credentials)).status).toBeLessThan(300);
-  const response = await api('POST', '/v1/provider-accounts', { key, body: { provider: 'asaas', name: 'Asaas chargebacks', credentials, priority: 10 } });
-  expect(response.status).toBe(201);
-  asaasAccount = response.body.id as string;
+  asaasAccount = await connectEmulatorAccount(key, 'asaas', 'Asaas chargebacks', credentials);
 });
 
 describe('Asaas card chargebacks', () => {

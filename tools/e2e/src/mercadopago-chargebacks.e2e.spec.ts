@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { accounts, common } from '@orquestra/contracts';
-import { createRpcClient } from '@orquestra/platform';
 import { api, eventually } from './support/api';
-import { stackInfo } from './support/stack-info';
+import { disputeWatch } from './support/disputes';
+import { connectEmulatorAccount, emulatorControl, newMerchant, tokenizeCard } from './support/merchant';
 
 /**
  * Mercado Pago card chargebacks through the whole stack: a saved card paid at Mercado Pago (the
@@ -21,46 +20,13 @@ let mpAccount = '';
 
 const BUYER = { name: 'Ana Lima', email: 'ana.lima@exemplo.com.br', document: '529.982.247-25', phone: '+55 11 98845-1155' };
 
-const control = async (path: string, body: unknown = {}) => {
-  const response = await fetch(`${stackInfo().controlUrls.mercadopago}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as Json };
-};
+const control = (path: string, body: unknown = {}) => emulatorControl('mercadopago', path, body);
 
-const eventsOfDispute = async (disputeId: string) =>
-  ((await api('GET', '/v1/events?limit=100', { key })).body.data as Json[]).filter((e) => e.data?.object?.id === disputeId).map((e) => e.type as string);
-
-async function eventsInclude(disputeId: string, type: string): Promise<void> {
-  await eventually(async () => ((await eventsOfDispute(disputeId)).includes(type) ? true : undefined), `${type} of ${disputeId}`, 15_000);
-}
-
-async function statusOf(id: string, status: string): Promise<Json> {
-  return eventually(
-    async () => {
-      const current = await api('GET', `/v1/disputes/${id}`, { key });
-      return current.body.status === status ? current.body : undefined;
-    },
-    `dispute ${id} to become ${status}`,
-    20_000,
-  );
-}
-
-/** A card fields token, as the iframe gets it (the call only the platform's own page may make). */
-async function tokenize(number: string): Promise<string> {
-  const config = await api('GET', '/v1/cards/config', { key });
-  expect(config.status).toBe(200);
-  const response = await fetch(`${stackInfo().baseUrl}/v1/cards/tokenize`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: new URL(stackInfo().baseUrl).origin },
-    body: JSON.stringify({ publishable_key: config.body.publishable_key, origin: 'https://loja.example', number, exp_month: 11, exp_year: 2031, cvc: '123' }),
-  });
-  const body = (await response.json()) as Json;
-  expect({ status: response.status, error: body['error'] }).toMatchObject({ status: 201 });
-  return body['token'] as string;
-}
+const { eventsOf: eventsOfDispute, eventsInclude, statusOf } = disputeWatch(() => key);
 
 /** A saved Visa (Mercado Pago's test card; cardholder APRO is approved) paid at Mercado Pago. */
 async function paidCard(amount: number): Promise<Json> {
-  const saved = await api('POST', '/v1/cards', { key, body: { vault_token: await tokenize('4235647728025682'), holder_name: 'APRO', customer: { name: BUYER.name, document: BUYER.document, email: BUYER.email } } });
+  const saved = await api('POST', '/v1/cards', { key, body: { vault_token: await tokenizeCard(key, '4235647728025682', { expMonth: 11 }), holder_name: 'APRO', customer: { name: BUYER.name, document: BUYER.document, email: BUYER.email } } });
   expect({ status: saved.status, error: saved.body.error }).toMatchObject({ status: 201 });
   const paid = await api('POST', '/v1/payments', { key, body: { method: 'card', amount, customer: BUYER, card: { id: saved.body.id, installments: 1 } } });
   expect({ status: paid.status, error: paid.body.error }).toMatchObject({ status: 201 });
@@ -77,19 +43,9 @@ async function ourDispute(paymentId: string): Promise<Json> {
 }
 
 beforeAll(async () => {
-  const client = createRpcClient(accounts.AccountsServiceService, `127.0.0.1:${stackInfo().ports.accounts}`, { deadlineMs: 10_000 });
-  try {
-    const { merchant } = await client.createMerchant({ name: 'Loja Chargebacks Mercado Pago', email: `e2e-mp-chargebacks-${Date.now()}@orquestra.dev` });
-    if (!merchant) throw new Error('no merchant');
-    key = (await client.createApiKey({ merchant_id: merchant.id, mode: common.Mode.MODE_TEST, kind: accounts.KeyKind.KEY_KIND_FULL, name: 'mercadopago chargebacks e2e' })).secret;
-  } finally {
-    client.close();
-  }
+  ({ key } = await newMerchant('Loja Chargebacks Mercado Pago'));
   const credentials = { access_token: `TEST-${randomBytes(12).toString('hex')}`, webhook_secret: randomBytes(12).toString('hex') };
-  expect((await control('/__control/accounts', credentials)).status).toBeLessThan(300);
-  const response = await api('POST', '/v1/provider-accounts', { key, body: { provider: 'mercadopago', name: 'Mercado Pago chargebacks', credentials, priority: 10 } });
-  expect(response.status).toBe(201);
-  mpAccount = response.body.id as string;
+  mpAccount = await connectEmulatorAccount(key, 'mercadopago', 'Mercado Pago chargebacks', credentials);
 });
 
 describe('Mercado Pago card chargebacks', () => {

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { accounts, common } from '@orquestra/contracts';
-import { createRpcClient } from '@orquestra/platform';
 import { api } from './support/api';
-import { stackInfo } from './support/stack-info';
+import { connectEmulatorAccount, newMerchant, tokenizeCard } from './support/merchant';
 
 /**
  * Saved cards paid through the real stack: the vault, payments, routing, providers and two
@@ -29,28 +27,8 @@ const BUYER = {
   address: { street: 'Avenida Paulista', number: '1578', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip: '01310-200' },
 };
 
-async function control(provider: 'asaas' | 'stripe', path: string, body: unknown): Promise<number> {
-  const response = await fetch(`${stackInfo().controlUrls[provider]}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return response.status;
-}
-
-/** A card fields token, as the iframe gets it (the call only the platform's own page may make). */
-async function tokenize(number: string, cvc = '123'): Promise<string> {
-  const config = await api('GET', '/v1/cards/config', { key });
-  expect(config.status).toBe(200);
-  const platform = new URL(stackInfo().baseUrl).origin;
-  const response = await fetch(`${stackInfo().baseUrl}/v1/cards/tokenize`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: platform },
-    body: JSON.stringify({ publishable_key: config.body.publishable_key, origin: 'https://loja.example', number, exp_month: 12, exp_year: 2031, cvc }),
-  });
-  const body = (await response.json()) as Json;
-  expect({ status: response.status, error: body['error'] }).toMatchObject({ status: 201 });
-  return body['token'] as string;
-}
-
 async function saveCard(number: string, withKey = key): Promise<Json> {
-  const saved = await api('POST', '/v1/cards', { key: withKey, body: { vault_token: await tokenize(number), holder_name: 'ANA LIMA', customer: { name: BUYER.name, document: BUYER.document, email: BUYER.email } } });
+  const saved = await api('POST', '/v1/cards', { key: withKey, body: { vault_token: await tokenizeCard(key, number), holder_name: 'ANA LIMA', customer: { name: BUYER.name, document: BUYER.document, email: BUYER.email } } });
   expect({ status: saved.status, error: saved.body.error }).toMatchObject({ status: 201 });
   return saved.body;
 }
@@ -58,27 +36,9 @@ async function saveCard(number: string, withKey = key): Promise<Json> {
 const payWith = (cardId: string, withKey = key, amount = 4_990) => api('POST', '/v1/payments', { key: withKey, body: { method: 'card', amount, customer: BUYER, card: { id: cardId, installments: 1 } } });
 
 beforeAll(async () => {
-  const client = createRpcClient(accounts.AccountsServiceService, `127.0.0.1:${stackInfo().ports.accounts}`, { deadlineMs: 10_000 });
-  try {
-    const { merchant } = await client.createMerchant({ name: 'Loja Cartões Salvos', email: `e2e-saved-cards-${Date.now()}@orquestra.dev` });
-    if (!merchant) throw new Error('no merchant');
-    const keyOf = async (mode: common.Mode, kind: accounts.KeyKind) => (await client.createApiKey({ merchant_id: merchant.id, mode, kind, name: 'saved cards e2e' })).secret;
-    key = await keyOf(common.Mode.MODE_TEST, accounts.KeyKind.KEY_KIND_FULL);
-    restrictedKey = await keyOf(common.Mode.MODE_TEST, accounts.KeyKind.KEY_KIND_RESTRICTED);
-    liveKey = await keyOf(common.Mode.MODE_LIVE, accounts.KeyKind.KEY_KIND_FULL);
-  } finally {
-    client.close();
-  }
-  const asaasKey = { api_key: `$aact_hmlg_${randomBytes(16).toString('hex')}` };
-  expect(await control('asaas', '/__control/accounts', asaasKey)).toBeLessThan(300);
-  const asaas = await api('POST', '/v1/provider-accounts', { key, body: { provider: 'asaas', name: 'Asaas cartões', credentials: asaasKey, priority: 1 } });
-  expect(asaas.status).toBe(201);
-  asaasAccount = asaas.body.id as string;
-  const stripeKey = { secret_key: `sk_test_${randomBytes(12).toString('hex')}` };
-  expect(await control('stripe', '/__control/accounts', stripeKey)).toBeLessThan(300);
-  const stripe = await api('POST', '/v1/provider-accounts', { key, body: { provider: 'stripe', name: 'Stripe cartões', credentials: stripeKey, priority: 2 } });
-  expect(stripe.status).toBe(201);
-  stripeAccount = stripe.body.id as string;
+  ({ key, restrictedKey, liveKey } = await newMerchant('Loja Cartões Salvos'));
+  asaasAccount = await connectEmulatorAccount(key, 'asaas', 'Asaas cartões', { api_key: `$aact_hmlg_${randomBytes(16).toString('hex')}` }, 1);
+  stripeAccount = await connectEmulatorAccount(key, 'stripe', 'Stripe cartões', { secret_key: `sk_test_${randomBytes(12).toString('hex')}` }, 2);
 });
 
 describe('saved cards paid through the stack', () => {

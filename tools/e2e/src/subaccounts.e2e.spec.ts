@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { accounts, common } from '@orquestra/contracts';
 import { createRpcClient } from '@orquestra/platform';
 import { api, eventually } from './support/api';
+import { connectEmulatorAccount, newMerchant } from './support/merchant';
 import { stackInfo } from './support/stack-info';
 
 /**
@@ -37,22 +38,8 @@ const seller = (overrides: Json = {}): Json => ({
 });
 
 beforeAll(async () => {
-  const client = createRpcClient(accounts.AccountsServiceService, `127.0.0.1:${stackInfo().ports.accounts}`, { deadlineMs: 10_000 });
-  try {
-    const { merchant } = await client.createMerchant({ name: 'Marketplace Subcontas', email: `e2e-subaccounts-${Date.now()}@orquestra.dev` });
-    if (!merchant) throw new Error('no merchant');
-    merchantId = merchant.id;
-    key = (await client.createApiKey({ merchant_id: merchant.id, mode: common.Mode.MODE_TEST, kind: accounts.KeyKind.KEY_KIND_FULL, name: 'subaccounts e2e' })).secret;
-    restrictedKey = (await client.createApiKey({ merchant_id: merchant.id, mode: common.Mode.MODE_TEST, kind: accounts.KeyKind.KEY_KIND_RESTRICTED, name: 'subaccounts e2e bot' })).secret;
-    liveKey = (await client.createApiKey({ merchant_id: merchant.id, mode: common.Mode.MODE_LIVE, kind: accounts.KeyKind.KEY_KIND_FULL, name: 'subaccounts e2e live' })).secret;
-  } finally {
-    client.close();
-  }
-  const secret = `sk_test_${randomBytes(12).toString('hex')}`;
-  expect((await stripeControl('POST', '/__control/accounts', { secret_key: secret })).status).toBeLessThan(300);
-  const connected = await api('POST', '/v1/provider-accounts', { key, body: { provider: 'stripe', name: 'Stripe marketplace', credentials: { secret_key: secret }, priority: 10 } });
-  expect(connected.status).toBe(201);
-  stripeAccount = connected.body.id as string;
+  ({ merchantId, key, restrictedKey, liveKey } = await newMerchant('Marketplace Subcontas'));
+  stripeAccount = await connectEmulatorAccount(key, 'stripe', 'Stripe marketplace', { secret_key: `sk_test_${randomBytes(12).toString('hex')}` });
 });
 
 describe('subaccounts', () => {
