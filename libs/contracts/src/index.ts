@@ -30,3 +30,4 @@ export * from './public/payout.public';
 export * from './public/subaccount.public';
 export * from './public/card.public';
 export * from './public/statuses';
+export * from './vault-card';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isVaultToken } from '@orquestra/contracts';
 import { AppError, type ErrorCode } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import { attemptEvents } from '../db/payment-events';
@@ -9,7 +10,6 @@ import type { PaymentLinks } from '../domain/payment-links';
 import type { AvailableMethods } from './available-methods';
 import type { ChargeWalker } from './charge-walker';
 import { chargedPayment } from './charged-payment';
-import { isVaultToken } from './method-input';
 
 /** The card the page's card fields tokenized (only its `tok_…`: the card data went to the vault). */
 export interface ChosenCard {

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { chargeStatusFromProto, modeFromName, type common, type providers as providersContract, type routing } from '@orquestra/contracts';
+import { chargeStatusFromProto, isVaultToken, modeFromName, type common, type providers as providersContract, type routing } from '@orquestra/contracts';
 import { AppError, GrpcStatus, newId, RpcError, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import { toProtoPaymentCustomer } from '../db/payment-customer.mapper';
 import type { PaymentDoc } from '../db/payment.model';
 import { walkCandidates, type ChargeAnswer, type WalkResult } from '../domain/failover-walk';
 import { assertRoomForFee } from '../domain/splits';
-import { isVaultToken, needsHostedCheckout, vaultCardRoute } from './method-input';
+import { needsHostedCheckout, vaultCardRoute } from './method-input';
 import type { OrphanCharges } from './orphan-charges';
 
 export type Candidate = routing.Candidate;

@@ -1,17 +1,8 @@
-import type { payments } from '@orquestra/contracts';
+import { isVaultCard, isVaultToken, type payments } from '@orquestra/contracts';
 import { AppError } from '@orquestra/platform';
 
 const METHODS = ['pix', 'boleto', 'card'];
 
-/** A card fields token minted by the vault (`tok_…`), as opposed to an account's own card token. */
-export function isVaultToken(token: string | undefined): boolean {
-  return typeof token === 'string' && token.startsWith('tok_');
-}
-
-/** The card is in the vault (a saved card, or a card fields token): any account that charges vault cards may take it. */
-export function isVaultCard(card: { token?: string; id?: string } | undefined): boolean {
-  return Boolean(card?.id) || isVaultToken(card?.token);
-}
 
 /**
  * A card payment without any card (no token, no saved card) is completed on the provider's hosted

@@ -1,10 +1,8 @@
-import { modeFromName, type vault } from '@orquestra/contracts';
+import { isVaultCard, modeFromName, type vault } from '@orquestra/contracts';
 import { AppError, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { CardChargeInput, VaultCardInput } from '../adapters/provider-adapter';
 
-/** A card fields token minted by the vault, as opposed to an account's own card token (Stripe pm_…). */
-const isVaultToken = (token: string) => token.startsWith('tok_');
 
 /**
  * The card of a charge, when it is in the vault (a saved card_… or a card fields tok_…): read from
@@ -18,7 +16,7 @@ export class VaultCards {
   ) {}
 
   static isVaultCard(card: { token: string; id: string } | undefined): boolean {
-    return Boolean(card?.id) || isVaultToken(card?.token ?? '');
+    return isVaultCard(card);
   }
 
   /** The adapter's card input for a vault card, with the buyer's name standing in for a token's holder. */
