@@ -15,6 +15,7 @@ export * as webhooks from './generated/orquestra/notifications/v1/webhooks';
 export * as subscriptions from './generated/orquestra/subscriptions/v1/subscriptions';
 export * as payouts from './generated/orquestra/payouts/v1/payouts';
 export * as vault from './generated/orquestra/vault/v1/vault';
+export * as tracking from './generated/orquestra/tracking/v1/tracking';
 export * from './events';
 export * from './mode';
 export * from './charge-status';

@@ -23,6 +23,7 @@ export const gatewayConfigShape = {
   SUBSCRIPTIONS_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50056'),
   PAYOUTS_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50057'),
   VAULT_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50058'),
+  TRACKING_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50059'),
   /** Deadline of ordinary downstream calls. */
   GRPC_DEADLINE_MS,
   /** CreatePayment walks provider accounts (each call up to its own timeout), so it gets longer. */

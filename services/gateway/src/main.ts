@@ -21,6 +21,7 @@ const clients = createDownstreamClients(
     subscriptions: config.SUBSCRIPTIONS_GRPC_ADDR,
     payouts: config.PAYOUTS_GRPC_ADDR,
     vault: config.VAULT_GRPC_ADDR,
+    tracking: config.TRACKING_GRPC_ADDR,
   },
   config.GRPC_DEADLINE_MS,
 );

@@ -81,6 +81,17 @@ export const webhookEndpointObjectSchema = z
   })
   .passthrough();
 
+export const integrationDeliveryObjectSchema = z
+  .object({
+    id: z.string().startsWith('dlv_'),
+    object: z.literal('integration_delivery'),
+    integration_id: z.string().startsWith('itg_'),
+    payment_id: z.string().startsWith('pay_'),
+    status: z.enum(['pending', 'delivered', 'failed', 'not_sent', 'superseded']),
+    reason: z.string().nullable(),
+  })
+  .passthrough();
+
 /** The public event object (spec §6) around a given data.object schema. */
 export function publicEventSchema<T extends z.ZodTypeAny>(object: T) {
   return z.object({
@@ -157,6 +168,12 @@ export const EVENT_CATALOGUE: Record<PublicEventType, EventCatalogueEntry> = {
     'A webhook endpoint was disabled: it answered 410 Gone, or every delivery failed for 5 days.',
     'webhook_endpoint',
     webhookEndpointObjectSchema,
+    'emitted',
+  ),
+  'integration.delivery_failed': entry(
+    'A sale could not be sent to an ad tool: the tool refused it (4xx, not retried) or every retry failed (reason says which).',
+    'integration_delivery',
+    integrationDeliveryObjectSchema,
     'emitted',
   ),
 };

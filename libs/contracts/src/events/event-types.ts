@@ -40,6 +40,8 @@ export const PUBLIC_EVENT_TYPES = [
   'card.deleted',
   // Emitted by notifications itself when it disables a failing endpoint.
   'webhook_endpoint.disabled',
+  // Emitted by tracking when a sale could not be delivered to an ad tool (refused, or retries ran out).
+  'integration.delivery_failed',
 ] as const;
 
 export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];

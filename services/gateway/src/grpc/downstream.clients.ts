@@ -1,4 +1,4 @@
-import { accounts, customers, disputes, notifications, payments, payouts, providers, routing, subscriptions, vault, webhooks } from '@orquestra/contracts';
+import { accounts, customers, disputes, notifications, payments, payouts, providers, routing, subscriptions, tracking, vault, webhooks } from '@orquestra/contracts';
 import { createRpcClient, type RpcClient } from '@orquestra/platform';
 
 /**
@@ -18,6 +18,7 @@ export interface DownstreamClients {
     | 'getPaymentQrCode'
     | 'getPaymentPage'
     | 'choosePaymentMethod'
+    | 'recordPageTracking'
     | 'refundPayment'
     | 'getSplitSummary'
   >;
@@ -52,6 +53,19 @@ export interface DownstreamClients {
     RpcClient<vault.VaultServiceService>,
     'getCardsConfig' | 'updateCardsConfig' | 'tokenize' | 'saveCard' | 'getCard' | 'listCards' | 'deleteCard'
   >;
+  /** Payment page visits and the merchant's ad tool integrations. */
+  tracking: Pick<
+    RpcClient<tracking.TrackingServiceService>,
+    | 'recordVisit'
+    | 'listIntegrationKinds'
+    | 'createIntegration'
+    | 'listIntegrations'
+    | 'getIntegration'
+    | 'updateIntegration'
+    | 'deleteIntegration'
+    | 'listDeliveries'
+    | 'testIntegration'
+  >;
   subscriptions: Pick<
     RpcClient<subscriptions.SubscriptionsServiceService>,
     'createSubscription' | 'listSubscriptions' | 'getSubscription' | 'cancelSubscription' | 'simulateSubscription' | 'chargeSubscription'
@@ -85,6 +99,7 @@ export interface DownstreamAddresses {
   subscriptions: string;
   payouts: string;
   vault: string;
+  tracking: string;
 }
 
 /** Real gRPC clients; every call carries `deadlineMs` unless the call overrides it. */
@@ -104,6 +119,7 @@ export function createDownstreamClients(
     subscriptions: createRpcClient(subscriptions.SubscriptionsServiceService, addresses.subscriptions, { deadlineMs }),
     payouts: createRpcClient(payouts.PayoutsServiceService, addresses.payouts, { deadlineMs }),
     vault: createRpcClient(vault.VaultServiceService, addresses.vault, { deadlineMs }),
+    tracking: createRpcClient(tracking.TrackingServiceService, addresses.tracking, { deadlineMs }),
   };
   return {
     ...clients,

@@ -121,7 +121,7 @@ describe('gateway over HTTP, with fake backends', () => {
     });
 
     it('answers 503 service_unavailable when the payments service cannot be reached', async () => {
-      const dead = createDownstreamClients({ accounts: '127.0.0.1:1', payments: '127.0.0.1:1', providers: '127.0.0.1:1', routing: '127.0.0.1:1', notifications: '127.0.0.1:1', subscriptions: '127.0.0.1:1', payouts: '127.0.0.1:1', vault: '127.0.0.1:1' }, 2_000);
+      const dead = createDownstreamClients({ accounts: '127.0.0.1:1', payments: '127.0.0.1:1', providers: '127.0.0.1:1', routing: '127.0.0.1:1', notifications: '127.0.0.1:1', subscriptions: '127.0.0.1:1', payouts: '127.0.0.1:1', vault: '127.0.0.1:1', tracking: '127.0.0.1:1' }, 2_000);
       clients.payments = dead.payments;
       const answer = await app.request('POST', '/v1/payments', { headers: FULL, body: BODY });
       dead.close();

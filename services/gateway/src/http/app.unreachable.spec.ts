@@ -10,7 +10,7 @@ const NOWHERE = '127.0.0.1:1';
 
 describe('gateway over HTTP, with every backend unreachable', () => {
   let app: RunningApp;
-  const clients = createDownstreamClients({ accounts: NOWHERE, payments: NOWHERE, providers: NOWHERE, routing: NOWHERE, notifications: NOWHERE, subscriptions: NOWHERE, payouts: NOWHERE, vault: NOWHERE }, 2_000);
+  const clients = createDownstreamClients({ accounts: NOWHERE, payments: NOWHERE, providers: NOWHERE, routing: NOWHERE, notifications: NOWHERE, subscriptions: NOWHERE, payouts: NOWHERE, vault: NOWHERE, tracking: NOWHERE }, 2_000);
   const readiness = new GrpcReadinessProbe(
     [
       { name: 'accounts', address: NOWHERE },
