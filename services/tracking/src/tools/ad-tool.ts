@@ -111,4 +111,10 @@ export interface AdTool {
    * POST /integrations/{id}/test.
    */
   plan(sale: Sale, event: ToolEvent, config: IntegrationConfig, options: { test: boolean; now: Date }): ToolPlan;
+  /**
+   * How the tool's answer to a send counts, when HTTP status alone does not say it (TikTok answers
+   * 200 with `code` ≠ 0 for errors). Absent: 2xx delivered, 408/429/5xx/no answer retried, other
+   * 4xx refused. `status` 0 means no answer (timeout, connection failure); `body` is the raw text.
+   */
+  readAnswer?(status: number, body: string): ToolAnswer['outcome'];
 }
