@@ -14,6 +14,7 @@ module.exports = {
     '<rootDir>/services/subscriptions',
     '<rootDir>/services/payouts',
     '<rootDir>/services/vault',
+    '<rootDir>/services/tracking',
     '<rootDir>/tools/owner',
     '<rootDir>/tools/emulators',
   ],

@@ -22,8 +22,8 @@ function loadAll(file) {
   }
 }
 
-const SERVICES = ['gateway', 'accounts', 'payments', 'routing', 'providers', 'notifications', 'subscriptions', 'payouts', 'vault'];
-const GRPC_PORTS = { accounts: 50051, payments: 50052, routing: 50053, providers: 50054, notifications: 50055, subscriptions: 50056, payouts: 50057, vault: 50058 };
+const SERVICES = ['gateway', 'accounts', 'payments', 'routing', 'providers', 'notifications', 'subscriptions', 'payouts', 'vault', 'tracking'];
+const GRPC_PORTS = { accounts: 50051, payments: 50052, routing: 50053, providers: 50054, notifications: 50055, subscriptions: 50056, payouts: 50057, vault: 50058, tracking: 50059 };
 // Who may open each service's API port (docs/deployment.md, "NetworkPolicy graph").
 const CALLERS = {
   payments: ['gateway', 'subscriptions'],
@@ -35,10 +35,11 @@ const CALLERS = {
   payouts: ['gateway', 'payments'],
   // Card data leaves the vault only to providers (RevealCard); the gateway saves and reads cards.
   vault: ['gateway', 'providers'],
+  tracking: ['gateway'],
 };
 // The service-to-service addresses each service must get (variable → callee).
 const ADDRESSES = {
-  gateway: { ACCOUNTS_GRPC_ADDR: 'accounts', PAYMENTS_GRPC_ADDR: 'payments', PROVIDERS_GRPC_ADDR: 'providers', NOTIFICATIONS_GRPC_ADDR: 'notifications', SUBSCRIPTIONS_GRPC_ADDR: 'subscriptions', PAYOUTS_GRPC_ADDR: 'payouts', VAULT_GRPC_ADDR: 'vault' },
+  gateway: { ACCOUNTS_GRPC_ADDR: 'accounts', PAYMENTS_GRPC_ADDR: 'payments', PROVIDERS_GRPC_ADDR: 'providers', NOTIFICATIONS_GRPC_ADDR: 'notifications', SUBSCRIPTIONS_GRPC_ADDR: 'subscriptions', PAYOUTS_GRPC_ADDR: 'payouts', VAULT_GRPC_ADDR: 'vault', TRACKING_GRPC_ADDR: 'tracking' },
   payments: { ROUTING_GRPC_ADDR: 'routing', PROVIDERS_GRPC_ADDR: 'providers', PAYOUTS_GRPC_ADDR: 'payouts' },
   routing: { PROVIDERS_GRPC_ADDR: 'providers' },
   subscriptions: { PROVIDERS_GRPC_ADDR: 'providers', PAYMENTS_GRPC_ADDR: 'payments' },
@@ -56,6 +57,7 @@ const REQUIRED_ENV = {
   subscriptions: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS'],
   payouts: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS'],
   vault: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'CARD_ENCRYPTION_KEYS', 'FINGERPRINT_KEY'],
+  tracking: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'INTEGRATION_CREDENTIALS_KEYS'],
 };
 
 const problems = [];
@@ -122,7 +124,8 @@ function checkCommon(label, objects, metrics) {
       check(!env.has('CREDENTIALS_ENCRYPTION_KEYS'), `${where}: only providers gets CREDENTIALS_ENCRYPTION_KEYS`);
     }
     if (name !== 'vault') check(!env.has('CARD_ENCRYPTION_KEYS') && !env.has('FINGERPRINT_KEY'), `${where}: only the vault gets the card keys`);
-    for (const secretVar of ['MONGO_URL', 'AMQP_URL', 'CREDENTIALS_ENCRYPTION_KEYS', 'WEBHOOK_SECRETS_ENCRYPTION_KEYS', 'CARD_ENCRYPTION_KEYS', 'FINGERPRINT_KEY']) {
+    if (name !== 'tracking') check(!env.has('INTEGRATION_CREDENTIALS_KEYS'), `${where}: only tracking gets INTEGRATION_CREDENTIALS_KEYS`);
+    for (const secretVar of ['MONGO_URL', 'AMQP_URL', 'CREDENTIALS_ENCRYPTION_KEYS', 'WEBHOOK_SECRETS_ENCRYPTION_KEYS', 'CARD_ENCRYPTION_KEYS', 'FINGERPRINT_KEY', 'INTEGRATION_CREDENTIALS_KEYS']) {
       if (env.has(secretVar)) check(env.get(secretVar).valueFrom?.secretKeyRef, `${where}: ${secretVar} comes from a Secret`);
     }
 

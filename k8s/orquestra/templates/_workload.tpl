@@ -10,6 +10,7 @@ where <spec> describes what differs between services:
   callees       services this one calls (NetworkPolicy egress)
   data          true: gets MONGO_URL / AMQP_URL / DB_PREFIX / EVENTS_EXCHANGE
   providerApis  true: may reach the payment providers' HTTPS APIs
+  adToolApis    true: may reach the ad tools' HTTPS APIs (tracking)
   env           plain variables this service needs (NAME: value)
   secretEnv     list of (dict "name" VAR "key" <values key under secrets.keys>)
   volumes / volumeMounts / checksums   optional extras (the providers' CA bundle)
@@ -353,7 +354,7 @@ spec:
 {{- $np := $root.Values.networkPolicy }}
 ---
 # Who may call {{ $svc.name }}: {{ if $svc.callers }}{{ join ", " $svc.callers }} of this release{{ else }}see networkPolicy.gatewayFrom{{ end }}.
-# Where {{ $svc.name }} may connect: DNS{{ if $svc.callees }}, {{ join ", " $svc.callees }}{{ end }}{{ if $svc.data }}, MongoDB, RabbitMQ{{ end }}{{ if $svc.providerApis }}, provider APIs{{ end }}, OTLP{{ if $np.egress.extra }}, networkPolicy.egress.extra{{ end }}.
+# Where {{ $svc.name }} may connect: DNS{{ if $svc.callees }}, {{ join ", " $svc.callees }}{{ end }}{{ if $svc.data }}, MongoDB, RabbitMQ{{ end }}{{ if $svc.providerApis }}, provider APIs{{ end }}{{ if $svc.adToolApis }}, ad tool APIs{{ end }}, OTLP{{ if $np.egress.extra }}, networkPolicy.egress.extra{{ end }}.
 apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
 metadata:
@@ -413,6 +414,7 @@ spec:
     {{- $targets := list $np.egress.otlp }}
     {{- if $svc.data }}{{ $targets = concat (list $np.egress.mongo $np.egress.amqp) $targets }}{{ end }}
     {{- if $svc.providerApis }}{{ $targets = append $targets $np.egress.providerApis }}{{ end }}
+    {{- if $svc.adToolApis }}{{ $targets = append $targets $np.egress.adToolApis }}{{ end }}
     {{- range $targets }}
     - ports:
         {{- range .ports }}

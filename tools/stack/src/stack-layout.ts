@@ -16,6 +16,7 @@ export function stackPorts(offset = 0) {
     subscriptions: 50056 + offset,
     payouts: 50057 + offset,
     vault: 50058 + offset,
+    tracking: 50059 + offset,
     // Prometheus `/metrics` of the gRPC services (the gateway serves its own on its HTTP port).
     gatewayMetrics: 9560 + offset,
     accountsMetrics: 9561 + offset,
@@ -26,6 +27,7 @@ export function stackPorts(offset = 0) {
     subscriptionsMetrics: 9566 + offset,
     payoutsMetrics: 9567 + offset,
     vaultMetrics: 9568 + offset,
+    trackingMetrics: 9569 + offset,
     efiApi: 9443 + offset,
     efiControl: 9444 + offset,
     mercadopagoApi: 9450 + offset,
@@ -38,6 +40,13 @@ export function stackPorts(offset = 0) {
     wooviControl: 9457 + offset,
     stripeApi: 9458 + offset,
     stripeControl: 9459 + offset,
+    // The ad tools' emulators (tracking sends sales there, never to the real tools).
+    utmifyApi: 9470 + offset,
+    utmifyControl: 9471 + offset,
+    metaApi: 9472 + offset,
+    metaControl: 9473 + offset,
+    tiktokApi: 9474 + offset,
+    tiktokControl: 9475 + offset,
     // The demo merchant site of the card fields (tools/stack/src/demo-merchant.ts), an origin of its own.
     demoMerchant: 8090 + offset,
   };
@@ -144,6 +153,16 @@ export function serviceEnvironment(options: {
       // The payment page's origin always shows the card fields (docs/cards.md "Payment page").
       PAY_BASE_URL: `${publicBase}/pay`,
     },
+    tracking: {
+      ...common,
+      GRPC_ADDRESS: `127.0.0.1:${ports.tracking}`,
+      METRICS_PORT: String(ports.trackingMetrics),
+      // A local stack seals the ad tools' tokens with its one local key; production gives tracking its own.
+      INTEGRATION_CREDENTIALS_KEYS: options.encryptionKeys,
+      UTMIFY_BASE_URL: `http://127.0.0.1:${ports.utmifyApi}`,
+      META_GRAPH_BASE_URL: `http://127.0.0.1:${ports.metaApi}`,
+      TIKTOK_BASE_URL: `http://127.0.0.1:${ports.tiktokApi}`,
+    },
     payments: {
       ...common,
       GRPC_ADDRESS: `127.0.0.1:${ports.payments}`, METRICS_PORT: String(ports.paymentsMetrics),
@@ -165,6 +184,7 @@ export function serviceEnvironment(options: {
       SUBSCRIPTIONS_GRPC_ADDR: addr(ports.subscriptions),
       PAYOUTS_GRPC_ADDR: addr(ports.payouts),
       VAULT_GRPC_ADDR: addr(ports.vault),
+      TRACKING_GRPC_ADDR: addr(ports.tracking),
       // Its own address: the OpenAPI server, the card fields' script and the origin of their iframe.
       PUBLIC_BASE_URL: publicBase,
       // The payment page is served by the gateway at the path of the payments' PAY_BASE_URL.

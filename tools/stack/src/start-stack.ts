@@ -4,12 +4,15 @@ import { checkGrpcHealth } from '@orquestra/platform';
 import { ProcessGroup } from './process-group';
 import { localEncryptionKeys, REPO_ROOT, serviceEnvironment, stackPorts, type StackPorts } from './stack-layout';
 
-export const SERVICES = ['accounts', 'vault', 'providers', 'routing', 'notifications', 'subscriptions', 'payouts', 'payments', 'gateway'] as const;
+export const SERVICES = ['accounts', 'vault', 'providers', 'routing', 'notifications', 'subscriptions', 'payouts', 'payments', 'tracking', 'gateway'] as const;
 
-/** Every provider with an emulator (tools/emulators/<code>), each with an API and a control port. */
-export type EmulatorCode = 'efi' | 'mercadopago' | 'asaas' | 'pagarme' | 'woovi' | 'stripe';
+/**
+ * Every emulator (tools/emulators/<code>), each with an API and a control port: the six payment
+ * providers, and the three ad tools tracking sends sales to (docs/tracking.md).
+ */
+export type EmulatorCode = 'efi' | 'mercadopago' | 'asaas' | 'pagarme' | 'woovi' | 'stripe' | 'utmify' | 'meta' | 'tiktok';
 /** The emulators a stack starts. */
-export const EMULATORS: readonly EmulatorCode[] = ['efi', 'mercadopago', 'asaas', 'pagarme', 'woovi', 'stripe'];
+export const EMULATORS: readonly EmulatorCode[] = ['efi', 'mercadopago', 'asaas', 'pagarme', 'woovi', 'stripe', 'utmify', 'meta', 'tiktok'];
 
 export interface StackOptions {
   portOffset?: number;
@@ -77,8 +80,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   for (const name of SERVICES) env[name] = { ...(options.shared ?? {}), ...(env[name] ?? {}) };
   const script = (name: string) => path.join(REPO_ROOT, 'dist', 'services', name, 'main.js');
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
-  const codes: EmulatorCode[] = ['efi', 'mercadopago', 'asaas', 'pagarme', 'woovi', 'stripe'];
-  const controlUrls = Object.fromEntries(codes.map((code) => [code, `http://127.0.0.1:${ports[`${code}Control`]}`])) as Record<EmulatorCode, string>;
+  const controlUrls = Object.fromEntries(EMULATORS.map((code) => [code, `http://127.0.0.1:${ports[`${code}Control`]}`])) as Record<EmulatorCode, string>;
   try {
     // Emulators first: the providers service needs Woovi's webhook public key at start.
     for (const code of EMULATORS) {

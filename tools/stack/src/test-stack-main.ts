@@ -60,6 +60,9 @@ async function main(): Promise<void> {
       payouts: { PAYOUT_RECHECK_BASE_MS: '300', PAYOUT_RECHECK_MAX_MS: '2000', PAYOUT_PROCESSING_POLL_MS: '2000', PAYOUT_NOT_MADE_AFTER_MS: '20000', BALANCE_CACHE_TTL_MS: '0' },
       // Security codes and expired tokens removed within a quarter second of their time.
       vault: { VAULT_DUE_POLL_MS: '250' },
+      // Ad tool sends retried after 1, 2, 3… seconds instead of 1 minute … 24 hours (the schedule's
+      // length is kept: seven retries), and a hanging tool given up on within 2 seconds.
+      tracking: { DELIVERY_RETRY_SCHEDULE_MS: '1000,2000,3000,4000,5000,6000,7000', DELIVERY_POLL_MS: '250', TOOL_TIMEOUT_MS: '2000' },
     },
   });
   let demoMerchantClose: () => Promise<void> = async () => undefined;

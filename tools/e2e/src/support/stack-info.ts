@@ -11,7 +11,7 @@ export interface StackInfo {
   amqpUrl: string;
   efiControlUrl: string;
   /** Control base URL of every provider emulator, by provider code. */
-  controlUrls: Record<'efi' | 'mercadopago' | 'asaas' | 'pagarme' | 'woovi' | 'stripe', string>;
+  controlUrls: Record<'efi' | 'mercadopago' | 'asaas' | 'pagarme' | 'woovi' | 'stripe' | 'utmify' | 'meta' | 'tiktok', string>;
   /** A merchant of its own for the every-provider suite. */
   providersMerchant: { testKey: string };
   /** A merchant of its own for the boleto-and-card suite (it connects its own Stripe accounts). */
