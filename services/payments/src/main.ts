@@ -26,6 +26,7 @@ import { RefundFollowUpRecorder, RefundFollowUps } from './jobs/refund-follow-up
 import { ChargeStateApplier } from './orchestration/apply-charge-state';
 import { AvailableMethods } from './orchestration/available-methods';
 import { PaymentCancellation } from './orchestration/cancel-payment';
+import { PageTracking } from './orchestration/page-tracking';
 import { ChargeWalker } from './orchestration/charge-walker';
 import { PaymentCreator } from './orchestration/create-payment';
 import { PaymentSplits } from './orchestration/payment-splits';
@@ -160,6 +161,6 @@ void runService({
     grpc.addService(customersContract.CustomersServiceService, customersHandlers(customers), 'orquestra.payments.v1.CustomersService');
     grpc.addService(disputesContract.DisputesServiceService, disputesHandlers(disputes), 'orquestra.payments.v1.DisputesService');
 
-    grpc.addService(payments.PaymentsServiceService, paymentsHandlers({ store, creator, cancellation, simulation, sync, methods, links, refunds, awaitingMethod, cyclePayments }), 'orquestra.payments.v1.PaymentsService');
+    grpc.addService(payments.PaymentsServiceService, paymentsHandlers({ store, creator, cancellation, simulation, sync, methods, links, refunds, awaitingMethod, cyclePayments, pageTracking: new PageTracking(store) }), 'orquestra.payments.v1.PaymentsService');
   },
 });

@@ -343,6 +343,33 @@ export class PaymentStore {
     return doc?.next_action?.type === 'pix_qr' ? doc.next_action.qr_code : '';
   }
 
+  /**
+   * Sets the keys of `tracking` the payment does not have yet, and answers its tracking as then
+   * stored (null: no such payment). One conditional write per try: its filter requires each key
+   * it sets to be still absent, so a value already there (sent at creation, or written by a
+   * racing page visit) is never replaced; a try that lost to such a write reads again and sets
+   * what is still missing. The version moves so that a transition computed from an older read
+   * is computed again, and its event carries the merged tracking. `updated_at` stays: a page
+   * view is not a change of the payment.
+   */
+  async fillMissingTracking(paymentId: string, tracking: Record<string, string>): Promise<Record<string, string> | null> {
+    return retryLostRaces(`payment ${paymentId} tracking`, async () => {
+      const read = await this.model.findById(paymentId, { tracking: 1 }).lean<Pick<PaymentDoc, '_id' | 'tracking'>>();
+      if (!read) return null;
+      const stored = read.tracking ?? {};
+      const missing = Object.entries(tracking).filter(([key]) => !Object.prototype.hasOwnProperty.call(stored, key));
+      if (missing.length === 0) return stored;
+      const written = await this.model
+        .findOneAndUpdate(
+          { _id: paymentId, ...Object.fromEntries(missing.map(([key]) => [`tracking.${key}`, { $exists: false }])) },
+          { $set: Object.fromEntries(missing.map(([key, value]) => [`tracking.${key}`, value])), $inc: { version: 1 } },
+          { returnDocument: 'after', projection: { tracking: 1 } },
+        )
+        .lean<Pick<PaymentDoc, '_id' | 'tracking'>>();
+      return written ? written.tracking : LOST_RACE;
+    });
+  }
+
   /** Claims the charging of the buyer's method choice on a payment awaiting it (one conditional write); null when another choice holds it or it no longer awaits. */
   async claimMethodChoice(paymentId: string, choice: MethodChoiceDoc, now: Date): Promise<PaymentDoc | null> {
     return this.model

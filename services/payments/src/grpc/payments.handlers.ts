@@ -12,6 +12,7 @@ import type { AwaitingMethodPayments } from '../orchestration/awaiting-method';
 import type { PaymentCancellation } from '../orchestration/cancel-payment';
 import type { PaymentCreator } from '../orchestration/create-payment';
 import type { CyclePayments } from '../orchestration/cycle-payments';
+import type { PageTracking } from '../orchestration/page-tracking';
 import type { PaymentRefunds } from '../orchestration/refund-payment';
 import type { PaymentSimulation } from '../orchestration/simulate-payment';
 import type { PaymentSync } from '../orchestration/sync-payment';
@@ -43,10 +44,11 @@ export interface PaymentsHandlersDeps {
   refunds: PaymentRefunds;
   awaitingMethod: AwaitingMethodPayments;
   cyclePayments: CyclePayments;
+  pageTracking: PageTracking;
 }
 
 export function paymentsHandlers(deps: PaymentsHandlersDeps): Handlers<typeof payments.PaymentsServiceService> {
-  const { store, creator, cancellation, simulation, sync, methods, links, refunds, awaitingMethod, cyclePayments } = deps;
+  const { store, creator, cancellation, simulation, sync, methods, links, refunds, awaitingMethod, cyclePayments, pageTracking } = deps;
   /** Public (no caller): the payment page's view, with the methods offered while the buyer has not chosen. */
   const pageOf = async (paymentId: string, requestId: string) => {
     let doc = await store.findById(paymentId);
@@ -118,6 +120,11 @@ export function paymentsHandlers(deps: PaymentsHandlersDeps): Handlers<typeof pa
     async choosePaymentMethod({ payment_id, method, card }, context) {
       await awaitingMethod.choose(payment_id, method, context.requestId, card?.token ? { token: card.token } : undefined);
       return { page: await pageOf(payment_id, context.requestId) };
+    },
+
+    // Public (the payment page, no caller): the page's address fills the tracking keys still absent.
+    async recordPageTracking({ payment_id, tracking }) {
+      return { tracking: await pageTracking.record(payment_id, tracking) };
     },
 
     // Internal (the subscriptions service): no API key, the merchant and mode are in the request.
