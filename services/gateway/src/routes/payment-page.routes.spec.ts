@@ -4,6 +4,7 @@ import { RpcError } from '@orquestra/platform';
 import { fakeClients, type FakeClients } from '../testing/fake-clients';
 import { TEST_KEY, TEST_SETTINGS } from '../testing/fixtures';
 import { startApp, type RunningApp } from '../testing/http-harness';
+import pino from 'pino';
 
 const PIX_CODE = '00020101021226830014br.gov.bcb.pix2561qrcodes.example/v2/abc5204000053039865802BR6304ABCD';
 
@@ -243,5 +244,112 @@ describe('payment page routes (/pay/{id})', () => {
     } finally {
       await payHost.close();
     }
+  });
+
+  describe('tracking capture (spec §2: the page address carries UTMs and click ids)', () => {
+    const visitFor = () => {
+      const visits: unknown[] = [];
+      const recordVisit = jest.fn(async (visit: unknown) => {
+        visits.push(visit);
+        return {};
+      });
+      clients.tracking.recordVisit = recordVisit;
+      return { visits, recordVisit };
+    };
+    const until = async (probe: () => boolean) => {
+      for (let i = 0; i < 100 && !probe(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+
+    it('stores the 13 keys of the address on the payment and records the visit; other parameters ignored, over 500 characters dropped', async () => {
+      clients.payments.getPaymentPage = async () => ({ page: page({ mode: common.Mode.MODE_LIVE }) });
+      const recordPageTracking = jest.fn(async () => ({ tracking: { utm_source: 'instagram', utm_campaign: 'bf' } }));
+      clients.payments.recordPageTracking = recordPageTracking;
+      const { visits } = visitFor();
+      const query =
+        'utm_source=facebook&utm_campaign=bf&fbclid=ABC%20x&utm_medium=&utm_id=7&foo=bar&gclid=G1&gclid=G2' +
+        `&utm_term=${'t'.repeat(501)}&utm_content=${'c'.repeat(500)}&ttp[x]=1`;
+      const answer = await app.request('GET', `/pay/pay_01jabc?${query}`, {
+        headers: { 'user-agent': `Mozilla/5.0 ${'u'.repeat(600)}`, referer: 'https://loja.example.com/oferta' },
+      });
+      expect(answer.status).toBe(200);
+      const expected = { utm_source: 'facebook', utm_campaign: 'bf', fbclid: 'ABC x', gclid: 'G1', utm_content: 'c'.repeat(500) };
+      expect(recordPageTracking).toHaveBeenCalledTimes(1);
+      expect(recordPageTracking).toHaveBeenCalledWith({ payment_id: 'pay_01jabc', tracking: expected }, expect.objectContaining({ deadlineMs: 1000 }));
+      await until(() => visits.length > 0);
+      expect(visits).toEqual([
+        {
+          payment_id: 'pay_01jabc',
+          merchant_id: 'mer_01jabc',
+          mode: common.Mode.MODE_LIVE,
+          tracking: expected,
+          ip: '127.0.0.1',
+          user_agent: `Mozilla/5.0 ${'u'.repeat(600)}`.slice(0, 500),
+          url: `${app.url}/pay/pay_01jabc?${query}`,
+          referrer: 'https://loja.example.com/oferta',
+        },
+      ]);
+    });
+
+    it('without tracking in the address: nothing to store, the visit is still recorded', async () => {
+      clients.payments.getPaymentPage = async () => ({ page: page() });
+      const recordPageTracking = jest.fn(async () => ({ tracking: {} }));
+      clients.payments.recordPageTracking = recordPageTracking;
+      const { visits } = visitFor();
+      expect((await app.request('GET', '/pay/pay_01jabc?foo=bar')).status).toBe(200);
+      await until(() => visits.length > 0);
+      expect(recordPageTracking).not.toHaveBeenCalled();
+      expect(visits).toEqual([expect.objectContaining({ payment_id: 'pay_01jabc', tracking: {}, url: `${app.url}/pay/pay_01jabc?foo=bar`, referrer: '' })]);
+    });
+
+    it('the page still renders (200) when tracking is down: both calls rejected, failures only logged', async () => {
+      const lines: string[] = [];
+      const logged = fakeClients();
+      logged.payments.getPaymentPage = async () => ({ page: pendingPix() });
+      logged.payments.recordPageTracking = async () => Promise.reject(new RpcError('service_unavailable', status.UNAVAILABLE, {}));
+      const recordVisit = jest.fn(async () => Promise.reject(new RpcError('service_unavailable', status.UNAVAILABLE, {})));
+      logged.tracking.recordVisit = recordVisit;
+      const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+      const withLogs = await startApp({ clients: logged, logger });
+      try {
+        const answer = await withLogs.request('GET', '/pay/pay_01jabc?utm_source=facebook');
+        expect(answer.status).toBe(200);
+        expect(answer.text).toContain(PIX_CODE);
+        await until(() => lines.some((line) => line.includes('payment page visit not recorded')));
+        expect(recordVisit).toHaveBeenCalledTimes(1);
+        expect(lines.some((line) => line.includes('payment page tracking not recorded'))).toBe(true);
+        expect(lines.some((line) => line.includes('payment page visit not recorded'))).toBe(true);
+      } finally {
+        await withLogs.close();
+      }
+    });
+
+    it('an unknown payment: the friendly 404, no visit recorded', async () => {
+      clients.payments.getPaymentPage = async () => Promise.reject(new RpcError('not_found', status.NOT_FOUND, {}));
+      clients.payments.recordPageTracking = async () => Promise.reject(new RpcError('not_found', status.NOT_FOUND, {}));
+      const { recordVisit } = visitFor();
+      const answer = await app.request('GET', '/pay/pay_01jabc?utm_source=facebook');
+      expect(answer.status).toBe(404);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(recordVisit).not.toHaveBeenCalled();
+    });
+
+    it('the status polling and the method post are not visits', async () => {
+      clients.payments.getPaymentPage = async () => ({ page: pendingPix() });
+      clients.payments.choosePaymentMethod = async () => ({ page: pendingPix() });
+      const recordPageTracking = jest.fn(async () => ({ tracking: {} }));
+      clients.payments.recordPageTracking = recordPageTracking;
+      const { recordVisit } = visitFor();
+      expect((await app.request('GET', '/pay/pay_01jabc/status?utm_source=facebook')).status).toBe(200);
+      const post = await fetch(`${app.url}/pay/pay_01jabc?utm_source=facebook`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url, 'sec-fetch-site': 'same-origin' },
+        body: 'method=pix',
+      });
+      expect(post.status).toBe(303);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(recordPageTracking).not.toHaveBeenCalled();
+      expect(recordVisit).not.toHaveBeenCalled();
+    });
   });
 });

@@ -3,15 +3,30 @@ import { type common, type paymentPage } from '@orquestra/contracts';
 import { isAppError, type AppError } from '@orquestra/platform';
 import express, { Router, type Request, type Response } from 'express';
 import type { RouteContext } from '../http/app.deps';
+import { clientIp } from '../http/client-ip';
 import { httpErrorFor } from '../http/error-mapper';
 import { rpcOptions } from '../http/request-context';
 import { isFinalStatus, renderMessagePage, renderPanel, renderPaymentPage, type PageCardFields } from '../payment-page/page.render';
 import { PaymentIdSchema } from '../schemas/path-params.schema';
+import { TRACKING_KEYS } from '../schemas/tracking.schema';
 
 /** Payment ids as issued (`pay_` + ULID); anything else is not a payment page. */
 const PAGE_ID = /^pay_[A-Za-z0-9]{1,96}$/;
 /** A card fields token as the vault mints it; anything else posted as card_token is refused by payments. */
 const CARD_TOKEN = /^[A-Za-z0-9_]{1,120}$/;
+/** Spec §2: a tracking value is at most 500 characters. */
+const MAX_TRACKING_VALUE = 500;
+/** The visit's browser (user agent), cut to this length. */
+const MAX_USER_AGENT = 500;
+/** The visit's page address and referrer, cut to this length. */
+const MAX_VISIT_URL = 2000;
+/**
+ * The page waits at most this long for its address's tracking to be stored (run alongside the
+ * page's own read), so a slow store delays the page by little and never breaks it.
+ */
+const PAGE_TRACKING_DEADLINE_MS = 1000;
+/** The visit is sent after the page, bounded so a tracking service that hangs holds nothing for long. */
+const VISIT_DEADLINE_MS = 3000;
 
 /**
  * The buyer's payment page (`payment_url`, spec §2), public (no key), server-rendered:
@@ -50,13 +65,48 @@ export function paymentPageRoutes(context: RouteContext, options: { mountedAtRoo
     return undefined;
   };
 
+  /**
+   * Stores the address's UTMs and click ids on the payment (keys still absent only: values sent at
+   * creation win), alongside the page's read. Never fails the page: errors are only logged.
+   */
+  const recordPageTracking = async (id: string, tracking: Record<string, string>, res: Response): Promise<void> => {
+    if (Object.keys(tracking).length === 0) return;
+    try {
+      await clients.payments.recordPageTracking({ payment_id: id, tracking }, rpcOptions(res, PAGE_TRACKING_DEADLINE_MS));
+    } catch (error) {
+      // not_found: the page answers that itself.
+      if (isAppError(error) && error.code === 'not_found') return;
+      context.logger.warn({ err: error, payment_id: id, request_id: res.locals.requestId }, 'payment page tracking not recorded');
+    }
+  };
+
+  /** The visit for attribution (tracking service), sent after the page: the buyer never waits for it. */
+  const recordVisit = (req: Request, res: Response, page: paymentPage.PaymentPage, tracking: Record<string, string>): void => {
+    const visit = {
+      payment_id: page.id,
+      merchant_id: page.merchant_id,
+      mode: page.mode,
+      tracking,
+      ip: clientIp(req),
+      user_agent: (req.get('user-agent') ?? '').slice(0, MAX_USER_AGENT),
+      url: `${req.protocol}://${req.get('host') ?? ''}${req.originalUrl}`.slice(0, MAX_VISIT_URL),
+      referrer: (req.get('referer') ?? '').slice(0, MAX_VISIT_URL),
+    };
+    clients.tracking.recordVisit(visit, rpcOptions(res, VISIT_DEADLINE_MS)).catch((error: unknown) => {
+      context.logger.warn({ err: error, payment_id: page.id, request_id: res.locals.requestId }, 'payment page visit not recorded');
+    });
+  };
+
+  // A real page load only: the status polling and the method post are not visits.
   router.get('/:paymentId', async (req, res, next) => {
     const id = idOf(req, res);
     if (!id) return options.mountedAtRoot ? next() : undefined;
+    const tracking = trackingOf(req);
     try {
-      const { page } = await clients.payments.getPaymentPage({ payment_id: id }, rpcOptions(res));
+      const [{ page }] = await Promise.all([clients.payments.getPaymentPage({ payment_id: id }, rpcOptions(res)), recordPageTracking(id, tracking, res)]);
       if (!page) return notFound(res);
       sendPage(req, res, page, 200, undefined, await cardFieldsFor(page, res));
+      recordVisit(req, res, page, tracking);
     } catch (error) {
       failure(res, error);
     }
@@ -108,6 +158,22 @@ export function paymentPageRoutes(context: RouteContext, options: { mountedAtRoo
   });
 
   return router;
+}
+
+/**
+ * The spec's tracking keys in the page's address (`?utm_source=…&fbclid=…`); other parameters
+ * are not ours and are ignored. A value over 500 characters is dropped, not cut (a cut click id
+ * would attribute the sale to a click that never happened); so are empty values and repeated or
+ * nested parameters that are not one plain value (the first of a repeated key is taken).
+ */
+export function trackingOf(req: Request): Record<string, string> {
+  const tracking: Record<string, string> = {};
+  for (const key of TRACKING_KEYS) {
+    const raw = req.query[key];
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    if (typeof value === 'string' && value !== '' && value.length <= MAX_TRACKING_VALUE) tracking[key] = value;
+  }
+  return tracking;
 }
 
 /** A fresh nonce per response authorizes the page's one inline style and script (CSP). */
