@@ -1,0 +1,147 @@
+import type { tracking } from '@orquestra/contracts';
+import { AppError, type SecretBox } from '@orquestra/platform';
+import { trackingId } from '../db/ids';
+import { INTEGRATION_SALES, type IntegrationDoc, type IntegrationModel, type IntegrationSales } from '../db/integration.model';
+import { checkIntegrationInput, last4 } from '../domain/integration-input';
+import type { AdTool, IntegrationConfig, IntegrationKindId, KindDescription } from '../tools/ad-tool';
+import type { CallerScope } from './scope';
+
+const NAME_MAX = 100;
+
+export const integrationNotFound = () =>
+  new AppError('not_found', { param: 'integration', message: 'Integração não encontrada: confira o id (itg_…) em GET /integrations.' });
+
+function checkSales(sales: string | undefined, fallback: IntegrationSales | undefined): IntegrationSales {
+  const value = (sales ?? '').trim();
+  if (value === '' && fallback) return fallback;
+  if (!(INTEGRATION_SALES as readonly string[]).includes(value)) {
+    throw new AppError('parameter_invalid', { param: 'sales', message: 'sales inválido: use live (vendas reais), test (vendas de teste) ou both (as duas).' });
+  }
+  return value as IntegrationSales;
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '') throw new AppError('parameter_invalid', { param: 'name', message: 'name não pode ficar vazio: dê um nome à integração ou omita o campo.' });
+  if (trimmed.length > NAME_MAX) throw new AppError('parameter_invalid', { param: 'name', message: `name aceita no máximo ${NAME_MAX} caracteres.` });
+  return trimmed;
+}
+
+const last4Of = (credentials: Record<string, string>) => Object.fromEntries(Object.entries(credentials).map(([name, value]) => [name, last4(value)]));
+
+/**
+ * The merchant's integrations with ad tools (spec §4 "Ad integrations"). They belong to the
+ * merchant, not to a key's mode: `sales` chooses which sales they receive. Credentials are sealed
+ * as one JSON (SecretBox) and never leave this class except opened for a send (`configOf`).
+ */
+export class IntegrationsService {
+  constructor(
+    private readonly integrations: IntegrationModel,
+    private readonly box: SecretBox,
+    private readonly tools: Record<IntegrationKindId, AdTool>,
+    /** Called after a delete, so the integration's pending sends are dropped. */
+    private readonly onDeleted: (integration: IntegrationDoc) => Promise<void> = async () => undefined,
+  ) {}
+
+  kinds(): KindDescription[] {
+    return Object.values(this.tools).map((tool) => tool.describe());
+  }
+
+  async create(scope: CallerScope, request: tracking.CreateIntegrationRequest): Promise<IntegrationDoc> {
+    const checked = checkIntegrationInput(request.kind, { options: request.options, credentials: request.credentials }, { partial: false });
+    const kind = request.kind as IntegrationKindId;
+    const name = request.name.trim() === '' ? this.tools[kind].describe().name : checkName(request.name);
+    const now = new Date();
+    const doc: IntegrationDoc = {
+      _id: trackingId('itg'),
+      merchant_id: scope.merchantId,
+      kind,
+      name,
+      enabled: request.enabled ?? true,
+      sales: checkSales(request.sales, scope.mode),
+      options: checked.options,
+      credentials_sealed: this.box.seal(JSON.stringify(checked.credentials)),
+      credentials_last4: last4Of(checked.credentials),
+      created_at: now,
+      updated_at: now,
+    };
+    await this.integrations.collection.insertOne(doc as never);
+    return doc;
+  }
+
+  async list(scope: CallerScope): Promise<IntegrationDoc[]> {
+    return this.integrations.find({ merchant_id: scope.merchantId }).sort({ _id: 1 }).limit(500).lean<IntegrationDoc[]>();
+  }
+
+  async get(scope: CallerScope, id: string): Promise<IntegrationDoc> {
+    const doc = id ? await this.integrations.findOne({ _id: id, merchant_id: scope.merchantId }).lean<IntegrationDoc>() : null;
+    if (!doc) throw integrationNotFound();
+    return doc;
+  }
+
+  /**
+   * Name, enabled, sales, options (merged; an empty value removes an optional one) and
+   * credentials (a given one replaces the old). The write is conditional on the version read
+   * (`updated_at`), so two concurrent changes of the sealed credentials never lose one another.
+   */
+  async update(scope: CallerScope, request: tracking.UpdateIntegrationRequest): Promise<IntegrationDoc> {
+    for (let round = 0; round < 5; round++) {
+      const current = await this.get(scope, request.integration_id);
+      const checked = checkIntegrationInput(current.kind, { options: request.options, credentials: request.credentials }, { partial: true });
+      const options = { ...current.options, ...checked.options };
+      for (const [name, value] of Object.entries(request.options)) if (value.trim() === '') delete options[name];
+      const set: Partial<IntegrationDoc> = { options, updated_at: new Date(Math.max(Date.now(), current.updated_at.getTime() + 1)) };
+      if (request.name !== undefined) set.name = checkName(request.name);
+      if (request.enabled !== undefined) set.enabled = request.enabled;
+      if (request.sales !== undefined) set.sales = checkSales(request.sales, undefined);
+      const given = Object.fromEntries(Object.entries(checked.credentials).filter(([, value]) => value !== ''));
+      if (Object.keys(given).length > 0) {
+        const credentials = { ...this.openCredentials(current), ...given };
+        set.credentials_sealed = this.box.seal(JSON.stringify(credentials));
+        set.credentials_last4 = last4Of(credentials);
+      }
+      const updated = await this.integrations.collection.findOneAndUpdate(
+        { _id: current._id, merchant_id: scope.merchantId, updated_at: current.updated_at } as never,
+        { $set: set },
+        { returnDocument: 'after' },
+      );
+      if (updated) return updated as unknown as IntegrationDoc;
+    }
+    throw new AppError('service_unavailable', { param: 'integration', message: 'A integração foi alterada ao mesmo tempo por outra chamada: tente de novo.' });
+  }
+
+  async delete(scope: CallerScope, id: string): Promise<IntegrationDoc> {
+    const deleted = id ? ((await this.integrations.collection.findOneAndDelete({ _id: id, merchant_id: scope.merchantId } as never)) as unknown as IntegrationDoc | null) : null;
+    if (!deleted) throw integrationNotFound();
+    await this.onDeleted(deleted);
+    return deleted;
+  }
+
+  /** What a tool needs for a send: options, and the credentials opened from their seal. */
+  configOf(doc: IntegrationDoc): IntegrationConfig {
+    return { kind: doc.kind, options: doc.options, credentials: this.openCredentials(doc) };
+  }
+
+  private openCredentials(doc: IntegrationDoc): Record<string, string> {
+    return JSON.parse(this.box.open(doc.credentials_sealed)) as Record<string, string>;
+  }
+}
+
+export function toProtoIntegration(doc: IntegrationDoc): tracking.Integration {
+  return {
+    id: doc._id,
+    kind: doc.kind,
+    name: doc.name,
+    enabled: doc.enabled,
+    sales: doc.sales,
+    options: { ...doc.options },
+    credentials_last4: { ...doc.credentials_last4 },
+    created_at: doc.created_at.toISOString(),
+    updated_at: doc.updated_at.toISOString(),
+  };
+}
+
+export function toProtoKind(kind: KindDescription): tracking.IntegrationKind {
+  return { id: kind.id, name: kind.name, description: kind.description, credentials: kind.credentials, options: kind.options, sends: kind.sends };
+}
+
