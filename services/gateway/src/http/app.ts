@@ -6,6 +6,7 @@ import { customersRoutes } from '../routes/customers.routes';
 import { disputesRoutes } from '../routes/disputes.routes';
 import { eventsRoutes } from '../routes/events.routes';
 import { healthRoutes } from '../routes/health.routes';
+import { integrationsRoutes } from '../routes/integrations.routes';
 import { openApiRoutes } from '../routes/openapi.routes';
 import { docsRoutes } from '../routes/docs.routes';
 import { paymentPageRoutes } from '../routes/payment-page.routes';
@@ -77,6 +78,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use('/v1', providerAccountsRoutes(context));
   app.use('/v1', routingRulesRoutes(context));
   app.use('/v1', routingRoutes(context));
+  app.use('/v1', integrationsRoutes(context));
   app.use(notFoundHandler());
   app.use(errorHandler(deps.logger));
   return app;

@@ -8,6 +8,7 @@ import { registerCustomerPaths } from './customers.paths';
 import { registerDisputePaths } from './disputes.paths';
 import { registerDocsPath } from './docs.paths';
 import { registerEventPaths } from './events.paths';
+import { registerIntegrationPaths } from './integrations.paths';
 import { registerPaymentPagePaths } from './payment-page.paths';
 import { registerPaymentPaths } from './payments.paths';
 import { registerPayoutPaths } from './payouts.paths';
@@ -47,6 +48,7 @@ export function buildOpenApiDocument(options: { serverUrl: string }): ReturnType
   registerDisputePaths(registry);
   registerCustomerPaths(registry);
   registerCardPaths(registry);
+  registerIntegrationPaths(registry);
   registerDocsPath(registry);
   registerPaymentPagePaths(registry);
 
