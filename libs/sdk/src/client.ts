@@ -3,6 +3,7 @@ import { CardsConfigResource, CardsResource } from './resources/cards.resource';
 import { CustomersResource } from './resources/customers.resource';
 import { DisputesResource } from './resources/disputes.resource';
 import { EventsResource } from './resources/events.resource';
+import { IntegrationKindsResource, IntegrationsResource } from './resources/integrations.resource';
 import { PaymentsResource } from './resources/payments.resource';
 import { BalancesResource, PayoutDestinationsResource, PayoutsResource } from './resources/payouts.resource';
 import { ProviderAccountsResource, ProvidersResource } from './resources/providers.resource';
@@ -37,6 +38,8 @@ export class Orquestra {
   readonly cardsConfig: CardsConfigResource;
   readonly webhookEndpoints: WebhookEndpointsResource;
   readonly webhookDeliveries: WebhookDeliveriesResource;
+  readonly integrationKinds: IntegrationKindsResource;
+  readonly integrations: IntegrationsResource;
   /** Lower-level access for routes this SDK does not wrap yet. */
   readonly transport: Transport;
 
@@ -59,5 +62,7 @@ export class Orquestra {
     this.cardsConfig = new CardsConfigResource(this.transport);
     this.webhookEndpoints = new WebhookEndpointsResource(this.transport);
     this.webhookDeliveries = new WebhookDeliveriesResource(this.transport);
+    this.integrationKinds = new IntegrationKindsResource(this.transport);
+    this.integrations = new IntegrationsResource(this.transport);
   }
 }

@@ -16,6 +16,7 @@ export * from './types/dispute.types';
 export * from './types/customer.types';
 export * from './types/card.types';
 export * from './types/webhook-endpoint.types';
+export * from './types/integration.types';
 export type { IdempotentCallOptions } from './resources/resource';
 export {
   constructEvent,

@@ -9,6 +9,7 @@ import type { Subscription, SubscriptionApproval, SubscriptionCustomer, Subscrip
 import type { WebhookDelivery, WebhookEndpoint } from './types/webhook-endpoint.types';
 import type { CustomerRecord } from './types/customer.types';
 import type { Card, CardsConfig, DeletedCard } from './types/card.types';
+import type { DeletedIntegration, Integration, IntegrationDelivery, IntegrationDeliveryResponse, IntegrationField, IntegrationKind } from './types/integration.types';
 import type { ApiErrorBody } from './errors';
 
 // The fields of each SDK type, by the name of the OpenAPI schema it mirrors. `fields<T>()` only
@@ -96,5 +97,17 @@ export const SCHEMA_FIELDS: Record<string, string[]> = {
   }),
   DeletedCard: fields<Omit<DeletedCard, keyof Card>>({ deleted: true }),
   CardsConfig: fields<CardsConfig>({ object: true, mode: true, script: true, publishable_key: true, allowed_origins: true, enabled: true }),
+  IntegrationKind: fields<IntegrationKind>({ id: true, object: true, name: true, description: true, credentials: true, options: true, sends: true }),
+  IntegrationField: fields<IntegrationField>({ name: true, label: true, required: true, description: true }),
+  Integration: fields<Integration>({
+    id: true, object: true, kind: true, name: true, enabled: true, sales: true, options: true, credentials_last4: true, created_at: true,
+    updated_at: true,
+  }),
+  DeletedIntegration: fields<Omit<DeletedIntegration, keyof Integration>>({ deleted: true }),
+  IntegrationDelivery: fields<IntegrationDelivery>({
+    id: true, object: true, integration_id: true, payment_id: true, event: true, test: true, status: true, reason: true, reason_text: true,
+    attempts: true, next_attempt_at: true, request: true, response: true, created_at: true, updated_at: true, delivered_at: true,
+  }),
+  IntegrationDeliveryResponse: fields<IntegrationDeliveryResponse>({ status: true, body: true }),
   ErrorBody: fields<ApiErrorBody>({ type: true, message: true, code: true, param: true }),
 };
