@@ -9,7 +9,7 @@ import type { DeliveriesService } from '../use-cases/deliveries.service';
  * other replica takes it while it is on its way; a replica that dies mid-send leaves it due again
  * when the lease ends, and a worker started later (after a restart) finds it by its scan.
  */
-export function deliveryWorker(deliveries: DeliveryModel, service: () => DeliveriesService, logger: Logger, options: { pollIntervalMs: number; toolTimeoutMs: number }) {
+export function deliveryWorker(deliveries: DeliveryModel, service: DeliveriesService, logger: Logger, options: { pollIntervalMs: number; toolTimeoutMs: number }) {
   return new DueWorker<DeliveryDoc>({
     name: 'integration-delivery',
     collection: deliveries.collection as never,
@@ -17,6 +17,6 @@ export function deliveryWorker(deliveries: DeliveryModel, service: () => Deliver
     logger,
     pollIntervalMs: options.pollIntervalMs,
     leaseMs: options.toolTimeoutMs + 30_000,
-    handle: async (claimed, log) => service().attempt(claimed, log),
+    handle: async (claimed, log) => service.attempt(claimed, log),
   });
 }

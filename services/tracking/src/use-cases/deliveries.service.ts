@@ -272,7 +272,8 @@ export class DeliveriesService {
     // Not due work (due_at null): the attempt runs here, once, and the answer is the merchant's.
     await this.attemptTest(delivery, integration, sale);
     const stored = await this.deliveries.findById(delivery._id).lean<DeliveryDoc>();
-    return stored!;
+    if (!stored) throw new Error(`test delivery ${delivery._id} vanished`);
+    return stored;
   }
 
   private async attemptTest(delivery: DeliveryDoc, integration: IntegrationDoc, sale: SaleDoc): Promise<void> {

@@ -36,12 +36,11 @@ export function createTrackingModule(options: TrackingModuleOptions) {
   const saleModel = registerSaleModel(db);
   const deliveryModel = registerDeliveryModel(db);
 
-  let deliveries: DeliveriesService | undefined;
-  const worker = deliveryWorker(deliveryModel, () => deliveries!, logger, { pollIntervalMs: options.pollIntervalMs, toolTimeoutMs: options.toolTimeoutMs });
+  // The parts call one another only later (events, deletes, due work), through these closures.
   const visits = new VisitsService(visitModel);
-  const integrations = new IntegrationsService(integrationModel, options.box, options.tools, (integration) => deliveries!.integrationDeleted(integration));
-  const sales = new SalesService(saleModel, logger, (sale, stage) => deliveries!.saleReached(sale, stage));
-  deliveries = new DeliveriesService(deliveryModel, integrationModel, integrations, sales, visits, options.tools, options.outbox, logger, {
+  const integrations = new IntegrationsService(integrationModel, options.box, options.tools, (integration) => deliveries.integrationDeleted(integration));
+  const sales = new SalesService(saleModel, logger, (sale, stage) => deliveries.saleReached(sale, stage));
+  const deliveries: DeliveriesService = new DeliveriesService(deliveryModel, integrationModel, integrations, sales, visits, options.tools, options.outbox, logger, {
     toolTimeoutMs: options.toolTimeoutMs,
     retryScheduleMs: options.retryScheduleMs,
     // The first attempt runs at once, off the event handler (a slow tool never holds the queue).
@@ -49,6 +48,7 @@ export function createTrackingModule(options: TrackingModuleOptions) {
     kickAt: (at) => worker.kickAt(at),
     onOutcome: options.onOutcome,
   });
+  const worker = deliveryWorker(deliveryModel, deliveries, logger, { pollIntervalMs: options.pollIntervalMs, toolTimeoutMs: options.toolTimeoutMs });
 
   return {
     models: { integrationModel, visitModel, saleModel, deliveryModel },
