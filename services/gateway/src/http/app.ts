@@ -10,6 +10,7 @@ import { integrationsRoutes } from '../routes/integrations.routes';
 import { openApiRoutes } from '../routes/openapi.routes';
 import { docsRoutes } from '../routes/docs.routes';
 import { paymentPageRoutes } from '../routes/payment-page.routes';
+import { trackingScriptRoutes } from '../routes/tracking-script.routes';
 import { paymentsRoutes } from '../routes/payments.routes';
 import { payoutsRoutes } from '../routes/payouts.routes';
 import { subaccountsRoutes } from '../routes/subaccounts.routes';
@@ -64,6 +65,8 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(providerWebhookRoutes(context));
   // The card fields (public): fields.js, the iframe page, its tokenize call.
   app.use(cardFieldsRoutes(context));
+  // The merchant-site tracking script (public): /v1/tracking.js.
+  app.use(trackingScriptRoutes(context));
   app.use('/v1', paymentsRoutes(context));
   app.use('/v1', subscriptionsRoutes(context));
   app.use('/v1', payoutsRoutes(context));

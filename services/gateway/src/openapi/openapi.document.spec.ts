@@ -134,6 +134,7 @@ describe('OpenAPI document', () => {
         'GET /pay/{paymentId}',
         'POST /pay/{paymentId}',
         'GET /pay/{paymentId}/status',
+        'GET /v1/tracking.js',
         'POST /webhooks/providers/{accountId}',
         'POST /webhooks/providers/{accountId}/{subPath}',
         'GET /healthz',
@@ -164,7 +165,7 @@ describe('OpenAPI document', () => {
   it('requires the bearer key on /v1 routes and nothing on the public ones', () => {
     for (const { path, op } of operations()) {
       // The card fields' script and its iframe's tokenize call are public (no key; the publishable key is in the body).
-      const isPublic = !path.startsWith('/v1/') || ['/v1/openapi.json', '/v1/cards/fields.js', '/v1/cards/tokenize'].includes(path);
+      const isPublic = !path.startsWith('/v1/') || ['/v1/openapi.json', '/v1/cards/fields.js', '/v1/cards/tokenize', '/v1/tracking.js'].includes(path);
       expect(op['security']).toEqual(isPublic ? [] : [{ bearerAuth: [] }]);
     }
   });

@@ -18,6 +18,9 @@ export function registerPaymentPagePaths(registry: OpenAPIRegistry): void {
     summary: 'Página de pagamento do comprador (HTML, sem chave): valor, descrição, formas de pagamento, QR Pix ou situação final',
     security: PUBLIC,
     request: { params: QrCodeParamsSchema },
+    description:
+      'O endereço pode trazer as chaves de tracking (utm_source, …, ttp; cada valor até 500 caracteres, mais longos são ignorados): ' +
+      'elas preenchem as chaves que o pagamento ainda não tem (as enviadas na criação valem) e a visita (IP e navegador) é registrada.',
     responses: { 200: html('A página.'), 404: html('Página amigável de pagamento não encontrado.') },
   });
   registry.registerPath({
@@ -37,6 +40,22 @@ export function registerPaymentPagePaths(registry: OpenAPIRegistry): void {
       409: html('A página de novo, com o aviso: o pagamento não aguarda mais a escolha.'),
       422: html('A página de novo, com o aviso: forma de pagamento não oferecida.'),
     },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/tracking.js',
+    operationId: 'getTrackingScript',
+    tags: ['Public'],
+    summary: 'O script de rastreamento para o site da loja (sem chave): guarda UTMs e ids de clique e os leva aos links de pagamento',
+    description:
+      'No site da loja: <script defer src="…/v1/tracking.js" data-hosts="pay.loja.com.br" data-days="30"></script>. ' +
+      'Guarda as chaves de tracking (utm_source, utm_medium, utm_campaign, utm_content, utm_term, src, sck, fbclid, gclid, ttclid, fbp, fbc, ttp) ' +
+      'do endereço da página de entrada no próprio site (localStorage orquestra_utm, ou o cookie orquestra_utm), por data-days dias (padrão 30); ' +
+      'um endereço com novas chaves substitui o conjunto guardado (último clique). Acrescenta as chaves guardadas aos links para a página de ' +
+      'pagamento da plataforma e para os domínios de data-hosts (separados por vírgula); uma chave que o link já tem vale. ' +
+      'Oferece Orquestra.utm() (as chaves guardadas) e Orquestra.withUtm(url) (o endereço com as chaves que ele ainda não tem).',
+    security: PUBLIC,
+    responses: { 200: { description: 'JavaScript sem dependências (cache público de 1 hora).', content: { 'application/javascript': { schema: z.string() } } } },
   });
   registry.registerPath({
     method: 'get',
