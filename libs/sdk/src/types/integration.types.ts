@@ -36,7 +36,7 @@ export interface Integration {
   enabled: boolean;
   sales: IntegrationSales;
   options: Record<string, string>;
-  /** The last 4 characters of each credential, by its name; credentials are never returned. */
+  /** The last 4 characters of each credential, by its name (empty for one shorter than 8); credentials are never returned. */
   credentials_last4: Record<string, string>;
   created_at: string;
   updated_at: string;

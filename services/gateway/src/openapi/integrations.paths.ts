@@ -121,7 +121,7 @@ export function registerIntegrationPaths(registry: OpenAPIRegistry): void {
     description:
       'O envio acontece durante a chamada, sem novas tentativas; o resultado (delivered, failed ou not_sent com o motivo) vem na resposta, ' +
       'com test true. Meta e TikTok só recebem envios de teste com o código de teste nas opções. ' +
-      'Sem nenhuma venda aprovada ainda: 404 not_found com param integration.',
+      'Sem nenhuma venda aprovada ainda (no modo de vendas que a integração recebe): 404 not_found com param id, e a mensagem diz o que fazer.',
     security: BEARER,
     request: { params: IntegrationIdParamsSchema },
     responses: { 200: json(IntegrationDeliverySchema, 'O envio de teste, já feito.'), ...errorResponses('not_found', ...FULL_KEY_ERRORS) },

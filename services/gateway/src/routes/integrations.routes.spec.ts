@@ -259,11 +259,11 @@ describe('/v1/integration-kinds and /v1/integrations over HTTP', () => {
   });
 
   it('answers 404 param id for an unknown integration on every route, and for an id that is not itg_… without a call', async () => {
-    clients.tracking.getIntegration = async () => Promise.reject(notFound('integration_id'));
-    clients.tracking.updateIntegration = async () => Promise.reject(notFound('integration_id'));
-    clients.tracking.deleteIntegration = async () => Promise.reject(notFound('integration_id'));
-    clients.tracking.listDeliveries = async () => Promise.reject(notFound('integration_id'));
-    clients.tracking.testIntegration = async () => Promise.reject(notFound('integration_id'));
+    clients.tracking.getIntegration = async () => Promise.reject(notFound('integration'));
+    clients.tracking.updateIntegration = async () => Promise.reject(notFound('integration'));
+    clients.tracking.deleteIntegration = async () => Promise.reject(notFound('integration'));
+    clients.tracking.listDeliveries = async () => Promise.reject(notFound('integration'));
+    clients.tracking.testIntegration = async () => Promise.reject(notFound('integration'));
     for (const [method, path, body] of [
       ['GET', `/v1/integrations/itg_nope`, undefined],
       ['PATCH', `/v1/integrations/itg_nope`, { enabled: true }],
@@ -361,7 +361,7 @@ describe('/v1/integration-kinds and /v1/integrations over HTTP', () => {
     expect(answer.text).not.toContain('lost');
   });
 
-  it('tests: 200 with the delivery of the test send; no approved sale yet keeps the service not_found (param integration)', async () => {
+  it('tests: 200 with the delivery of the test send; no approved sale yet is 404 param id with the service message', async () => {
     const test = jest.fn(async (_r: tracking.TestIntegrationRequest) => ({ delivery: protoDelivery({ test: true }) }));
     clients.tracking.testIntegration = test;
     const answer = await app.request('POST', `/v1/integrations/${ID}/test`, { headers: FULL });
@@ -374,7 +374,7 @@ describe('/v1/integration-kinds and /v1/integrations over HTTP', () => {
       Promise.reject(notFound('integration', 'Ainda não há venda aprovada para enviar como teste. Aprove um pagamento e tente de novo.'));
     const none = await app.request('POST', `/v1/integrations/${ID}/test`, { headers: FULL });
     expect(none.status).toBe(404);
-    expect(none.json.error).toMatchObject({ code: 'not_found', param: 'integration', message: expect.stringMatching(/venda aprovada/) });
+    expect(none.json.error).toMatchObject({ code: 'not_found', param: 'id', message: expect.stringMatching(/venda aprovada/) });
   });
 
   it('documents examples that the schemas accept', () => {

@@ -1,4 +1,4 @@
-import { AppError, isAppError } from '@orquestra/platform';
+import { AppError } from '@orquestra/platform';
 import { Router, type Request } from 'express';
 import type { RouteContext } from '../http/app.deps';
 import { requireFullKey } from '../http/auth.middleware';
@@ -113,16 +113,11 @@ export function integrationsRoutes(context: RouteContext): Router {
   });
 
   // The send happens during the call (no retries): 200 with its outcome and the tool's answer.
+  // The service answers not_found both for an unknown integration and for "no approved sale to
+  // send yet" (same param): both are 404 param id here, the service's message telling which.
   router.post('/integrations/:id/test', ...guard, async (req, res) => {
     const integrationId = integrationIdOf(req);
-    const response = await clients.tracking.testIntegration({ caller: callerOf(res), integration_id: integrationId }, rpcOptions(res)).catch((error: unknown) => {
-      // "No approved sale to send yet" is the service's not_found with param integration: kept as
-      // is (its message says what to do); any other not_found is about the path's id.
-      if (isAppError(error) && error.code === 'not_found' && error.param !== 'integration') {
-        throw new AppError('not_found', { param: 'id', message: error.message, cause: error });
-      }
-      throw error;
-    });
+    const response = await aboutPathId(() => clients.tracking.testIntegration({ caller: callerOf(res), integration_id: integrationId }, rpcOptions(res)));
     if (!response.delivery) throw new AppError('internal', { message: 'TestIntegration answered without a delivery' });
     res.json(toIntegrationDeliveryJson(response.delivery));
   });

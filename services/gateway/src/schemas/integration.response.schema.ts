@@ -66,7 +66,7 @@ export const IntegrationSchema = z
     sales: z.enum(INTEGRATION_SALES).openapi({ description: 'Quais vendas recebe: live (reais), test (de teste) ou both.' }),
     options: z.record(z.string(), z.string()).openapi({ description: 'As opções, como foram enviadas.' }),
     credentials_last4: z.record(z.string(), z.string()).openapi({
-      description: 'Os 4 últimos caracteres de cada credencial, pelo nome da credencial. As credenciais nunca são devolvidas.',
+      description: 'Os 4 últimos caracteres de cada credencial, pelo nome da credencial (vazio se a credencial tem menos de 8 caracteres). As credenciais nunca são devolvidas.',
       example: { access_token: 'sBA9' },
     }),
     created_at: z.string(),
