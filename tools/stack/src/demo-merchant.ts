@@ -8,6 +8,15 @@ import type { AddressInfo } from 'node:net';
  *   POST /save   the merchant's own server side: saves the tok_… with POST /v1/cards and its key
  * The page reads the publishable key and the script address from GET /v1/cards/config with the
  * merchant's key, as a real merchant's server would. The card number never reaches this server.
+ *
+ * And for the tracking script (docs/tracking.md), two pages that load /v1/tracking.js with
+ * data-hosts and data-days:
+ *   GET  /loja       a landing page (open it with ?utm_source=…&fbclid=…); its link goes to /checkout,
+ *                    passing on `payment` and `email_payment` when given
+ *   GET  /checkout   links to the payment pages of `payment` and `email_payment` (ids of this
+ *                    merchant's payments; their payment_url read with the merchant's key), the
+ *                    second as an e-mail campaign link that has its own utm_source, plus a link to a
+ *                    custom payment domain and one to another site
  */
 export interface DemoMerchant {
   url: string;
@@ -69,6 +78,54 @@ document.getElementById('pay').addEventListener('click', function () {
 </body></html>`;
 }
 
+/** Payment hosts besides the platform's own: a custom payment domain of this shop (not served). */
+const TRACKING_HOSTS = 'pay.loja.example,checkout.x.example';
+
+function trackingTag(platformBaseUrl: string): string {
+  return `<script defer src="${escapeHtml(`${platformBaseUrl}/v1/tracking.js`)}" data-hosts="${TRACKING_HOSTS}" data-days="30"></script>`;
+}
+
+const SHOP_STYLE = `<style>
+body{font:16px/1.5 system-ui,sans-serif;background:#fff7ef;color:#1c2733;margin:0}
+header{background:#1c2733;color:#fff;padding:14px 24px;font-weight:700;letter-spacing:.02em}
+main{max-width:560px;margin:32px auto;background:#fff;border-radius:10px;padding:24px;box-shadow:0 1px 4px rgba(0,0,0,.08)}
+h1{font-size:1.5rem;margin:0 0 8px}p{margin:0 0 16px;color:#4a5663}
+a.buy{display:block;text-align:center;padding:12px;margin:10px 0;font-weight:600;color:#fff;background:#e8590c;border-radius:6px;text-decoration:none}
+a.plain{display:block;margin:8px 0;color:#2f6fde}
+code{font-size:.75rem;word-break:break-all;color:#4a5663}
+</style>`;
+
+function landingPage(platformBaseUrl: string, next: string): string {
+  return `<!doctype html>
+<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Loja Demo · Black Friday</title>${SHOP_STYLE}
+${trackingTag(platformBaseUrl)}
+</head>
+<body><header>Loja Demo</header><main>
+<h1>Black Friday: tênis de corrida com 40% de desconto</h1>
+<p>Página de entrada de uma campanha. O script de rastreamento do Orquestra guarda as UTMs e os ids de clique deste endereço neste site.</p>
+<a class="buy" id="to-checkout" href="${escapeHtml(next)}">Quero comprar</a>
+</main></body></html>`;
+}
+
+function checkoutPage(platformBaseUrl: string, links: { payUrl: string; emailPayUrl: string }): string {
+  const link = (id: string, cls: string, href: string, text: string) =>
+    href ? `<a class="${cls}" id="${id}" href="${escapeHtml(href)}">${text}</a><code>${escapeHtml(href)}</code>` : '';
+  return `<!doctype html>
+<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Loja Demo · finalizar compra</title>${SHOP_STYLE}
+${trackingTag(platformBaseUrl)}
+</head>
+<body><header>Loja Demo</header><main>
+<h1>Finalizar compra</h1>
+<p>Os links para a página de pagamento levam as UTMs guardadas (o endereço mostrado abaixo de cada um é o do HTML, antes do script).</p>
+${link('pay', 'buy', links.payUrl, 'Pagar agora')}
+${link('pay-email', 'buy', links.emailPayUrl ? `${links.emailPayUrl}?utm_source=newsletter` : '', 'Pagar pelo link do e-mail')}
+${link('custom-host', 'plain', 'https://pay.loja.example/pay_demo', 'Pagar no domínio da loja')}
+${link('other-site', 'plain', 'https://www.example.org/blog', 'Blog (outro site)')}
+</main></body></html>`;
+}
+
 export async function startDemoMerchant(options: { port: number; platformBaseUrl: string; apiKey: string }): Promise<DemoMerchant> {
   const api = (path: string, init: RequestInit = {}) =>
     fetch(`${options.platformBaseUrl}${path}`, {
@@ -89,6 +146,24 @@ export async function startDemoMerchant(options: { port: number; platformBaseUrl
         const answer = await api('/v1/cards/config');
         if (!answer.ok) return send(res, 502, 'text/plain', `GET /v1/cards/config answered ${answer.status}`);
         return send(res, 200, 'text/html', page((await answer.json()) as Config));
+      }
+      if (req.method === 'GET' && url.pathname === '/loja') {
+        const next = new URLSearchParams();
+        for (const name of ['payment', 'email_payment']) {
+          const value = url.searchParams.get(name);
+          if (value) next.set(name, value);
+        }
+        return send(res, 200, 'text/html', landingPage(options.platformBaseUrl, `/checkout${next.size > 0 ? `?${next.toString()}` : ''}`));
+      }
+      if (req.method === 'GET' && url.pathname === '/checkout') {
+        // The payment links as the merchant's server knows them: payment_url of its own payments.
+        const paymentUrl = async (name: string): Promise<string> => {
+          const id = url.searchParams.get(name) ?? '';
+          if (!/^pay_[A-Za-z0-9]+$/.test(id)) return '';
+          const answer = await api(`/v1/payments/${id}`);
+          return answer.ok ? String(((await answer.json()) as { payment_url?: string }).payment_url ?? '') : '';
+        };
+        return send(res, 200, 'text/html', checkoutPage(options.platformBaseUrl, { payUrl: await paymentUrl('payment'), emailPayUrl: await paymentUrl('email_payment') }));
       }
       if (req.method === 'POST' && url.pathname === '/save') {
         let raw = '';
