@@ -24,8 +24,8 @@ export interface IntegrationKind {
   credentials: IntegrationField[];
   /** Plain text, shown as sent. */
   options: IntegrationField[];
-  /** What is sent to the tool, and when. */
-  sends: string[];
+  /** The events sent to the tool: the `event` values of its deliveries. */
+  sends: IntegrationDeliveryEvent[];
 }
 
 export interface Integration {

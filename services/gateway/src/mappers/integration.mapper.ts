@@ -23,7 +23,7 @@ export function toIntegrationKindJson(kind: tracking.IntegrationKind): Integrati
     description: kind.description,
     credentials: kind.credentials.map(toFieldJson),
     options: kind.options.map(toFieldJson),
-    sends: [...kind.sends],
+    sends: kind.sends.map((event) => oneOf(DELIVERY_EVENTS, event, 'integration kind sends')),
   };
 }
 

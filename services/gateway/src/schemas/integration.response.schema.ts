@@ -18,13 +18,13 @@ const KIND_EXAMPLE = {
   id: 'meta' as const,
   object: 'integration_kind' as const,
   name: 'Meta (API de Conversões)',
-  description: 'Envia a compra aprovada ao pixel da Meta, com e-mail e telefone em SHA-256.',
+  description: 'Envia uma compra (Purchase) quando a venda é aprovada, com o id do pagamento como event_id e e-mail e telefone em SHA-256.',
   credentials: [{ name: 'access_token', label: 'Token de acesso', required: true, description: 'Gerado no Gerenciador de Eventos, em Configurações do pixel.' }],
   options: [
     { name: 'pixel_id', label: 'Id do pixel', required: true, description: null },
     { name: 'test_event_code', label: 'Código de teste', required: false, description: 'Sem ele, vendas de teste não são enviadas.' },
   ],
-  sends: ['Purchase quando o pagamento é aprovado (event_id = id do pagamento).'],
+  sends: ['purchase' as const],
 };
 
 export const IntegrationKindSchema = z
@@ -35,7 +35,7 @@ export const IntegrationKindSchema = z
     description: z.string(),
     credentials: z.array(IntegrationFieldSchema).openapi({ description: 'Credenciais (guardadas cifradas; só os 4 últimos caracteres são mostrados).' }),
     options: z.array(IntegrationFieldSchema).openapi({ description: 'Opções em texto (mostradas como foram enviadas).' }),
-    sends: z.array(z.string()).openapi({ description: 'O que é enviado à ferramenta, e quando.' }),
+    sends: z.array(z.enum(DELIVERY_EVENTS)).openapi({ description: 'Os eventos enviados à ferramenta: os valores de event dos seus envios (GET /v1/integrations/{id}/deliveries).' }),
   })
   .openapi('IntegrationKind', { example: KIND_EXAMPLE });
 
