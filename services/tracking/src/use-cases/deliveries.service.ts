@@ -80,6 +80,8 @@ export class DeliveriesService {
       const tool = this.tools[integration.kind];
       if (!tool) continue;
       for (const event of tool.eventsFor(stage)) {
+        // An order is never sent a stage below where the sale already stands.
+        if (isOrderStage(event) && stageRank(event) < sale.stage_rank) continue;
         const created = await this.insert(integration, sale, event, { test: sale.mode === 'test', nonce: '', dueAt: new Date() });
         if (isOrderStage(event)) await this.supersedeLower(integration._id, sale._id, event);
         if (created) this.options.runNow(created);

@@ -118,9 +118,16 @@ export class SalesService {
     await this.sales.collection.updateOne({ _id: paymentId, stage_rank: { $lt: rank } } as never, { $set: { stage, stage_rank: rank, updated_at: now } });
   }
 
+  /**
+   * Deliveries for `stage` when the sale stands there, or when the stage is `paid` and the sale
+   * is already past it (refunded or chargedback: it was paid): a purchase whose approval event
+   * arrived after the refund's is still sent, while the order's lower stage is not (saleReached).
+   */
   private async deliverIfAt(paymentId: string, stage: OrderStage): Promise<void> {
     const sale = await this.sales.findById(paymentId).lean<SaleDoc>();
-    if (sale && sale.stage === stage) await this.onStage(sale, stage);
+    if (!sale) return;
+    const pastPaid = stage === 'paid' && (sale.stage === 'refunded' || sale.stage === 'chargedback');
+    if (sale.stage === stage || pastPaid) await this.onStage(sale, stage);
   }
 
   async get(paymentId: string): Promise<SaleDoc | null> {
