@@ -113,6 +113,8 @@ describe('tracking capture: merchant-site script → payment link → payment pa
       'other-site': 'https://www.example.org/blog',
     });
 
+    await shot(page, 'checkout');
+
     // utm() and withUtm(url) as documented; a link added after load is decorated when clicked.
     const helpers = await page.evaluate((payUrl) => {
       const orquestra = (window as any).Orquestra;
@@ -135,7 +137,6 @@ describe('tracking capture: merchant-site script → payment link → payment pa
       ownCampaign: `${fromAd.payment_url}?utm_campaign=own&utm_source=facebook&fbclid=ABC`,
       late: `${fromAd.payment_url}?${LANDING_QUERY}`,
     });
-    await shot(page, 'checkout');
 
     // The buyer clicks: the payment page opens with the UTMs in its address.
     const [opened] = await Promise.all([page.waitForResponse((response) => response.url().startsWith(fromAd.payment_url)), page.click('#pay')]);
