@@ -20,8 +20,9 @@ const truncate = (text: string): string => {
  * connection error is status 0 and `retry`, with the error's code and message (never the URL,
  * which carries Meta's token) as the body.
  */
-export async function sendToolRequest(request: ToolRequest, { timeoutMs, tool }: { timeoutMs: number; tool?: Pick<AdTool, 'readAnswer'> }): Promise<ToolAnswer> {
-  const read = (status: number, body: string): ToolAnswer['outcome'] => (tool?.readAnswer ? tool.readAnswer(status, body) : defaultOutcome(status));
+export async function sendToolRequest(request: ToolRequest, { timeoutMs, tool }: { timeoutMs: number; tool: Pick<AdTool, 'readAnswer'> }): Promise<ToolAnswer> {
+  // The tool is required, not optional: TikTok's 200 with an error code read by HTTP alone would count as delivered.
+  const read = (status: number, body: string): ToolAnswer['outcome'] => (tool.readAnswer ? tool.readAnswer(status, body) : defaultOutcome(status));
   try {
     const answer = await httpRequest(request.url, {
       method: 'POST',
