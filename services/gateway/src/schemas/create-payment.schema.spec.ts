@@ -133,7 +133,7 @@ describe('CreatePayment schema', () => {
       ['provider_account_id empty', { ...VALID, provider_account_id: '' }, 'provider_account_id', 'pelo menos 1'],
       ['unknown top-level field', { ...VALID, amount_cents: 5 }, 'amount_cents', 'não existe'],
       ['unknown customer field', withCustomer({ cpf: '1' }), 'customer.cpf', 'não existe'],
-      ['unknown tracking key', { ...VALID, tracking: { utm_foo: 'x' } }, 'tracking.utm_foo', 'utm_source, utm_medium'],
+      ['unknown tracking key', { ...VALID, tracking: { utm_foo: 'x' } }, 'tracking', 'utm_source, utm_medium'],
       ['tracking value over 500', { ...VALID, tracking: { gclid: 'g'.repeat(501) } }, 'tracking.gclid', 'no máximo 500'],
       ['card with both token and id', { ...VALID, method: 'card', card: { token: 't', id: 'card_1' } }, 'card', 'no máximo um entre card.token e card.id'],
       ['card.installments 0', { ...VALID, method: 'card', card: { token: 't', installments: 0 } }, 'card.installments', 'parcelas'],

@@ -61,7 +61,7 @@ describe('CreateSubscription schema', () => {
     ['end_date', { ...VALID, end_date: '2027-1-1' }, 'parameter_invalid', 'AAAA-MM-DD'],
     ['retry', { ...VALID, retry: 'sim' }, 'parameter_invalid', 'verdadeiro ou falso'],
     ['metadata.plan', { ...VALID, metadata: { plan: 1 } }, 'metadata_invalid', 'metadata.plan'],
-    ['tracking.utm_x', { ...VALID, tracking: { utm_x: 'a' } }, 'parameter_invalid', 'não é aceita'],
+    ['tracking', { ...VALID, tracking: { utm_x: 'a' } }, 'parameter_invalid', 'tracking.utm_x não é aceita'],
     ['provider_account_id', { ...VALID, provider_account_id: '' }, 'parameter_invalid', 'pelo menos 1'],
     ['interval', { ...VALID, interval: 'month' }, 'parameter_invalid', 'interval não existe'],
   ])('refuses %s with its code, param and a Portuguese message', (param, body, code, text) => {

@@ -98,8 +98,11 @@ export function appErrorFromZod(
           : 'Requisição inválida. Consulte /v1/openapi.json.',
     });
   }
+  // An unknown tracking key is an error of the tracking object (spec: param tracking); the
+  // message names the key.
+  const unknownTrackingKey = issue.code === 'unrecognized_keys' && issue.path[issue.path.length - 1] === 'tracking';
   return new AppError(codeFor(issue, path, absent), {
-    param,
+    param: unknownTrackingKey ? (paramOf(issue.path) ?? param) : param,
     message: messageFor(issue, param, source, absent, context.hints),
   });
 }
