@@ -183,7 +183,7 @@ describe('/v1/integration-kinds and /v1/integrations over HTTP', () => {
       [{ kind: 'google', credentials: { api_token: 'x' } }, 'kind', 'parameter_invalid', /utmify, meta, tiktok/],
       [{ kind: 'utmify' }, 'credentials', 'parameter_missing', /credentials é obrigatório/],
       [{ kind: 'utmify', credentials: { api_token: 123 } }, 'credentials.api_token', 'parameter_invalid', /deve ser um texto/],
-      [{ kind: 'utmify', credentials: { api_token: 'x'.repeat(501) } }, 'credentials.api_token', 'parameter_invalid', /no máximo 500/],
+      [{ kind: 'utmify', credentials: { api_token: 'x'.repeat(2049) } }, 'credentials.api_token', 'parameter_invalid', /no máximo 2048/],
       [{ kind: 'utmify', credentials: { api_token: '' } }, 'credentials.api_token', 'parameter_invalid', /pelo menos 1/],
       [{ kind: 'meta', credentials: { access_token: 'x' }, options: { pixel_id: 42 } }, 'options.pixel_id', 'parameter_invalid', /deve ser um texto/],
       [{ kind: 'meta', credentials: { access_token: 'x' }, options: { pixel_id: 'y'.repeat(501) } }, 'options.pixel_id', 'parameter_invalid', /no máximo 500/],

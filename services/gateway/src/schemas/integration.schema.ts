@@ -11,7 +11,7 @@ export const INTEGRATION_KINDS = ['utmify', 'meta', 'tiktok'] as const;
 export const INTEGRATION_SALES = ['live', 'test', 'both'] as const;
 
 /** Limits of an integration's free-form maps (spec §8: text values up to 500 characters, as metadata). */
-export const INTEGRATION_LIMITS = { maxFields: 20, maxNameLength: 64, maxValueLength: 500, maxDisplayNameLength: 100 } as const;
+export const INTEGRATION_LIMITS = { maxFields: 20, maxNameLength: 64, maxValueLength: 500, maxCredentialLength: 2048, maxDisplayNameLength: 100 } as const;
 
 /** `itg_` + opaque text: anything else cannot exist, so it is a 404 without a downstream call. */
 export const IntegrationIdPathSchema = z
@@ -28,8 +28,10 @@ const FIELD_NAME = /^[a-z0-9_]+$/;
  * messages; `minValue` 1 refuses empty credentials (an empty option removes it on update).
  */
 function fieldMap(what: 'options' | 'credentials', minValue: 0 | 1) {
+  // Access tokens (Meta's especially) run past the 500 characters an option may have.
+  const maxValue = what === 'credentials' ? INTEGRATION_LIMITS.maxCredentialLength : INTEGRATION_LIMITS.maxValueLength;
   return z
-    .record(z.string(), z.string().min(minValue).max(INTEGRATION_LIMITS.maxValueLength))
+    .record(z.string(), z.string().min(minValue).max(maxValue))
     .superRefine((map, ctx) => {
       const names = Object.keys(map);
       if (names.length > INTEGRATION_LIMITS.maxFields) {
@@ -150,7 +152,7 @@ export const INTEGRATION_FIELD_HINTS: FieldHints = {
   options: 'Informe as opções como objeto de textos, com os nomes de options em GET /v1/integration-kinds.',
   'options.*': `Informe cada opção como texto de até ${INTEGRATION_LIMITS.maxValueLength} caracteres (vazio remove a opção na alteração).`,
   credentials: 'Informe as credenciais como objeto de textos, com os nomes de credentials em GET /v1/integration-kinds.',
-  'credentials.*': `Informe cada credencial como texto de 1 a ${INTEGRATION_LIMITS.maxValueLength} caracteres, exatamente como aparece no painel da ferramenta.`,
+  'credentials.*': `Informe cada credencial como texto de 1 a ${INTEGRATION_LIMITS.maxCredentialLength} caracteres, exatamente como aparece no painel da ferramenta.`,
   payment_id: 'Informe o id de um pagamento (pay_…).',
   starting_after: 'Informe o id do último envio da página anterior (dlv_…).',
 };
