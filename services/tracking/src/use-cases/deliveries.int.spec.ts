@@ -119,6 +119,34 @@ describe('tracking deliveries to the tools (emulators)', () => {
     expect(JSON.stringify(raw)).not.toContain(UTMIFY_TOKEN);
   });
 
+  it('attribution tool: stages of an order arriving at once and repeated never reach the tool backwards; one delivery per event', async () => {
+    const merchant = 'acct_burst';
+    const integration = await utmifyIntegration(merchant);
+    const ids = Array.from({ length: 5 }, () => newPaymentId());
+    const t0 = Math.floor(Date.now() / 1000);
+    await Promise.all(
+      ids.flatMap((id) => [
+        publish('payment.pending', merchant, { id, status: 'pending' }, t0),
+        publish('payment.succeeded', merchant, { id, status: 'succeeded' }, t0 + 1),
+        publish('payment.refunded', merchant, { id, status: 'refunded', amount_refunded: 12_990 }, t0 + 2),
+        publish('payment.succeeded', merchant, { id, status: 'succeeded' }, t0 + 1),
+        publish('payment.pending', merchant, { id, status: 'pending' }, t0),
+      ]),
+    );
+    const rank = { waiting_payment: 0, paid: 1, refused: 1, refunded: 2, chargedback: 2 } as const;
+    for (const id of ids) {
+      await waitFor(async () => (await deliveries(merchant, integration.id, id)).some((d) => d.event === 'refunded' && d.status === 'delivered'), 15_000, 'refunded delivered');
+      await waitFor(async () => (await deliveries(merchant, integration.id, id)).every((d) => d.status !== 'pending'), 15_000, 'all settled');
+      const sent = await deliveries(merchant, integration.id, id);
+      expect(new Set(sent.map((d) => d.event)).size).toBe(sent.length);
+      expect(sent.filter((d) => d.status === 'failed')).toEqual([]);
+      const history = utmify.orders.list(id)[0]!.history.map((step) => step.status);
+      expect(history[history.length - 1]).toBe('refunded');
+      history.forEach((status, i) => i > 0 && expect(rank[status]).toBeGreaterThan(rank[history[i - 1]!]));
+      expect(utmify.state.received.list({ order_id: id }).filter((r) => r.outcome !== 'accepted')).toEqual([]);
+    }
+  });
+
   it('Meta and TikTok: one purchase on approval with the payment id as event_id and the e-mail hashed; nothing for other stages', async () => {
     const merchant = 'acct_social';
     const metaIntegration = (await h.client.createIntegration({ caller: caller(merchant, { mode: LIVE }), kind: 'meta', name: '', sales: '', options: { pixel_id: PIXEL_ID }, credentials: { access_token: META_TOKEN } })).integration!;

@@ -83,7 +83,12 @@ export class DeliveriesService {
         // An order is never sent a stage below where the sale already stands.
         if (isOrderStage(event) && stageRank(event) < sale.stage_rank) continue;
         const created = await this.insert(integration, sale, event, { test: sale.mode === 'test', nonce: '', dueAt: new Date() });
-        if (isOrderStage(event)) await this.supersedeLower(integration._id, sale._id, event);
+        if (isOrderStage(event)) {
+          // Against the sale as it is now, not as it was read: a higher stage reached by an event
+          // handled at the same time supersedes this one (its own call then supersedes it too).
+          const current = await this.sales.get(sale._id);
+          await this.supersedeLower(integration._id, sale._id, current?.stage && stageRank(current.stage) > stageRank(event) ? current.stage : event);
+        }
         if (created) this.options.runNow(created);
       }
     }
@@ -166,7 +171,13 @@ export class DeliveriesService {
     const plan = tool.plan(toToolSale(sale, visit), claimed.event, this.integrations.configOf(integration), { test: claimed.test, now });
     if (!plan.send) return this.finish(claimed, 'not_sent', plan.reason, null, plan.reasonText);
     if (isOrderStage(claimed.event)) {
-      await this.deliveries.collection.updateOne({ _id: claimed._id } as never, { $set: { sending_until: new Date(now.getTime() + this.options.toolTimeoutMs + 1_000) } });
+      // Marked on its way only while still pending: one superseded meanwhile is not sent at all,
+      // and a higher stage checking for one on its way sees this mark (written before the send).
+      const marked = await this.deliveries.collection.updateOne(
+        { _id: claimed._id, status: 'pending' } as never,
+        { $set: { sending_until: new Date(now.getTime() + this.options.toolTimeoutMs + 1_000) } },
+      );
+      if (marked.matchedCount === 0) return;
     }
     const answer = await sendToolRequest(plan.request, { timeoutMs: this.options.toolTimeoutMs, tool });
     const record: AttemptRecord = { request_summary: JSON.stringify(plan.request.summary), response_status: answer.status, response_body: answer.body };
