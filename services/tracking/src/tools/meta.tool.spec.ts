@@ -54,6 +54,13 @@ describe('MetaTool', () => {
     expect(body.data[0]!.user_data.fbp).toBeUndefined();
   });
 
+  it('a malformed fbc or fbp from the address is not passed on (fbc then built from fbclid)', () => {
+    const sale = saleFixture({ tracking: { fbclid: 'IwAR9', fbc: 'not-a-cookie', fbp: 'fb.1.abc' } });
+    const body = sent(tool.plan(sale, 'purchase', config, { test: false, now })).body as { data: Array<{ user_data: { fbc?: string; fbp?: string } }> };
+    expect(body.data[0]!.user_data.fbc).toBe(`fb.1.${Date.parse('2026-03-10T11:58:00.000Z')}.IwAR9`);
+    expect(body.data[0]!.user_data.fbp).toBeUndefined();
+  });
+
   it('without a page visit: system_generated for a subscription cycle, other otherwise, no event_source_url', () => {
     const cycle = sent(tool.plan(saleFixture({ visit: null, subscription_id: 'sub_1' }), 'purchase', config, { test: false, now })).body as { data: Array<Record<string, unknown>> };
     expect(cycle.data[0]!['action_source']).toBe('system_generated');

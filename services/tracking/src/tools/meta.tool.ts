@@ -11,13 +11,25 @@ import { compact, notSent, olderThan, reais, trackingValue, unixSeconds } from '
 /** Meta refuses a whole request when one event is older than this. */
 export const META_MAX_AGE_DAYS = 7;
 
+/** `fb.<subdomain index>.<ms>.<fbclid>` and `fb.<index>.<ms>.<random number>` (the cookies' documented formats). */
+const FBC_FORMAT = /^fb\.[0-2]\.\d{13}\.\S+$/;
+const FBP_FORMAT = /^fb\.[0-2]\.\d{13}\.\d+$/;
+
+/** The `_fbp` cookie as captured, when it has the cookie's format. */
+export function metaFbp(sale: Sale): string | null {
+  const fbp = trackingValue(sale, 'fbp');
+  return fbp && FBP_FORMAT.test(fbp) ? fbp : null;
+}
+
 /**
  * `fbc` as Meta wants it: the `_fbc` cookie as captured, or built from the click id when only
  * `fbclid` is known: `fb.1.<ms the click was first seen>.<fbclid>` (fbclid's case kept).
  */
 export function metaFbc(sale: Sale): string | null {
+  // Tracking values are whatever the buyer's address carried: a malformed cookie is not passed
+  // on (Meta would refuse the whole event), the click id is used instead when there is one.
   const fbc = trackingValue(sale, 'fbc');
-  if (fbc) return fbc;
+  if (fbc && FBC_FORMAT.test(fbc)) return fbc;
   const fbclid = trackingValue(sale, 'fbclid');
   if (!fbclid) return null;
   const firstSeen = Date.parse(sale.visit?.first_seen_at ?? sale.created_at);
@@ -60,10 +72,12 @@ export class MetaTool implements AdTool {
   }
 
   plan(sale: Sale, event: ToolEvent, config: IntegrationConfig, { test, now }: { test: boolean; now: Date }): ToolPlan {
-    if (event !== 'purchase' || !sale.approved_at) return notSent('not_for_tool');
+    if (event !== 'purchase') return notSent('not_for_tool');
+    // A paid sale carries its approval; should an event lack it, the sale's creation stands in.
+    const approvedAt = sale.approved_at ?? sale.created_at;
     const testCode = config.options['test_event_code'];
     if (test && !testCode) return notSent('missing_test_code');
-    if (olderThan(sale.approved_at, META_MAX_AGE_DAYS, now)) return notSent('too_old', 'A Meta só aceita eventos de até 7 dias.');
+    if (olderThan(approvedAt, META_MAX_AGE_DAYS, now)) return notSent('too_old', 'A Meta só aceita eventos de até 7 dias.');
 
     const em = hashedEmail(sale.customer.email);
     const ph = metaHashedPhone(sale.customer.phone);
@@ -79,11 +93,11 @@ export class MetaTool implements AdTool {
       client_ip_address: sale.visit?.ip ?? sale.customer.ip ?? undefined,
       client_user_agent: sale.visit?.user_agent ?? undefined,
       fbc: metaFbc(sale) ?? undefined,
-      fbp: trackingValue(sale, 'fbp') ?? undefined,
+      fbp: metaFbp(sale) ?? undefined,
     });
     const purchase = compact({
       event_name: 'Purchase',
-      event_time: unixSeconds(sale.approved_at),
+      event_time: unixSeconds(approvedAt),
       event_id: sale.payment_id,
       action_source: actionSource,
       event_source_url: actionSource === 'website' ? sale.visit?.url : undefined,

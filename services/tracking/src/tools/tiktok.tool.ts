@@ -55,10 +55,12 @@ export class TiktokTool implements AdTool {
   }
 
   plan(sale: Sale, event: ToolEvent, config: IntegrationConfig, { test, now }: { test: boolean; now: Date }): ToolPlan {
-    if (event !== 'purchase' || !sale.approved_at) return notSent('not_for_tool');
+    if (event !== 'purchase') return notSent('not_for_tool');
+    // A paid sale carries its approval; should an event lack it, the sale's creation stands in.
+    const approvedAt = sale.approved_at ?? sale.created_at;
     const testCode = config.options['test_event_code'];
     if (test && !testCode) return notSent('missing_test_code');
-    if (olderThan(sale.approved_at, TIKTOK_MAX_AGE_DAYS, now)) return notSent('too_old', 'O TikTok só recebe eventos de até 7 dias.');
+    if (olderThan(approvedAt, TIKTOK_MAX_AGE_DAYS, now)) return notSent('too_old', 'O TikTok só recebe eventos de até 7 dias.');
 
     const email = hashedEmail(sale.customer.email);
     const phone = tiktokHashedPhone(sale.customer.phone);
@@ -74,7 +76,7 @@ export class TiktokTool implements AdTool {
     });
     const purchase = compact({
       event: 'Purchase',
-      event_time: unixSeconds(sale.approved_at),
+      event_time: unixSeconds(approvedAt),
       event_id: sale.payment_id,
       user,
       properties: { value: reais(sale.amount), currency: 'BRL', order_id: sale.payment_id, content_type: 'product' },

@@ -50,6 +50,16 @@ describe('UtmifyTool', () => {
     expect(refunded['paymentMethod']).toBe('credit_card');
   });
 
+  it('dates the tool requires stand in as now when the sale lacks them', () => {
+    const sale = saleFixture({ approved_at: null, refunded_at: null, chargedback_at: null });
+    const paid = sent(tool.plan(sale, 'paid', config, { test: false, now })).body as Record<string, unknown>;
+    expect(paid['approvedDate']).toBe('2026-03-11 00:00:00');
+    const chargedback = sent(tool.plan(saleFixture({ chargedback_at: '2026-03-10T22:00:00.000Z' }), 'chargedback', config, { test: false, now })).body as Record<string, unknown>;
+    expect(chargedback['refundedAt']).toBe('2026-03-10 22:00:00');
+    const refunded = sent(tool.plan(sale, 'refunded', config, { test: false, now })).body as Record<string, unknown>;
+    expect([refunded['approvedDate'], refunded['refundedAt']]).toEqual([null, '2026-03-11 00:00:00']);
+  });
+
   it('fee unknown: 0, and the whole amount is the merchant’s', () => {
     const body = sent(tool.plan(saleFixture({ fee: null, net: null }), 'paid', config, { test: false, now })).body as { commission: unknown };
     expect(body.commission).toEqual({ totalPriceInCents: 19_990, gatewayFeeInCents: 0, userCommissionInCents: 19_990, currency: 'BRL' });

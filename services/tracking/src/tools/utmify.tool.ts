@@ -50,8 +50,12 @@ export class UtmifyTool implements AdTool {
     if (!sale.method) return notSent('not_for_tool', 'A venda ainda não tem meio de pagamento.');
 
     const fee = sale.fee ?? 0;
-    // A chargeback is the money going back too: the tool has one date for both (refundedAt).
-    const refundedAt = status === 'refunded' ? sale.refunded_at : status === 'chargedback' ? (sale.chargedback_at ?? sale.refunded_at) : null;
+    // A chargeback is the money going back too: the tool has one date for both (refundedAt). The
+    // tool requires the date with those statuses (and approvedDate with paid): when an event came
+    // without it, the instant we learned of it stands in.
+    const refundedAt =
+      status === 'refunded' ? (sale.refunded_at ?? now.toISOString()) : status === 'chargedback' ? (sale.chargedback_at ?? sale.refunded_at ?? now.toISOString()) : null;
+    const approvedAt = status === 'waiting_payment' || status === 'refused' ? null : (sale.approved_at ?? (status === 'paid' ? now.toISOString() : null));
     const trackingParameters = Object.fromEntries(UTMIFY_TRACKING_KEYS.map((key) => [key, trackingValue(sale, key)]));
     const body = {
       orderId: sale.payment_id,
@@ -60,7 +64,7 @@ export class UtmifyTool implements AdTool {
       status,
       // The same createdAt on every update: the tool keys its age limit and the order on it.
       createdAt: utmifyDate(sale.created_at),
-      approvedDate: sale.approved_at && status !== 'waiting_payment' && status !== 'refused' ? utmifyDate(sale.approved_at) : null,
+      approvedDate: approvedAt ? utmifyDate(approvedAt) : null,
       refundedAt: refundedAt ? utmifyDate(refundedAt) : null,
       customer: {
         // The tool requires a name; the e-mail is what it identifies the buyer by anyway.
