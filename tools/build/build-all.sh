@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash tools/proto/generate.sh
-node tools/build/build-service.mjs accounts vault providers routing notifications subscriptions payouts payments gateway
+node tools/build/build-service.mjs accounts vault providers routing notifications subscriptions payouts payments tracking gateway
 node tools/build/build-tool.mjs tools/stack/src/main.ts dist/tools/stack/main.js
 node tools/build/build-tool.mjs tools/stack/src/test-stack-main.ts dist/tools/stack/test-stack-main.js
 node tools/emulators/build.mjs

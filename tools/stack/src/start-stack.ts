@@ -4,7 +4,7 @@ import { checkGrpcHealth } from '@orquestra/platform';
 import { ProcessGroup } from './process-group';
 import { localEncryptionKeys, REPO_ROOT, serviceEnvironment, stackPorts, type StackPorts } from './stack-layout';
 
-export const SERVICES = ['accounts', 'vault', 'providers', 'routing', 'notifications', 'subscriptions', 'payouts', 'payments', 'gateway'] as const;
+export const SERVICES = ['accounts', 'vault', 'providers', 'routing', 'notifications', 'subscriptions', 'payouts', 'payments', 'tracking', 'gateway'] as const;
 
 /**
  * Every emulator (tools/emulators/<code>), each with an API and a control port: the six payment
@@ -12,7 +12,7 @@ export const SERVICES = ['accounts', 'vault', 'providers', 'routing', 'notificat
  */
 export type EmulatorCode = 'efi' | 'mercadopago' | 'asaas' | 'pagarme' | 'woovi' | 'stripe' | 'utmify' | 'meta' | 'tiktok';
 /** The emulators a stack starts. */
-export const EMULATORS: readonly EmulatorCode[] = ['efi', 'mercadopago', 'asaas', 'pagarme', 'woovi', 'stripe'];
+export const EMULATORS: readonly EmulatorCode[] = ['efi', 'mercadopago', 'asaas', 'pagarme', 'woovi', 'stripe', 'utmify', 'meta', 'tiktok'];
 
 export interface StackOptions {
   portOffset?: number;
