@@ -1,7 +1,8 @@
 import { common, integrationDeliveryObjectSchema, type tracking } from '@orquestra/contracts';
 import { createMetaEmulator, createTiktokEmulator, createUtmifyEmulator, type MetaEmulator, type TiktokEmulator, type UtmifyEmulator } from '@orquestra/emulators';
-import { AppError, type EventEnvelope } from '@orquestra/platform';
+import { AppError, REDACT_PATHS, type EventEnvelope } from '@orquestra/platform';
 import { createHash } from 'node:crypto';
+import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { DeliveryDoc } from '../db/delivery.model';
 import { deliveryWorker } from '../jobs/delivery-worker';
@@ -29,6 +30,14 @@ describe('tracking deliveries to the tools (emulators)', () => {
   let utmify: UtmifyEmulator;
   let meta: MetaEmulator;
   let tiktok: TiktokEmulator;
+  /** Every log line of the service during the suite (trace level, the platform's redaction). */
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
 
   beforeAll(async () => {
     utmify = createUtmifyEmulator({ tokens: [UTMIFY_TOKEN] });
@@ -38,7 +47,7 @@ describe('tracking deliveries to the tools (emulators)', () => {
     h = await startHarness(
       'tracking_dlv',
       { utmifyBaseUrl: `http://127.0.0.1:${u.apiPort}`, metaGraphBaseUrl: `http://127.0.0.1:${m.apiPort}`, metaGraphVersion: 'v25.0', tiktokBaseUrl: `http://127.0.0.1:${t.apiPort}` },
-      { retryScheduleMs: SCHEDULE_MS, toolTimeoutMs: 2_000 },
+      { retryScheduleMs: SCHEDULE_MS, toolTimeoutMs: 2_000, logger: pino({ level: 'trace', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, sink) },
     );
   });
 
@@ -335,6 +344,42 @@ describe('tracking deliveries to the tools (emulators)', () => {
     const doc = (await h.db.collection('deliveries').findOne({ payment_id: dropped })) as unknown as DeliveryDoc;
     expect(doc).toMatchObject({ status: 'not_sent', reason: 'integration_deleted', due_at: null, attempts: 1 });
     expect(utmify.orders.list(dropped)).toEqual([]);
+  });
+
+  it('which sales an integration takes: its `sales` option; a disabled one gets none, a pending send of one disabled meanwhile is not sent', async () => {
+    const merchant = 'acct_sales_option';
+    const liveOnly = await utmifyIntegration(merchant, LIVE);
+    const testOnly = await utmifyIntegration(merchant, common.Mode.MODE_TEST);
+    const disabled = (await h.client.createIntegration({ caller: caller(merchant), kind: 'utmify', name: '', sales: 'both', options: {}, credentials: { api_token: UTMIFY_TOKEN }, enabled: false })).integration!;
+    const live = newPaymentId();
+    const test = newPaymentId();
+    await publish('payment.succeeded', merchant, { id: live, status: 'succeeded' });
+    await publish('payment.succeeded', merchant, { id: test, status: 'succeeded', mode: 'test' });
+    await settled(merchant, liveOnly.id, live, 1);
+    await settled(merchant, testOnly.id, test, 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await deliveries(merchant, liveOnly.id, test)).toEqual([]);
+    expect(await deliveries(merchant, testOnly.id, live)).toEqual([]);
+    expect(await deliveries(merchant, disabled.id)).toEqual([]);
+
+    utmify.state.faults.set({ mode: 'error', status: 503 });
+    const later = newPaymentId();
+    await publish('payment.succeeded', merchant, { id: later, status: 'succeeded' });
+    await waitFor(async () => (await deliveries(merchant, liveOnly.id, later))[0]?.attempts === 1, 10_000, 'a failed attempt');
+    await h.client.updateIntegration({ caller: caller(merchant), integration_id: liveOnly.id, enabled: false, options: {}, credentials: {} });
+    utmify.state.faults.clear();
+    const [dropped] = await settled(merchant, liveOnly.id, later, 1);
+    expect(dropped).toMatchObject({ status: 'not_sent', reason: 'integration_disabled', attempts: 1 });
+    expect(utmify.orders.list(later)).toEqual([]);
+  });
+
+  it('logs: no credential, raw e-mail or phone in any line of the suite', async () => {
+    expect(lines.length).toBeGreaterThan(20);
+    const all = lines.join('');
+    expect(all).toContain('delivery attempt');
+    for (const secret of [UTMIFY_TOKEN, META_TOKEN, TIKTOK_TOKEN, 'EAAB-unknown-token-0000', 'ana.lima@example.com', 'Ana.Lima@Example.com', '98765-4321', '11987654321', '987654321']) {
+      expect(all).not.toContain(secret);
+    }
   });
 
   it('restart: a delivery due while no worker ran is sent when a new worker starts', async () => {

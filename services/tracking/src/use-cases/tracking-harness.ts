@@ -3,7 +3,7 @@ import { connectDatabase, createRpcClient, ensureIndexes, EventBus, GrpcServer, 
 import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { trackingHandlers } from '../grpc/tracking.handlers';
 import type { AdToolUrls } from '../tools/registry';
 import { createAdTools } from '../tools/registry';
@@ -24,10 +24,10 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export async function startHarness(label: string, urls: AdToolUrls, options: { retryScheduleMs: number[]; toolTimeoutMs?: number }): Promise<Harness> {
+export async function startHarness(label: string, urls: AdToolUrls, options: { retryScheduleMs: number[]; toolTimeoutMs?: number; logger?: Logger }): Promise<Harness> {
   const infra = await ensureTestInfra();
   const prefix = uniqueDbPrefix(label);
-  const logger = pino({ level: 'silent' });
+  const logger = options.logger ?? pino({ level: 'silent' });
   const db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}tracking`, logger });
   const bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
   await bus.start();
