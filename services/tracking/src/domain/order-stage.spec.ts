@@ -3,10 +3,17 @@ import { canMove, stageForEvent } from './order-stage';
 
 describe('stageForEvent', () => {
   it.each([
-    [{ type: 'payment.pending', method: 'pix' as const }, 'waiting_payment'],
-    [{ type: 'payment.pending', method: 'boleto' as const }, 'waiting_payment'],
-    [{ type: 'payment.pending', method: 'card' as const }, null],
-    [{ type: 'payment.pending', method: null }, null],
+    [{ type: 'payment.pending', method: 'pix' as const, status: 'pending' }, 'waiting_payment'],
+    [{ type: 'payment.pending', method: 'boleto' as const, status: 'pending' }, 'waiting_payment'],
+    [{ type: 'payment.pending', method: 'card' as const, status: 'pending' }, null],
+    [{ type: 'payment.pending', method: null, status: 'pending' }, null],
+    // A Pix or boleto issued at creation has payment.created only, already pending.
+    [{ type: 'payment.created', method: 'pix' as const, status: 'pending' }, 'waiting_payment'],
+    [{ type: 'payment.created', method: 'boleto' as const, status: 'pending' }, 'waiting_payment'],
+    // Created without a method (the buyer chooses on the page), or paid at once: not waiting.
+    [{ type: 'payment.created', method: null, status: 'requires_method' }, null],
+    [{ type: 'payment.created', method: 'card' as const, status: 'succeeded' }, null],
+    [{ type: 'payment.created', method: 'pix' as const, status: 'failed' }, null],
     [{ type: 'payment.succeeded', method: 'card' as const }, 'paid'],
     [{ type: 'payment.failed' }, 'refused'],
     [{ type: 'payment.canceled' }, 'refused'],

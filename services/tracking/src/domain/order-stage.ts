@@ -10,6 +10,8 @@ export interface StageInput {
   type: string;
   /** The payment's method (pending counts only for pix and boleto: a card is never "waiting"). */
   method?: 'pix' | 'card' | 'boleto' | null;
+  /** The payment's status in the event (`payment.created` of a Pix issued at creation is `pending`). */
+  status?: string | null;
   /** A dispute's status on `dispute.closed` (`won`, `lost`, …). */
   dispute_status?: string | null;
 }
@@ -20,8 +22,11 @@ export interface StageInput {
  */
 export function stageForEvent(event: StageInput): OrderStage | null {
   switch (event.type) {
+    // A Pix or boleto issued at creation is stored pending with payment.created only; one whose
+    // method the buyer chose on the payment page (or a cycle charge) gets payment.pending.
+    case 'payment.created':
     case 'payment.pending':
-      return event.method === 'pix' || event.method === 'boleto' ? 'waiting_payment' : null;
+      return (event.method === 'pix' || event.method === 'boleto') && event.status === 'pending' ? 'waiting_payment' : null;
     case 'payment.succeeded':
       return 'paid';
     case 'payment.failed':

@@ -63,7 +63,7 @@ export class SalesService {
     if (!parsed.success) return void this.logger.error({ event_id: event.id, type: event.type }, 'malformed payment event dropped');
     const object = parsed.data as Record<string, unknown> & { id: string; method: Sale['method'] };
     const eventAt = new Date(event.created * 1000);
-    const stage = stageForEvent({ type: event.type, method: object.method });
+    const stage = stageForEvent({ type: event.type, method: object.method, status: typeof object['status'] === 'string' ? object['status'] : null });
     const snapshot = snapshotOf(object, eventAt);
     const now = new Date();
     const doc: SaleDoc = {
