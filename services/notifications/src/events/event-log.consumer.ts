@@ -1,19 +1,14 @@
-import { isPublicEventType } from '@orquestra/contracts';
+import { EVENT_RESOURCES, isPublicEventType } from '@orquestra/contracts';
 import { isDuplicateKeyError, type EventBus, type EventEnvelope } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { EventDoc, EventModel } from '../db/event.model';
 
-/** Routing-key patterns of every public resource; internal events (`internal.*`) are not logged. */
-export const EVENT_LOG_PATTERNS = [
-  'payment.*',
-  'refund.*',
-  'dispute.*',
-  'subscription.*',
-  'subaccount.*',
-  'payout.*',
-  'card.*',
-  'webhook_endpoint.*',
-];
+/**
+ * Routing-key patterns of every public resource of the catalogue (`payment.*`, …,
+ * `integration.*`), so a resource added there is logged and delivered without touching this list;
+ * internal events (`internal.*`) are not logged.
+ */
+export const EVENT_LOG_PATTERNS: readonly string[] = EVENT_RESOURCES.map((resource) => `${resource}.*`);
 
 /** The payment an event concerns: the payment itself, or the one its refund or dispute belongs to. */
 export function paymentIdOf(object: Record<string, unknown>): string {
@@ -34,7 +29,7 @@ export async function startEventLogConsumer(
   /** Given the envelope and the log entry as stored (or as stored before, on a redelivery). */
   afterStore: (event: EventEnvelope, stored: EventDoc) => Promise<void> = async () => undefined,
 ): Promise<void> {
-  await bus.consume({ queue: 'notifications.event-log', patterns: EVENT_LOG_PATTERNS }, async (event: EventEnvelope) => {
+  await bus.consume({ queue: 'notifications.event-log', patterns: [...EVENT_LOG_PATTERNS] }, async (event: EventEnvelope) => {
     if (!isPublicEventType(event.type)) {
       logger.warn({ type: event.type, event_id: event.id }, 'unknown public event type recorded');
     }
