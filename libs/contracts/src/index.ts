@@ -32,3 +32,4 @@ export * from './public/subaccount.public';
 export * from './public/card.public';
 export * from './public/statuses';
 export * from './vault-card';
+export * from './tracking-keys';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type common, type paymentPage } from '@orquestra/contracts';
+import { MAX_TRACKING_VALUE, TRACKING_KEYS, type common, type paymentPage } from '@orquestra/contracts';
 import { isAppError, type AppError } from '@orquestra/platform';
 import express, { Router, type Request, type Response } from 'express';
 import type { RouteContext } from '../http/app.deps';
@@ -8,14 +8,12 @@ import { httpErrorFor } from '../http/error-mapper';
 import { rpcOptions } from '../http/request-context';
 import { isFinalStatus, renderMessagePage, renderPanel, renderPaymentPage, type PageCardFields } from '../payment-page/page.render';
 import { PaymentIdSchema } from '../schemas/path-params.schema';
-import { TRACKING_KEYS } from '../schemas/tracking.schema';
 
 /** Payment ids as issued (`pay_` + ULID); anything else is not a payment page. */
 const PAGE_ID = /^pay_[A-Za-z0-9]{1,96}$/;
 /** A card fields token as the vault mints it; anything else posted as card_token is refused by payments. */
 const CARD_TOKEN = /^[A-Za-z0-9_]{1,120}$/;
 /** Spec §2: a tracking value is at most 500 characters. */
-const MAX_TRACKING_VALUE = 500;
 /** The visit's browser (user agent), cut to this length. */
 const MAX_USER_AGENT = 500;
 /** The visit's page address and referrer, cut to this length. */

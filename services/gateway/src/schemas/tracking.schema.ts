@@ -1,25 +1,9 @@
+import { MAX_TRACKING_VALUE, TRACKING_KEYS, type TrackingKey } from '@orquestra/contracts';
 import { z } from './zod-openapi';
 
-/** The tracking keys of §2, in the spec's order. */
-export const TRACKING_KEYS = [
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_content',
-  'utm_term',
-  'src',
-  'sck',
-  'fbclid',
-  'gclid',
-  'ttclid',
-  'fbp',
-  'fbc',
-  'ttp',
-] as const;
+export { TRACKING_KEYS, type TrackingKey } from '@orquestra/contracts';
 
-export type TrackingKey = (typeof TRACKING_KEYS)[number];
-
-const trackingValue = z.string().max(500).optional();
+const trackingValue = z.string().max(MAX_TRACKING_VALUE).optional();
 
 export const TrackingSchema = z
   .object(Object.fromEntries(TRACKING_KEYS.map((key) => [key, trackingValue])) as Record<TrackingKey, typeof trackingValue>)

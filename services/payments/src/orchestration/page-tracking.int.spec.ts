@@ -105,7 +105,7 @@ describe('payment page tracking (real store)', () => {
 
   it('refuses unknown keys and values over 500 characters (param tracking), writing nothing', async () => {
     const payment = await insert();
-    for (const bad of [{ utm_id: 'x' }, { utm_source: 'a'.repeat(501) }, { utm_campaign: 'bf', __proto__x: 'y' }]) {
+    for (const bad of <Array<Record<string, string>>>[{ utm_id: 'x' }, { utm_source: 'a'.repeat(501) }, { utm_campaign: 'bf', __proto__x: 'y' }]) {
       const error = await tracking.record(payment._id, bad).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AppError);
       expect(error).toMatchObject({ code: 'parameter_invalid', param: 'tracking' });

@@ -99,14 +99,20 @@ describe('tracking: integrations, visits and sales', () => {
     await expect(h.client.updateIntegration({ caller: caller('acct_valid'), integration_id: (ok as { integration: { id: string } }).integration.id, name: '  ', options: {}, credentials: {} })).rejects.toMatchObject({ param: 'name' });
   });
 
-  it('visits: one per payment, the first tracking and time kept, the last IP and browser, values bounded', async () => {
+  it('visits: one per payment, each tracking key from the first visit that brought it, the last IP and browser, values bounded', async () => {
     const paymentId = newPaymentId();
     const visit = { payment_id: paymentId, merchant_id: 'acct_visit', mode: common.Mode.MODE_LIVE, url: `https://pay.example/${paymentId}?utm_source=google`, referrer: '' };
-    await h.client.recordVisit({ ...visit, tracking: { utm_source: 'google', fbclid: 'x'.repeat(900) }, ip: '203.0.113.9', user_agent: 'Firefox' });
-    await Promise.all([1, 2, 3].map((n) => h.client.recordVisit({ ...visit, tracking: { utm_source: `other${n}` }, ip: `198.51.100.${n}`, user_agent: 'Chrome' })));
+    // A first visit without UTMs does not freeze an empty set.
+    await h.client.recordVisit({ ...visit, tracking: {}, ip: '203.0.113.8', user_agent: 'Safari' });
+    // Unknown keys and values over 500 characters are not taken.
+    await h.client.recordVisit({ ...visit, tracking: { utm_source: 'google', fbclid: 'x'.repeat(900), utm_foo: 'bar' }, ip: '203.0.113.9', user_agent: 'Firefox' });
+    // Racing visits: the key already there stays; of the new key, exactly one value is kept.
+    await Promise.all([1, 2, 3].map((n) => h.client.recordVisit({ ...visit, tracking: { utm_source: `other${n}`, utm_campaign: `camp${n}` }, ip: `198.51.100.${n}`, user_agent: 'Chrome' })));
     const stored = (await h.db.collection('visits').findOne({ _id: paymentId as never })) as unknown as VisitDoc;
-    expect(stored).toMatchObject({ merchant_id: 'acct_visit', mode: 'live', count: 4, user_agent: 'Chrome', tracking: { utm_source: 'google' } });
-    expect(stored.tracking.fbclid).toHaveLength(500);
+    expect(stored).toMatchObject({ merchant_id: 'acct_visit', mode: 'live', count: 5, user_agent: 'Chrome' });
+    expect(Object.keys(stored.tracking).sort()).toEqual(['utm_campaign', 'utm_source']);
+    expect(stored.tracking['utm_source']).toBe('google');
+    expect(stored.tracking['utm_campaign']).toMatch(/^camp[123]$/);
     expect(stored.ip).toMatch(/^198\.51\.100\.[123]$/);
     expect(stored.first_seen_at.getTime()).toBeLessThan(stored.last_seen_at.getTime() + 1);
     await expect(h.client.recordVisit({ ...visit, payment_id: 'abc', tracking: {}, ip: '', user_agent: '' })).rejects.toMatchObject({ param: 'payment_id' });
