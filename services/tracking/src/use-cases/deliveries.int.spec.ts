@@ -382,6 +382,28 @@ describe('tracking deliveries to the tools (emulators)', () => {
     }
   });
 
+  it('restart: a test send left by a process that stopped mid-try is closed as test_interrupted, never sent', async () => {
+    const merchant = 'acct_test_interrupted';
+    const integration = await utmifyIntegration(merchant);
+    const id = newPaymentId();
+    await publish('payment.succeeded', merchant, { id, status: 'succeeded' });
+    await settled(merchant, integration.id, id, 1);
+    const before = utmify.orders.list(id).length;
+    // What TestIntegration writes before its one try, as a process that died during it left it.
+    const now = new Date();
+    await h.module.models.deliveryModel.collection.insertOne({
+      _id: 'dlv_interrupted_' + id.slice(4), merchant_id: merchant, integration_id: integration.id, kind: 'utmify', payment_id: id, mode: 'live',
+      event: 'paid', test: true, nonce: 'req_interrupted', status: 'pending', reason: null, reason_text: null, attempts: 0,
+      next_attempt_at: null, sending_until: null, request_summary: null, response_status: null, response_body: null,
+      created_at: now, updated_at: now, delivered_at: null, due_at: new Date(now.getTime() - 1_000), outbox: [], outbox_since: null, outbox_lease: null,
+    } as never);
+    await waitFor(async () => (await h.module.models.deliveryModel.findById('dlv_interrupted_' + id.slice(4)).lean())?.status === 'failed', 10_000, 'the interrupted test closed');
+    const closed = await h.module.models.deliveryModel.findById('dlv_interrupted_' + id.slice(4)).lean();
+    expect(closed).toMatchObject({ status: 'failed', reason: 'test_interrupted', attempts: 0, due_at: null });
+    expect(utmify.orders.list(id)).toHaveLength(before);
+    expect(failedEvents(id)).toEqual([]);
+  });
+
   it('restart: a delivery due while no worker ran is sent when a new worker starts', async () => {
     const merchant = 'acct_restart';
     const integration = await utmifyIntegration(merchant);

@@ -7,7 +7,7 @@ import type { IntegrationDoc, IntegrationModel } from '../db/integration.model';
 import type { SaleDoc } from '../db/sale.model';
 import { stageRank } from '../domain/order-stage';
 import { nextAttemptAt } from '../domain/retry-schedule';
-import { ORDER_STAGES, type AdTool, type IntegrationKindId, type OrderStage, type ToolAnswer, type ToolEvent } from '../tools/ad-tool';
+import { ORDER_STAGES, type AdTool, type IntegrationKindId, type OrderStage, type ToolAnswer, type ToolEvent, type ToolPlan } from '../tools/ad-tool';
 import { sendToolRequest } from '../tools/send';
 import type { IntegrationsService } from './integrations.service';
 import { toToolSale, type SalesService } from './sales.service';
@@ -45,6 +45,8 @@ const REASON_TEXT = {
   tool_refused: 'A ferramenta recusou o envio (resposta 4xx): confira as credenciais e opções da integração; este envio não é repetido.',
   retries_exhausted: 'A ferramenta não respondeu em nenhuma das tentativas (1, 5 e 30 minutos, 2, 6, 12 e 24 horas): o envio foi abandonado.',
   tool_unavailable: 'A ferramenta não respondeu ao teste (fora do ar ou lenta); um teste não é repetido: tente de novo mais tarde.',
+  test_interrupted: 'O teste foi interrompido (o serviço reiniciou durante o envio) e não é repetido: envie o teste de novo.',
+  internal_error: 'Erro interno ao montar o envio; a equipe foi avisada pelos logs. Envie o teste de novo ou aguarde a correção.',
 } as const;
 
 /**
@@ -147,6 +149,9 @@ export class DeliveriesService {
    * path ends in one write that sets `due_at` to null or to the next attempt.
    */
   async attempt(claimed: DeliveryDoc, logger: Logger = this.logger): Promise<void> {
+    // A test send found here was left by a process that stopped during its one synchronous try
+    // (its due time is only a safety net): a test is never retried.
+    if (claimed.nonce !== '') return this.finish(claimed, 'failed', 'test_interrupted', null);
     const integration = await this.integrationsModel.findById(claimed.integration_id).lean<IntegrationDoc>();
     if (!integration) return this.finish(claimed, 'not_sent', 'integration_deleted', null);
     if (!integration.enabled) return this.finish(claimed, 'not_sent', 'integration_disabled', null);
@@ -168,7 +173,8 @@ export class DeliveriesService {
       }
     }
     const visit = await this.visits.get(claimed.payment_id);
-    const plan = tool.plan(toToolSale(sale, visit), claimed.event, this.integrations.configOf(integration), { test: claimed.test, now });
+    const plan = this.planSafely(() => tool.plan(toToolSale(sale, visit), claimed.event, this.integrations.configOf(integration), { test: claimed.test, now }), claimed, logger);
+    if (!plan) return this.finish(claimed, 'failed', 'internal_error', null);
     if (!plan.send) return this.finish(claimed, 'not_sent', plan.reason, null, plan.reasonText);
     if (isOrderStage(claimed.event)) {
       // Marked on its way only while still pending: one superseded meanwhile is not sent at all,
@@ -183,6 +189,19 @@ export class DeliveriesService {
     const record: AttemptRecord = { request_summary: JSON.stringify(plan.request.summary), response_status: answer.status, response_body: answer.body };
     logger.info({ delivery_id: claimed._id, kind: integration.kind, event: claimed.event, outcome: answer.outcome, status: answer.status }, 'delivery attempt');
     return this.afterAnswer(claimed, answer, record, { retries: claimed.nonce === '' });
+  }
+
+  /**
+   * A tool's plan is pure; one that throws is a bug. The delivery fails (internal_error) rather
+   * than being retried after every lease forever, and the log says why (no sale data in it).
+   */
+  private planSafely(plan: () => ToolPlan, delivery: DeliveryDoc, logger: Logger): ToolPlan | undefined {
+    try {
+      return plan();
+    } catch (error) {
+      logger.error({ delivery_id: delivery._id, kind: delivery.kind, event: delivery.event, err: (error as Error).message }, 'tool plan failed');
+      return undefined;
+    }
   }
 
   private async afterAnswer(claimed: DeliveryDoc, answer: ToolAnswer, record: AttemptRecord, { retries }: { retries: boolean }): Promise<void> {
@@ -280,9 +299,11 @@ export class DeliveriesService {
     const tool = this.tools[integration.kind];
     const event = tool.eventsFor('paid')[0];
     if (!event) throw new Error(`tool ${integration.kind} sends nothing for an approved sale`);
-    const delivery = await this.insert(integration, sale, event, { test: true, nonce: newId('request'), dueAt: null });
+    // Due only after the longest this call can take: the attempt runs here, once, and the answer is
+    // the merchant's; the due time is there for a process that stops mid-try (the worker then
+    // closes it as test_interrupted, never sending it).
+    const delivery = await this.insert(integration, sale, event, { test: true, nonce: newId('request'), dueAt: new Date(Date.now() + this.options.toolTimeoutMs + 60_000) });
     if (!delivery) throw new Error('test delivery key collided');
-    // Not due work (due_at null): the attempt runs here, once, and the answer is the merchant's.
     await this.attemptTest(delivery, integration, sale);
     const stored = await this.deliveries.findById(delivery._id).lean<DeliveryDoc>();
     if (!stored) throw new Error(`test delivery ${delivery._id} vanished`);
@@ -292,7 +313,8 @@ export class DeliveriesService {
   private async attemptTest(delivery: DeliveryDoc, integration: IntegrationDoc, sale: SaleDoc): Promise<void> {
     const tool = this.tools[integration.kind];
     const visit = await this.visits.get(sale._id);
-    const plan = tool.plan(toToolSale(sale, visit), delivery.event, this.integrations.configOf(integration), { test: true, now: new Date() });
+    const plan = this.planSafely(() => tool.plan(toToolSale(sale, visit), delivery.event, this.integrations.configOf(integration), { test: true, now: new Date() }), delivery, this.logger);
+    if (!plan) return this.finish(delivery, 'failed', 'internal_error', null);
     if (!plan.send) return this.finish(delivery, 'not_sent', plan.reason, null, plan.reasonText);
     const answer = await sendToolRequest(plan.request, { timeoutMs: this.options.toolTimeoutMs, tool });
     const record: AttemptRecord = { request_summary: JSON.stringify(plan.request.summary), response_status: answer.status, response_body: answer.body };
