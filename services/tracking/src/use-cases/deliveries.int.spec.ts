@@ -72,7 +72,7 @@ describe('tracking deliveries to the tools (emulators)', () => {
   };
 
   const deliveries = async (merchant: string, integrationId: string, paymentId?: string): Promise<tracking.Delivery[]> =>
-    (await h.client.listDeliveries({ caller: caller(merchant), integration_id: integrationId, limit: 100, starting_after: '', payment_id: paymentId ?? '' })).deliveries;
+    (await h.client.listDeliveries({ caller: caller(merchant, { mode: LIVE }), integration_id: integrationId, limit: 100, starting_after: '', payment_id: paymentId ?? '' })).deliveries;
 
   const settled = async (merchant: string, integrationId: string, paymentId: string, count: number, timeoutMs = 10_000) => {
     let found: tracking.Delivery[] = [];
@@ -256,7 +256,7 @@ describe('tracking deliveries to the tools (emulators)', () => {
   it('a test sale without a test code is not sent (missing_test_code); with one it is sent as a test', async () => {
     const merchant = 'acct_testsale';
     const noCode = (await h.client.createIntegration({ caller: caller(merchant), kind: 'meta', name: '', sales: 'test', options: { pixel_id: PIXEL_ID }, credentials: { access_token: META_TOKEN } })).integration!;
-    const withCode = (await h.client.createIntegration({ caller: caller(merchant), kind: 'tiktok', name: '', sales: 'both', options: { pixel_code: PIXEL_CODE, test_event_code: 'TEST999' }, credentials: { access_token: TIKTOK_TOKEN } })).integration!;
+    const withCode = (await h.client.createIntegration({ caller: caller(merchant, { mode: LIVE }), kind: 'tiktok', name: '', sales: 'both', options: { pixel_code: PIXEL_CODE, test_event_code: 'TEST999' }, credentials: { access_token: TIKTOK_TOKEN } })).integration!;
     const id = newPaymentId();
     await publish('payment.succeeded', merchant, { id, status: 'succeeded', mode: 'test' });
     const [notSent] = await settled(merchant, noCode.id, id, 1);
@@ -270,8 +270,8 @@ describe('tracking deliveries to the tools (emulators)', () => {
 
   it('POST /integrations/{id}/test: not_found without an approved sale; then the last approved sale sent once as a test, again on request', async () => {
     const merchant = 'acct_testsend';
-    const integration = (await h.client.createIntegration({ caller: caller(merchant), kind: 'meta', name: '', sales: 'both', options: { pixel_id: PIXEL_ID, test_event_code: 'TEST42' }, credentials: { access_token: META_TOKEN } })).integration!;
-    const none = await h.client.testIntegration({ caller: caller(merchant), integration_id: integration.id }).catch((error: AppError) => error);
+    const integration = (await h.client.createIntegration({ caller: caller(merchant, { mode: LIVE }), kind: 'meta', name: '', sales: 'both', options: { pixel_id: PIXEL_ID, test_event_code: 'TEST42' }, credentials: { access_token: META_TOKEN } })).integration!;
+    const none = await h.client.testIntegration({ caller: caller(merchant, { mode: LIVE }), integration_id: integration.id }).catch((error: AppError) => error);
     expect(none).toMatchObject({ code: 'not_found', param: 'integration' });
     expect((none as AppError).message).toMatch(/Nenhuma venda aprovada/);
     await expect(h.client.testIntegration({ caller: caller('acct_someone_else'), integration_id: integration.id })).rejects.toMatchObject({ code: 'not_found', param: 'integration' });
@@ -284,9 +284,9 @@ describe('tracking deliveries to the tools (emulators)', () => {
     await settled(merchant, integration.id, last, 1);
     await settled(merchant, integration.id, older, 1);
 
-    const first = (await h.client.testIntegration({ caller: caller(merchant), integration_id: integration.id })).delivery!;
+    const first = (await h.client.testIntegration({ caller: caller(merchant, { mode: LIVE }), integration_id: integration.id })).delivery!;
     expect(first).toMatchObject({ payment_id: last, event: 'purchase', test: true, status: 'delivered', attempts: 1, response_status: 200 });
-    const second = (await h.client.testIntegration({ caller: caller(merchant), integration_id: integration.id })).delivery!;
+    const second = (await h.client.testIntegration({ caller: caller(merchant, { mode: LIVE }), integration_id: integration.id })).delivery!;
     expect(second).toMatchObject({ payment_id: last, test: true, status: 'delivered' });
     expect(second.id).not.toBe(first.id);
     const atTool = meta.state.received.list({ event_id: last });
@@ -294,7 +294,7 @@ describe('tracking deliveries to the tools (emulators)', () => {
 
     // A tool that is down gets one try: the test answers failed at once, no retry, no event.
     meta.state.faults.set({ mode: 'error', status: 503 });
-    const down = (await h.client.testIntegration({ caller: caller(merchant), integration_id: integration.id })).delivery!;
+    const down = (await h.client.testIntegration({ caller: caller(merchant, { mode: LIVE }), integration_id: integration.id })).delivery!;
     expect(down).toMatchObject({ status: 'failed', reason: 'tool_unavailable', attempts: 1, response_status: 503, next_attempt_at: '' });
     expect(failedEvents(last)).toEqual([]);
   });
@@ -305,14 +305,14 @@ describe('tracking deliveries to the tools (emulators)', () => {
     const ids = [newPaymentId(), newPaymentId(), newPaymentId()];
     for (const id of ids) await publish('payment.succeeded', merchant, { id, status: 'succeeded' });
     await waitFor(async () => (await deliveries(merchant, integration.id)).length === 3, 10_000, 'three deliveries');
-    const page1 = await h.client.listDeliveries({ caller: caller(merchant), integration_id: integration.id, limit: 2, starting_after: '', payment_id: '' });
+    const page1 = await h.client.listDeliveries({ caller: caller(merchant, { mode: LIVE }), integration_id: integration.id, limit: 2, starting_after: '', payment_id: '' });
     expect(page1.has_more).toBe(true);
-    const page2 = await h.client.listDeliveries({ caller: caller(merchant), integration_id: integration.id, limit: 2, starting_after: page1.deliveries[1]!.id, payment_id: '' });
+    const page2 = await h.client.listDeliveries({ caller: caller(merchant, { mode: LIVE }), integration_id: integration.id, limit: 2, starting_after: page1.deliveries[1]!.id, payment_id: '' });
     expect(page2.has_more).toBe(false);
     const all = [...page1.deliveries, ...page2.deliveries].map((d) => d.id);
     expect(all).toEqual([...all].sort().reverse());
     expect(new Set([...page1.deliveries, ...page2.deliveries].map((d) => d.payment_id))).toEqual(new Set(ids));
-    await expect(h.client.listDeliveries({ caller: caller(merchant), integration_id: integration.id, limit: 101, starting_after: '', payment_id: '' })).rejects.toMatchObject({ param: 'limit' });
+    await expect(h.client.listDeliveries({ caller: caller(merchant, { mode: LIVE }), integration_id: integration.id, limit: 101, starting_after: '', payment_id: '' })).rejects.toMatchObject({ param: 'limit' });
     await expect(h.client.listDeliveries({ caller: caller('acct_not_mine'), integration_id: integration.id, limit: 0, starting_after: '', payment_id: '' })).rejects.toMatchObject({ code: 'not_found', param: 'integration' });
   });
 
@@ -338,7 +338,7 @@ describe('tracking deliveries to the tools (emulators)', () => {
     const dropped = newPaymentId();
     await publish('payment.succeeded', 'acct_deleted', { id: dropped, status: 'succeeded' });
     await waitFor(async () => (await deliveries('acct_deleted', other.id, dropped))[0]?.attempts === 1, 10_000, 'a failed attempt');
-    await h.client.deleteIntegration({ caller: caller('acct_deleted'), integration_id: other.id });
+    await h.client.deleteIntegration({ caller: caller('acct_deleted', { mode: LIVE }), integration_id: other.id });
     utmify.state.faults.clear();
     await new Promise((resolve) => setTimeout(resolve, SCHEDULE_MS[0]! + 600));
     const doc = (await h.db.collection('deliveries').findOne({ payment_id: dropped })) as unknown as DeliveryDoc;
@@ -350,7 +350,7 @@ describe('tracking deliveries to the tools (emulators)', () => {
     const merchant = 'acct_sales_option';
     const liveOnly = await utmifyIntegration(merchant, LIVE);
     const testOnly = await utmifyIntegration(merchant, common.Mode.MODE_TEST);
-    const disabled = (await h.client.createIntegration({ caller: caller(merchant), kind: 'utmify', name: '', sales: 'both', options: {}, credentials: { api_token: UTMIFY_TOKEN }, enabled: false })).integration!;
+    const disabled = (await h.client.createIntegration({ caller: caller(merchant, { mode: LIVE }), kind: 'utmify', name: '', sales: 'both', options: {}, credentials: { api_token: UTMIFY_TOKEN }, enabled: false })).integration!;
     const live = newPaymentId();
     const test = newPaymentId();
     await publish('payment.succeeded', merchant, { id: live, status: 'succeeded' });
@@ -366,7 +366,7 @@ describe('tracking deliveries to the tools (emulators)', () => {
     const later = newPaymentId();
     await publish('payment.succeeded', merchant, { id: later, status: 'succeeded' });
     await waitFor(async () => (await deliveries(merchant, liveOnly.id, later))[0]?.attempts === 1, 10_000, 'a failed attempt');
-    await h.client.updateIntegration({ caller: caller(merchant), integration_id: liveOnly.id, enabled: false, options: {}, credentials: {} });
+    await h.client.updateIntegration({ caller: caller(merchant, { mode: LIVE }), integration_id: liveOnly.id, enabled: false, options: {}, credentials: {} });
     utmify.state.faults.clear();
     const [dropped] = await settled(merchant, liveOnly.id, later, 1);
     expect(dropped).toMatchObject({ status: 'not_sent', reason: 'integration_disabled', attempts: 1 });

@@ -58,18 +58,30 @@ describe('tracking: integrations, visits and sales', () => {
     await expect(h.client.updateIntegration({ caller: caller('acct_other'), integration_id: created.id, name: 'x', options: {}, credentials: {} })).rejects.toMatchObject({ code: 'not_found' });
     expect((await h.client.listIntegrations({ caller: caller('acct_other') })).integrations).toEqual([]);
 
-    const updated = (await h.client.updateIntegration({ caller: caller('acct_crud'), integration_id: live.id, enabled: true, sales: 'both', options: { test_event_code: 'TEST123' }, credentials: { access_token: 'EAAB-new-token-999888' } })).integration!;
+    // A test key neither sees nor touches an integration that receives real sales, nor makes one.
+    const LIVE_KEY = { mode: common.Mode.MODE_LIVE };
+    expect((await h.client.listIntegrations({ caller: caller('acct_crud') })).integrations.map((i) => i.id)).toEqual([created.id]);
+    await expect(h.client.getIntegration({ caller: caller('acct_crud'), integration_id: live.id })).rejects.toMatchObject({ code: 'not_found', param: 'integration' });
+    await expect(h.client.updateIntegration({ caller: caller('acct_crud'), integration_id: live.id, enabled: true, options: {}, credentials: {} })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(h.client.deleteIntegration({ caller: caller('acct_crud'), integration_id: live.id })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(h.client.updateIntegration({ caller: caller('acct_crud'), integration_id: created.id, sales: 'both', options: {}, credentials: {} })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'sales' });
+    const refused = await h.client.createIntegration({ caller: caller('acct_crud'), kind: 'utmify', name: '', sales: 'live', options: {}, credentials: { api_token: TOKEN } }).catch((error: AppError) => error);
+    expect(refused).toMatchObject({ code: 'parameter_invalid', param: 'sales' });
+    expect((refused as AppError).message).toMatch(/chave live/);
+    expect(await h.db.collection('integrations').countDocuments({ merchant_id: 'acct_crud' } as never)).toBe(2);
+
+    const updated = (await h.client.updateIntegration({ caller: caller('acct_crud', LIVE_KEY), integration_id: live.id, enabled: true, sales: 'both', options: { test_event_code: 'TEST123' }, credentials: { access_token: 'EAAB-new-token-999888' } })).integration!;
     expect(updated).toMatchObject({ enabled: true, sales: 'both', name: 'Pixel loja', options: { pixel_id: '123456', test_event_code: 'TEST123' }, credentials_last4: { access_token: '9888' } });
     const rawLive = (await h.db.collection('integrations').findOne({ _id: live.id as never })) as unknown as IntegrationDoc;
     expect(JSON.parse(h.box.open(rawLive.credentials_sealed))).toEqual({ access_token: 'EAAB-new-token-999888' });
     // An empty optional value removes it; a required one cannot be emptied.
-    const cleared = (await h.client.updateIntegration({ caller: caller('acct_crud'), integration_id: live.id, options: { test_event_code: '' }, credentials: {} })).integration!;
+    const cleared = (await h.client.updateIntegration({ caller: caller('acct_crud', LIVE_KEY), integration_id: live.id, options: { test_event_code: '' }, credentials: {} })).integration!;
     expect(cleared.options).toEqual({ pixel_id: '123456' });
-    await expect(h.client.updateIntegration({ caller: caller('acct_crud'), integration_id: live.id, options: { pixel_id: '' }, credentials: {} })).rejects.toMatchObject({ code: 'parameter_missing', param: 'options.pixel_id' });
+    await expect(h.client.updateIntegration({ caller: caller('acct_crud', LIVE_KEY), integration_id: live.id, options: { pixel_id: '' }, credentials: {} })).rejects.toMatchObject({ code: 'parameter_missing', param: 'options.pixel_id' });
 
-    const deleted = (await h.client.deleteIntegration({ caller: caller('acct_crud'), integration_id: live.id })).integration!;
+    const deleted = (await h.client.deleteIntegration({ caller: caller('acct_crud', LIVE_KEY), integration_id: live.id })).integration!;
     expect(deleted.id).toBe(live.id);
-    await expect(h.client.getIntegration({ caller: caller('acct_crud'), integration_id: live.id })).rejects.toMatchObject({ code: 'not_found', param: 'integration' });
+    await expect(h.client.getIntegration({ caller: caller('acct_crud', LIVE_KEY), integration_id: live.id })).rejects.toMatchObject({ code: 'not_found', param: 'integration' });
     expect(await h.db.collection('integrations').countDocuments({ _id: live.id as never })).toBe(0);
     await expect(h.client.createIntegration({ caller: caller('acct_crud', { restricted: true }), kind: 'utmify', name: '', sales: '', options: {}, credentials: { api_token: TOKEN } })).rejects.toMatchObject({ code: 'restricted_key' });
   });

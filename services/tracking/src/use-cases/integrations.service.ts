@@ -11,6 +11,25 @@ const NAME_MAX = 100;
 export const integrationNotFound = () =>
   new AppError('not_found', { param: 'integration', message: 'Integração não encontrada: confira o id (itg_…) em GET /integrations.' });
 
+/**
+ * A test key works with integrations that receive test sales only: one that receives real sales
+ * (live, both) would hand live buyers' data to whoever holds a test key, which is often found in
+ * development machines and logs. Live keys see and manage all of the merchant's integrations.
+ */
+function visibleTo(scope: CallerScope): Record<string, unknown> {
+  return scope.mode === 'live' ? {} : { sales: 'test' };
+}
+
+function allowedSales(scope: CallerScope, sales: IntegrationSales): IntegrationSales {
+  if (scope.mode === 'test' && sales !== 'test') {
+    throw new AppError('parameter_invalid', {
+      param: 'sales',
+      message: 'Uma chave de teste só configura integrações que recebem vendas de teste (sales test). Para receber vendas reais (live ou both), use uma chave live.',
+    });
+  }
+  return sales;
+}
+
 function checkSales(sales: string | undefined, fallback: IntegrationSales | undefined): IntegrationSales {
   const value = (sales ?? '').trim();
   if (value === '' && fallback) return fallback;
@@ -48,6 +67,7 @@ export class IntegrationsService {
   }
 
   async create(scope: CallerScope, request: tracking.CreateIntegrationRequest): Promise<IntegrationDoc> {
+    const sales = allowedSales(scope, checkSales(request.sales, scope.mode));
     const checked = checkIntegrationInput(request.kind, { options: request.options, credentials: request.credentials }, { partial: false });
     const kind = request.kind as IntegrationKindId;
     const name = request.name.trim() === '' ? this.tools[kind].describe().name : checkName(request.name);
@@ -58,7 +78,7 @@ export class IntegrationsService {
       kind,
       name,
       enabled: request.enabled ?? true,
-      sales: checkSales(request.sales, scope.mode),
+      sales,
       options: checked.options,
       credentials_sealed: this.box.seal(JSON.stringify(checked.credentials)),
       credentials_last4: last4Of(checked.credentials),
@@ -70,11 +90,11 @@ export class IntegrationsService {
   }
 
   async list(scope: CallerScope): Promise<IntegrationDoc[]> {
-    return this.integrations.find({ merchant_id: scope.merchantId }).sort({ _id: 1 }).limit(500).lean<IntegrationDoc[]>();
+    return this.integrations.find({ merchant_id: scope.merchantId, ...visibleTo(scope) }).sort({ _id: 1 }).limit(500).lean<IntegrationDoc[]>();
   }
 
   async get(scope: CallerScope, id: string): Promise<IntegrationDoc> {
-    const doc = id ? await this.integrations.findOne({ _id: id, merchant_id: scope.merchantId }).lean<IntegrationDoc>() : null;
+    const doc = id ? await this.integrations.findOne({ _id: id, merchant_id: scope.merchantId, ...visibleTo(scope) }).lean<IntegrationDoc>() : null;
     if (!doc) throw integrationNotFound();
     return doc;
   }
@@ -93,7 +113,7 @@ export class IntegrationsService {
       const set: Partial<IntegrationDoc> = { options, updated_at: new Date(Math.max(Date.now(), current.updated_at.getTime() + 1)) };
       if (request.name !== undefined) set.name = checkName(request.name);
       if (request.enabled !== undefined) set.enabled = request.enabled;
-      if (request.sales !== undefined) set.sales = checkSales(request.sales, undefined);
+      if (request.sales !== undefined) set.sales = allowedSales(scope, checkSales(request.sales, undefined));
       const given = Object.fromEntries(Object.entries(checked.credentials).filter(([, value]) => value !== ''));
       if (Object.keys(given).length > 0) {
         const credentials = { ...this.openCredentials(current), ...given };
@@ -111,7 +131,7 @@ export class IntegrationsService {
   }
 
   async delete(scope: CallerScope, id: string): Promise<IntegrationDoc> {
-    const deleted = id ? ((await this.integrations.collection.findOneAndDelete({ _id: id, merchant_id: scope.merchantId } as never)) as unknown as IntegrationDoc | null) : null;
+    const deleted = id ? ((await this.integrations.collection.findOneAndDelete({ _id: id, merchant_id: scope.merchantId, ...visibleTo(scope) } as never)) as unknown as IntegrationDoc | null) : null;
     if (!deleted) throw integrationNotFound();
     await this.onDeleted(deleted);
     return deleted;
