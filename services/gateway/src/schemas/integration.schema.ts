@@ -67,7 +67,7 @@ const NameSchema = z
   .openapi({ description: 'Nome para reconhecer a integração.', example: 'Utmify da loja' });
 
 const SalesSchema = z.enum(INTEGRATION_SALES).openapi({
-  description: 'Quais vendas a integração recebe: live (reais), test (de teste) ou both. Omitido na criação: o modo da chave usada.',
+  description: 'Quais vendas a integração recebe: live (reais), test (de teste) ou both. Omitido na criação: o modo da chave usada. Uma chave de teste só vê e configura integrações com sales test (live ou both exigem uma chave live).',
   example: 'live',
 });
 
