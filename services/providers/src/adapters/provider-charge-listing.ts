@@ -1,0 +1,51 @@
+/**
+ * The provider's own records of charges over a period (issue 18, reconciliation): what the
+ * provider says it charged, read page by page so a reconciliation run can stop and resume where it
+ * stopped (the cursor is kept with the run). Optional capability of an adapter
+ * (`ChargeListingCapable`); each adapter uses its provider's list API (Efí `GET /v2/cob` with
+ * inicio/fim, Mercado Pago payments search, Asaas `GET /v3/payments` with date filters, Pagar.me
+ * `GET /orders`, Woovi `GET /api/v1/charge`, Stripe `GET /v1/payment_intents` with `created`).
+ *
+ * Amounts are integer cents; dates are instants.
+ */
+import type { ChargeMethod, ProviderAdapter, ProviderChargeStatus } from './provider-adapter';
+
+/** Charges created in [from, to). */
+export interface ChargePeriod {
+  from: Date;
+  to: Date;
+}
+
+/** One charge as the provider's list shows it. */
+export interface ListedCharge {
+  /** The same id getCharge takes (and Orquestra stores as provider_payment_id). */
+  providerPaymentId: string;
+  status: ProviderChargeStatus;
+  amount: number;
+  /** Cents refunded so far, as the provider reports. */
+  amountRefunded: number;
+  /** The provider's fee in cents, when its list reports one (null: not reported). */
+  fee: number | null;
+  method: ChargeMethod | null;
+  createdAt: Date;
+  /**
+   * Our own reference, when the charge carries one the adapter set at creation (txid, external
+   * reference, metadata, correlation id): lets a charge be matched even without its provider id.
+   */
+  reference: string | null;
+}
+
+export interface ChargePage {
+  charges: ListedCharge[];
+  /** Opaque: give it back for the next page; null when this was the last one. */
+  next: string | null;
+}
+
+export interface ChargeListingCapable {
+  /** One page of the charges created in the period, oldest first where the API allows; `cursor` null for the first page. */
+  listCharges(period: ChargePeriod, cursor: string | null): Promise<ChargePage>;
+}
+
+export function isChargeListingCapable(adapter: ProviderAdapter): adapter is ProviderAdapter & ChargeListingCapable {
+  return typeof (adapter as Partial<ChargeListingCapable>).listCharges === 'function';
+}
