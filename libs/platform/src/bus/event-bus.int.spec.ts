@@ -128,7 +128,8 @@ describe('EventBus against a real RabbitMQ', () => {
       expect(attached).toEqual([1, 2]);
       await buses[0]!.publish(envelope('cache.again'));
       const again = Date.now() + 5_000;
-      while (got[1]!.length < 2 && Date.now() < again) await new Promise((r) => setTimeout(r, 20));
+      // Both processes get it (the publisher's own subscription too): wait for each, not only the reconnected one.
+      while (got.some((g) => g.length < 2) && Date.now() < again) await new Promise((r) => setTimeout(r, 20));
       expect(got).toEqual([['cache.dropped', 'cache.again'], ['cache.dropped', 'cache.again']]);
     } finally {
       for (const b of buses) await b.close();
