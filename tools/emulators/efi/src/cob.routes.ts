@@ -5,6 +5,7 @@
  */
 import { Router, type Response } from 'express';
 import { dynamicBrCode, qrCodePngDataUrl, type Merchant } from '../../kit';
+import { cobListJson, parseCobListQuery } from './cob-list';
 import { parseCobRequest } from './cob-validation';
 import type { EmulatorState, StoredCharge } from './emulator-state';
 import { pixErrors } from './pix-errors';
@@ -48,6 +49,17 @@ export function locationToken(charge: StoredCharge): string {
 
 export function cobRoutes(state: EmulatorState, options: CobRoutesOptions): Router {
   const router = Router();
+
+  // Banco Central `GET /cob`: the client's charges created in [inicio, fim], one page at a time.
+  router.get('/cob', (req, res) => {
+    const query = parseCobListQuery(req.query as Record<string, unknown>);
+    const found = state
+      .listCharges(clientOf(res))
+      .filter((c) => c.criacao.getTime() >= query.inicio.getTime() && c.criacao.getTime() <= query.fim.getTime())
+      .filter((c) => query.status === undefined || c.status === query.status)
+      .sort((a, b) => a.criacao.getTime() - b.criacao.getTime());
+    res.status(200).json(cobListJson(found, query, cobJson));
+  });
 
   router.put('/cob/:txid', (req, res) => {
     const clientId = clientOf(res);

@@ -6,6 +6,7 @@ import { Router, type Express } from 'express';
 import { controlPort, escapeHtml, payoutControlRoutes, qrCodePngDataUrl, sendControlError as fail, type Logger } from '../../kit';
 import { z } from 'zod';
 import { notifyCobranca, type CobrancaBook } from './cobrancas';
+import { dashboardRoutes, type DashboardOptions } from './dashboard.routes';
 import type { EmulatorState } from './emulator-state';
 import { envioJson, type EnvioBook } from './envio.routes';
 import { infracaoControlRoutes, type InfracaoBook } from './infracoes';
@@ -52,8 +53,11 @@ export function controlApp(
   recurrences?: RecurrenceControl,
   envios?: EnvioBook,
   cobrancas?: CobrancaBook,
+  /** Charges made and changed in Efí's dashboard (dashboard.routes.ts). */
+  dashboard?: DashboardOptions,
 ): Express {
   const routes = Router();
+  if (dashboard) routes.use(dashboardRoutes(state, dashboard, envios));
   // A boleto (API Cobranças) is paid by its numeric charge_id on the same route as a Pix by txid
   // (a txid has 26 to 35 characters, so the two never meet).
   routes.post('/__control/charges/:id/pay', (req, res, next) => {

@@ -88,7 +88,7 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
   apiServer.on('tlsClientError', (err) => logger.debug({ code: (err as { code?: string }).code }, 'TLS client refused'));
   const { lifecycle, restored } = hostEmulator('efi', options, {
     api: apiServer,
-    control: createHttpServer(controlApp(state, sender, settler, logger, infracoes, { book: recurrences, tick }, envios, cobrancas)),
+    control: createHttpServer(controlApp(state, sender, settler, logger, infracoes, { book: recurrences, tick }, envios, cobrancas, { merchant, locationHost })),
     faults: state.faults,
     stores: { state, infracoes, recurrences, envios, cobrancas },
     webhooks: sender,

@@ -36,3 +36,10 @@ export function newAccessToken(): string {
 export function newDashboardRefundId(): string {
   return `painel${randomBytes(12).toString('hex')}`;
 }
+
+/** A txid Efí chooses for a charge made in its dashboard (32 alphanumerics, inside `[a-zA-Z0-9]{26,35}`). */
+export function newDashboardTxid(): string {
+  let txid = '';
+  for (let i = 0; i < 32; i += 1) txid += ALNUM[randomInt(ALNUM.length)];
+  return txid;
+}
