@@ -53,6 +53,8 @@ import { EfiPayouts, parseEfiEnvioWebhookBody } from './efi.payouts';
 import { EfiRecurrences } from './efi.recurrences';
 import { parseEfiRecurrenceWebhookBody } from './efi.recurrences.transformers';
 import { listEfiInfracoes, submitEfiDefesa } from './efi.infracoes';
+import { decodeEfiListCursor, EFI_LIST_PAGE_SIZE, EFI_LIST_PAGE_SIZE_MAX, efiCobListPage, efiCobListPath, type EfiCobList } from './efi.listing';
+import type { ChargeListingCapable, ChargePage, ChargePeriod } from '../provider-charge-listing';
 import {
   buildCobRequest,
   txidForIdempotencyKey,
@@ -90,6 +92,8 @@ export interface EfiAdapterOptions {
    * charge id). Without it a boleto is created without notifications (its status is then read only).
    */
   webhookUrl?: string;
+  /** Items per page of `GET /v2/cob` for reconciliation (default 100, at most 1000). */
+  listPageSize?: number;
   /** The API Cobranças origin; derived from `baseUrl` when absent (efi.cobrancas.ts cobrancasBaseUrlFor). */
   cobrancasBaseUrl?: string;
   observe?: HttpExchangeObserver;
@@ -98,7 +102,7 @@ export interface EfiAdapterOptions {
 /** Refresh a token this long before Efí says it expires, so no request carries a dying one. */
 const TOKEN_REFRESH_MARGIN_MS = 60_000;
 
-export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCapable {
+export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCapable, ChargeListingCapable {
   /** Pix (API Pix) and boleto (API Cobranças); no card: see the file comment. */
   static readonly methods = ['pix', 'boleto'] as const;
   /** Pix sent to a key (efi.payouts.ts). */
@@ -119,10 +123,10 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCap
   readonly #cobrancas: EfiCobrancas;
   readonly #webhookUrl: string | undefined;
   /** The non-secret options. */
-  private readonly options: Pick<EfiAdapterOptions, 'clientId' | 'chave'>;
+  private readonly options: Pick<EfiAdapterOptions, 'clientId' | 'chave'> & { listPageSize: number };
 
   constructor(options: EfiAdapterOptions) {
-    this.options = { clientId: options.clientId, chave: options.chave };
+    this.options = { clientId: options.clientId, chave: options.chave, listPageSize: Math.min(Math.max(options.listPageSize ?? EFI_LIST_PAGE_SIZE, 1), EFI_LIST_PAGE_SIZE_MAX) };
     this.#clientSecret = options.clientSecret;
     this.#webhookSecret = options.webhookSecret;
     this.#http = new ProviderHttp({
@@ -296,6 +300,18 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCap
     const paid = cob.pix?.[0]?.endToEndId;
     if (!paid) throw new ProviderError('rejected', 'provider_rejected', `efi refund: charge ${txid} has no received Pix`);
     return paid;
+  }
+
+  /**
+   * One page of the Pix charges created in the period (efi.listing.ts): `GET /v2/cob` by
+   * creation time, oldest first. Boletos are not listed (API Cobranças; see efi.listing.ts).
+   */
+  async listCharges(period: ChargePeriod, cursor: string | null): Promise<ChargePage> {
+    const page = decodeEfiListCursor(cursor);
+    const size = this.options.listPageSize;
+    const answer = await this.api('GET', efiCobListPath(period, page, size), 'read');
+    if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'list cobs');
+    return efiCobListPage(answer.body as EfiCobList, period, page, size);
   }
 
   /** MED notices opened in the window (efi.infracoes.ts). */

@@ -1,0 +1,82 @@
+import type { EfiCob } from './efi.transformers';
+import { cobToListedCharge, decodeEfiListCursor, efiCobListPage, efiCobListPath } from './efi.listing';
+
+const period = { from: new Date('2026-03-01T12:00:00.000Z'), to: new Date('2026-03-02T12:00:00.000Z') };
+
+const cob = (overrides: Partial<EfiCob> = {}): EfiCob => ({
+  calendario: { criacao: '2026-03-01T13:00:00.000Z', expiracao: 3600 },
+  txid: 'a'.repeat(32),
+  revisao: 0,
+  status: 'ATIVA',
+  valor: { original: '1990.07' },
+  chave: 'chave',
+  ...overrides,
+});
+
+describe('Efí charge listing', () => {
+  it('asks for the period with an inclusive fim one millisecond before `to`, and the page', () => {
+    const url = new URL(`https://x${efiCobListPath(period, 3, 50)}`);
+    expect(url.pathname).toBe('/v2/cob');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      inicio: '2026-03-01T12:00:00.000Z',
+      fim: '2026-03-02T11:59:59.999Z',
+      'paginacao.paginaAtual': '3',
+      'paginacao.itensPorPagina': '50',
+    });
+  });
+
+  it('maps a paid cob with settled and failed devoluções: refunded counts settled ones only, no fee', () => {
+    const listed = cobToListedCharge(
+      cob({
+        status: 'CONCLUIDA',
+        pix: [
+          {
+            endToEndId: 'E1',
+            valor: '1990.07',
+            horario: '2026-03-01T13:01:00.000Z',
+            devolucoes: [
+              { id: 'r1', valor: '10.00', status: 'DEVOLVIDO' },
+              { id: 'r2', valor: '5.00', status: 'NAO_REALIZADO' },
+              { id: 'r3', valor: '1.01', status: 'EM_PROCESSAMENTO' },
+              { id: 'r4', valor: '0.07', status: 'DEVOLVIDO' },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(listed).toEqual({
+      providerPaymentId: 'a'.repeat(32),
+      status: 'paid',
+      amount: 199_007,
+      amountRefunded: 1_007,
+      fee: null,
+      method: 'pix',
+      createdAt: new Date('2026-03-01T13:00:00.000Z'),
+      reference: null,
+    });
+  });
+
+  it.each([
+    ['ATIVA', 'pending'],
+    ['CONCLUIDA', 'paid'],
+    ['REMOVIDA_PELO_USUARIO_RECEBEDOR', 'canceled'],
+    ['REMOVIDA_PELO_PSP', 'canceled'],
+  ] as const)('status %s is %s', (status, expected) => {
+    expect(cobToListedCharge(cob({ status })).status).toBe(expected);
+  });
+
+  it('pages by the page count, drops what lies outside [from, to), and reads its cursor back', () => {
+    const list = {
+      parametros: { paginacao: { paginaAtual: 0, itensPorPagina: 2, quantidadeDePaginas: 2, quantidadeTotalDeItens: 3 } },
+      cobs: [cob({ txid: 'in' }), cob({ txid: 'at-to', calendario: { criacao: '2026-03-02T12:00:00.000Z', expiracao: 60 } })],
+    };
+    const page = efiCobListPage(list, period, 0, 2);
+    expect(page.charges.map((c) => c.providerPaymentId)).toEqual(['in']);
+    expect(decodeEfiListCursor(page.next)).toBe(1);
+    expect(efiCobListPage({ ...list, parametros: { paginacao: { quantidadeDePaginas: 2 } } }, period, 1, 2).next).toBeNull();
+    // No page count: a short page is the last one.
+    expect(efiCobListPage({ cobs: [cob()] }, period, 0, 2).next).toBeNull();
+    expect(decodeEfiListCursor(null)).toBe(0);
+    expect(() => decodeEfiListCursor('{"pagina":-1}')).toThrow(RangeError);
+  });
+});
