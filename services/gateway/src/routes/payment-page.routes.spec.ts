@@ -284,7 +284,8 @@ describe('payment page routes (/pay/{id})', () => {
           tracking: expected,
           ip: '127.0.0.1',
           user_agent: `Mozilla/5.0 ${'u'.repeat(600)}`.slice(0, 500),
-          url: `${app.url}/pay/pay_01jabc?${query}`,
+          // The page's own address (pay base, id, the keys taken): never the Host header or other parameters.
+          url: `http://localhost:8080/pay/pay_01jabc?${new URLSearchParams({ utm_source: 'facebook', utm_campaign: 'bf', utm_content: 'c'.repeat(500), fbclid: 'ABC x', gclid: 'G1' }).toString()}`,
           referrer: 'https://loja.example.com/oferta',
         },
       ]);
@@ -298,7 +299,16 @@ describe('payment page routes (/pay/{id})', () => {
       expect((await app.request('GET', '/pay/pay_01jabc?foo=bar')).status).toBe(200);
       await until(() => visits.length > 0);
       expect(recordPageTracking).not.toHaveBeenCalled();
-      expect(visits).toEqual([expect.objectContaining({ payment_id: 'pay_01jabc', tracking: {}, url: `${app.url}/pay/pay_01jabc?foo=bar`, referrer: '' })]);
+      expect(visits).toEqual([expect.objectContaining({ payment_id: 'pay_01jabc', tracking: {}, url: 'http://localhost:8080/pay/pay_01jabc', referrer: '' })]);
+    });
+
+    it('a page opened after the sale ended records no visit (the buyer IP and browser the tools get stay the buyer\'s)', async () => {
+      clients.payments.getPaymentPage = async () => ({ page: page({ status: 'succeeded', method: 'pix' }) });
+      clients.payments.recordPageTracking = jest.fn(async () => ({ tracking: {} }));
+      const { recordVisit } = visitFor();
+      expect((await app.request('GET', '/pay/pay_01jabc?utm_source=facebook')).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(recordVisit).not.toHaveBeenCalled();
     });
 
     it('the page still renders (200) when tracking is down: both calls rejected, failures only logged', async () => {

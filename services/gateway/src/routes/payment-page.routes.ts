@@ -39,6 +39,7 @@ export function paymentPageRoutes(context: RouteContext, options: { mountedAtRoo
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '2kb', parameterLimit: 5 });
   const fieldsScriptUrl = `${new URL(context.settings.publicBaseUrl).origin}/v1/cards/fields.js`;
+  const payBase = (context.settings.payBaseUrl ?? `${context.settings.publicBaseUrl}/pay`).replace(/\/+$/, '');
 
   /**
    * The card fields for a page that offers them: the merchant's publishable key for the payment's
@@ -78,8 +79,17 @@ export function paymentPageRoutes(context: RouteContext, options: { mountedAtRoo
     }
   };
 
-  /** The visit for attribution (tracking service), sent after the page: the buyer never waits for it. */
+  /**
+   * The visit for attribution (tracking service), sent after the page: the buyer never waits for
+   * it. Only while the buyer can still pay: a page opened after the sale ended (the merchant
+   * checking it, a late link preview) must not replace the buyer's IP and browser the tools get.
+   * The address sent on is the page's own (the configured pay base, the id and the tracking keys):
+   * never the request's Host header or other query parameters (an appended e-mail would go out raw).
+   */
   const recordVisit = (req: Request, res: Response, page: paymentPage.PaymentPage, tracking: Record<string, string>): void => {
+    if (isFinalStatus(page.status)) return;
+    const pageUrl = new URL(`${payBase}/${page.id}`);
+    for (const [key, value] of Object.entries(tracking)) pageUrl.searchParams.set(key, value);
     const visit = {
       payment_id: page.id,
       merchant_id: page.merchant_id,
@@ -87,7 +97,7 @@ export function paymentPageRoutes(context: RouteContext, options: { mountedAtRoo
       tracking,
       ip: clientIp(req),
       user_agent: (req.get('user-agent') ?? '').slice(0, MAX_USER_AGENT),
-      url: `${req.protocol}://${req.get('host') ?? ''}${req.originalUrl}`.slice(0, MAX_VISIT_URL),
+      url: pageUrl.toString().slice(0, MAX_VISIT_URL),
       referrer: (req.get('referer') ?? '').slice(0, MAX_VISIT_URL),
     };
     clients.tracking.recordVisit(visit, rpcOptions(res, VISIT_DEADLINE_MS)).catch((error: unknown) => {

@@ -13,6 +13,9 @@ import { attemptEvents, paymentEvent, refundEvent } from './payment-events';
 import { listFilter, methodChoiceHeldBy, noMethodChoice, type CallerScope, type PaymentGuard, type PaymentListQuery } from './payment-filters';
 import type { AttemptDoc, MethodChoiceDoc, PaymentDoc, PaymentModel, RefundDoc } from './payment.model';
 
+/** The statuses in which the payment page's link tracking is still taken (the buyer can still pay). */
+const OPEN_FOR_TRACKING: string[] = ['requires_method', 'pending', 'processing'];
+
 export interface PaymentStoreOptions {
   /** Links new payments to customer records (absent in tests that do not need it). */
   customers?: CustomerStore;
@@ -354,14 +357,16 @@ export class PaymentStore {
    */
   async fillMissingTracking(paymentId: string, tracking: Record<string, string>): Promise<Record<string, string> | null> {
     return retryLostRaces(`payment ${paymentId} tracking`, async () => {
-      const read = await this.model.findById(paymentId, { tracking: 1 }).lean<Pick<PaymentDoc, '_id' | 'tracking'>>();
+      const read = await this.model.findById(paymentId, { tracking: 1, status: 1 }).lean<Pick<PaymentDoc, '_id' | 'tracking' | 'status'>>();
       if (!read) return null;
       const stored = read.tracking ?? {};
       const missing = Object.entries(tracking).filter(([key]) => !Object.prototype.hasOwnProperty.call(stored, key));
-      if (missing.length === 0) return stored;
+      // Only while the buyer can still pay: a link opened after the sale ended (paid, refunded,
+      // expired) attributes nothing, and the tools were already told the sale's tracking.
+      if (missing.length === 0 || !OPEN_FOR_TRACKING.includes(read.status)) return stored;
       const written = await this.model
         .findOneAndUpdate(
-          { _id: paymentId, ...Object.fromEntries(missing.map(([key]) => [`tracking.${key}`, { $exists: false }])) },
+          { _id: paymentId, status: { $in: OPEN_FOR_TRACKING }, ...Object.fromEntries(missing.map(([key]) => [`tracking.${key}`, { $exists: false }])) },
           { $set: Object.fromEntries(missing.map(([key, value]) => [`tracking.${key}`, value])), $inc: { version: 1 } },
           { returnDocument: 'after', projection: { tracking: 1 } },
         )

@@ -115,6 +115,15 @@ describe('payment page tracking (real store)', () => {
     expect(await tracking.record(payment._id, { utm_source: 'a'.repeat(500), utm_medium: '' })).toEqual({ utm_source: 'a'.repeat(500) });
   });
 
+  it('a link opened after the sale ended (paid, refunded, expired) adds nothing', async () => {
+    for (const status of ['succeeded', 'refunded', 'canceled', 'failed']) {
+      const payment = await insert({ utm_source: 'instagram' });
+      await model.updateOne({ _id: payment._id }, { $set: { status } });
+      expect(await tracking.record(payment._id, { utm_source: 'facebook', utm_campaign: 'late' })).toEqual({ utm_source: 'instagram' });
+      expect((await read(payment._id)).tracking).toEqual({ utm_source: 'instagram' });
+    }
+  });
+
   it('an unknown payment is not_found', async () => {
     await expect(tracking.record('pay_missing', { utm_source: 'x' })).rejects.toMatchObject({ code: 'not_found', param: 'id' });
   });

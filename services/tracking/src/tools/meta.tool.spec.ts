@@ -22,7 +22,9 @@ describe('MetaTool', () => {
 
   it('builds a website Purchase with hashed e-mail and phone', () => {
     const request = sent(tool.plan(saleFixture(), 'purchase', config, { test: false, now }));
-    expect(request.url).toBe('http://graph.test/v25.0/123456789012345/events?access_token=EAAB-secret-token');
+    // The token goes in the body: client spans record URLs, and a credential never reaches a trace.
+    expect(request.url).toBe('http://graph.test/v25.0/123456789012345/events');
+    expect(JSON.stringify(request.summary)).not.toContain('EAAB-secret-token');
     expect(request.body).toEqual({
       data: [
         {
@@ -44,6 +46,7 @@ describe('MetaTool', () => {
           custom_data: { value: 199.9, currency: 'BRL', order_id: 'pay_3kTq8ZxYw2' },
         },
       ],
+      access_token: 'EAAB-secret-token',
     });
   });
 

@@ -104,13 +104,16 @@ export class MetaTool implements AdTool {
       user_data: userData,
       custom_data: { value: reais(sale.amount), currency: 'BRL', order_id: sale.payment_id },
     });
-    const body = { data: [purchase], ...(test ? { test_event_code: testCode } : {}) };
+    // The token travels in the body, never in the URL: HTTP client spans record the full URL with
+    // its query string, and traces must never carry a credential (Graph takes access_token in a
+    // POST body as well as in the query).
+    const body = { data: [purchase], ...(test ? { test_event_code: testCode } : {}), access_token: config.credentials['access_token'] ?? '' };
     const pixelId = config.options['pixel_id'] ?? '';
     const base = this.graphBaseUrl.replace(/\/+$/, '');
     return {
       send: true,
       request: {
-        url: `${base}/${this.graphVersion}/${encodeURIComponent(pixelId)}/events?access_token=${encodeURIComponent(config.credentials['access_token'] ?? '')}`,
+        url: `${base}/${this.graphVersion}/${encodeURIComponent(pixelId)}/events`,
         headers: { 'content-type': 'application/json' },
         body,
         summary: {

@@ -373,6 +373,27 @@ describe('tracking deliveries to the tools (emulators)', () => {
     expect(utmify.orders.list(later)).toEqual([]);
   });
 
+  it('a change of sales is honoured: a test key reads test sales only; a live send still pending is not sent once live sales are off', async () => {
+    const merchant = 'acct_sales_change';
+    const integration = (await h.client.createIntegration({ caller: caller(merchant, { mode: LIVE }), kind: 'utmify', name: '', sales: 'both', options: {}, credentials: { api_token: UTMIFY_TOKEN } })).integration!;
+    const testSale = newPaymentId();
+    await publish('payment.succeeded', merchant, { id: testSale, status: 'succeeded', mode: 'test' });
+    await settled(merchant, integration.id, testSale, 1);
+    // The tool is down for the live sale: its send waits for a retry.
+    utmify.state.faults.set({ mode: 'error', status: 503 });
+    const liveSale = newPaymentId();
+    await publish('payment.succeeded', merchant, { id: liveSale, status: 'succeeded' });
+    await waitFor(async () => (await deliveries(merchant, integration.id, liveSale))[0]?.attempts === 1, 10_000, 'the live send tried once');
+    await h.client.updateIntegration({ caller: caller(merchant, { mode: LIVE }), integration_id: integration.id, sales: 'test', options: {}, credentials: {} });
+    utmify.state.faults.clear();
+    const [skipped] = await settled(merchant, integration.id, liveSale, 1);
+    expect(skipped).toMatchObject({ status: 'not_sent', reason: 'sales_changed', attempts: 1 });
+    expect(utmify.state.received.list({ order_id: liveSale }).filter((r) => r.outcome === 'accepted')).toEqual([]);
+    // Now visible to a test key, the integration shows it the test sale's send only.
+    const seen = await h.client.listDeliveries({ caller: caller(merchant), integration_id: integration.id, limit: 100, starting_after: '', payment_id: '' });
+    expect(seen.deliveries.map((d) => d.payment_id)).toEqual([testSale]);
+  });
+
   it('logs: no credential, raw e-mail or phone in any line of the suite', async () => {
     expect(lines.length).toBeGreaterThan(20);
     const all = lines.join('');

@@ -38,9 +38,13 @@ const isOrderStage = (event: ToolEvent): event is OrderStage => (ORDER_STAGES as
 const lowerStages = (stage: OrderStage) => ORDER_STAGES.filter((other) => stageRank(other) < stageRank(stage));
 const higherStages = (stage: OrderStage) => ORDER_STAGES.filter((other) => stageRank(other) > stageRank(stage));
 
+/** The longest a test send waits for the tool: well within the gateway's 10 s deadline. */
+export const TEST_SEND_TIMEOUT_MS = 5_000;
+
 const REASON_TEXT = {
   integration_deleted: 'A integração foi excluída antes do envio.',
   integration_disabled: 'A integração está desativada: ative-a (PATCH /integrations/{id} com enabled true) para voltar a enviar vendas.',
+  sales_changed: 'A integração deixou de receber vendas deste modo (campo sales alterado) antes do envio.',
   superseded: 'Um status mais recente do mesmo pedido foi enviado no lugar deste (o pedido nunca volta atrás na ferramenta).',
   tool_refused: 'A ferramenta recusou o envio (resposta 4xx): confira as credenciais e opções da integração; este envio não é repetido.',
   retries_exhausted: 'A ferramenta não respondeu em nenhuma das tentativas (1, 5 e 30 minutos, 2, 6, 12 e 24 horas): o envio foi abandonado.',
@@ -139,7 +143,9 @@ export class DeliveriesService {
     if (lower.length === 0) return;
     const now = new Date();
     await this.deliveries.collection.updateMany(
-      { integration_id: integrationId, payment_id: paymentId, nonce: '', status: 'pending', event: { $in: lower } } as never,
+      // One on its way to the tool is left to finish (it may well arrive): its answer is recorded,
+      // and the higher stage waits for it.
+      { integration_id: integrationId, payment_id: paymentId, nonce: '', status: 'pending', event: { $in: lower }, $or: [{ sending_until: null }, { sending_until: { $lte: now } }] } as never,
       { $set: { status: 'superseded', reason: 'superseded', reason_text: REASON_TEXT.superseded, due_at: null, next_attempt_at: null, updated_at: now } },
     );
   }
@@ -155,6 +161,8 @@ export class DeliveriesService {
     const integration = await this.integrationsModel.findById(claimed.integration_id).lean<IntegrationDoc>();
     if (!integration) return this.finish(claimed, 'not_sent', 'integration_deleted', null);
     if (!integration.enabled) return this.finish(claimed, 'not_sent', 'integration_disabled', null);
+    // Its `sales` may have changed since the send was scheduled (a retry up to a day later).
+    if (integration.sales !== 'both' && integration.sales !== claimed.mode) return this.finish(claimed, 'not_sent', 'sales_changed', null);
     const tool = this.tools[integration.kind];
     const sale = await this.sales.get(claimed.payment_id);
     // Deliveries are made from a stored sale: its absence is a bug or a lost database, not a tool's fault.
@@ -181,7 +189,7 @@ export class DeliveriesService {
       // and a higher stage checking for one on its way sees this mark (written before the send).
       const marked = await this.deliveries.collection.updateOne(
         { _id: claimed._id, status: 'pending' } as never,
-        { $set: { sending_until: new Date(now.getTime() + this.options.toolTimeoutMs + 1_000) } },
+        { $set: { sending_until: new Date(Date.now() + this.options.toolTimeoutMs + 1_000) } },
       );
       if (marked.matchedCount === 0) return;
     }
@@ -275,6 +283,9 @@ export class DeliveriesService {
     const limit = request.limit === 0 ? 20 : request.limit;
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new AppError('parameter_invalid', { param: 'limit', message: 'limit deve ser um número inteiro de 1 a 100.' });
     const filter: Record<string, unknown> = { integration_id: request.integration_id };
+    // A test key reads test sales' sends only, even of an integration that took live sales before
+    // its `sales` was changed to test.
+    if (scope.mode === 'test') filter.mode = 'test';
     if (request.payment_id) filter.payment_id = request.payment_id;
     if (request.starting_after) filter._id = { $lt: request.starting_after };
     const found = await this.deliveries.find(filter).sort({ _id: -1 }).limit(limit + 1).lean<DeliveryDoc[]>();
@@ -316,7 +327,9 @@ export class DeliveriesService {
     const plan = this.planSafely(() => tool.plan(toToolSale(sale, visit), delivery.event, this.integrations.configOf(integration), { test: true, now: new Date() }), delivery, this.logger);
     if (!plan) return this.finish(delivery, 'failed', 'internal_error', null);
     if (!plan.send) return this.finish(delivery, 'not_sent', plan.reason, null, plan.reasonText);
-    const answer = await sendToolRequest(plan.request, { timeoutMs: this.options.toolTimeoutMs, tool });
+    // The merchant waits for this answer behind the gateway's deadline (10 s by default): the test
+    // gets at most TEST_SEND_TIMEOUT_MS, so a hanging tool is answered as tool_unavailable, not a 503.
+    const answer = await sendToolRequest(plan.request, { timeoutMs: Math.min(this.options.toolTimeoutMs, TEST_SEND_TIMEOUT_MS), tool });
     const record: AttemptRecord = { request_summary: JSON.stringify(plan.request.summary), response_status: answer.status, response_body: answer.body };
     return this.afterAnswer(delivery, answer, record, { retries: false });
   }

@@ -35,6 +35,8 @@ import {
   type PagarmeOrder,
 } from './pagarme.transformers';
 import { parsePagarmeWebhookBody } from './pagarme.webhook';
+import type { ChargeListingCapable, ChargePage, ChargePeriod } from '../provider-charge-listing';
+import { listPagarmeCharges, PAGARME_MAX_LIST_SIZE } from './pagarme.listing';
 import { providerErrorFor } from './pagarme.errors';
 import { assertVaultCard, cardFieldRefusal } from './pagarme.vault-card';
 import { listChargeTransactions, refundPagarmeCharge, refundsOfTransactions } from './pagarme.refunds';
@@ -73,7 +75,13 @@ export const WEBHOOK_EVENTS = [
   'recipient.updated',
 ] as const;
 
-export class PagarmeAdapter implements ProviderAdapter, PayoutCapable, SubaccountCapable {
+/** `settings.list_page_size`: a smaller page for listCharges than Pagar.me's largest (tests use it). */
+function listPageSize(settings: Record<string, string>): number {
+  const asked = Number(settings['list_page_size']);
+  return Number.isSafeInteger(asked) && asked > 0 ? Math.min(asked, PAGARME_MAX_LIST_SIZE) : PAGARME_MAX_LIST_SIZE;
+}
+
+export class PagarmeAdapter implements ProviderAdapter, PayoutCapable, SubaccountCapable, ChargeListingCapable {
   /** Card: vault cards only (pagarme.vault-card.ts). */
   static readonly methods = ['pix', 'boleto', 'card'] as const;
   /** Chargebacks are announced by `charge.chargedback` and read back (pagarme.chargebacks.ts). */
@@ -96,11 +104,13 @@ export class PagarmeAdapter implements ProviderAdapter, PayoutCapable, Subaccoun
   readonly #webhookSecret: string;
   readonly #http: ProviderHttp;
   readonly #withdrawals: PagarmeWithdrawals;
+  readonly #listPageSize: number;
 
   constructor(context: AdapterContext) {
     this.#secretKey = context.credentials['secret_key'] ?? '';
     this.#webhookSecret = context.webhookSecret;
     this.#http = accountHttp(this.provider, context);
+    this.#listPageSize = listPageSize(context.settings);
     this.#withdrawals = new PagarmeWithdrawals((m, p, o, b, h) => this.api(m, p, o, b, h), context.settings[RECIPIENT_SETTING] || undefined);
   }
 
@@ -179,6 +189,11 @@ export class PagarmeAdapter implements ProviderAdapter, PayoutCapable, Subaccoun
   /** See pagarme.refunds.ts: DELETE /charges/{id} with our refund id as operation_reference and idempotency key. */
   refundCharge(input: RefundChargeInput): Promise<ProviderRefund> {
     return refundPagarmeCharge(this.refundApi, input);
+  }
+
+  /** Pagar.me's orders of the period, page by page (pagarme.listing.ts): no fee in the list. */
+  listCharges(period: ChargePeriod, cursor: string | null): Promise<ChargePage> {
+    return listPagarmeCharges((path) => this.api('GET', path, 'read'), period, cursor, this.#listPageSize);
   }
 
   /**
