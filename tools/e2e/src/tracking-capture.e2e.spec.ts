@@ -82,7 +82,7 @@ describe('tracking capture: merchant-site script → payment link → payment pa
     expect(text.length).toBeLessThan(6000);
   });
 
-  it('landing with UTMs → next page → the payment links carry them (a UTM in the link wins) → the payment stores them (creation values win)', async () => {
+  it('landing with UTMs → next page → the payment links carry them (a link with its own UTMs is left whole) → the payment stores them (creation values win)', async () => {
     const fromAd = await createPayment({ utm_source: 'instagram' });
     const fromEmail = await createPayment();
     expect(fromAd.tracking).toEqual({ utm_source: 'instagram' });
@@ -106,8 +106,8 @@ describe('tracking capture: merchant-site script → payment link → payment pa
     );
     expect(hrefs).toEqual({
       pay: `${fromAd.payment_url}?${LANDING_QUERY}`,
-      // The e-mail link's own utm_source stays; the keys it lacks are added.
-      'pay-email': `${fromEmail.payment_url}?utm_source=newsletter&utm_campaign=bf&fbclid=ABC`,
+      // The e-mail link carries its own attribution: left whole (campaigns are never mixed).
+      'pay-email': `${fromEmail.payment_url}?utm_source=newsletter`,
       // A custom payment domain named in data-hosts.
       'custom-host': `https://pay.loja.example/pay_demo?${LANDING_QUERY}`,
       'other-site': 'https://www.example.org/blog',
@@ -134,7 +134,7 @@ describe('tracking capture: merchant-site script → payment link → payment pa
     expect(helpers).toEqual({
       utm: LANDING_KEYS,
       whatsapp: `https://wa.me/5511999999999?text=oi&${LANDING_QUERY}`,
-      ownCampaign: `${fromAd.payment_url}?utm_campaign=own&utm_source=facebook&fbclid=ABC`,
+      ownCampaign: `${fromAd.payment_url}?utm_campaign=own`,
       late: `${fromAd.payment_url}?${LANDING_QUERY}`,
     });
 
@@ -150,10 +150,10 @@ describe('tracking capture: merchant-site script → payment link → payment pa
 
     // Back at the shop, the e-mail link: its own utm_source reaches the payment.
     await page.goBack();
-    await page.waitForFunction(() => (document.getElementById('pay-email') as HTMLAnchorElement).href.includes('fbclid='));
-    await Promise.all([page.waitForURL(`${fromEmail.payment_url}?utm_source=newsletter&utm_campaign=bf&fbclid=ABC`), page.click('#pay-email')]);
+    await page.waitForFunction(() => (document.getElementById('pay') as HTMLAnchorElement).href.includes('fbclid='));
+    await Promise.all([page.waitForURL(`${fromEmail.payment_url}?utm_source=newsletter`), page.click('#pay-email')]);
     await page.locator('#amount').waitFor();
-    expect(await trackingOf(fromEmail.id)).toEqual({ utm_source: 'newsletter', utm_campaign: 'bf', fbclid: 'ABC' });
+    expect(await trackingOf(fromEmail.id)).toEqual({ utm_source: 'newsletter' });
 
     // A later visit with other values fills only what is still absent (the first visit won).
     expect((await page.goto(`${fromAd.payment_url}?utm_campaign=other&gclid=G1`))?.status()).toBe(200);

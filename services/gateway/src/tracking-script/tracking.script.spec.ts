@@ -98,7 +98,7 @@ describe('tracking.js (merchant-site script, spec §4)', () => {
     expect(page.cookieWrites).toEqual([]);
   });
 
-  it('a later page reads the stored set and decorates links to the payment hosts only; a key already in a link wins', () => {
+  it('a later page reads the stored set and decorates links to the payment hosts only; a link with tracking keys of its own is left whole', () => {
     const items = new Map<string, string>();
     openPage('https://loja.example.com/?utm_source=facebook&utm_campaign=bf&fbclid=ABC', { items });
     const page = openPage('https://loja.example.com/produto', {
@@ -106,7 +106,7 @@ describe('tracking.js (merchant-site script, spec §4)', () => {
       attributes: { 'data-hosts': ' pay.loja.com.br , checkout.x.com:8443/pagar' },
       links: [
         'https://pay.example.com/pay/pay_1', // the platform's own base (host and path)
-        'https://pay.example.com/pay/pay_2?utm_source=email#top', // the link's own utm_source stays
+        'https://pay.example.com/pay/pay_2?utm_source=email#top', // its own attribution: left whole
         'https://pay.example.com/outra/pay_3', // same host, outside the payment path
         'https://pay.loja.com.br/pay_4', // data-hosts, any port
         'https://pay.loja.com.br:444/pay_5',
@@ -122,7 +122,7 @@ describe('tracking.js (merchant-site script, spec §4)', () => {
     const keys = 'utm_source=facebook&utm_campaign=bf&fbclid=ABC';
     expect(page.links.map((link) => link.href)).toEqual([
       `https://pay.example.com/pay/pay_1?${keys}`,
-      'https://pay.example.com/pay/pay_2?utm_source=email&utm_campaign=bf&fbclid=ABC#top',
+      'https://pay.example.com/pay/pay_2?utm_source=email#top',
       'https://pay.example.com/outra/pay_3',
       `https://pay.loja.com.br/pay_4?${keys}`,
       `https://pay.loja.com.br:444/pay_5?${keys}`,
@@ -194,12 +194,12 @@ describe('tracking.js (merchant-site script, spec §4)', () => {
     expect(expiry({ 'data-days': '10000' })).toBe(400);
   });
 
-  it('withUtm(url) adds the stored keys the address lacks, on any host; utm() is a copy; window.Orquestra is merged', () => {
+  it('withUtm(url) adds the stored keys to an address without tracking keys, on any host; utm() is a copy; window.Orquestra is merged', () => {
     const cardFields = () => undefined;
     const page = openPage('https://loja.example.com/?utm_source=facebook&utm_campaign=bf', { orquestra: { cardFields } });
     expect(page.window.Orquestra!['cardFields']).toBe(cardFields);
     expect(page.withUtm('https://wa.me/5511999999999?text=oi')).toBe('https://wa.me/5511999999999?text=oi&utm_source=facebook&utm_campaign=bf');
-    expect(page.withUtm('https://pay.example.com/pay/pay_1?utm_campaign=own')).toBe('https://pay.example.com/pay/pay_1?utm_campaign=own&utm_source=facebook');
+    expect(page.withUtm('https://pay.example.com/pay/pay_1?utm_campaign=own')).toBe('https://pay.example.com/pay/pay_1?utm_campaign=own');
     expect(page.withUtm('/checkout')).toBe('https://loja.example.com/checkout?utm_source=facebook&utm_campaign=bf');
     expect(page.withUtm('http://[bad')).toBe('http://[bad');
     const copy = (page.window.Orquestra as { utm(): Record<string, string> }).utm();

@@ -122,9 +122,10 @@ export function trackingScript(payBaseUrl: string): string {
   var withUtm = function (url) {
     var parsed;
     try { parsed = new URL(String(url), location.href); } catch (e) { return url; }
-    Object.keys(stored).forEach(function (key) {
-      if (!parsed.searchParams.has(key)) parsed.searchParams.append(key, stored[key]);
-    });
+    // A link that carries any tracking key of its own keeps its attribution whole: campaigns are
+    // never mixed (an e-mail link's utm_source with an ad's click id).
+    if (KEYS.some(function (key) { return parsed.searchParams.has(key); })) return parsed.toString();
+    Object.keys(stored).forEach(function (key) { parsed.searchParams.append(key, stored[key]); });
     return parsed.toString();
   };
 

@@ -13,6 +13,7 @@ import { DEFAULT_WEBHOOK_EVENTS, publishTransition } from './webhook-events';
 import type { WebhookSender } from './webhook-sender';
 import { withdrawalJson } from './withdrawals';
 import { applyStatus, recipientJson } from './recipients';
+import { dashboardControlRoutes, type DashboardOrderFactory } from './charge-listing';
 
 const secretKey = z.string().regex(/^sk_[A-Za-z0-9_]{4,200}$/, 'secret_key must look like sk_test_… or sk_…');
 
@@ -36,8 +37,10 @@ const payBodySchema = z.object({ payer_name: z.string().min(1).max(100).optional
 /** A fault target: an account id as is, a secret key as the account it names (registered or not). */
 const faultScope = (account: string) => (account.startsWith('acc_') ? account : accountIdFor(account));
 
-export function controlApp(state: EmulatorState, sender: WebhookSender, qrCodeUrl: QrCodeUrl, logger: Logger): Express {
+export function controlApp(state: EmulatorState, sender: WebhookSender, qrCodeUrl: QrCodeUrl, logger: Logger, dashboardOrder?: DashboardOrderFactory): Express {
   const routes = Router();
+  // Reconciliation (charge-listing.ts): charges made in the dashboard, statuses changed without a webhook.
+  if (dashboardOrder) routes.use(dashboardControlRoutes(state, dashboardOrder, logger));
   // Balance and withdrawals (withdrawals.ts): the kit's shared routes, the account named by secret
   // key or id; a recipient created by API by its id (`rp_…`, its own balance).
   routes.use(payoutControlRoutes(state.withdrawals, 'account', (account) => state.resolveAccount(account)?.id ?? state.recipient(account)?.id, withdrawalJson));

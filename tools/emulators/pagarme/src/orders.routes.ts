@@ -18,6 +18,7 @@ import { storedRules } from './split-rules';
 import { authorize, maskCardFields, type CardTransactionDetails } from './card-payments';
 import { publishTransition } from './webhook-events';
 import type { WebhookSender } from './webhook-sender';
+import { listOrderPage, pagingOf } from './charge-listing';
 
 export interface OrderRoutesOptions {
   /** City written into BR Codes. */
@@ -93,7 +94,7 @@ function cardTransaction(state: EmulatorState, accountId: string, customerId: st
   return { ...base, card: judged.stored, approved: judged.approved, acquirerReturnCode: judged.code, acquirerMessage: judged.message };
 }
 
-function createOrder(state: EmulatorState, accountId: string, body: unknown, options: OrderRoutesOptions): StoredOrder {
+export function createOrder(state: EmulatorState, accountId: string, body: unknown, options: OrderRoutesOptions): StoredOrder {
   const at = state.now();
   const request = parseCreateOrder(body, at, (recipientId) => state.splitRecipientOwner(accountId, recipientId));
   const customer = customerFor(state, accountId, request);
@@ -154,11 +155,6 @@ function createOrder(state: EmulatorState, accountId: string, body: unknown, opt
   return order;
 }
 
-function positiveInt(value: unknown, fallback: number, max: number): number {
-  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : fallback;
-  return Math.min(Math.max(n, 1), max);
-}
-
 export function orderRoutes(state: EmulatorState, options: OrderRoutesOptions, sender?: WebhookSender): Router {
   const router = Router();
 
@@ -170,13 +166,10 @@ export function orderRoutes(state: EmulatorState, options: OrderRoutesOptions, s
     res.status(200).json(orderJson(order, options.qrCodeUrl));
   });
 
+  // By code, status and creation period, page by page (charge-listing.ts).
   router.get('/orders', (req, res) => {
-    const page = positiveInt(req.query['page'], 1, 1_000_000);
-    const size = positiveInt(req.query['size'], 10, 30);
-    const code = typeof req.query['code'] === 'string' ? req.query['code'] : undefined;
-    const all = state.listOrders(accountOf(res)).filter((o) => code === undefined || o.code === code);
-    const data = all.slice((page - 1) * size, page * size).map((o) => orderJson(o, options.qrCodeUrl));
-    res.status(200).json({ data, paging: { total: all.length } });
+    const listed = listOrderPage(state, accountOf(res), req);
+    res.status(200).json({ data: listed.data.map((o) => orderJson(o, options.qrCodeUrl)), paging: pagingOf(req, listed) });
   });
 
   router.get('/orders/:id', (req, res) => {

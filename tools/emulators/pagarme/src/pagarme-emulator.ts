@@ -16,6 +16,7 @@ import { controlApp } from './control.routes';
 import { EmulatorState, type AccountRegistration } from './emulator-state';
 import { publishTransition } from './webhook-events';
 import { WebhookSender } from './webhook-sender';
+import { createOrder } from './orders.routes';
 
 export interface PagarmeEmulatorOptions extends EmulatorOptions {
   /** Sandbox credentials known from the start. */
@@ -48,21 +49,18 @@ export function createPagarmeEmulator(options: PagarmeEmulatorOptions = {}): Pag
   };
 
   const withdrawals = { feeCents: options.withdrawalFeeCents ?? 0 };
-  const api = pagarmeApiApp(
-    state,
-    sender,
-    {
-      merchantCity: options.merchantCity ?? 'SAO PAULO',
-      locationBase: options.locationBase ?? 'pix.pagarme-emulator.local/pix/v2',
-      qrCodeUrl,
-      boletoUrl: (transactionId: string) => `${publicBase}/boletos/${transactionId}`,
-    },
-    logger,
-    withdrawals,
-  );
+  const orderOptions = {
+    merchantCity: options.merchantCity ?? 'SAO PAULO',
+    locationBase: options.locationBase ?? 'pix.pagarme-emulator.local/pix/v2',
+    qrCodeUrl,
+    boletoUrl: (transactionId: string) => `${publicBase}/boletos/${transactionId}`,
+  };
+  const api = pagarmeApiApp(state, sender, orderOptions, logger, withdrawals);
+  // A dashboard sale is an order made as the API makes one, for the account named.
+  const dashboardOrder = (accountId: string, body: unknown) => createOrder(state, accountId, body, orderOptions);
   const { lifecycle } = hostEmulator('pagarme', options, {
     api: createServer(api),
-    control: createServer(controlApp(state, sender, qrCodeUrl, logger)),
+    control: createServer(controlApp(state, sender, qrCodeUrl, logger, dashboardOrder)),
     faults: state.faults,
     stores: { state },
     webhooks: sender,
