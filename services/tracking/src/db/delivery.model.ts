@@ -75,6 +75,8 @@ schema.index({ integration_id: 1, payment_id: 1, event: 1, test: 1, nonce: 1 }, 
 schema.index({ integration_id: 1, _id: -1 });
 schema.index({ integration_id: 1, payment_id: 1, _id: -1 });
 schema.index({ due_at: 1 });
+// The send log is kept 90 days (its retries end within two), then removed by the store.
+schema.index({ created_at: 1 }, { expireAfterSeconds: 90 * 24 * 60 * 60 });
 
 export type DeliveryModel = Model<DeliveryDoc>;
 

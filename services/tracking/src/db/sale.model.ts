@@ -61,6 +61,9 @@ const schema = new Schema<SaleDoc>(
 );
 // POST /integrations/{id}/test: the merchant's last approved sale.
 schema.index({ merchant_id: 1, approved_at: -1 });
+// The buyer's data is kept only as long as a tool could still take the sale (45 days for refunds
+// and chargebacks), with a margin: then the store removes it (docs/tracking.md "Retention").
+schema.index({ payment_created_at: 1 }, { expireAfterSeconds: 60 * 24 * 60 * 60 });
 
 export type SaleModel = Model<SaleDoc>;
 

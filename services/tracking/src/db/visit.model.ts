@@ -37,6 +37,9 @@ const schema = new Schema<VisitDoc>(
 
 export type VisitModel = Model<VisitDoc>;
 
+// The buyer's IP and browser are kept as long as the sale they attribute (sale.model.ts), then removed.
+schema.index({ first_seen_at: 1 }, { expireAfterSeconds: 60 * 24 * 60 * 60 });
+
 export function registerVisitModel(connection: Connection): VisitModel {
   return connection.model<VisitDoc>('Visit', schema, 'visits');
 }

@@ -16,8 +16,18 @@ describe('nextAttemptAt', () => {
     [5, '2026-03-10T18:00:00.000Z'],
     [6, '2026-03-11T00:00:00.000Z'],
     [7, '2026-03-11T12:00:00.000Z'],
-  ])('after %i failed attempt(s) → %s', (attempts, at) => {
-    expect(nextAttemptAt(attempts, schedule, now)?.toISOString()).toBe(at);
+  ])('after %i failed attempt(s) → %s (without jitter)', (attempts, at) => {
+    expect(nextAttemptAt(attempts, schedule, now, () => 0)?.toISOString()).toBe(at);
+  });
+
+  it('stretches each wait by up to 10 %, never shortens it', () => {
+    expect(nextAttemptAt(1, schedule, now, () => 0.999)!.getTime() - now.getTime()).toBe(Math.round(MIN * 1.0999));
+    expect(nextAttemptAt(7, schedule, now, () => 0.5)!.getTime() - now.getTime()).toBe(24 * HOUR * 1.05);
+    for (let i = 0; i < 50; i++) {
+      const wait = nextAttemptAt(3, schedule, now)!.getTime() - now.getTime();
+      expect(wait).toBeGreaterThanOrEqual(30 * MIN);
+      expect(wait).toBeLessThanOrEqual(33 * MIN);
+    }
   });
 
   it('null once exhausted (8 attempts in all)', () => {

@@ -30,6 +30,9 @@ function allowedSales(scope: CallerScope, sales: IntegrationSales): IntegrationS
   return sales;
 }
 
+/** Integrations one merchant may have (each sale is sent to all of them). */
+export const MAX_INTEGRATIONS = 50;
+
 function checkSales(sales: string | undefined, fallback: IntegrationSales | undefined): IntegrationSales {
   const value = (sales ?? '').trim();
   if (value === '' && fallback) return fallback;
@@ -68,6 +71,13 @@ export class IntegrationsService {
 
   async create(scope: CallerScope, request: tracking.CreateIntegrationRequest): Promise<IntegrationDoc> {
     const sales = allowedSales(scope, checkSales(request.sales, scope.mode));
+    // The list answers every integration in one page: a merchant's count is bounded.
+    if ((await this.integrations.countDocuments({ merchant_id: scope.merchantId })) >= MAX_INTEGRATIONS) {
+      throw new AppError('parameter_invalid', {
+        param: 'kind',
+        message: `Limite de ${MAX_INTEGRATIONS} integrações por conta atingido: exclua uma que não use mais (DELETE /integrations/{id}) antes de criar outra.`,
+      });
+    }
     const checked = checkIntegrationInput(request.kind, { options: request.options, credentials: request.credentials }, { partial: false });
     const kind = request.kind as IntegrationKindId;
     const name = request.name.trim() === '' ? this.tools[kind].describe().name : checkName(request.name);
@@ -90,7 +100,7 @@ export class IntegrationsService {
   }
 
   async list(scope: CallerScope): Promise<IntegrationDoc[]> {
-    return this.integrations.find({ merchant_id: scope.merchantId, ...visibleTo(scope) }).sort({ _id: 1 }).limit(500).lean<IntegrationDoc[]>();
+    return this.integrations.find({ merchant_id: scope.merchantId, ...visibleTo(scope) }).sort({ _id: 1 }).limit(MAX_INTEGRATIONS).lean<IntegrationDoc[]>();
   }
 
   async get(scope: CallerScope, id: string): Promise<IntegrationDoc> {

@@ -61,7 +61,7 @@ export function createTrackingModule(options: TrackingModuleOptions) {
     async start(bus: EventBus): Promise<void> {
       await options.outbox.watch(deliveryModel.collection as never);
       worker.start();
-      await startSaleConsumers(bus, sales);
+      await startSaleConsumers(bus, sales, logger);
     },
   };
 }
