@@ -8,6 +8,7 @@ import type { EmulatorState } from './emulator-state';
 import { emulatorApiApp, finishApi, injectFaults, type Logger } from '../../kit';
 import { mpAnswers } from './mp-errors';
 import { cardTokenRoutes } from './card-tokens';
+import { searchRoutes } from './search.routes';
 import { paymentRoutes, type PaymentRoutesOptions } from './payments.routes';
 import type { RefundSettler } from './refunds';
 import { refundRoutes } from './refunds.routes';
@@ -19,6 +20,7 @@ export function apiApp(state: EmulatorState, sender: WebhookSender, options: Pay
   // Faults are keyed by the caller's access token, the credential that identifies the account.
   app.use(injectFaults(state.faults, (req) => bearerToken(req), mpAnswers));
   app.use(express.json({ limit: '1mb' }));
-  app.use(requireAccessToken(state), cardTokenRoutes(state), paymentRoutes(state, sender, options), refundRoutes(state, settler), chargebackRoutes(state, sender));
+  // The search before `/v1/payments/:id`, which would take `search` for an id.
+  app.use(requireAccessToken(state), cardTokenRoutes(state), searchRoutes(state), paymentRoutes(state, sender, options), refundRoutes(state, settler), chargebackRoutes(state, sender));
   return finishApi(app, mpAnswers, logger);
 }

@@ -6,6 +6,7 @@
 import { Router, type Express } from 'express';
 import { controlPort, escapeHtml, sendControlError as fail, type Logger } from '../../kit';
 import { z } from 'zod';
+import { dashboardRoutes, type DashboardOptions } from './dashboard.routes';
 import type { EmulatorState } from './emulator-state';
 import { centsToText } from './mp-format';
 import { createRefund, type RefundSettler } from './refunds';
@@ -22,8 +23,10 @@ const decideChargebackSchema = z.object({ outcome: z.enum(['won', 'lost']) }).st
 
 const dashboardRefundSchema = z.object({ amount_cents: z.number().int().min(1).optional() }).strict();
 
-export function controlApp(state: EmulatorState, sender: WebhookSender, logger: Logger, settler: RefundSettler): Express {
+export function controlApp(state: EmulatorState, sender: WebhookSender, logger: Logger, settler: RefundSettler, dashboard?: DashboardOptions): Express {
   const routes = Router();
+  // Payments made and changed in Mercado Pago's dashboard (dashboard.routes.ts).
+  if (dashboard) routes.use(dashboardRoutes(state, dashboard));
   routes.post('/__control/accounts', (req, res) => {
     const parsed = accountSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');

@@ -179,6 +179,11 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
     return this.expireIfDue(payment);
   }
 
+  /** The account's payments as they are now (expiry applied), in creation order. */
+  listPayments(userId: number): StoredPayment[] {
+    return [...(this.payments.get(userId)?.values() ?? [])].map((payment) => this.expireIfDue(payment));
+  }
+
   /** Any account's payment by id (the control API pays by id alone: ids are unique here). */
   findPayment(id: number): StoredPayment | undefined {
     const payment = this.byId.get(id);

@@ -37,9 +37,10 @@ export function createMercadoPagoEmulator(options: MercadoPagoEmulatorOptions = 
   const sender = new WebhookSender(state, state.deliveries, options.webhooks ?? {}, logger);
   const settler = new RefundSettler(state, sender, logger, options.refundSettleMs ?? 300);
   let controlBase = '';
+  const paymentOptions = { merchant: options.merchant ?? SANDBOX_MERCHANT, ticketBase: () => controlBase };
   const { lifecycle } = hostEmulator('mercadopago', options, {
-    api: createServer(apiApp(state, sender, { merchant: options.merchant ?? SANDBOX_MERCHANT, ticketBase: () => controlBase }, logger, settler)),
-    control: createServer(controlApp(state, sender, logger, settler)),
+    api: createServer(apiApp(state, sender, paymentOptions, logger, settler)),
+    control: createServer(controlApp(state, sender, logger, settler, paymentOptions)),
     faults: state.faults,
     stores: { state },
     webhooks: sender,
