@@ -53,13 +53,22 @@ import {
   type MercadoPagoPayment,
 } from './mercadopago.transformers';
 import { providerErrorFor } from './mercadopago.errors';
+import {
+  decodeMercadoPagoListCursor,
+  MERCADOPAGO_LIST_PAGE_SIZE,
+  MERCADOPAGO_LIST_PAGE_SIZE_MAX,
+  mercadoPagoSearchPage,
+  mercadoPagoSearchPath,
+  type MercadoPagoSearchAnswer,
+} from './mercadopago.listing';
+import type { ChargeListingCapable, ChargePage, ChargePeriod } from '../provider-charge-listing';
 import { refundMercadoPagoPayment } from './mercadopago.refunds';
 import { CHARGEBACK_ID, CHARGEBACK_TOPICS, chargebackOf, toProviderDispute } from './mercadopago.chargebacks';
 import type { DisputeEvidenceInput, ProviderDispute } from '../provider-disputes';
 import { documentationUpload } from './mercadopago.evidence';
 import { parseMercadoPagoWebhook, SIGNATURE_TOLERANCE_SECONDS } from './mercadopago.webhook';
 
-export class MercadoPagoAdapter implements ProviderAdapter {
+export class MercadoPagoAdapter implements ProviderAdapter, ChargeListingCapable {
   static readonly methods = ['pix', 'boleto', 'card'] as const;
   /** Vault cards are tokenized with `POST /v1/card_tokens`, which takes the security code: without it no token, no charge. */
   static readonly vaultCards = { needsCvc: true } as const;
@@ -74,8 +83,12 @@ export class MercadoPagoAdapter implements ProviderAdapter {
   readonly #webhookUrl: string;
   readonly #http: ProviderHttp;
   private readonly toleranceSeconds: number;
+  /** Payments per page of the search for reconciliation (setting `list_page_size`). */
+  private readonly listPageSize: number;
 
   constructor(context: AdapterContext) {
+    const pageSize = Number(context.settings['list_page_size'] ?? MERCADOPAGO_LIST_PAGE_SIZE);
+    this.listPageSize = Number.isSafeInteger(pageSize) ? Math.min(Math.max(pageSize, 1), MERCADOPAGO_LIST_PAGE_SIZE_MAX) : MERCADOPAGO_LIST_PAGE_SIZE;
     this.#webhookUrl = context.webhookUrl;
     this.#accessToken = context.credentials['access_token'] ?? '';
     // The secret Mercado Pago signs with is a credential (copied from its dashboard).
@@ -160,6 +173,14 @@ export class MercadoPagoAdapter implements ProviderAdapter {
     const token = (answer.body as MercadoPagoCardToken | undefined)?.id;
     if (typeof token !== 'string' || token.length === 0) throw new ProviderError('rejected', 'provider_error', 'mercadopago create card token: answer without an id');
     return token;
+  }
+
+  /** One page of the payments created in the period, oldest first (mercadopago.listing.ts). */
+  async listCharges(period: ChargePeriod, cursor: string | null): Promise<ChargePage> {
+    const offset = decodeMercadoPagoListCursor(cursor);
+    const answer = await this.api('GET', mercadoPagoSearchPath(period, offset, this.listPageSize), 'read');
+    if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'search payments');
+    return mercadoPagoSearchPage(answer.body as MercadoPagoSearchAnswer, period, offset, this.listPageSize);
   }
 
   async getCharge(providerPaymentId: string): Promise<ProviderCharge> {
