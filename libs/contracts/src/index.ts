@@ -33,3 +33,4 @@ export * from './public/card.public';
 export * from './public/statuses';
 export * from './vault-card';
 export * from './tracking-keys';
+export * from './integration-kinds';

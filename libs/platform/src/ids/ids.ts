@@ -21,6 +21,8 @@ export const ID_PREFIXES = {
   webhookDelivery: 'whd',
   routingRule: 'rr',
   payoutDestination: 'pdest',
+  integration: 'itg',
+  integrationDelivery: 'dlv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

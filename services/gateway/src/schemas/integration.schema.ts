@@ -1,3 +1,4 @@
+import { INTEGRATION_KINDS } from '@orquestra/contracts';
 import type { FieldHints } from '../validation/field-hints.pt-br';
 import { paginationShape } from './pagination.schema';
 import { z } from './zod-openapi';
@@ -5,8 +6,7 @@ import { z } from './zod-openapi';
 // Shapes and types only: which options and credentials a kind needs (and their formats) are the
 // tracking service's check (GET /v1/integration-kinds lists them), answered with the same body.
 
-/** The ad tools an integration can send sales to (GET /v1/integration-kinds). */
-export const INTEGRATION_KINDS = ['utmify', 'meta', 'tiktok'] as const;
+export { INTEGRATION_KINDS } from '@orquestra/contracts';
 /** Which sales an integration receives. */
 export const INTEGRATION_SALES = ['live', 'test', 'both'] as const;
 

@@ -1,3 +1,5 @@
+import type { IntegrationKindId } from '@orquestra/contracts';
+
 /**
  * The seam between the tracking service's core (sales, deliveries, retries) and each ad tool
  * (Utmify-style attribution tool, Meta Conversions API, TikTok Events API). A tool only turns a
@@ -5,9 +7,8 @@
  * schedules and retries. Facts about each tool: ../shared/providers/ad-integrations.md.
  */
 
-/** The kinds of integration (GET /integration-kinds). */
-export const INTEGRATION_KINDS = ['utmify', 'meta', 'tiktok'] as const;
-export type IntegrationKindId = (typeof INTEGRATION_KINDS)[number];
+/** The kinds of integration (GET /integration-kinds): one list, in libs/contracts. */
+export { INTEGRATION_KINDS, type IntegrationKindId } from '@orquestra/contracts';
 
 /**
  * Where a sale stands for the attribution tool's order (its `status`), in rank order: an order

@@ -2,7 +2,6 @@ import type { tracking } from '@orquestra/contracts';
 import { AppError, isDuplicateKeyError, newId, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { DeliveryDoc, DeliveryModel, DeliveryStatus } from '../db/delivery.model';
-import { trackingId } from '../db/ids';
 import type { IntegrationDoc, IntegrationModel } from '../db/integration.model';
 import type { SaleDoc } from '../db/sale.model';
 import { stageRank } from '../domain/order-stage';
@@ -103,7 +102,7 @@ export class DeliveriesService {
   private async insert(integration: IntegrationDoc, sale: SaleDoc, event: ToolEvent, how: { test: boolean; nonce: string; dueAt: Date | null }): Promise<DeliveryDoc | null> {
     const now = new Date();
     const doc: DeliveryDoc = {
-      _id: trackingId('dlv'),
+      _id: newId('integrationDelivery'),
       merchant_id: sale.merchant_id,
       integration_id: integration._id,
       kind: integration.kind,

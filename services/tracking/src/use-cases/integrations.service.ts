@@ -1,6 +1,5 @@
 import type { tracking } from '@orquestra/contracts';
-import { AppError, type SecretBox } from '@orquestra/platform';
-import { trackingId } from '../db/ids';
+import { AppError, newId, type SecretBox } from '@orquestra/platform';
 import { INTEGRATION_SALES, type IntegrationDoc, type IntegrationModel, type IntegrationSales } from '../db/integration.model';
 import { checkIntegrationInput, last4 } from '../domain/integration-input';
 import type { AdTool, IntegrationConfig, IntegrationKindId, KindDescription } from '../tools/ad-tool';
@@ -83,7 +82,7 @@ export class IntegrationsService {
     const name = request.name.trim() === '' ? this.tools[kind].describe().name : checkName(request.name);
     const now = new Date();
     const doc: IntegrationDoc = {
-      _id: trackingId('itg'),
+      _id: newId('integration'),
       merchant_id: scope.merchantId,
       kind,
       name,
