@@ -66,7 +66,7 @@ export function createAsaasEmulator(options: AsaasEmulatorOptions = {}): AsaasEm
   const tick = () => pixAutomaticTick(pixAutomaticDeps);
   const { lifecycle } = hostEmulator('asaas', options, {
     api: createServer(asaasApiApp(state, sender, routes, logger, settler, transfers)),
-    control: createServer(controlApp(state, sender, () => routes.invoiceBase, logger, settler, { deps: pixAutomaticDeps, tick })),
+    control: createServer(controlApp(state, sender, () => routes.invoiceBase, logger, settler, { deps: pixAutomaticDeps, tick }, routes)),
     faults: state.faults,
     stores: { state },
     webhooks: sender,

@@ -8,6 +8,7 @@ import { Router, type Express } from 'express';
 import { z } from 'zod';
 import { accountIdFor } from './asaas-ids';
 import { paymentJson } from './asaas-json';
+import { dashboardRoutes, type DashboardOptions } from './dashboard.routes';
 import type { EmulatorState, StoredPayment } from './emulator-state';
 import { ChargebackRefused, decideChargeback, openChargeback, redeliverChargeback } from './chargebacks';
 import { applyCard, cardPayable } from './invoice-checkout';
@@ -46,9 +47,19 @@ const subaccountStatusSchema = z.object({ status: z.enum(['active', 'refused', '
 
 const dashboardRefundSchema = z.object({ value_cents: z.number().int().min(1).optional(), description: z.string().max(500).optional() }).strict();
 
-export function controlApp(state: EmulatorState, sender: WebhookSender, invoiceBase: () => string, logger: Logger, settler: RefundSettler, pixAutomatic: { deps: PixAutomaticDeps; tick: () => void }): Express {
+export function controlApp(
+  state: EmulatorState,
+  sender: WebhookSender,
+  invoiceBase: () => string,
+  logger: Logger,
+  settler: RefundSettler,
+  pixAutomatic: { deps: PixAutomaticDeps; tick: () => void },
+  /** Charges made and changed in Asaas's dashboard (dashboard.routes.ts). */
+  dashboard?: DashboardOptions,
+): Express {
   const routes = Router();
   const json = (p: StoredPayment) => paymentJson(p, invoiceBase());
+  if (dashboard) routes.use(dashboardRoutes(state, dashboard, json));
   routes.post('/__control/accounts', (req, res) => {
     const parsed = accountSchema.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid body');

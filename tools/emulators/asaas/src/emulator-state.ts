@@ -251,7 +251,10 @@ export class EmulatorState {
       .filter((p) => p.accountId === accountId && !p.deleted)
       .map((p) => this.refresh(p))
       .filter(filter)
-      .reverse();
+      .reverse()
+      // Newest first by creation: charges made "in the dashboard" may carry an earlier date than
+      // ones stored before them (a stable sort keeps the newest stored first among equals).
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
   }
 
   /** Only charges awaiting payment (PENDING, OVERDUE) can be removed; removing twice is harmless. */

@@ -1,7 +1,7 @@
 /**
  * Charges: `POST /payments` (billingType PIX, BOLETO, or CREDIT_CARD / UNDEFINED paid on the invoice page,
  * or CREDIT_CARD with the card in the call: card-payments.ts), `GET /payments` (filters `externalReference`,
- * `customer`, `status`), `GET /payments/:id`, `DELETE /payments/:id` and
+ * `customer`, `status`, `dateCreated[ge]`, `dateCreated[le]`; newest first, `offset`/`limit`), `GET /payments/:id`, `DELETE /payments/:id` and
  * `GET /payments/:id/pixQrCode`, `GET /payments/:id/identificationField` (a BOLETO's linha
  * digitável: boleto.ts), plus `GET /pix/transactions/:id` for the EndToEndId of a paid one.
  * Shapes from docs.asaas.com "Criar nova cobrança", "Obter QR Code para pagamentos via Pix",
@@ -51,6 +51,14 @@ function parseDueDate(body: Body, today: string): string {
   if (!isIsoDate(dueDate)) throw asaasErrors.invalid('dueDate', 'A data de vencimento informada é inválida.');
   if (dueDate < today) throw asaasErrors.invalid('dueDate', 'A data de vencimento não pode ser anterior à data atual.');
   return dueDate;
+}
+
+/** A `YYYY-MM-DD` list filter, when given; anything else is refused as Asaas refuses a bad date. */
+function dateFilter(query: Record<string, unknown>, name: string): string | undefined {
+  const value = queryParam(query, name);
+  if (value === undefined) return undefined;
+  if (!isIsoDate(value)) throw asaasErrors.invalid('dateCreated', `O parâmetro ${name} deve ser uma data no formato AAAA-MM-DD.`);
+  return value;
 }
 
 export function paymentRoutes(state: EmulatorState, sender: WebhookSender, options: PaymentRoutesOptions): Router {
@@ -119,12 +127,17 @@ export function paymentRoutes(state: EmulatorState, sender: WebhookSender, optio
     const externalReference = queryParam(query, 'externalReference');
     const customer = queryParam(query, 'customer');
     const status = queryParam(query, 'status');
+    // Creation day bounds (São Paulo calendar dates, both inclusive), as Asaas filters `dateCreated`.
+    const createdFrom = dateFilter(query, 'dateCreated[ge]');
+    const createdTo = dateFilter(query, 'dateCreated[le]');
     const found = state.listPayments(
       accountOf(res).id,
       (p) =>
         (externalReference === undefined || p.externalReference === externalReference) &&
         (customer === undefined || p.customerId === customer) &&
-        (status === undefined || p.status === status),
+        (status === undefined || p.status === status) &&
+        (createdFrom === undefined || spDate(p.createdAt) >= createdFrom) &&
+        (createdTo === undefined || spDate(p.createdAt) <= createdTo),
     );
     sendJson(res, 200, listJson(found, pageOf(query), json));
   });

@@ -58,6 +58,19 @@ export function refundJson(refund: StoredRefund) {
   };
 }
 
+/**
+ * The refunded money leaves the balances when the refund is made: each credited split part's
+ * proportional share from its wallet (splits.ts), the rest from the charge's account.
+ */
+export function takeRefundedMoney(state: EmulatorState, payment: StoredPayment, refund: StoredRefund): void {
+  const reversals = reversalsFor(payment.split, payment.valueCents, payment.valueCents - refundableCents(payment));
+  for (const { part, cents } of reversals) {
+    state.transfers.debit(part.accountId, cents);
+    part.refundedCents += cents;
+  }
+  state.transfers.debit(payment.accountId, refund.valueCents - reversals.reduce((sum, r) => sum + r.cents, 0));
+}
+
 /** Turns PENDING refunds DONE after `settleAfterMs` and sends the payment's refund webhook. */
 export class RefundSettler {
   private readonly timers = new Timers();
@@ -70,14 +83,7 @@ export class RefundSettler {
   ) {}
 
   schedule(payment: StoredPayment, refund: StoredRefund, toJson: (p: StoredPayment) => unknown): void {
-    // The refunded money leaves the balances when the refund is made: each credited split part's
-    // proportional share from its wallet (splits.ts), the rest from the charge's account.
-    const reversals = reversalsFor(payment.split, payment.valueCents, payment.valueCents - refundableCents(payment));
-    for (const { part, cents } of reversals) {
-      this.state.transfers.debit(part.accountId, cents);
-      part.refundedCents += cents;
-    }
-    this.state.transfers.debit(payment.accountId, refund.valueCents - reversals.reduce((sum, r) => sum + r.cents, 0));
+    takeRefundedMoney(this.state, payment, refund);
     this.timers.after(this.settleAfterMs, () => {
       if (refund.status !== 'PENDING') return;
       refund.status = 'DONE';
