@@ -7,6 +7,8 @@ export * as accounts from './generated/orquestra/accounts/v1/accounts';
 export * as payments from './generated/orquestra/payments/v1/payments';
 export * as disputes from './generated/orquestra/payments/v1/disputes';
 export * as customers from './generated/orquestra/payments/v1/customers';
+export * as analytics from './generated/orquestra/payments/v1/analytics';
+export * as reconciliation from './generated/orquestra/payments/v1/reconciliation';
 export * as paymentPage from './generated/orquestra/payments/v1/payment_page';
 export * as routing from './generated/orquestra/routing/v1/routing';
 export * as providers from './generated/orquestra/providers/v1/providers';

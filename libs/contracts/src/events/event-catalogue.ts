@@ -92,6 +92,17 @@ export const integrationDeliveryObjectSchema = z
   })
   .passthrough();
 
+export const reconciliationRunObjectSchema = z
+  .object({
+    id: z.string().startsWith('rec_'),
+    object: z.literal('reconciliation_run'),
+    mode,
+    status: z.enum(['queued', 'running', 'completed', 'failed']),
+    start: z.string(),
+    end: z.string(),
+  })
+  .passthrough();
+
 /** The public event object (spec §6) around a given data.object schema. */
 export function publicEventSchema<T extends z.ZodTypeAny>(object: T) {
   return z.object({
@@ -174,6 +185,12 @@ export const EVENT_CATALOGUE: Record<PublicEventType, EventCatalogueEntry> = {
     'A sale could not be sent to an ad tool: the tool refused it (4xx, not retried) or every retry failed (reason says which).',
     'integration_delivery',
     integrationDeliveryObjectSchema,
+    'emitted',
+  ),
+  'reconciliation_run.completed': entry(
+    'A reconciliation run ended: its per-account report is in the object (status completed, or failed with failure_reason).',
+    'reconciliation_run',
+    reconciliationRunObjectSchema,
     'emitted',
   ),
 };

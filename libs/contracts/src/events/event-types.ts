@@ -42,6 +42,8 @@ export const PUBLIC_EVENT_TYPES = [
   'webhook_endpoint.disabled',
   // Emitted by tracking when a sale could not be delivered to an ad tool (refused, or retries ran out).
   'integration.delivery_failed',
+  // Emitted by payments when a reconciliation run ends (completed, or failed for good).
+  'reconciliation_run.completed',
 ] as const;
 
 export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];
