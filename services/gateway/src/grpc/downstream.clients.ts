@@ -1,4 +1,4 @@
-import { accounts, customers, disputes, notifications, payments, payouts, providers, routing, subscriptions, tracking, vault, webhooks } from '@orquestra/contracts';
+import { accounts, analytics, customers, disputes, notifications, payments, payouts, providers, routing, reconciliation, subscriptions, tracking, vault, webhooks } from '@orquestra/contracts';
 import { createRpcClient, type RpcClient } from '@orquestra/platform';
 
 /**
@@ -46,6 +46,9 @@ export interface DownstreamClients {
   >;
   /** Disputes live in the payments service (same address). */
   disputes: Pick<RpcClient<disputes.DisputesServiceService>, 'simulateDispute' | 'listDisputes' | 'getDispute' | 'submitEvidence'>;
+  /** Analytics and reconciliation runs live in the payments service (same address). */
+  analytics: Pick<RpcClient<analytics.AnalyticsServiceService>, 'getOverview'>;
+  reconciliation: Pick<RpcClient<reconciliation.ReconciliationServiceService>, 'createRun' | 'listRuns' | 'getRun' | 'listFindings'>;
   /** Customer records live in the payments service (same address). */
   customers: Pick<RpcClient<customers.CustomersServiceService>, 'listCustomers' | 'getCustomer' | 'upsertCustomer'>;
   /** Cards config, card fields tokens and saved cards (never RevealCard: that is the providers service's alone). */
@@ -116,6 +119,8 @@ export function createDownstreamClients(
     webhooks: createRpcClient(webhooks.WebhooksServiceService, addresses.notifications, { deadlineMs }),
     disputes: createRpcClient(disputes.DisputesServiceService, addresses.payments, { deadlineMs }),
     customers: createRpcClient(customers.CustomersServiceService, addresses.payments, { deadlineMs }),
+    analytics: createRpcClient(analytics.AnalyticsServiceService, addresses.payments, { deadlineMs }),
+    reconciliation: createRpcClient(reconciliation.ReconciliationServiceService, addresses.payments, { deadlineMs }),
     subscriptions: createRpcClient(subscriptions.SubscriptionsServiceService, addresses.subscriptions, { deadlineMs }),
     payouts: createRpcClient(payouts.PayoutsServiceService, addresses.payouts, { deadlineMs }),
     vault: createRpcClient(vault.VaultServiceService, addresses.vault, { deadlineMs }),

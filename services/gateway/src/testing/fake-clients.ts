@@ -42,6 +42,15 @@ export function fakeClients(): FakeClients {
       listCards: notStubbed('listCards'),
       deleteCard: notStubbed('deleteCard'),
     },
+    analytics: {
+      getOverview: notStubbed('getOverview'),
+    },
+    reconciliation: {
+      createRun: notStubbed('createRun'),
+      listRuns: notStubbed('listRuns'),
+      getRun: notStubbed('getRun'),
+      listFindings: notStubbed('listFindings'),
+    },
     tracking: {
       recordVisit: notStubbed('recordVisit'),
       listIntegrationKinds: notStubbed('listIntegrationKinds'),
