@@ -32,6 +32,8 @@ import {
   type WebhookRegistration,
   type WebhookRequest,
 } from '../provider-adapter';
+import { ASAAS_LIST_PAGE_SIZE_MAX, asaasPaymentListPage, asaasPaymentListPath, decodeAsaasListCursor, type AsaasPaymentList } from './asaas.listing';
+import type { ChargeListingCapable, ChargePage, ChargePeriod } from '../provider-charge-listing';
 import { parseJsonExact, stringifyExact } from './asaas.json';
 import {
   buildCustomerRequest,
@@ -82,7 +84,7 @@ function errorDescriptionOf(body: unknown): string {
 /** Asaas requires a User-Agent on every request (accounts created since 2024-06-13). */
 const USER_AGENT = 'Orquestra/1.0 (payment orchestration)';
 
-export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCapable, SubaccountCapable {
+export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCapable, SubaccountCapable, ChargeListingCapable {
   /** Boleto (`billingType BOLETO`, its line from `/identificationField`); card on Asaas's hosted invoice page (asaas.card.ts). */
   static readonly methods = ['pix', 'boleto', 'card'] as const;
   /** Chargebacks arrive by webhook (asaas.chargebacks.ts). */
@@ -110,8 +112,13 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
   /** `settings.webhook_email`: where Asaas reports failing webhooks (optional). */
   private readonly webhookEmail: string | undefined;
 
+  /** Charges per page of the list for reconciliation (setting `list_page_size`; Asaas allows 100). */
+  private readonly listPageSize: number;
+
   constructor(context: AdapterContext) {
     this.webhookEmail = context.settings['webhook_email'] || undefined;
+    const pageSize = Number(context.settings['list_page_size'] ?? ASAAS_LIST_PAGE_SIZE_MAX);
+    this.listPageSize = Number.isSafeInteger(pageSize) ? Math.min(Math.max(pageSize, 1), ASAAS_LIST_PAGE_SIZE_MAX) : ASAAS_LIST_PAGE_SIZE_MAX;
     this.#apiKey = context.credentials['api_key'] ?? '';
     this.#webhookSecret = context.webhookSecret;
     this.#signingSecret = context.signingSecret;
@@ -123,6 +130,14 @@ export class AsaasAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
   /** Releases the connection pool. */
   close(): Promise<void> {
     return this.#http.close();
+  }
+
+  /** One page of the charges created on the period's São Paulo days, newest first (asaas.listing.ts). */
+  async listCharges(period: ChargePeriod, cursor: string | null): Promise<ChargePage> {
+    const offset = decodeAsaasListCursor(cursor);
+    const answer = await this.api('GET', asaasPaymentListPath(period, offset, this.listPageSize), 'read');
+    if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'list payments');
+    return asaasPaymentListPage(answer.body as AsaasPaymentList, period, offset);
   }
 
   /**
