@@ -168,6 +168,11 @@ export interface CobrancaOptions {
   boletoBase: () => string;
 }
 
+/** `YYYY-MM-DD HH:mm:ss` in São Paulo (UTC−03:00), as the API Cobranças writes its times (no offset). */
+function spDateTime(at: Date): string {
+  return new Date(at.getTime() - 3 * 3_600_000).toISOString().replace('T', ' ').slice(0, 19);
+}
+
 function chargeData(charge: StoredCobranca, options: CobrancaOptions) {
   const link = `${options.boletoBase()}/cobrancas/${charge.chargeId}/boleto`;
   return {
@@ -176,8 +181,8 @@ function chargeData(charge: StoredCobranca, options: CobrancaOptions) {
     status: charge.status,
     custom_id: charge.customId,
     notification_url: charge.notificationUrl,
-    created_at: charge.createdAt.toISOString().replace('T', ' ').slice(0, 19),
-    ...(charge.paidAt ? { paid_at: charge.paidAt.toISOString().replace('T', ' ').slice(0, 19) } : {}),
+    created_at: spDateTime(charge.createdAt),
+    ...(charge.paidAt ? { paid_at: spDateTime(charge.paidAt) } : {}),
     payment: {
       method: 'banking_billet',
       banking_billet: { barcode: formatLine(charge.digitableLine), link, billet_link: link, pdf: { charge: `${link}/pdf` }, expire_at: charge.expireAt },
@@ -302,7 +307,7 @@ export function cobrancaRoutes(state: EmulatorState, book: CobrancaBook, sender:
         custom_id: charge.customId,
         status: { current: h.current, previous: h.previous },
         identifiers: { charge_id: charge.chargeId },
-        created_at: h.at.toISOString().replace('T', ' ').slice(0, 19),
+        created_at: spDateTime(h.at),
       })),
     });
   });

@@ -303,11 +303,12 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCap
   }
 
   /**
-   * One page of the Pix charges created in the period (efi.listing.ts): `GET /v2/cob` by
-   * creation time, oldest first. Boletos are not listed (API Cobranças; see efi.listing.ts).
+   * One page of the charges created in the period (efi.listing.ts): the Pix ones from `GET /v2/cob`
+   * by creation time, oldest first, then the boletos of the API Cobranças in one last page.
    */
   async listCharges(period: ChargePeriod, cursor: string | null): Promise<ChargePage> {
     const page = decodeEfiListCursor(cursor);
+    if (page === 'boletos') return { charges: await this.#cobrancas.list(period), next: null };
     const size = this.options.listPageSize;
     const answer = await this.api('GET', efiCobListPath(period, page, size), 'read');
     if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'list cobs');

@@ -21,6 +21,7 @@ import { boletoDueDate, endOfDueDate } from '../../domain/boleto-due-date';
 import { ProviderHttp, type HttpAnswer, type HttpExchangeObserver } from '../http/provider-http';
 import type { RequestPurpose } from '../http/transport-errors';
 import { ProviderError, type CreateChargeInput, type ProviderCharge, type ProviderChargeStatus } from '../provider-adapter';
+import type { ChargePeriod, ListedCharge } from '../provider-charge-listing';
 import { providerErrorFor } from './efi.errors';
 
 export type EfiCobrancaStatus = 'new' | 'waiting' | 'link' | 'paid' | 'unpaid' | 'canceled' | 'identified' | 'settled' | 'expired';
@@ -276,6 +277,13 @@ export class EfiCobrancas {
     return cobrancaToProviderCharge((answer.body as { data: EfiCobranca }).data);
   }
 
+  /** The boletos created in the period (one request: see efi.listing.ts on paging). */
+  async list(period: ChargePeriod): Promise<ListedCharge[]> {
+    const answer = await this.api('GET', cobrancaListPath(period), 'read');
+    if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'list boletos');
+    return cobrancaListCharges(answer.body, period);
+  }
+
   /** Cancels a boleto still open; one no longer open is answered as it is. */
   async cancel(chargeId: string): Promise<ProviderCharge> {
     const answer = await this.api('PUT', `/v1/charge/${chargeId}/cancel`, 'write');
@@ -287,4 +295,47 @@ export class EfiCobrancas {
     }
     throw error;
   }
+}
+
+// --- listing for reconciliation (issue 18) -------------------------------------------------------
+
+/** A boleto as `GET /v1/charges` lists it (the fields reconciliation reads). */
+export interface EfiListedCobranca extends EfiCobranca {
+  /** `YYYY-MM-DD HH:mm:ss` in São Paulo. */
+  created_at?: string | null;
+}
+
+/** `YYYY-MM-DD HH:mm:ss` (São Paulo, no offset) → the instant. */
+function saoPauloInstant(text: string | null | undefined): Date {
+  const match = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})$/.exec(text ?? '');
+  return match ? new Date(`${match[1]}T${match[2]}-03:00`) : new Date(NaN);
+}
+
+/**
+ * A listed boleto: Efí reports no fee in it, and boletos have no refunds at Efí; `reference` is
+ * the `custom_id` the adapter set at creation (a digest of our idempotency key, customIdFor).
+ */
+export function cobrancaToListedCharge(charge: EfiListedCobranca): ListedCharge {
+  return {
+    providerPaymentId: String(charge.charge_id),
+    status: mapCobrancaStatus(charge.status).status,
+    amount: charge.total,
+    amountRefunded: 0,
+    fee: null,
+    method: 'boleto',
+    createdAt: saoPauloInstant(charge.created_at),
+    reference: charge.custom_id || null,
+  };
+}
+
+/** `GET /v1/charges` for the São Paulo days the period touches; only boletos created in [from, to) are kept. */
+export function cobrancaListPath(period: ChargePeriod): string {
+  const day = (at: Date) => new Date(at.getTime() - 3 * 3_600_000).toISOString().slice(0, 10);
+  const query = new URLSearchParams({ charge_type: 'billet', begin_date: day(period.from), end_date: day(new Date(period.to.getTime() - 1)) });
+  return `/v1/charges?${query.toString()}`;
+}
+
+export function cobrancaListCharges(body: unknown, period: ChargePeriod): ListedCharge[] {
+  const data = (body as { data?: EfiListedCobranca[] } | undefined)?.data;
+  return (Array.isArray(data) ? data : []).map(cobrancaToListedCharge).filter((c) => c.createdAt >= period.from && c.createdAt < period.to);
 }

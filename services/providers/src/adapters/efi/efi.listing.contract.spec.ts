@@ -1,7 +1,7 @@
 /**
  * Contract test of listCharges: the real EfiAdapter over HTTPS with mTLS against the Efí emulator
- * in-process. Charges made through the adapter and one made in Efí's dashboard are listed across
- * pages; charges outside the period are not; a status changed behind our back reads as it is now.
+ * in-process. Charges made through the adapter (Pix and a boleto) and one made in Efí's dashboard
+ * are listed across pages; charges outside the period are not; a status changed behind our back reads as it is now.
  */
 import { createEfiEmulator, generateTestCerts, type EfiEmulator, type TestCerts } from '@orquestra/emulators';
 import type { CreateChargeInput } from '../provider-adapter';
@@ -25,11 +25,15 @@ async function control(path: string, body: unknown): Promise<Record<string, any>
   return answer;
 }
 
-const input = (n: number, amount: number): CreateChargeInput => ({
+const input = (n: number, amount: number, method: 'pix' | 'boleto' = 'pix'): CreateChargeInput => ({
   paymentId: `pay_listing_${n}`,
-  method: 'pix',
+  method,
   amount,
-  customer: { name: 'Maria Aparecida Souza', document: '52998224725' },
+  customer: {
+    name: 'Maria Aparecida Souza',
+    document: '52998224725',
+    address: { street: 'Rua das Flores', number: '100', neighborhood: 'Centro', city: 'São Paulo', state: 'SP', zip: '01001000' },
+  },
   expiresInSeconds: 3600,
   metadata: {},
   idempotencyKey: `pay_listing_${n}:acc_efi_1`,
@@ -76,6 +80,7 @@ afterAll(async () => {
 it('lists our charges and a dashboard one across pages, nothing outside the period, a status changed behind our back as it is now', async () => {
   const from = new Date(Date.now() - 1_000);
   const made = [await adapter.createCharge(input(1, 1_000)), await adapter.createCharge(input(2, 2_050)), await adapter.createCharge(input(3, 30_000))];
+  const boleto = await adapter.createCharge(input(4, 5_990, 'boleto'));
   const dashboard = await control('/__control/dashboard-charges', { client_id: CLIENT.client_id, amount: 4_200, status: 'paid' });
   const to = new Date(Date.now() + 1_000);
   // Outside [from, to): just before, exactly at `to`, long after; and another account's charge inside.
@@ -89,8 +94,10 @@ it('lists our charges and a dashboard one across pages, nothing outside the peri
 
   const { charges, pages } = await listAll({ from, to });
   expect(pages).toBeGreaterThanOrEqual(2);
-  expect(charges.map((c) => c.providerPaymentId)).toEqual([...made.map((c) => c.providerPaymentId), dashboard['txid']]);
-  const [first, second, third, fromDashboard] = charges;
+  // The Pix charges page by page, then the boletos of the API Cobranças.
+  expect(charges.map((c) => c.providerPaymentId)).toEqual([...made.map((c) => c.providerPaymentId), dashboard['txid'], boleto.providerPaymentId]);
+  const [first, second, third, fromDashboard, listedBoleto] = charges;
+  expect(listedBoleto).toMatchObject({ status: 'pending', amount: 5_990, amountRefunded: 0, fee: null, method: 'boleto', reference: expect.stringMatching(/^orq_[0-9a-f]{40}$/) });
   expect(first).toMatchObject({ status: 'pending', amount: 1_000, amountRefunded: 0, fee: null, method: 'pix', reference: null });
   expect(second).toMatchObject({ status: 'paid', amount: 2_050, amountRefunded: 2_050, fee: null });
   expect(third).toMatchObject({ status: 'pending', amount: 30_000 });
@@ -101,6 +108,8 @@ it('lists our charges and a dashboard one across pages, nothing outside the peri
 });
 
 it('answers an empty page for a period without charges', async () => {
-  const page = await adapter.listCharges({ from: new Date('2020-01-01T00:00:00Z'), to: new Date('2020-01-02T00:00:00Z') }, null);
-  expect(page).toEqual({ charges: [], next: null });
+  const period = { from: new Date('2020-01-01T00:00:00Z'), to: new Date('2020-01-02T00:00:00Z') };
+  const pix = await adapter.listCharges(period, null);
+  expect(pix).toEqual({ charges: [], next: '{"boletos":true}' });
+  expect(await adapter.listCharges(period, pix.next)).toEqual({ charges: [], next: null });
 });

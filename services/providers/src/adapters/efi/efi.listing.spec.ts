@@ -1,5 +1,6 @@
 import type { EfiCob } from './efi.transformers';
-import { cobToListedCharge, decodeEfiListCursor, efiCobListPage, efiCobListPath } from './efi.listing';
+import { cobrancaListCharges, cobrancaListPath } from './efi.cobrancas';
+import { cobToListedCharge, decodeEfiListCursor, EFI_BOLETO_PHASE_CURSOR, efiCobListPage, efiCobListPath } from './efi.listing';
 
 const period = { from: new Date('2026-03-01T12:00:00.000Z'), to: new Date('2026-03-02T12:00:00.000Z') };
 
@@ -73,10 +74,37 @@ describe('Efí charge listing', () => {
     const page = efiCobListPage(list, period, 0, 2);
     expect(page.charges.map((c) => c.providerPaymentId)).toEqual(['in']);
     expect(decodeEfiListCursor(page.next)).toBe(1);
-    expect(efiCobListPage({ ...list, parametros: { paginacao: { quantidadeDePaginas: 2 } } }, period, 1, 2).next).toBeNull();
+    // After the last Pix page: the boleto phase.
+    const last = efiCobListPage({ ...list, parametros: { paginacao: { quantidadeDePaginas: 2 } } }, period, 1, 2).next;
+    expect(last).toBe(EFI_BOLETO_PHASE_CURSOR);
+    expect(decodeEfiListCursor(last)).toBe('boletos');
     // No page count: a short page is the last one.
-    expect(efiCobListPage({ cobs: [cob()] }, period, 0, 2).next).toBeNull();
+    expect(efiCobListPage({ cobs: [cob()] }, period, 0, 2).next).toBe(EFI_BOLETO_PHASE_CURSOR);
     expect(decodeEfiListCursor(null)).toBe(0);
     expect(() => decodeEfiListCursor('{"pagina":-1}')).toThrow(RangeError);
+  });
+
+  it('lists boletos by the São Paulo days of the period, keeping those created in [from, to)', () => {
+    const url = new URL(`https://x${cobrancaListPath(period)}`);
+    expect(url.pathname).toBe('/v1/charges');
+    // from 2026-03-01 09:00 and to 2026-03-02 09:00 in São Paulo.
+    expect(Object.fromEntries(url.searchParams)).toEqual({ charge_type: 'billet', begin_date: '2026-03-01', end_date: '2026-03-02' });
+    const listed = cobrancaListCharges(
+      {
+        code: 200,
+        data: [
+          { charge_id: 1, total: 5000, status: 'waiting', custom_id: 'orq_abc', created_at: '2026-03-01 08:59:59' },
+          { charge_id: 2, total: 2590, status: 'paid', custom_id: 'orq_def', created_at: '2026-03-01 09:00:00' },
+          { charge_id: 3, total: 700, status: 'unpaid', custom_id: null, created_at: '2026-03-02 08:59:59' },
+          { charge_id: 4, total: 800, status: 'canceled', created_at: '2026-03-02 09:00:00' },
+        ],
+      },
+      period,
+    );
+    expect(listed).toEqual([
+      { providerPaymentId: '2', status: 'paid', amount: 2590, amountRefunded: 0, fee: null, method: 'boleto', createdAt: new Date('2026-03-01T12:00:00.000Z'), reference: 'orq_def' },
+      { providerPaymentId: '3', status: 'canceled', amount: 700, amountRefunded: 0, fee: null, method: 'boleto', createdAt: new Date('2026-03-02T11:59:59.000Z'), reference: null },
+    ]);
+    expect(cobrancaListCharges({ code: 200 }, period)).toEqual([]);
   });
 });
