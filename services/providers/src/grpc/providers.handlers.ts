@@ -13,6 +13,7 @@ import { guarded as guardedCall, toAppError } from './provider-errors';
 import { payoutHandlers } from './payout.handlers';
 import { recurrenceHandlers } from './recurrence.handlers';
 import { subaccountHandlers } from './subaccount.handlers';
+import { chargeListingHandlers } from './charge-listing.handlers';
 import { VaultCards } from '../domain/vault-cards';
 
 /** The charge's buyer as adapters take it: the contracts' customer, whose name every provider requires. */
@@ -76,6 +77,7 @@ export function providersHandlers(deps: {
     ...recurrenceHandlers(accounts),
     ...payoutHandlers(accounts, subaccountSecrets),
     ...subaccountHandlers(accounts, subaccountSecrets),
+    ...chargeListingHandlers(accounts),
 
     async listProviders() {
       return { providers: Object.values(PROVIDER_CATALOG).map(toProtoProvider) };
