@@ -23,6 +23,8 @@ export const ID_PREFIXES = {
   payoutDestination: 'pdest',
   integration: 'itg',
   integrationDelivery: 'dlv',
+  reconciliationRun: 'rec',
+  reconciliationFinding: 'rcf',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
