@@ -18,6 +18,7 @@ import { providerAccountsRoutes } from '../routes/provider-accounts.routes';
 import { providerWebhookRoutes } from '../routes/provider-webhooks.routes';
 import { providersRoutes } from '../routes/providers.routes';
 import { qrCodeRoutes } from '../routes/qr-code.routes';
+import { reconciliationRoutes } from '../routes/reconciliation.routes';
 import { routingRulesRoutes } from '../routes/routing-rules.routes';
 import { routingRoutes } from '../routes/routing.routes';
 import { subscriptionsRoutes } from '../routes/subscriptions.routes';
@@ -82,6 +83,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use('/v1', routingRulesRoutes(context));
   app.use('/v1', routingRoutes(context));
   app.use('/v1', integrationsRoutes(context));
+  app.use('/v1', reconciliationRoutes(context));
   app.use(notFoundHandler());
   app.use(errorHandler(deps.logger));
   return app;

@@ -12,6 +12,7 @@ import { registerIntegrationPaths } from './integrations.paths';
 import { registerPaymentPagePaths } from './payment-page.paths';
 import { registerPaymentPaths } from './payments.paths';
 import { registerPayoutPaths } from './payouts.paths';
+import { registerReconciliationPaths } from './reconciliation.paths';
 import { registerProviderPaths } from './provider.paths';
 import { registerRoutingPaths } from './routing.paths';
 import { registerSubaccountPaths } from './subaccounts.paths';
@@ -49,6 +50,7 @@ export function buildOpenApiDocument(options: { serverUrl: string }): ReturnType
   registerCustomerPaths(registry);
   registerCardPaths(registry);
   registerIntegrationPaths(registry);
+  registerReconciliationPaths(registry);
   registerDocsPath(registry);
   registerPaymentPagePaths(registry);
 
