@@ -7,6 +7,7 @@ import { IntegrationKindsResource, IntegrationsResource } from './resources/inte
 import { PaymentsResource } from './resources/payments.resource';
 import { BalancesResource, PayoutDestinationsResource, PayoutsResource } from './resources/payouts.resource';
 import { ProviderAccountsResource, ProvidersResource } from './resources/providers.resource';
+import { ReconciliationRunsResource } from './resources/reconciliation-runs.resource';
 import { RoutingResource, RoutingRulesResource } from './resources/routing.resource';
 import { SubaccountsResource } from './resources/subaccounts.resource';
 import { SubscriptionsResource } from './resources/subscriptions.resource';
@@ -40,6 +41,7 @@ export class Orquestra {
   readonly webhookDeliveries: WebhookDeliveriesResource;
   readonly integrationKinds: IntegrationKindsResource;
   readonly integrations: IntegrationsResource;
+  readonly reconciliationRuns: ReconciliationRunsResource;
   /** Lower-level access for routes this SDK does not wrap yet. */
   readonly transport: Transport;
 
@@ -64,5 +66,6 @@ export class Orquestra {
     this.webhookDeliveries = new WebhookDeliveriesResource(this.transport);
     this.integrationKinds = new IntegrationKindsResource(this.transport);
     this.integrations = new IntegrationsResource(this.transport);
+    this.reconciliationRuns = new ReconciliationRunsResource(this.transport);
   }
 }

@@ -17,6 +17,7 @@ export * from './types/customer.types';
 export * from './types/card.types';
 export * from './types/webhook-endpoint.types';
 export * from './types/integration.types';
+export * from './types/reconciliation.types';
 export type { IdempotentCallOptions } from './resources/resource';
 export {
   constructEvent,

@@ -10,6 +10,7 @@ import type { WebhookDelivery, WebhookEndpoint } from './types/webhook-endpoint.
 import type { CustomerRecord } from './types/customer.types';
 import type { Card, CardsConfig, DeletedCard } from './types/card.types';
 import type { DeletedIntegration, Integration, IntegrationDelivery, IntegrationDeliveryResponse, IntegrationField, IntegrationKind } from './types/integration.types';
+import type { ReconciliationAccountReport, ReconciliationFinding, ReconciliationRun } from './types/reconciliation.types';
 import type { ApiErrorBody } from './errors';
 
 // The fields of each SDK type, by the name of the OpenAPI schema it mirrors. `fields<T>()` only
@@ -109,5 +110,18 @@ export const SCHEMA_FIELDS: Record<string, string[]> = {
     attempts: true, next_attempt_at: true, request: true, response: true, created_at: true, updated_at: true, delivered_at: true,
   }),
   IntegrationDeliveryResponse: fields<IntegrationDeliveryResponse>({ status: true, body: true }),
+  ReconciliationRun: fields<ReconciliationRun>({
+    id: true, object: true, mode: true, status: true, start: true, end: true, fix: true, accounts: true, created_at: true,
+    completed_at: true, failure_reason: true,
+  }),
+  ReconciliationAccountReport: fields<ReconciliationAccountReport>({
+    provider_account_id: true, provider: true, status: true, listed: true, matched: true, missing_at_provider: true,
+    unknown_to_orquestra: true, status_differences: true, amount_differences: true, fee_differences: true, refund_differences: true,
+    fixed: true, error: true,
+  }),
+  ReconciliationFinding: fields<ReconciliationFinding>({
+    id: true, object: true, run_id: true, provider_account_id: true, kind: true, payment_id: true, provider_payment_id: true,
+    ours: true, theirs: true, fix_result: true, created_at: true,
+  }),
   ErrorBody: fields<ApiErrorBody>({ type: true, message: true, code: true, param: true }),
 };
