@@ -307,6 +307,8 @@ schema.index({ merchant_id: 1, mode: 1, source_key_id: 1, _id: -1 });
 schema.index({ merchant_id: 1, mode: 1, subscription_id: 1, _id: -1 }, { partialFilterExpression: { subscription_id: { $exists: true } } });
 // Provider webhooks find their payment by the provider's charge id.
 schema.index({ provider_account_id: 1, provider_payment_id: 1 });
+// Reconciliation: an account's payments created in a run's period, in order (the missing phase).
+schema.index({ provider_account_id: 1, created_at: 1, _id: 1 });
 // Disputes opened at a provider name the Pix by its end-to-end id (MED).
 schema.index({ provider_account_id: 1, end_to_end_id: 1 });
 // A subaccount's split payments (GET /subaccounts/{id}: totals and the recent ones).
