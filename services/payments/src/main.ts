@@ -1,5 +1,5 @@
 import './telemetry';
-import { customers as customersContract, disputes as disputesContract, payments, payouts, providers, routing } from '@orquestra/contracts';
+import { customers as customersContract, disputes as disputesContract, payments, payouts, providers, reconciliation as reconciliationContract, routing } from '@orquestra/contracts';
 import { createRpcClient, ensureIndexes, runService } from '@orquestra/platform';
 import { config } from './config';
 import { registerCustomerModel } from './db/customer.model';
@@ -42,6 +42,9 @@ import { ProviderChargeUpdates } from './orchestration/provider-charge-updates';
 import { PaymentRefunds } from './orchestration/refund-payment';
 import { PaymentSimulation } from './orchestration/simulate-payment';
 import { PaymentSync } from './orchestration/sync-payment';
+import { registerReconciliationModels } from './reconciliation/reconciliation.model';
+import { ReconciliationRuns } from './reconciliation/reconciliation-runs';
+import { reconciliationHandlers } from './reconciliation/reconciliation.handlers';
 
 void runService({
   config,
@@ -55,6 +58,7 @@ void runService({
     const orphanCharges = registerOrphanChargeModel(db);
     const refundFollowUpModel = registerRefundFollowUpModel(db);
     const disputeModel = registerDisputeModel(db);
+    const reconciliationModels = registerReconciliationModels(db);
     await ensureIndexes(db);
 
     const routingClient = createRpcClient(routing.RoutingServiceService, config.ROUTING_GRPC_ADDR, { deadlineMs: config.GRPC_DEADLINE_MS });
@@ -160,6 +164,20 @@ void runService({
     onShutdown(() => disputes.worker.stop());
     grpc.addService(customersContract.CustomersServiceService, customersHandlers(customers), 'orquestra.payments.v1.CustomersService');
     grpc.addService(disputesContract.DisputesServiceService, disputesHandlers(disputes), 'orquestra.payments.v1.DisputesService');
+
+    // Reconciliation runs (docs/reconciliation.md): due work in slices, resumed where it stopped.
+    const reconciliationRuns = new ReconciliationRuns({
+      models: reconciliationModels,
+      payments: paymentModel,
+      providers: providersClient,
+      sync: (id, scope, requestId) => sync.sync(id, scope, requestId),
+      outbox,
+      logger,
+    });
+    await outbox.watch(reconciliationRuns.collection);
+    reconciliationRuns.worker.start();
+    onShutdown(() => reconciliationRuns.worker.stop());
+    grpc.addService(reconciliationContract.ReconciliationServiceService, reconciliationHandlers(reconciliationRuns), 'orquestra.payments.v1.ReconciliationService');
 
     grpc.addService(payments.PaymentsServiceService, paymentsHandlers({ store, creator, cancellation, simulation, sync, methods, links, refunds, awaitingMethod, cyclePayments, pageTracking: new PageTracking(store) }), 'orquestra.payments.v1.PaymentsService');
   },
