@@ -19,6 +19,7 @@ import { providerWebhookRoutes } from '../routes/provider-webhooks.routes';
 import { providersRoutes } from '../routes/providers.routes';
 import { qrCodeRoutes } from '../routes/qr-code.routes';
 import { reconciliationRoutes } from '../routes/reconciliation.routes';
+import { analyticsRoutes } from '../routes/analytics.routes';
 import { routingRulesRoutes } from '../routes/routing-rules.routes';
 import { routingRoutes } from '../routes/routing.routes';
 import { subscriptionsRoutes } from '../routes/subscriptions.routes';
@@ -84,6 +85,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use('/v1', routingRoutes(context));
   app.use('/v1', integrationsRoutes(context));
   app.use('/v1', reconciliationRoutes(context));
+  app.use('/v1', analyticsRoutes(context));
   app.use(notFoundHandler());
   app.use(errorHandler(deps.logger));
   return app;

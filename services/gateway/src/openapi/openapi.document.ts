@@ -13,6 +13,7 @@ import { registerPaymentPagePaths } from './payment-page.paths';
 import { registerPaymentPaths } from './payments.paths';
 import { registerPayoutPaths } from './payouts.paths';
 import { registerReconciliationPaths } from './reconciliation.paths';
+import { registerAnalyticsPaths } from './analytics.paths';
 import { registerProviderPaths } from './provider.paths';
 import { registerRoutingPaths } from './routing.paths';
 import { registerSubaccountPaths } from './subaccounts.paths';
@@ -51,6 +52,7 @@ export function buildOpenApiDocument(options: { serverUrl: string }): ReturnType
   registerCardPaths(registry);
   registerIntegrationPaths(registry);
   registerReconciliationPaths(registry);
+  registerAnalyticsPaths(registry);
   registerDocsPath(registry);
   registerPaymentPagePaths(registry);
 
