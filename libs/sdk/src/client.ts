@@ -1,4 +1,5 @@
 import { Transport, type ClientOptions } from './http/transport';
+import { AnalyticsResource } from './resources/analytics.resource';
 import { CardsConfigResource, CardsResource } from './resources/cards.resource';
 import { CustomersResource } from './resources/customers.resource';
 import { DisputesResource } from './resources/disputes.resource';
@@ -42,6 +43,7 @@ export class Orquestra {
   readonly integrationKinds: IntegrationKindsResource;
   readonly integrations: IntegrationsResource;
   readonly reconciliationRuns: ReconciliationRunsResource;
+  readonly analytics: AnalyticsResource;
   /** Lower-level access for routes this SDK does not wrap yet. */
   readonly transport: Transport;
 
@@ -67,5 +69,6 @@ export class Orquestra {
     this.integrationKinds = new IntegrationKindsResource(this.transport);
     this.integrations = new IntegrationsResource(this.transport);
     this.reconciliationRuns = new ReconciliationRunsResource(this.transport);
+    this.analytics = new AnalyticsResource(this.transport);
   }
 }

@@ -18,6 +18,7 @@ export * from './types/card.types';
 export * from './types/webhook-endpoint.types';
 export * from './types/integration.types';
 export * from './types/reconciliation.types';
+export * from './types/analytics.types';
 export type { IdempotentCallOptions } from './resources/resource';
 export {
   constructEvent,

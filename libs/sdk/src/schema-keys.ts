@@ -10,6 +10,7 @@ import type { WebhookDelivery, WebhookEndpoint } from './types/webhook-endpoint.
 import type { CustomerRecord } from './types/customer.types';
 import type { Card, CardsConfig, DeletedCard } from './types/card.types';
 import type { DeletedIntegration, Integration, IntegrationDelivery, IntegrationDeliveryResponse, IntegrationField, IntegrationKind } from './types/integration.types';
+import type { AnalyticsDayFigures, AnalyticsFigures, AnalyticsMethodFigures, AnalyticsOverview, AnalyticsProviderFigures } from './types/analytics.types';
 import type { ReconciliationAccountReport, ReconciliationFinding, ReconciliationRun } from './types/reconciliation.types';
 import type { ApiErrorBody } from './errors';
 
@@ -122,6 +123,25 @@ export const SCHEMA_FIELDS: Record<string, string[]> = {
   ReconciliationFinding: fields<ReconciliationFinding>({
     id: true, object: true, run_id: true, provider_account_id: true, kind: true, payment_id: true, provider_payment_id: true,
     ours: true, theirs: true, fix_result: true, created_at: true,
+  }),
+  AnalyticsOverview: fields<AnalyticsOverview>({
+    object: true, mode: true, start: true, end: true, timezone: true, totals: true, by_provider: true, by_method: true, daily: true,
+  }),
+  AnalyticsFigures: fields<AnalyticsFigures>({
+    gross: true, refunded: true, fees: true, net: true, created: true, approved: true, refused: true, canceled: true, pending: true,
+    approval_rate: true,
+  }),
+  AnalyticsProviderFigures: fields<AnalyticsProviderFigures>({
+    provider_account_id: true, provider: true, gross: true, refunded: true, fees: true, net: true, created: true, approved: true,
+    refused: true, canceled: true, pending: true, approval_rate: true, by_method: true,
+  }),
+  AnalyticsMethodFigures: fields<AnalyticsMethodFigures>({
+    method: true, gross: true, refunded: true, fees: true, net: true, created: true, approved: true, refused: true, canceled: true,
+    pending: true, approval_rate: true,
+  }),
+  AnalyticsDayFigures: fields<AnalyticsDayFigures>({
+    date: true, gross: true, refunded: true, fees: true, net: true, created: true, approved: true, refused: true, canceled: true,
+    pending: true, approval_rate: true,
   }),
   ErrorBody: fields<ApiErrorBody>({ type: true, message: true, code: true, param: true }),
 };
