@@ -431,6 +431,24 @@ describe('reconciliation routes', () => {
       expect(answer.text).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
     });
 
+    it('streams a long list to the end: every page, in order, each row once', async () => {
+      const all = Array.from({ length: 2_500 }, (_, i) =>
+        protoFinding({ id: `rcf_${String(i).padStart(5, '0')}`, provider_payment_id: `pi_${i}`, ours: { status: 'pending', note: 'x'.repeat(200) }, theirs: { status: 'paid' } }),
+      );
+      const cursors: string[] = [];
+      clients.reconciliation.listFindings = async ({ starting_after, limit }) => {
+        cursors.push(starting_after);
+        const from = starting_after ? all.findIndex((finding) => finding.id === starting_after) + 1 : 0;
+        return { findings: all.slice(from, from + limit), has_more: from + limit < all.length };
+      };
+      const answer = await app.request('GET', '/v1/reconciliation-runs/rec_01jrun/findings.csv', { headers: FULL });
+      expect(answer.status).toBe(200);
+      const rows = parseCsv(answer.text);
+      expect(rows).toHaveLength(1 + 2 * all.length);
+      expect(rows.filter((row) => row[4] === 'status').map((row) => row[3])).toEqual(all.map((finding) => finding.provider_payment_id));
+      expect(cursors).toEqual(['', 'rcf_00999', 'rcf_01999']);
+    });
+
     it('writes the header alone for a run without findings, and passes kind', async () => {
       const seen: reconciliation.ListFindingsRequest[] = [];
       clients.reconciliation.listFindings = async (request) => {

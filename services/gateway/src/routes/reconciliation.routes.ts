@@ -29,6 +29,8 @@ const runIdOf = (req: Request): string => pathIdOf(req, ReconciliationRunIdSchem
 
 /** Resolves when the response can take more bytes, false when the client went away meanwhile. */
 function drained(res: Response): Promise<boolean> {
+  // Already gone: 'close' was emitted before anyone listened, and 'drain' will never come.
+  if (res.destroyed) return Promise.resolve(false);
   return new Promise((resolve) => {
     const onDrain = () => done(true);
     const onClose = () => done(false);
@@ -115,17 +117,18 @@ export function reconciliationRoutes(context: RouteContext): Router {
       .setHeader('Content-Disposition', `attachment; filename="reconciliation-${runId}-findings.csv"`)
       .setHeader('Cache-Control', 'no-store');
     try {
-      let open = res.write(FINDINGS_CSV_HEADER) || (await drained(res));
+      let chunk = FINDINGS_CSV_HEADER;
       for (;;) {
-        for (const finding of response.findings) {
-          if (!open) return;
-          open = res.write(findingCsvLines(toReconciliationFindingJson(finding))) || (await drained(res));
-        }
+        chunk += response.findings.map((finding) => findingCsvLines(toReconciliationFindingJson(finding))).join('');
+        // One write per page; wait while the client is slower than the service (back-pressure).
+        const open = !res.destroyed && (res.write(chunk) || (await drained(res)));
         const last = response.findings[response.findings.length - 1];
-        if (!open || !response.has_more || !last) break;
+        if (!open) return;
+        if (!response.has_more || !last) break;
+        chunk = '';
         response = await page(last.id);
       }
-      if (open) res.end();
+      res.end();
     } catch (error) {
       // Headers and part of the file are out: a JSON error cannot follow. Cutting the connection
       // (no final chunk) tells the client the download is incomplete instead of handing it a
