@@ -1,5 +1,5 @@
 import './telemetry';
-import { customers as customersContract, disputes as disputesContract, payments, payouts, providers, reconciliation as reconciliationContract, routing } from '@orquestra/contracts';
+import { analytics as analyticsContract, customers as customersContract, disputes as disputesContract, payments, payouts, providers, reconciliation as reconciliationContract, routing } from '@orquestra/contracts';
 import { createRpcClient, ensureIndexes, runService } from '@orquestra/platform';
 import { config } from './config';
 import { registerCustomerModel } from './db/customer.model';
@@ -45,8 +45,18 @@ import { PaymentSync } from './orchestration/sync-payment';
 import { registerReconciliationModels } from './reconciliation/reconciliation.model';
 import { ReconciliationRuns } from './reconciliation/reconciliation-runs';
 import { reconciliationHandlers } from './reconciliation/reconciliation.handlers';
+import { AnalyticsLedger } from './analytics/analytics-ledger';
+import { registerAnalyticsModels } from './analytics/analytics.model';
+import { analyticsHandlers } from './analytics/analytics.handlers';
+import { startAnalyticsConsumer } from './analytics/analytics.consumer';
+import { AnalyticsOverview } from './analytics/overview';
+import { rebuildAnalyticsCommand } from './analytics/rebuild.command';
 
-void runService({
+if (process.argv[2] === 'rebuild-analytics') {
+  // `node main.js rebuild-analytics [--merchant <id>]` (npm run analytics:rebuild): recomputes the
+  // analytics buckets from the payments (docs/analytics.md), then exits.
+  void rebuildAnalyticsCommand(config, process.argv.slice(3));
+} else void runService({
   config,
   grpcAddress: config.GRPC_ADDRESS,
   setup: async ({ db, grpc, bus, outbox, logger, metrics, onShutdown }) => {
@@ -59,6 +69,7 @@ void runService({
     const refundFollowUpModel = registerRefundFollowUpModel(db);
     const disputeModel = registerDisputeModel(db);
     const reconciliationModels = registerReconciliationModels(db);
+    const analyticsModels = registerAnalyticsModels(db);
     await ensureIndexes(db);
 
     const routingClient = createRpcClient(routing.RoutingServiceService, config.ROUTING_GRPC_ADDR, { deadlineMs: config.GRPC_DEADLINE_MS });
@@ -178,6 +189,10 @@ void runService({
     reconciliationRuns.worker.start();
     onShutdown(() => reconciliationRuns.worker.stop());
     grpc.addService(reconciliationContract.ReconciliationServiceService, reconciliationHandlers(reconciliationRuns), 'orquestra.payments.v1.ReconciliationService');
+
+    // Analytics (docs/analytics.md): buckets kept from the payment.* events, read by GetOverview.
+    await startAnalyticsConsumer(bus, new AnalyticsLedger(analyticsModels), logger);
+    grpc.addService(analyticsContract.AnalyticsServiceService, analyticsHandlers(new AnalyticsOverview(analyticsModels.buckets)), 'orquestra.payments.v1.AnalyticsService');
 
     grpc.addService(payments.PaymentsServiceService, paymentsHandlers({ store, creator, cancellation, simulation, sync, methods, links, refunds, awaitingMethod, cyclePayments, pageTracking: new PageTracking(store) }), 'orquestra.payments.v1.PaymentsService');
   },
