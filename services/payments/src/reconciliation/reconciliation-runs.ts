@@ -154,7 +154,15 @@ export class ReconciliationRuns {
     const requestId = `${run._id}:${run.version}`;
     if (!run.accounts) {
       // The accounts are fixed here, once: an account connected mid-run waits for the next run.
-      const { accounts } = await this.deps.providers.listAccounts({ merchant_id: run.merchant_id, mode: modeFromName(run.mode) }, { requestId });
+      let accounts: providers.ProviderAccount[];
+      try {
+        ({ accounts } = await this.deps.providers.listAccounts({ merchant_id: run.merchant_id, mode: modeFromName(run.mode) }, { requestId }));
+      } catch (error) {
+        const tries = (run.tries ?? 0) + 1;
+        logger.warn({ tries, err: (error as Error).message }, 'reconciliation could not list the provider accounts');
+        if (tries < MAX_TRIES) return this.write(run, { tries, due_at: new Date(Date.now() + retryDelayMs(tries)) });
+        return this.write(run, this.completion(run, [], 'Não foi possível obter as contas de provedor do lojista. Crie outra conciliação mais tarde.'));
+      }
       const fixed: RunAccountDoc[] = accounts.map((account) => ({
         provider_account_id: account.id,
         provider: account.provider,
@@ -169,8 +177,8 @@ export class ReconciliationRuns {
       return this.write(run, { accounts: fixed, status: 'running', due_at: new Date() });
     }
     const index = run.accounts.findIndex((account) => account.status === 'pending' || account.status === 'running');
-    if (index < 0) return this.write(run, this.completion(run, run.accounts));
-    const account = run.accounts[index]!;
+    const account = run.accounts[index];
+    if (!account) return this.write(run, this.completion(run, run.accounts));
     let next: RunAccountDoc;
     let dueAt = new Date();
     try {
@@ -182,7 +190,7 @@ export class ReconciliationRuns {
       logger.warn({ account: account.provider_account_id, phase: account.phase, tries, code, err: (error as Error).message }, 'reconciliation slice failed');
       if (tries < MAX_TRIES && !FINAL_CODES.has(code)) {
         next = { ...account, tries };
-        dueAt = new Date(Date.now() + Math.min(60_000, 2_000 * 2 ** (tries - 1)));
+        dueAt = new Date(Date.now() + retryDelayMs(tries));
       } else {
         next = { ...account, status: 'failed', tries, error: failureText(code, error), counts: await this.counts(run, account.provider_account_id) };
       }
@@ -192,10 +200,16 @@ export class ReconciliationRuns {
     await this.write(run, ended ? this.completion(run, accounts) : { accounts, status: 'running', due_at: dueAt });
   }
 
-  /** The write that completes the run, with its event (one write: the state and its event together). */
-  private completion(run: RunDoc, accounts: RunAccountDoc[]): { set: Partial<RunDoc>; events: EventEnvelope[] } {
+  /**
+   * The write that ends the run, with its event (one write: the state and its event together):
+   * completed once every account is done, unsupported or failed; failed (with why) only when the
+   * run could not even learn its accounts.
+   */
+  private completion(run: RunDoc, accounts: RunAccountDoc[], failureReason?: string): { set: Partial<RunDoc>; events: EventEnvelope[] } {
     const completedAt = new Date();
-    const set: Partial<RunDoc> = { accounts, status: 'completed', completed_at: completedAt, due_at: null };
+    const set: Partial<RunDoc> = failureReason
+      ? { accounts, status: 'failed', failure_reason: failureReason, completed_at: completedAt, due_at: null }
+      : { accounts, status: 'completed', completed_at: completedAt, due_at: null };
     const object = publicRunObject({ ...run, ...set, updated_at: completedAt } as RunDoc);
     return { set, events: [envelope('reconciliation_run.completed', run, object)] };
   }
@@ -397,6 +411,11 @@ export class ReconciliationRuns {
       fixed: await findings.countDocuments({ ...scope, kind: 'status_difference', fixed: true }),
     };
   }
+}
+
+/** Waits between failed tries of a slice: 2 s, 4 s, 8 s, 16 s (at most a minute). */
+function retryDelayMs(tries: number): number {
+  return Math.min(60_000, 2_000 * 2 ** (tries - 1));
 }
 
 async function insertOnce<T>(model: Model<T>, document: T): Promise<void> {

@@ -44,18 +44,28 @@ interface ProviderCharge {
 class FakeProviders {
   charges = new Map<string, ProviderCharge[]>();
   listCalls: Array<{ account: string; cursor: string }> = [];
+  /** Errors the next list calls of an account answer, in order. */
+  listFailures = new Map<string, Error[]>();
+  /** ListAccounts answers this error while set. */
+  accountsFailure: Error | null = null;
   readonly pageSize = 3;
 
   client(): RpcClient<typeof providersContract.ProvidersServiceService> {
-    const listAccounts = async () => ({
+    const listAccounts = async () => {
+      if (this.accountsFailure) throw this.accountsFailure;
+      return accountList;
+    };
+    const accountList = {
       accounts: [
         { id: 'pa_asaas', provider: 'asaas' },
         { id: 'pa_nolist', provider: 'woovi' },
       ] as providersContract.ProviderAccount[],
-    });
+    };
     const listCharges = async (request: providersContract.ListChargesRequest) => {
       const account = request.account!.account_id;
       this.listCalls.push({ account, cursor: request.cursor });
+      const failure = this.listFailures.get(account)?.shift();
+      if (failure) throw failure;
       if (account === 'pa_nolist') return { charges: [], next_cursor: '', supported: false };
       const listed = (this.charges.get(account) ?? []).filter((charge) => !charge.unlisted);
       const offset = Number(request.cursor || '0');
@@ -266,18 +276,41 @@ describe('reconciliation runs against the real store and broker', () => {
     await waitFor(() => published.some((event) => (event.data.object as { id: string }).id === run._id));
   });
 
-  it('fix: true resolves a status difference by the payment’s own sync and records it', async () => {
+  it('a list that fails is tried again later; one that cannot succeed fails its account with why, and the run still completes', async () => {
     const instance = runs();
-    const created = await instance.create(scope, { start: periodStart, end: periodEnd }, true);
-    const run = await runToEnd(instance, created._id);
-    expect(run.fix).toBe(true);
-    expect(run.accounts![0]!.counts).toEqual({ ...expectedAsaas.counts, fixed: 1 });
-    const finding = await models.findings.findOne({ run_id: run._id, kind: 'status_difference' }).lean();
-    expect(finding).toMatchObject({ payment_id: ids.status, fix_result: 'sincronizado: succeeded', fixed: true });
-    const synced = await paymentModel.findById(ids.status).lean<PaymentDoc>();
-    expect(synced).toMatchObject({ status: 'succeeded', end_to_end_id: 'E2Ech_status' });
-    // Other differences are reported, never "fixed".
-    expect(await models.findings.countDocuments({ run_id: run._id, fix_result: { $ne: '' } })).toBe(1);
+    const dueNow = (id: string) => models.runs.updateOne({ _id: id }, { $set: { due_at: new Date() } });
+
+    const retried = await instance.create(scope, { start: periodStart, end: periodEnd }, false);
+    provider.listFailures.set('pa_asaas', [new RpcError('provider_unavailable', GrpcStatus.UNAVAILABLE, {})]);
+    await instance.worker.tick(); // the accounts
+    await instance.worker.tick(); // the failed page
+    const waiting = await read(retried._id);
+    expect(waiting.accounts![0]).toMatchObject({ status: 'pending', tries: 1, cursor: '' });
+    expect(waiting.due_at!.getTime()).toBeGreaterThan(Date.now() + 1_000);
+    expect(await instance.worker.tick()).toBe(0); // not due yet
+    await dueNow(retried._id);
+    expect((await runToEnd(instance, retried._id)).accounts![0]).toMatchObject(expectedAsaas);
+
+    const refused = await instance.create(scope, { start: periodStart, end: periodEnd }, false);
+    provider.listFailures.set('pa_asaas', [new RpcError('invalid_credentials', GrpcStatus.UNAUTHENTICATED, {})]);
+    const ended = await runToEnd(instance, refused._id);
+    expect(ended.status).toBe('completed');
+    expect(ended.accounts).toEqual([
+      expect.objectContaining({ provider_account_id: 'pa_asaas', status: 'failed', error: expect.stringContaining('credenciais') }),
+      expect.objectContaining({ provider_account_id: 'pa_nolist', status: 'unsupported' }),
+    ]);
+
+    const blind = await instance.create(scope, { start: periodStart, end: periodEnd }, false);
+    provider.accountsFailure = new RpcError('service_unavailable', GrpcStatus.UNAVAILABLE, {});
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await dueNow(blind._id);
+      await instance.worker.tick();
+    }
+    provider.accountsFailure = null;
+    const failed = await read(blind._id);
+    expect(failed).toMatchObject({ status: 'failed', failure_reason: expect.stringContaining('contas de provedor'), due_at: null, accounts: [] });
+    await waitFor(() => published.some((event) => (event.data.object as { id: string }).id === blind._id));
+    expect(published.find((event) => (event.data.object as { id: string }).id === blind._id)?.data.object).toMatchObject({ status: 'failed' });
   });
 
   it('the gRPC handlers: full keys only, the period checked, runs newest first, findings paged and filtered, merchant and mode scoped', async () => {
@@ -318,5 +351,19 @@ describe('reconciliation runs against the real store and broker', () => {
     await expect(handlers.listFindings({ caller, run_id: firstRunId, limit: 0, starting_after: '', kind: 'other' }, context)).rejects.toMatchObject({ code: 'parameter_invalid', param: 'kind' });
     await expect(handlers.listFindings({ caller, run_id: firstRunId, limit: 1001, starting_after: '', kind: '' }, context)).rejects.toMatchObject({ code: 'parameter_invalid', param: 'limit' });
     await expect(handlers.listFindings({ caller, run_id: 'rec_nope', limit: 0, starting_after: '', kind: '' }, context)).rejects.toMatchObject({ code: 'not_found', param: 'id' });
+  });
+
+  it('fix: true resolves a status difference by the payment’s own sync and records it', async () => {
+    const instance = runs();
+    const created = await instance.create(scope, { start: periodStart, end: periodEnd }, true);
+    const run = await runToEnd(instance, created._id);
+    expect(run.fix).toBe(true);
+    expect(run.accounts![0]!.counts).toEqual({ ...expectedAsaas.counts, fixed: 1 });
+    const finding = await models.findings.findOne({ run_id: run._id, kind: 'status_difference' }).lean();
+    expect(finding).toMatchObject({ payment_id: ids.status, fix_result: 'sincronizado: succeeded', fixed: true });
+    const synced = await paymentModel.findById(ids.status).lean<PaymentDoc>();
+    expect(synced).toMatchObject({ status: 'succeeded', end_to_end_id: 'E2Ech_status' });
+    // Other differences are reported, never "fixed".
+    expect(await models.findings.countDocuments({ run_id: run._id, fix_result: { $ne: '' } })).toBe(1);
   });
 });

@@ -52,6 +52,8 @@ export interface RunDoc extends OutboxFields, OutboxLeaseFields, DueWorkFields {
   /** Fixed at the first slice (null before it): the merchant's provider accounts in the run's mode. */
   accounts: RunAccountDoc[] | null;
   failure_reason: string;
+  /** Failed tries to list the accounts (the first slice); absent until one fails. */
+  tries?: number;
   version: number;
   created_at: Date;
   updated_at: Date;
@@ -130,6 +132,7 @@ const runSchema = new Schema<RunDoc>(
     fix: { type: Boolean, default: false },
     accounts: { type: [accountSchema], default: null },
     failure_reason: { type: String, default: '' },
+    tries: { type: Number },
     version: { type: Number, default: 0 },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
