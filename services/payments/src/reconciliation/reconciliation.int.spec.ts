@@ -276,6 +276,23 @@ describe('reconciliation runs against the real store and broker', () => {
     await waitFor(() => published.some((event) => (event.data.object as { id: string }).id === run._id));
   });
 
+  it('a started worker works a new run to the end by itself, slice after slice, without waiting for polls', async () => {
+    const instance = new ReconciliationRuns({ models, payments: paymentModel, providers: provider.client(), sync: (id, s, r) => sync.sync(id, s, r), outbox, logger, pollIntervalMs: 60_000 });
+    instance.worker.start();
+    try {
+      const created = await instance.create(scope, { start: periodStart, end: periodEnd }, false);
+      let run = await read(created._id);
+      for (let waited = 0; waited < 5_000 && run.status !== 'completed'; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        run = await read(created._id);
+      }
+      expect(run.status).toBe('completed');
+      expect(run.accounts![0]).toMatchObject(expectedAsaas);
+    } finally {
+      await instance.worker.stop();
+    }
+  });
+
   it('a list that fails is tried again later; one that cannot succeed fails its account with why, and the run still completes', async () => {
     const instance = runs();
     const dueNow = (id: string) => models.runs.updateOne({ _id: id }, { $set: { due_at: new Date() } });
