@@ -179,7 +179,7 @@ describe('analytics buckets against the real store and RabbitMQ', () => {
     for (const s of [s0, s1, s2]) await ledger.record(s);
     const result = await overview.get({ merchantId: merchant, mode: 'test' }, '2026-11-10', '2026-11-12');
     expect(result.totals).toMatchObject({ created: 1, approved: 1, gross: 10_000, fees: 350 });
-    expect(result.by_provider.filter((p) => p.figures?.created)).toEqual([
+    expect(result.by_provider).toEqual([
       expect.objectContaining({ provider_account_id: 'pa_pagarme', provider: 'pagarme', by_method: [expect.objectContaining({ method: 'boleto' })] }),
     ]);
     // The buckets it passed through are back to zero.
@@ -291,6 +291,28 @@ describe('analytics buckets against the real store and RabbitMQ', () => {
     // The payments collection still says pay_rb_4 awaits a method, but its contribution is newer: kept.
     totals = (await overview.get({ merchantId: merchant, mode: 'test' }, '2026-11-10', '2026-11-10')).totals;
     expect(totals).toMatchObject({ gross: 15_000, approved: 3, pending: 0 });
+  });
+
+  it('gives the figures of the example in docs/analytics.md, live payments apart', async () => {
+    const merchant = 'acct_doc';
+    const s = (id: string, over: Partial<PaymentState>) => state(id, { merchant_id: merchant, updated_at: at(9_000), ...over });
+    await ledger.record(s('pay_doc_a', { amount: 10_000, status: 'partially_refunded', amount_refunded: 2_500, fee: 99 }));
+    await ledger.record(s('pay_doc_b', { amount: 5_000, status: 'failed' }));
+    await ledger.record(s('pay_doc_c', { amount: 7_000, status: 'canceled' }));
+    await ledger.record(s('pay_doc_d', { amount: 3_000, status: 'requires_method', method: '', provider: '', provider_account_id: '' }));
+    await ledger.record(s('pay_doc_live', { mode: 'live', status: 'succeeded' }));
+    const result = await overview.get({ merchantId: merchant, mode: 'test' }, '2026-11-10', '2026-11-10');
+    expect(result.totals).toEqual({ created: 4, approved: 1, refused: 1, canceled: 1, pending: 1, gross: 10_000, refunded: 2_500, fees: 99, net: 7_401, approval_rate: 0.5 });
+    expect(result.by_provider.map((p) => [p.provider_account_id, p.provider, p.figures?.created])).toEqual([
+      ['pa_efi', 'efi', 3],
+      ['', '', 1],
+    ]);
+    expect(result.by_method.map((m) => [m.method, m.figures?.created])).toEqual([
+      ['none', 1],
+      ['pix', 3],
+    ]);
+    const live = await overview.get({ merchantId: merchant, mode: 'live' }, '2026-11-10', '2026-11-10');
+    expect(live.totals).toMatchObject({ created: 1, approved: 1, gross: 10_000 });
   });
 
   it('remembers a bounded window of operation ids per bucket', async () => {

@@ -79,6 +79,8 @@ export class AnalyticsOverview {
     const accounts = new Map<string, { provider: string; counts: Counts; methods: Map<string, Counts> }>();
     for (const bucket of found) {
       const counts = countsOf(bucket);
+      // A bucket all of whose payments moved to another (method chosen, failover) holds zeros: not an entry.
+      if (COUNT_FIELDS.every((field) => counts[field] === 0)) continue;
       addCounts(totals, counts);
       const day = daily.get(bucket.day);
       if (day) addCounts(day, counts);
