@@ -4,6 +4,7 @@
  * time (a dashboard user paging, not a load test) and its latency recorded. The embedded store
  * answers filters on non-unique fields by scanning the collection, so this is where its size shows.
  */
+import { measureAnalyticsLatency, type AnalyticsLatencyRun } from './analytics-latency';
 import { LatencyRecorder, type LatencySummary } from './latency';
 import { PaymentSeeder } from './payment-seeder';
 import { log } from './phases';
@@ -31,6 +32,8 @@ export interface ListLatencyRun {
   /** The store process's RSS after seeding (absent when the store is not a watched local process). */
   storeRssBytes?: number;
   queries: ListQueryLatency[];
+  /** GET /v1/analytics/overview at this size (after rebuilding the merchant's buckets); absent with --skip-analytics. */
+  analytics?: AnalyticsLatencyRun;
 }
 
 async function timedList(baseUrl: string, testKey: string, query: string): Promise<{ ms: number; status: number; returned: number }> {
@@ -67,6 +70,8 @@ export async function measureListLatency(options: {
   dbName: string;
   runId: string;
   storePid: number | undefined;
+  /** Also time the analytics overview at each size (issue 18). */
+  analytics?: { requests: number; merchantId: string; paymentsEnv: Record<string, string> };
 }): Promise<ListLatencyRun[]> {
   const seeder = new PaymentSeeder({ mongoUrl: options.mongoUrl, dbName: options.dbName, api: { baseUrl: options.baseUrl, testKey: options.testKey }, runId: options.runId });
   const runs: ListLatencyRun[] = [];
@@ -82,7 +87,17 @@ export async function measureListLatency(options: {
         queries.push(measured);
       }
       const storeRss = options.storePid === undefined ? undefined : readMemory(options.storePid)?.rssBytes;
-      runs.push({ payments: seed.total, seeded: seed.inserted, seedS: seed.seconds, ...(storeRss !== undefined ? { storeRssBytes: storeRss } : {}), queries });
+      const analytics = options.analytics
+        ? await measureAnalyticsLatency({ payments: seed.total, baseUrl: options.baseUrl, testKey: options.testKey, ...options.analytics })
+        : undefined;
+      runs.push({
+        payments: seed.total,
+        seeded: seed.inserted,
+        seedS: seed.seconds,
+        ...(storeRss !== undefined ? { storeRssBytes: storeRss } : {}),
+        queries,
+        ...(analytics ? { analytics } : {}),
+      });
     }
   } finally {
     await seeder.close();

@@ -1,6 +1,8 @@
 /** A run as a markdown section, ready to paste into docs/performance.md. */
 import type { BenchReport } from './report';
 import {
+  analyticsRebuildLine,
+  analyticsTable,
   busMessagesTable,
   cpuCostTable,
   distributionTable,
@@ -48,6 +50,10 @@ export function markdownSection(report: BenchReport): string {
   parts.push('', 'Broker messages per payment (`orquestra_bus_messages_total`, published / consumed):', '', markdown(busMessagesTable(report.phases)));
   const lists = listTable(report.lists);
   if (lists) parts.push('', `\`GET /v1/payments\` one request at a time, ${options.listRequests} per query (${listSeedLine(report.lists)}):`, '', markdown(lists));
+  const analytics = analyticsTable(report.lists);
+  if (analytics) {
+    parts.push('', `\`GET /v1/analytics/overview\` one request at a time, ${options.analyticsRequests} per query (${analyticsRebuildLine(report.lists)}):`, '', markdown(analytics));
+  }
   parts.push('', 'Mean ms per call inside each service (calls in brackets):', '', markdown(methodTable(report.phases)));
   parts.push('', markdown(resourceTable(report)), '', peakRssLine(report));
   const failed = report.checks.filter((c) => !c.ok);

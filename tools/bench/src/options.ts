@@ -29,6 +29,8 @@ export interface BenchOptions {
   listRequests: number;
   /** Keep the bench databases and exchange after the run (default: dropped). */
   keepData: boolean;
+  /** Requests per query of the analytics overview at each list size (one at a time); 0: no analytics runs. */
+  analyticsRequests: number;
 }
 
 /**
@@ -50,12 +52,15 @@ const USAGE = `usage: npm run bench -- [options]            (env in brackets; fl
   --list-sizes <n,…>   payments before each list-latency run      [BENCH_LIST_SIZES, 10000,100000]
   --list-requests <n>  requests per list query                    [BENCH_LIST_REQUESTS, 100]
   --skip-list          no list-latency runs                       [BENCH_SKIP_LIST=1]
+  --analytics-requests <n>  requests per analytics overview query [BENCH_ANALYTICS_REQUESTS, 200]
+  --skip-analytics     no analytics overview runs                 [BENCH_SKIP_ANALYTICS=1]
   --keep-data          keep the bench databases/exchange          [BENCH_KEEP_DATA=1]
   --help
 Runs: healthy (accounts A and B up) at each --connections, the same paced at half the best healthy
 rate, failover (A in outage at the Efí emulator, first --connections) and healthy again, the Efí
 emulator alone at the half rate (the platform's overhead per percentile), then GET /v1/payments
-latency after seeding the payments database up to each --list-sizes.`;
+latency after seeding the payments database up to each --list-sizes, and at each size
+GET /v1/analytics/overview latency after rebuilding the bench merchant's analytics buckets.`;
 
 /**
  * 3000, not 2000: with +2000 the gateway would listen on 10080, one of the ports fetch() refuses
@@ -82,8 +87,8 @@ export class UsageError extends Error {}
 export class HelpRequested extends UsageError {}
 
 /** Flags without a value, and flags with one. */
-const SWITCHES = new Set(['keep-data', 'skip-failover', 'skip-emulator-baseline', 'skip-list', 'help']);
-const VALUED = new Set(['duration', 'connections', 'warmup', 'sample-ms', 'port-offset', 'timeout', 'list-sizes', 'list-requests']);
+const SWITCHES = new Set(['keep-data', 'skip-failover', 'skip-emulator-baseline', 'skip-list', 'skip-analytics', 'help']);
+const VALUED = new Set(['duration', 'connections', 'warmup', 'sample-ms', 'port-offset', 'timeout', 'list-sizes', 'list-requests', 'analytics-requests']);
 
 function parseArgs(argv: string[]): Map<string, string> {
   const flags = new Map<string, string>();
@@ -143,5 +148,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     keepData: on('keep-data', 'BENCH_KEEP_DATA'),
     listSizes: on('skip-list', 'BENCH_SKIP_LIST') ? [] : ints('list-sizes', 'BENCH_LIST_SIZES', [10_000, 100_000], 1, 10_000_000).sort((a, b) => a - b),
     listRequests: int('list-requests', 'BENCH_LIST_REQUESTS', 100, 1, 100_000),
+    analyticsRequests: on('skip-analytics', 'BENCH_SKIP_ANALYTICS') ? 0 : int('analytics-requests', 'BENCH_ANALYTICS_REQUESTS', 200, 1, 100_000),
   };
 }

@@ -13,6 +13,8 @@ import type { TargetVerdict } from './issue-targets';
 import type { ResourceReport } from './resource-sampler';
 import type { WebhookLatency } from './webhook-probe';
 import {
+  analyticsRebuildLine,
+  analyticsTable,
   busMessagesTable,
   cpuCostTable,
   distributionTable,
@@ -112,6 +114,8 @@ export function formatReport(report: BenchReport): string {
   out.push('', 'Broker messages per payment (published / consumed)', text(busMessagesTable(report.phases)));
   const lists = listTable(report.lists);
   if (lists) out.push('', `GET /v1/payments, one request at a time, ${options.listRequests} per query (${listSeedLine(report.lists)})`, text(lists));
+  const analytics = analyticsTable(report.lists);
+  if (analytics) out.push('', `GET /v1/analytics/overview, one request at a time, ${options.analyticsRequests} per query (${analyticsRebuildLine(report.lists)})`, text(analytics));
   out.push('', 'Where the time goes (mean ms per call inside each service, from its /metrics; calls in brackets)', text(methodTable(report.phases)));
   out.push(
     '',

@@ -9,6 +9,7 @@ import type { BenchStack } from './bench-stack';
 import { distributionCheck, chargesCheck, latestPaymentCheck, webhookChecks, type Check } from './checks';
 import { clearFaults, startOutage } from './emulator-control';
 import { failoverGoal } from './goal';
+import type { AnalyticsLatencyRun } from './analytics-latency';
 import { measureListLatency, type ListLatencyRun } from './list-latency';
 import { log, measurePhase, settle, type PhaseContext } from './phases';
 import type { PhaseReport } from './report';
@@ -26,6 +27,28 @@ export interface RunsResult {
 export interface ListContext {
   mongoUrl: string;
   storePid: number | undefined;
+}
+
+/**
+ * An analytics run counts only if the rebuild finished, every overview answered 200, and the
+ * longest range holds exactly the merchant's payments (the buckets really cover what was seeded).
+ */
+function analyticsChecks(run: AnalyticsLatencyRun, requests: number): Check[] {
+  const failed = run.queries.filter((q) => q.errors > 0);
+  const longest = run.queries.find((q) => q.query === 'days=366');
+  return [
+    { name: `analytics at ${run.payments} payments: rebuild-analytics exited 0`, ok: run.rebuildOk, detail: `${run.rebuildS.toFixed(1)} s` },
+    {
+      name: `analytics at ${run.payments} payments: every GET /v1/analytics/overview answered 200`,
+      ok: failed.length === 0,
+      detail: failed.map((q) => `?${q.query}: ${q.errors} errors`).join(', ') || `${run.queries.length} queries × ${requests}`,
+    },
+    {
+      name: `analytics at ${run.payments} payments: the last 366 days count every payment once`,
+      ok: longest?.created === run.payments,
+      detail: `totals.created ${longest?.created ?? 'not measured'}`,
+    },
+  ];
 }
 
 function phaseChecks(report: PhaseReport, expectedAccount: string): Check[] {
@@ -133,6 +156,9 @@ async function measureAll(bench: BenchStack, context: PhaseContext, lists: ListC
           dbName: `${bench.dbPrefix}payments`,
           runId,
           storePid: lists.storePid,
+          ...(options.analyticsRequests > 0
+            ? { analytics: { requests: options.analyticsRequests, merchantId: seed.merchantId, paymentsEnv: stack.env['payments'] ?? {} } }
+            : {}),
         });
   for (const run of listRuns) {
     const failed = run.queries.filter((q) => q.errors > 0);
@@ -141,6 +167,7 @@ async function measureAll(bench: BenchStack, context: PhaseContext, lists: ListC
       ok: failed.length === 0,
       detail: failed.map((q) => `?${q.query}: ${q.errors} errors`).join(', ') || `${run.queries.length} queries × ${options.listRequests}`,
     });
+    if (run.analytics) checks.push(...analyticsChecks(run.analytics, options.analyticsRequests));
   }
   return { phases, lists: listRuns, checks, goal };
 }

@@ -182,6 +182,29 @@ export function listTable(lists: ListLatencyRun[]): Table | undefined {
   };
 }
 
+/** GET /v1/analytics/overview latency per query (one request at a time), one column per store size. */
+export function analyticsTable(lists: ListLatencyRun[]): Table | undefined {
+  const runs = lists.flatMap((l) => (l.analytics ? [l.analytics] : []));
+  if (runs.length === 0) return undefined;
+  const queries = [...new Set(runs.flatMap((r) => r.queries.map((q) => q.query)))];
+  return {
+    header: ['GET /v1/analytics/overview?', ...runs.map((r) => `${r.payments} payments: p50 / p99 ms (created, days with payments)`)],
+    rows: queries.map((query) => [
+      query,
+      ...runs.map((r) => {
+        const q = r.queries.find((x) => x.query === query);
+        return q ? `${ms(q.latency.p50)} / ${ms(q.latency.p99)} (${q.created}, ${q.daysWithPayments})${q.errors > 0 ? ` ${q.errors} errors` : ''}` : '-';
+      }),
+    ]),
+  };
+}
+
+export function analyticsRebuildLine(lists: ListLatencyRun[]): string | undefined {
+  const runs = lists.flatMap((l) => (l.analytics ? [l.analytics] : []));
+  if (runs.length === 0) return undefined;
+  return runs.map((r) => `rebuild-analytics at ${r.payments} payments: ${r.rebuildS.toFixed(1)} s${r.rebuildOk ? '' : ' (FAILED)'}`).join('; ');
+}
+
 export function listSeedLine(lists: ListLatencyRun[]): string | undefined {
   if (lists.length === 0) return undefined;
   return lists
