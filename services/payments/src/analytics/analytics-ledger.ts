@@ -106,14 +106,20 @@ export class AnalyticsLedger {
   }
 
   private async applyDelta(delta: BucketDelta, opId: string): Promise<void> {
-    const id = await this.ensureBucket(delta.bucket, delta.provider);
+    const id = bucketId(delta.bucket);
     const inc: Record<string, number> = { rev: 1 };
     for (const field of COUNT_FIELDS) if (delta.inc[field] !== 0) inc[field] = delta.inc[field];
-    // matchedCount 0: this operation already landed here (its id is in the window).
-    await this.buckets.updateOne(
-      { _id: id, ops: { $ne: opId } },
-      { $inc: inc, $push: { ops: { $each: [opId], $slice: -OP_WINDOW } }, ...(delta.provider ? { $set: { provider: delta.provider } } : {}) },
-    );
+    const guarded = () =>
+      this.buckets.updateOne(
+        { _id: id, ops: { $ne: opId } },
+        { $inc: inc, $push: { ops: { $each: [opId], $slice: -OP_WINDOW } }, ...(delta.provider ? { $set: { provider: delta.provider } } : {}) },
+      );
+    if ((await guarded()).matchedCount === 1) return;
+    // No match: the bucket does not exist yet, or this operation already landed here (its id is in
+    // the window). Create it if absent (a no-op otherwise) and try once more: once the bucket
+    // exists, a miss can only mean the operation is already applied.
+    await this.ensureBucket(delta.bucket, delta.provider);
+    await guarded();
   }
 
   /** Creates the bucket with zeros if absent (a separate write: a guarded upsert would race into duplicate keys). */
