@@ -23,9 +23,10 @@ export function merchantArgument(args: string[]): string | undefined {
  */
 export async function rebuildAnalyticsCommand(config: PaymentsConfig, args: string[]): Promise<void> {
   const logger = createLogger({ service: `${config.SERVICE_NAME}-rebuild-analytics`, level: config.LOG_LEVEL });
-  const db = await connectDatabase({ url: config.MONGO_URL, dbName: `${config.DB_PREFIX}${config.SERVICE_NAME}`, logger });
+  let db: Awaited<ReturnType<typeof connectDatabase>> | undefined;
   try {
     const merchantId = merchantArgument(args);
+    db = await connectDatabase({ url: config.MONGO_URL, dbName: `${config.DB_PREFIX}${config.SERVICE_NAME}`, logger });
     const payments = registerPaymentModel(db);
     const models = registerAnalyticsModels(db);
     await ensureIndexes(db);
@@ -36,6 +37,6 @@ export async function rebuildAnalyticsCommand(config: PaymentsConfig, args: stri
     logger.error({ err: (error as Error).message }, 'analytics rebuild failed; run it again (it starts over, safely)');
     process.exitCode = 1;
   } finally {
-    await db.close();
+    await db?.close();
   }
 }
