@@ -72,9 +72,13 @@ export interface ReconciliationFinding {
 }
 
 export interface CreateReconciliationRunParams {
-  /** `YYYY-MM-DD` (00:00 in São Paulo that day) or an RFC 3339 date-time with offset; included. */
+  /** Included: `YYYY-MM-DD` (00:00 in São Paulo that day) or an RFC 3339 date-time with offset. */
   start: string;
-  /** `YYYY-MM-DD` (that whole São Paulo day is included) or an RFC 3339 date-time with offset (not included). */
+  /**
+   * Not included, and not in the future (only ended periods are reconciled): `YYYY-MM-DD` (00:00 in
+   * São Paulo that day, so November is `start: '2026-11-01', end: '2026-12-01'`) or an RFC 3339
+   * date-time with offset. At most 93 days after `start`.
+   */
   end: string;
   /** Resolve each status difference by syncing the payment with the provider. */
   fix?: boolean;

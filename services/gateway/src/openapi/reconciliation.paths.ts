@@ -28,9 +28,9 @@ export function registerReconciliationPaths(registry: OpenAPIRegistry): void {
     description:
       'Responde 201 com a execução em queued; ela roda em segundo plano (sobrevive a reinícios) e lê, página a página, a lista de ' +
       'cobranças de cada conta de provedor do modo da chave. Acompanhe por GET /v1/reconciliation-runs/{id} ou pelo evento ' +
-      'reconciliation_run.completed. O período vai de start (incluído) a end (não incluído): uma data AAAA-MM-DD é um dia de São Paulo ' +
-      '(start: 00:00 desse dia; end: o dia inteiro entra, até 00:00 do dia seguinte); uma data e hora RFC 3339 precisa de fuso ' +
-      `(Z ou ±hh:mm). No máximo ${MAX_PERIOD_DAYS} dias, e start não pode estar no futuro. Com fix: true, cada diferença de status é ` +
+      'reconciliation_run.completed. O período vai de start (incluído) a end (não incluído); cada um é uma data AAAA-MM-DD (00:00 de ' +
+      'São Paulo nesse dia: novembro inteiro é start 2026-11-01 e end 2026-12-01) ou uma data e hora RFC 3339 com fuso (Z ou ±hh:mm). ' +
+      `Só períodos já encerrados (end até agora), de no máximo ${MAX_PERIOD_DAYS} dias. Com fix: true, cada diferença de status é ` +
       'resolvida sincronizando o pagamento com o provedor (resultado em fix_result). ' +
       FULL_KEY_ONLY,
     security: BEARER,

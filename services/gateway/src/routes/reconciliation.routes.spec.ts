@@ -102,13 +102,13 @@ describe('reconciliation routes', () => {
   afterEach(() => app.close());
 
   describe('POST /v1/reconciliation-runs', () => {
-    it('turns São Paulo days into instants ([start, end) with the end day included) and answers 201 with Location and the public run', async () => {
+    it('turns São Paulo days into their 00:00 instants ([start, end)) and answers 201 with Location and the public run', async () => {
       const seen: reconciliation.CreateRunRequest[] = [];
       clients.reconciliation.createRun = async (request) => {
         seen.push(request);
         return { run: protoRun() };
       };
-      const answer = await app.request('POST', '/v1/reconciliation-runs', { headers: FULL, body: { start: '2026-11-01', end: '2026-11-30' } });
+      const answer = await app.request('POST', '/v1/reconciliation-runs', { headers: FULL, body: { start: '2026-11-01', end: '2026-11-15' } });
       expect(answer.status).toBe(201);
       expect(answer.headers.get('location')).toBe('/v1/reconciliation-runs/rec_01jrun');
       expect(answer.json).toEqual({
@@ -128,7 +128,7 @@ describe('reconciliation routes', () => {
         {
           caller: expect.objectContaining({ merchant_id: 'acct_1', key_id: 'key_full', restricted: false }),
           start: '2026-11-01T03:00:00.000Z',
-          end: '2026-12-01T03:00:00.000Z',
+          end: '2026-11-15T03:00:00.000Z',
           fix: false,
         },
       ]);
@@ -156,19 +156,19 @@ describe('reconciliation routes', () => {
         return { run: protoRun() };
       };
       const cases: Array<[unknown, string, string, RegExp]> = [
-        [{ end: '2026-11-30' }, 'parameter_missing', 'start', /start é obrigatório/],
+        [{ end: '2026-11-15' }, 'parameter_missing', 'start', /start é obrigatório/],
         [{ start: '2026-11-01' }, 'parameter_missing', 'end', /end é obrigatório/],
-        [{ start: '01/11/2026', end: '2026-11-30' }, 'parameter_invalid', 'start', /AAAA-MM-DD.*RFC 3339/],
+        [{ start: '01/11/2026', end: '2026-11-15' }, 'parameter_invalid', 'start', /AAAA-MM-DD.*RFC 3339/],
         [{ start: '2026-02-30', end: '2026-03-05' }, 'parameter_invalid', 'start', /AAAA-MM-DD/],
-        [{ start: '2026-11-01', end: '2026-11-30T00:00:00' }, 'parameter_invalid', 'end', /com fuso/],
-        [{ start: '2026-11-01', end: '2026-11-30T24:00:00Z' }, 'parameter_invalid', 'end', /RFC 3339/],
-        [{ start: 20261101, end: '2026-11-30' }, 'parameter_invalid', 'start', /deve ser um texto/],
-        [{ start: '2026-11-30', end: '2026-11-01' }, 'parameter_invalid', 'end', /depois de start/],
-        [{ start: '2026-11-01T03:00:00Z', end: '2026-11-01T00:00:00-03:00' }, 'parameter_invalid', 'end', /depois de start/],
-        [{ start: '2025-01-01', end: '2026-11-30' }, 'parameter_invalid', 'end', /no máximo 366 dias/],
-        [{ start: '2099-01-01', end: '2099-01-31' }, 'parameter_invalid', 'start', /futuro/],
-        [{ start: '2026-11-01', end: '2026-11-30', fix: 'yes' }, 'parameter_invalid', 'fix', /verdadeiro ou falso/],
-        [{ start: '2026-11-01', end: '2026-11-30', accounts: ['pa_1'] }, 'parameter_invalid', 'accounts', /não existe/],
+        [{ start: '2026-11-01', end: '2026-11-15T00:00:00' }, 'parameter_invalid', 'end', /com fuso/],
+        [{ start: '2026-11-01', end: '2026-11-15T24:00:00Z' }, 'parameter_invalid', 'end', /RFC 3339/],
+        [{ start: 20261101, end: '2026-11-15' }, 'parameter_invalid', 'start', /deve ser um texto/],
+        [{ start: '2026-11-15', end: '2026-11-01' }, 'parameter_invalid', 'start', /anterior a end/],
+        [{ start: '2026-11-01T03:00:00Z', end: '2026-11-01T00:00:00-03:00' }, 'parameter_invalid', 'start', /anterior a end/],
+        [{ start: '2026-06-01', end: '2026-09-03' }, 'parameter_invalid', 'end', /no máximo 93 dias/],
+        [{ start: '2026-11-01', end: '2099-01-31' }, 'parameter_invalid', 'end', /futuro/],
+        [{ start: '2026-11-01', end: '2026-11-15', fix: 'yes' }, 'parameter_invalid', 'fix', /verdadeiro ou falso/],
+        [{ start: '2026-11-01', end: '2026-11-15', accounts: ['pa_1'] }, 'parameter_invalid', 'accounts', /não existe/],
       ];
       for (const [body, code, param, message] of cases) {
         const answer = await app.request('POST', '/v1/reconciliation-runs', { headers: FULL, body: body as object });
@@ -184,23 +184,25 @@ describe('reconciliation routes', () => {
       expect(called).toBe(false);
     });
 
-    it('accepts exactly 366 days and a period that ends in the future', async () => {
+    it('accepts exactly 93 days, and a period that ends now but not a moment later', async () => {
       clients.reconciliation.createRun = async (request) => ({ run: protoRun({ start: request.start, end: request.end }) });
-      const longest = await app.request('POST', '/v1/reconciliation-runs', { headers: FULL, body: { start: '2025-11-01', end: '2026-11-01' } });
+      const longest = await app.request('POST', '/v1/reconciliation-runs', { headers: FULL, body: { start: '2026-06-01', end: '2026-09-02' } });
       expect(longest.status).toBe(201);
-      expect(longest.json).toMatchObject({ start: '2025-11-01T03:00:00.000Z', end: '2026-11-02T03:00:00.000Z' });
+      expect(longest.json).toMatchObject({ start: '2026-06-01T03:00:00.000Z', end: '2026-09-02T03:00:00.000Z' });
       const day = 24 * 60 * 60 * 1000;
-      const [start, end] = [new Date(Date.now() - 10 * day).toISOString(), new Date(Date.now() + 30 * day).toISOString()];
-      const future = await app.request('POST', '/v1/reconciliation-runs', { headers: FULL, body: { start, end } });
-      expect(future.status).toBe(201);
-      expect(future.json).toMatchObject({ start, end });
+      const [start, end] = [new Date(Date.now() - 10 * day).toISOString(), new Date(Date.now() - 1).toISOString()];
+      const untilNow = await app.request('POST', '/v1/reconciliation-runs', { headers: FULL, body: { start, end } });
+      expect(untilNow.status).toBe(201);
+      expect(untilNow.json).toMatchObject({ start, end });
+      const later = await app.request('POST', '/v1/reconciliation-runs', { headers: FULL, body: { start, end: new Date(Date.now() + 60_000).toISOString() } });
+      expect(later.json.error).toMatchObject({ code: 'parameter_invalid', param: 'end' });
     });
 
     it('passes the service refusal through with its param', async () => {
       clients.reconciliation.createRun = async () => {
         throw new AppError('parameter_invalid', { param: 'start', message: 'O período é antigo demais para o provedor.' });
       };
-      const answer = await app.request('POST', '/v1/reconciliation-runs', { headers: FULL, body: { start: '2026-11-01', end: '2026-11-30' } });
+      const answer = await app.request('POST', '/v1/reconciliation-runs', { headers: FULL, body: { start: '2026-11-01', end: '2026-11-15' } });
       expect(answer.status).toBe(400);
       expect(answer.json.error).toMatchObject({ code: 'parameter_invalid', param: 'start', message: 'O período é antigo demais para o provedor.' });
     });
@@ -507,7 +509,7 @@ describe('reconciliation routes', () => {
       ['GET', '/v1/reconciliation-runs/rec_01jrun/findings.csv'],
     ];
     for (const [method, path] of routes) {
-      const answer = await app.request(method, path, { headers: RESTRICTED, ...(method === 'POST' ? { body: { start: '2026-11-01', end: '2026-11-30' } } : {}) });
+      const answer = await app.request(method, path, { headers: RESTRICTED, ...(method === 'POST' ? { body: { start: '2026-11-01', end: '2026-11-15' } } : {}) });
       expect({ route: `${method} ${path}`, status: answer.status, code: answer.json?.error?.code }).toEqual({ route: `${method} ${path}`, status: 403, code: 'restricted_key' });
     }
     const anonymous = await app.request('GET', '/v1/reconciliation-runs');

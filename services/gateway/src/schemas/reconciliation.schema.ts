@@ -2,16 +2,15 @@ import { saoPauloDate } from '@orquestra/platform';
 import { paginationShape } from './pagination.schema';
 import { z } from './zod-openapi';
 
-// Requests of /v1/reconciliation-runs (docs/reconciliation.md "The API"). The period is sent to the
-// payments service as two RFC 3339 instants, [start, end); here the edge accepts either instants
-// or São Paulo calendar days and turns the days into instants:
-//   - `start` as YYYY-MM-DD: 00:00 in São Paulo of that day;
-//   - `end` as YYYY-MM-DD: the whole day is included, so the period ends at 00:00 in São Paulo of
-//     the NEXT day (the same "both days included" reading as GET /v1/analytics/overview).
-// A date-time must carry its offset (Z or ±hh:mm): without one the instant is ambiguous.
+// Requests of /v1/reconciliation-runs (docs/reconciliation.md). The period is sent to the payments
+// service as two RFC 3339 instants, [start, end). The edge also takes a São Paulo calendar day,
+// YYYY-MM-DD, for either bound, meaning 00:00 in São Paulo that day: November is start=2026-11-01,
+// end=2026-12-01 (start included, end not). A date-time must carry its offset (Z or
+// ±hh:mm): without one the instant is ambiguous. The payments service checks the same rules
+// (matching.ts runPeriod); checking them here first gives the same answer without a call.
 
-/** The longest period one run may cover (as in analytics; Mercado Pago's search covers 12 months). */
-export const MAX_PERIOD_DAYS = 366;
+/** The longest period one run may cover (the payments service's limit: a quarter). */
+export const MAX_PERIOD_DAYS = 93;
 
 export const FINDING_KINDS = [
   'missing_at_provider',
@@ -52,22 +51,13 @@ export function saoPauloStartOfDay(day: string): Date {
   return new Date(high);
 }
 
-/** The calendar day after `day` (YYYY-MM-DD). */
-function nextDay(day: string): string {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, date) + DAY_MS).toISOString().slice(0, 10);
-}
-
 /**
  * `start` or `end` as the instant it stands for, or undefined when it is neither a real date nor
  * an RFC 3339 date-time with offset.
  */
-export function periodBoundInstant(value: string, bound: 'start' | 'end'): Date | undefined {
+export function periodBoundInstant(value: string): Date | undefined {
   const day = DATE.exec(value);
-  if (day) {
-    if (!isCalendarDay(Number(day[1]), Number(day[2]), Number(day[3]))) return undefined;
-    return saoPauloStartOfDay(bound === 'start' ? value : nextDay(value));
-  }
+  if (day) return isCalendarDay(Number(day[1]), Number(day[2]), Number(day[3])) ? saoPauloStartOfDay(value) : undefined;
   const moment = DATE_TIME.exec(value);
   if (!moment) return undefined;
   const [hour, minute, second] = [Number(moment[4]), Number(moment[5]), Number(moment[6])];
@@ -84,7 +74,7 @@ const periodBound = (bound: 'start' | 'end', description: string, example: strin
     .string()
     .max(40)
     .transform((value, context) => {
-      const instant = periodBoundInstant(value, bound);
+      const instant = periodBoundInstant(value);
       if (instant) return instant;
       context.addIssue({
         code: 'custom',
@@ -95,22 +85,22 @@ const periodBound = (bound: 'start' | 'end', description: string, example: strin
     .openapi({ type: 'string', description, example });
 
 /**
- * Body of POST /v1/reconciliation-runs. `now` is the clock (tests pass their own): a period that
- * starts in the future has nothing to compare yet, so it is refused rather than run empty.
+ * Body of POST /v1/reconciliation-runs. `now` is the clock (tests pass their own): only a period
+ * that has ended is reconciled (a charge made later inside it would be missed).
  */
 export function createReconciliationRunSchema(now: () => Date = () => new Date()) {
   return z
     .object({
       start: periodBound(
         'start',
-        'Início do período, incluído: uma data AAAA-MM-DD (00:00 de São Paulo desse dia) ou uma data e hora RFC 3339 com fuso.',
+        'Início do período, incluído: uma data AAAA-MM-DD (00:00 de São Paulo nesse dia) ou uma data e hora RFC 3339 com fuso.',
         '2026-11-01',
       ),
       end: periodBound(
         'end',
-        'Fim do período: uma data AAAA-MM-DD inclui o dia inteiro (o período vai até 00:00 de São Paulo do dia seguinte); ' +
-          'uma data e hora RFC 3339 com fuso é o instante final, não incluído.',
-        '2026-11-30',
+        'Fim do período, não incluído e não no futuro: uma data AAAA-MM-DD (00:00 de São Paulo nesse dia; para novembro inteiro, ' +
+          'end 2026-12-01) ou uma data e hora RFC 3339 com fuso.',
+        '2026-12-01',
       ),
       fix: z.boolean().optional().openapi({
         description:
@@ -123,22 +113,24 @@ export function createReconciliationRunSchema(now: () => Date = () => new Date()
       // zod still runs this after a bound failed to parse; that bound's own issue says it all.
       if (!(body.start instanceof Date) || !(body.end instanceof Date)) return;
       if (body.start.getTime() >= body.end.getTime()) {
-        context.addIssue({ code: 'custom', path: ['end'], message: 'O campo end deve ser depois de start. Informe um período com fim posterior ao início.' });
+        context.addIssue({ code: 'custom', path: ['start'], message: 'O campo start deve ser anterior a end. Informe um período com início antes do fim.' });
+      } else if (body.end.getTime() > now().getTime()) {
+        context.addIssue({
+          code: 'custom',
+          path: ['end'],
+          message:
+            'O campo end não pode estar no futuro: só se concilia um período já encerrado. Uma data AAAA-MM-DD é 00:00 de São Paulo ' +
+            'nesse dia (para incluir ontem inteiro, use a data de hoje), ou informe uma data e hora até agora.',
+        });
       } else if (body.end.getTime() - body.start.getTime() > MAX_PERIOD_DAYS * DAY_MS) {
         context.addIssue({
           code: 'custom',
           path: ['end'],
-          message: `O período pode ter no máximo ${MAX_PERIOD_DAYS} dias. Divida-o em execuções menores.`,
-        });
-      } else if (body.start.getTime() > now().getTime()) {
-        context.addIssue({
-          code: 'custom',
-          path: ['start'],
-          message: 'O campo start está no futuro: ainda não há cobranças para conciliar. Informe um início até agora.',
+          message: `O período pode ter no máximo ${MAX_PERIOD_DAYS} dias. Divida-o em mais de uma conciliação.`,
         });
       }
     })
-    .openapi('CreateReconciliationRun', { example: { start: '2026-11-01', end: '2026-11-30', fix: false } });
+    .openapi('CreateReconciliationRun', { example: { start: '2026-11-01', end: '2026-12-01', fix: false } });
 }
 
 export const CreateReconciliationRunSchema = createReconciliationRunSchema();
@@ -176,8 +168,8 @@ export const ReconciliationRunIdParamsSchema = z.object({ id: ReconciliationRunI
 
 /** What to do about this operation's fields (they win over the payment hints of the same name). */
 export const RECONCILIATION_FIELD_HINTS = {
-  start: 'Informe o início do período: uma data AAAA-MM-DD (dia de São Paulo) ou uma data e hora RFC 3339 com fuso.',
-  end: 'Informe o fim do período: uma data AAAA-MM-DD (o dia inteiro entra) ou uma data e hora RFC 3339 com fuso (não incluída).',
+  start: 'Informe o início do período (incluído): uma data AAAA-MM-DD (00:00 de São Paulo) ou uma data e hora RFC 3339 com fuso.',
+  end: 'Informe o fim do período (não incluído, até agora): uma data AAAA-MM-DD (00:00 de São Paulo) ou uma data e hora RFC 3339 com fuso.',
   fix: 'Use true para sincronizar os pagamentos com status divergente, ou omita o campo.',
   kind: `Use um destes tipos: ${FINDING_KINDS.join(', ')}.`,
   starting_after: 'Informe o id do último item da página anterior.',
