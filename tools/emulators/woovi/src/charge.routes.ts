@@ -14,6 +14,7 @@ import type { EmulatorState, StoredCharge } from './emulator-state';
 import type { WebhookSender } from './webhook-sender';
 import { newGlobalId, newPaymentLinkId, newTransactionId } from './woovi-ids';
 import { parseSplits } from './splits';
+import { listChargePage } from './charge-listing';
 
 export interface ChargeRoutesOptions {
   merchant: Merchant;
@@ -32,23 +33,13 @@ function publicBase(req: Request): string {
   return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }
 
-function intParam(value: unknown, fallback: number, max: number): number {
-  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : fallback;
-  return Math.min(n, max);
-}
-
 export function chargeRoutes(state: EmulatorState, sender: WebhookSender, expiry: ExpiryScheduler, options: ChargeRoutesOptions): Router {
   const router = Router();
 
+  // By creation period (start/end) and status, skip/limit pages (charge-listing.ts).
   router.get('/charge', (req, res) => {
-    const all = state.listCharges(accountOf(res)).filter((c) => !req.query['status'] || c.status === req.query['status']);
-    const skip = intParam(req.query['skip'], 0, Number.MAX_SAFE_INTEGER);
-    const limit = intParam(req.query['limit'], 100, 100);
-    const page = all.slice(skip, skip + limit);
-    res.status(200).json({
-      pageInfo: { skip, limit, totalCount: all.length, hasPreviousPage: skip > 0, hasNextPage: skip + limit < all.length },
-      charges: page.map((c) => chargeJson(state, c)),
-    });
+    const page = listChargePage(state, accountOf(res), req);
+    res.status(200).json({ pageInfo: page.pageInfo, charges: page.charges.map((c) => chargeJson(state, c)) });
   });
 
   router.post('/charge', (req, res) => {

@@ -17,6 +17,7 @@ import type { WebhookSender } from './webhook-sender';
 import { accountIdFor } from './woovi-ids';
 import { paymentJson } from './payments';
 import { subaccountControlRoutes, type SubaccountBook } from './subaccounts';
+import { dashboardControlRoutes } from './charge-listing';
 
 const accountSchema = z.object({ app_id: z.string().min(1) }).strict();
 
@@ -89,6 +90,9 @@ export function controlApp({ state, sender, expiry, keys, logger, refunds, dispu
       fail(res, 409, 'refund_refused', (err as Error).message);
     }
   });
+
+  // Reconciliation (charge-listing.ts): charges made in the dashboard, statuses changed without a webhook.
+  routes.use(dashboardControlRoutes(state, expiry, recurring.deps.charges, logger));
 
   if (disputes) routes.use(disputeControlRoutes({ state, sender, disputes, logger }));
 

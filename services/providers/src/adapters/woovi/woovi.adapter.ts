@@ -39,6 +39,8 @@ import {
 } from './woovi.transformers';
 import { toProviderDispute } from './woovi.disputes';
 import { refundWooviCharge, wooviChargeRefunds } from './woovi.refunds';
+import type { ChargeListingCapable, ChargePage, ChargePeriod } from '../provider-charge-listing';
+import { listWooviCharges, WOOVI_MAX_LIST_LIMIT } from './woovi.listing';
 import { parsePublicKeys, parseWooviWebhookBody, verifyWooviSignature } from './woovi.webhook';
 import type {
   CreateCycleChargeInput,
@@ -67,7 +69,13 @@ export const WEBHOOK_EVENTS = ['OPENPIX:CHARGE_COMPLETED', 'OPENPIX:CHARGE_EXPIR
 /** `context.settings` key: Woovi's webhook public key(s) for the account's environment, PEM. */
 export const PUBLIC_KEY_SETTING = 'webhook_public_key';
 
-export class WooviAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCapable, SubaccountCapable {
+/** `settings.list_page_size`: a smaller page for listCharges than Woovi's largest (tests use it). */
+function listPageSize(settings: Record<string, string>): number {
+  const asked = Number(settings['list_page_size']);
+  return Number.isSafeInteger(asked) && asked > 0 ? Math.min(asked, WOOVI_MAX_LIST_LIMIT) : WOOVI_MAX_LIST_LIMIT;
+}
+
+export class WooviAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCapable, SubaccountCapable, ChargeListingCapable {
   static readonly methods = ['pix'] as const;
   /** A name and a Pix key, which identifies the subaccount (woovi.subaccounts.ts). */
   static readonly subaccountRequirements = WOOVI_SUBACCOUNT_REQUIREMENTS;
@@ -83,6 +91,7 @@ export class WooviAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
   readonly #appId: string;
   readonly #webhookSecret: string;
   readonly #http: ProviderHttp;
+  readonly #listPageSize: number;
   readonly #publicKeys: KeyObject[];
   /** Pix Automático (woovi.recurrences.ts). */
   readonly #recurrences: WooviRecurrences;
@@ -92,6 +101,7 @@ export class WooviAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
     this.#webhookSecret = context.webhookSecret;
     this.#publicKeys = parsePublicKeys(context.settings[PUBLIC_KEY_SETTING]);
     this.#http = accountHttp(this.provider, context);
+    this.#listPageSize = listPageSize(context.settings);
     this.#recurrences = new WooviRecurrences((m, p, o, b) => this.api(m, p, o, b));
   }
 
@@ -160,6 +170,11 @@ export class WooviAdapter implements ProviderAdapter, RecurrenceCapable, PayoutC
     // Refunds live beside the charge (woovi.refunds.ts); a charge read without them still stands.
     const refunds = await wooviChargeRefunds((m, p, o, b) => this.api(m, p, o, b), providerPaymentId).catch(() => []);
     return refunds.length > 0 ? { ...charge, refunds } : charge;
+  }
+
+  /** Woovi's charges of the period, page by page, with each paid one's refunds (woovi.listing.ts). */
+  listCharges(period: ChargePeriod, cursor: string | null): Promise<ChargePage> {
+    return listWooviCharges((m, p, o, b) => this.api(m, p, o, b), period, cursor, this.#listPageSize);
   }
 
   /** Idempotent on the refund's correlationID, derived from our refund id (woovi.refunds.ts). */

@@ -1,0 +1,106 @@
+/**
+ * Contract test of listCharges (issue 18): the real WooviAdapter over real HTTP against the Woovi
+ * emulator in-process. Charges made through the adapter and one made "in the dashboard" are listed
+ * across pages of two, nothing outside the period is, and statuses changed behind our back (no
+ * webhook) are listed as they now are, refunds included.
+ */
+import { createWooviEmulator, type WooviEmulator } from '@orquestra/emulators';
+import type { ListedCharge } from '../provider-charge-listing';
+import { WooviAdapter } from './woovi.adapter';
+
+jest.setTimeout(30_000);
+
+const APP_ID = 'Q2xpZW50X0lkX2NvbnRyYWN0TGlzdDpTZWNyZXQ=';
+const T0 = Date.parse('2026-03-10T12:00:00.000Z');
+let clock = T0;
+let emulator: WooviEmulator;
+let controlUrl: string;
+let adapter: WooviAdapter;
+
+async function control(path: string, body: unknown) {
+  const response = await fetch(`${controlUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const answer = (await response.json()) as Record<string, unknown>;
+  if (response.status >= 300) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+let n = 0;
+async function chargeAt(at: number, amount: number) {
+  clock = at;
+  n += 1;
+  return adapter.createCharge({
+    paymentId: `pay_list_${n}`,
+    method: 'pix',
+    amount,
+    customer: { name: 'Maria Aparecida Souza', document: '52998224725', email: 'maria@example.com' },
+    expiresInSeconds: 86_400,
+    metadata: {},
+    idempotencyKey: `pay_list_${n}:acc_1`,
+  });
+}
+
+async function listAll(period: { from: Date; to: Date }): Promise<{ pages: number; charges: ListedCharge[] }> {
+  const charges: ListedCharge[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const page = await adapter.listCharges(period, cursor);
+    pages += 1;
+    charges.push(...page.charges);
+    cursor = page.next;
+  } while (cursor !== null && pages < 20);
+  return { pages, charges };
+}
+
+beforeAll(async () => {
+  emulator = createWooviEmulator({ accounts: [APP_ID], now: () => new Date(clock), sweepMs: 0, refundSettleMs: 10 });
+  const ports = await emulator.start();
+  controlUrl = `http://127.0.0.1:${ports.controlPort}`;
+  adapter = new WooviAdapter({
+    baseUrl: `http://127.0.0.1:${ports.apiPort}`,
+    credentials: { app_id: APP_ID },
+    webhookUrl: 'http://127.0.0.1:9/unused',
+    webhookSecret: 'whsec_unused',
+    settings: { list_page_size: '2' },
+    timeoutMs: 5_000,
+  });
+});
+
+afterAll(async () => {
+  await adapter?.close();
+  await emulator?.stop();
+});
+
+it('lists the adapter’s and the dashboard’s charges of the period across pages, nothing outside it, with statuses changed behind our back', async () => {
+  const period = { from: new Date(T0 - 3 * 3_600_000), to: new Date(T0) };
+  await chargeAt(T0 - 4 * 3_600_000, 1000); // before the period
+  const atStart = await chargeAt(T0 - 3 * 3_600_000, 2000); // its first instant: in
+  const paidBehind = await chargeAt(T0 - 2 * 3_600_000, 3000);
+  const refundedBehind = await chargeAt(T0 - 90 * 60_000, 4000);
+  const expiredBehind = await chargeAt(T0 - 30 * 60_000, 5000);
+  await chargeAt(T0, 6000); // its end is excluded
+  const dashboard = await control('/__control/dashboard-charges', { account: APP_ID, amount: 7000, status: 'COMPLETED', created_at: new Date(T0 - 60 * 60_000).toISOString() });
+  await control('/__control/dashboard-charges', { account: APP_ID, amount: 8000, created_at: new Date(T0 - 5 * 3_600_000).toISOString() });
+  clock = T0 + 60_000;
+  await control(`/__control/charges/${encodeURIComponent(paidBehind.providerPaymentId)}/status`, { status: 'COMPLETED' });
+  await control(`/__control/charges/${encodeURIComponent(refundedBehind.providerPaymentId)}/status`, { status: 'COMPLETED' });
+  await control(`/__control/charges/${encodeURIComponent(refundedBehind.providerPaymentId)}/status`, { status: 'REFUNDED' });
+  await control(`/__control/charges/${encodeURIComponent(expiredBehind.providerPaymentId)}/status`, { status: 'EXPIRED' });
+
+  const { pages, charges } = await listAll(period);
+  expect(pages).toBeGreaterThanOrEqual(3);
+  expect(charges).toHaveLength(5);
+  const byId = new Map(charges.map((c) => [c.providerPaymentId, c]));
+  expect([...byId.keys()].sort()).toEqual([atStart.providerPaymentId, paidBehind.providerPaymentId, refundedBehind.providerPaymentId, expiredBehind.providerPaymentId, dashboard['correlationID']].sort());
+  expect(byId.get(atStart.providerPaymentId)).toMatchObject({ status: 'pending', amount: 2000, amountRefunded: 0, fee: null, method: 'pix', reference: 'pay_list_2:acc_1', createdAt: new Date(T0 - 3 * 3_600_000) });
+  expect(byId.get(paidBehind.providerPaymentId)).toMatchObject({ status: 'paid', amount: 3000, amountRefunded: 0, fee: 24 });
+  expect(byId.get(refundedBehind.providerPaymentId)).toMatchObject({ status: 'paid', amount: 4000, amountRefunded: 4000, fee: 32 });
+  expect(byId.get(expiredBehind.providerPaymentId)).toMatchObject({ status: 'canceled', amount: 5000 });
+  const fromDashboard = byId.get(dashboard['correlationID'] as string);
+  expect(fromDashboard).toMatchObject({ status: 'paid', amount: 7000, fee: 56, createdAt: new Date(T0 - 60 * 60_000) });
+  expect(fromDashboard?.reference).not.toMatch(/^pay_/);
+});
+
+it('answers an empty period with one empty page', async () => {
+  expect(await adapter.listCharges({ from: new Date(T0 - 30 * 86_400_000), to: new Date(T0 - 29 * 86_400_000) }, null)).toEqual({ charges: [], next: null });
+});
