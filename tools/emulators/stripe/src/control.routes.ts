@@ -13,6 +13,7 @@ import { DISPUTE_REASONS, disputeJson, type DisputeBook } from './disputes';
 import { refundJson, type RefundBook } from './refunds';
 import { payoutJson, type StripePayoutBook } from './payouts';
 import { connectControlRoutes, type ConnectBook, type ConnectEmit } from './connect';
+import { dashboardControlRoutes, type Quietly } from './charge-listing';
 
 const accountSchema = z.object({ secret_key: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, 'secret_key must look like sk_test_… or sk_live_…') });
 
@@ -30,8 +31,10 @@ const redeliverDisputeSchema = z.object({ type: z.enum(['charge.dispute.created'
 
 const reais = (centavos: number) => `R$ ${Math.trunc(centavos / 100)},${String(centavos % 100).padStart(2, '0')}`;
 
-export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, refunds: RefundBook, disputes: DisputeBook, logger: Logger, payouts?: StripePayoutBook, connect?: { book: ConnectBook; emit: ConnectEmit }): Express {
+export function controlApp(state: EmulatorState, lifecycle: PaymentIntentLifecycle, refunds: RefundBook, disputes: DisputeBook, logger: Logger, payouts?: StripePayoutBook, connect?: { book: ConnectBook; emit: ConnectEmit }, quietly?: Quietly): Express {
   const routes = Router();
+  // Reconciliation (charge-listing.ts): charges made in the dashboard, statuses changed without an event.
+  if (quietly) routes.use(dashboardControlRoutes({ state, lifecycle, refunds, quietly, logger }));
   // Balance and payouts, by the account's secret key or acct_ id (kit payoutControlRoutes).
   if (payouts) routes.use(payoutControlRoutes(payouts, 'account', (keyOrId) => state.accountForKey(keyOrId)?.id ?? (keyOrId.startsWith('acct_') ? keyOrId : undefined), payoutJson));
   /** The open Pix intent behind a control call, or an answer saying why not. */

@@ -13,7 +13,6 @@ import {
   integerParam,
   metadataParam,
   objectParam,
-  queryString,
   rejectUnknown,
   requiredString,
   stringArrayParam,
@@ -25,6 +24,7 @@ import { checkExpand, paymentIntentJson } from './payment-intent-model';
 import { stripeErrors } from './stripe-errors';
 import { boletoBilling, boletoExpiryDays, cardInstallments } from './boleto-params';
 import { parseDestination, type ConnectedAccountOf } from './destination-charges';
+import { listIntentPage } from './charge-listing';
 
 const CREATE_PARAMS = [
   'amount', 'currency', 'confirm', 'description', 'expand', 'metadata', 'payment_method', 'payment_method_data',
@@ -143,12 +143,10 @@ export function paymentIntentRoutes(state: EmulatorState, lifecycle: PaymentInte
     res.status(200).json(paymentIntentJson(pi, expand));
   });
 
+  // By `created` (exact or gt/gte/lt/lte), cursor pages with starting_after/ending_before (charge-listing.ts).
   router.get('/payment_intents', (req, res) => {
-    const limitText = queryString(req, 'limit');
-    const limit = limitText === undefined ? 10 : integerParam(limitText, 'limit') ?? 10;
-    if (limit < 1 || limit > 100) throw stripeErrors.invalidValue('limit', 'This value must be between 1 and 100.');
-    const all = state.listIntents(accountOf(res).id).map((pi) => lifecycle.refresh(pi));
-    res.status(200).json({ object: 'list', data: all.slice(0, limit).map((pi) => paymentIntentJson(pi)), has_more: all.length > limit, url: '/v1/payment_intents' });
+    const page = listIntentPage(state, accountOf(res).id, req, (pi) => lifecycle.refresh(pi));
+    res.status(200).json({ object: 'list', data: page.data.map((pi) => paymentIntentJson(pi, page.expand)), has_more: page.hasMore, url: '/v1/payment_intents' });
   });
 
   router.get('/payment_intents/:id', (req, res) => {

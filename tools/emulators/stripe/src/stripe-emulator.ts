@@ -52,7 +52,18 @@ export function createStripeEmulator(options: StripeEmulatorOptions = {}): Strip
   const connect = new ConnectBook();
   const connectEmit = (platformId: string, connectedId: string, event: StripeEvent) => sender.dispatchConnect(platformId, connectedId, event);
   // A connected account's events (its payouts) go to its platform's Connect endpoints, as at Stripe.
+  // Changes made "behind the integrator's back" (charge-listing.ts) run quietly: their events are dropped.
+  let quiet = 0;
+  const quietly = <T>(work: () => T): T => {
+    quiet += 1;
+    try {
+      return work();
+    } finally {
+      quiet -= 1;
+    }
+  };
   const emit = (accountId: string, event: StripeEvent) => {
+    if (quiet > 0) return;
     const connected = connect.get(accountId);
     if (connected) connectEmit(connected.platformId, connected.id, event);
     else sender.dispatch(accountId, event);
@@ -76,7 +87,7 @@ export function createStripeEmulator(options: StripeEmulatorOptions = {}): Strip
   const disputes = new DisputeBook(state, (accountId, event) => sender.dispatch(accountId, event), logger);
   const { lifecycle } = hostEmulator('stripe', options, {
     api: createServer(stripeApiApp(state, intents, refunds, disputes, logger, { book: payouts, emit }, { book: connect, linkBase: () => publicBase })),
-    control: createServer(controlApp(state, intents, refunds, disputes, logger, payouts, { book: connect, emit: connectEmit })),
+    control: createServer(controlApp(state, intents, refunds, disputes, logger, payouts, { book: connect, emit: connectEmit }, quietly)),
     faults: state.faults,
     stores: { state, disputes, payouts, connect },
     webhooks: sender,

@@ -9,6 +9,8 @@
  * here: the caller's breaker and failover decide, using the error kind.
  */
 import { assertNever } from '@orquestra/platform';
+import type { ChargeListingCapable, ChargePage, ChargePeriod } from '../provider-charge-listing';
+import { listStripeCharges, STRIPE_MAX_LIST_LIMIT } from './stripe.listing';
 import { accountHttp, type HttpAnswer, type ProviderHttp } from '../http/provider-http';
 import type { RequestPurpose } from '../http/transport-errors';
 import {
@@ -86,7 +88,13 @@ export const WEBHOOK_EVENTS = [
   ...PAYOUT_EVENTS,
 ] as const;
 
-export class StripeAdapter implements ProviderAdapter, PayoutCapable, SubaccountCapable {
+/** `settings.list_page_size`: a smaller page for listCharges than Stripe's largest (tests use it). */
+function listPageSize(settings: Record<string, string>): number {
+  const asked = Number(settings['list_page_size']);
+  return Number.isSafeInteger(asked) && asked > 0 ? Math.min(asked, STRIPE_MAX_LIST_LIMIT) : STRIPE_MAX_LIST_LIMIT;
+}
+
+export class StripeAdapter implements ProviderAdapter, PayoutCapable, SubaccountCapable, ChargeListingCapable {
   static readonly methods = ['pix', 'boleto', 'card'] as const;
   /** Connect Express accounts: Stripe collects the rest in its onboarding (stripe.subaccounts.ts). */
   static readonly subaccountRequirements = STRIPE_SUBACCOUNT_REQUIREMENTS;
@@ -107,6 +115,7 @@ export class StripeAdapter implements ProviderAdapter, PayoutCapable, Subaccount
   readonly #secretKey: string;
   readonly #signingSecret: string;
   readonly #http: ProviderHttp;
+  readonly #listPageSize: number;
   readonly #payouts: StripePayouts;
   readonly #onboardingUrls: { returnUrl: string; refreshUrl: string };
 
@@ -114,6 +123,7 @@ export class StripeAdapter implements ProviderAdapter, PayoutCapable, Subaccount
     this.#secretKey = context.credentials['secret_key'] ?? '';
     this.#signingSecret = context.signingSecret ?? '';
     this.#http = accountHttp(this.provider, context);
+    this.#listPageSize = listPageSize(context.settings);
     this.#onboardingUrls = {
       returnUrl: context.settings[ONBOARDING_RETURN_URL_SETTING] || DEFAULT_ONBOARDING_RETURN_URL,
       refreshUrl: context.settings[ONBOARDING_REFRESH_URL_SETTING] || DEFAULT_ONBOARDING_REFRESH_URL,
@@ -166,6 +176,11 @@ export class StripeAdapter implements ProviderAdapter, PayoutCapable, Subaccount
     const declined = declinedCharge(answer.status, answer.body);
     if (declined) return declined;
     throw unknownCardToken(answer.status, answer.body) ?? providerErrorFor(answer.status, answer.body, 'create payment intent');
+  }
+
+  /** Stripe's PaymentIntents of the period, newest first, with fee and refunds of the latest charge (stripe.listing.ts). */
+  listCharges(period: ChargePeriod, cursor: string | null): Promise<ChargePage> {
+    return listStripeCharges((path, params) => this.api('GET', path, 'read', params), period, cursor, this.#listPageSize);
   }
 
   async getCharge(providerPaymentId: string): Promise<ProviderCharge> {
