@@ -241,7 +241,7 @@ describe('GET /v1/analytics/overview', () => {
     const cases: Array<[string, string, string]> = [
       ['days=0', 'parameter_invalid', 'days'],
       ['days=367', 'parameter_invalid', 'days'],
-      ['start=2026-11-10&end=2026-11-01', 'parameter_invalid', 'end'],
+      ['start=2026-11-10&end=2026-11-01', 'parameter_invalid', 'start'],
       ['start=2025-01-01&end=2026-06-30', 'parameter_invalid', 'end'],
       ['start=2026-13-01&end=2026-12-31', 'parameter_invalid', 'start'],
       ['start=2026-11-01', 'parameter_missing', 'end'],

@@ -125,7 +125,7 @@ describe('analytics routes', () => {
       ['days=7&start=2026-11-01&end=2026-11-07', 'parameter_invalid', 'days', /days ou start e end, não os dois/],
       ['start=2026-11-01', 'parameter_missing', 'end', /end é obrigatório quando start/],
       ['end=2026-11-01', 'parameter_missing', 'start', /start é obrigatório quando end/],
-      ['start=2026-11-30&end=2026-11-01', 'parameter_invalid', 'end', /não pode ser anterior a start/],
+      ['start=2026-11-30&end=2026-11-01', 'parameter_invalid', 'start', /não pode ser posterior a end/],
       ['start=2025-01-01&end=2026-01-02', 'parameter_invalid', 'end', /no máximo 366 dias \(recebido: 367\)/],
       ['start=2024-01-01&end=2025-01-01', 'parameter_invalid', 'end', /no máximo 366 dias \(recebido: 367\)/],
       ['start=01/11/2026&end=2026-11-30', 'parameter_invalid', 'start', /AAAA-MM-DD/],

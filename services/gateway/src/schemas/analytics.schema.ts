@@ -106,8 +106,9 @@ export function analyticsOverviewQuerySchema(now: () => Date = () => new Date())
       if (span < 1) {
         context.addIssue({
           code: 'custom',
-          path: ['end'],
-          message: 'O parâmetro end não pode ser anterior a start. Informe um último dia igual ou posterior ao primeiro.',
+          // Named as the payments service names it (docs/analytics.md), like the reconciliation period.
+          path: ['start'],
+          message: 'O parâmetro start não pode ser posterior a end. Informe um primeiro dia igual ou anterior ao último.',
         });
       } else if (span > MAX_RANGE_DAYS) {
         context.addIssue({
