@@ -349,6 +349,15 @@ describe('reconciliation routes', () => {
       expect(missing.status).toBe(404);
       expect(missing.json.error).toMatchObject({ code: 'not_found', param: 'id' });
     });
+
+    it('keeps the service answer about a cursor that is not a finding of the run on starting_after', async () => {
+      clients.reconciliation.listFindings = async () => {
+        throw new AppError('not_found', { param: 'starting_after', message: 'starting_after não é uma divergência desta conciliação (rcf_…).' });
+      };
+      const answer = await app.request('GET', '/v1/reconciliation-runs/rec_01jrun/findings?starting_after=rcf_other', { headers: FULL });
+      expect(answer.status).toBe(404);
+      expect(answer.json.error).toMatchObject({ code: 'not_found', param: 'starting_after', message: expect.stringMatching(/starting_after/) });
+    });
   });
 
   describe('GET /v1/reconciliation-runs/{id}/findings.csv', () => {

@@ -1,4 +1,4 @@
-import { AppError } from '@orquestra/platform';
+import { AppError, isAppError } from '@orquestra/platform';
 import { Router, type Request, type Response } from 'express';
 import type { RouteContext } from '../http/app.deps';
 import { requireFullKey } from '../http/auth.middleware';
@@ -26,6 +26,19 @@ import { aboutPathId, pathIdOf } from './path-id';
 export const CSV_PAGE_SIZE = 1000;
 
 const runIdOf = (req: Request): string => pathIdOf(req, ReconciliationRunIdSchema);
+
+/**
+ * A findings call: an unknown run is the path's `id` (aboutPathId), but a `starting_after` that is
+ * not a finding of this run keeps its own param, so the caller knows it is the cursor that is wrong.
+ */
+async function aboutRunFindings<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isAppError(error) && error.param === 'starting_after') throw error;
+    return aboutPathId(() => Promise.reject(error));
+  }
+}
 
 /** Resolves when the response can take more bytes, false when the client went away meanwhile. */
 function drained(res: Response): Promise<boolean> {
@@ -84,7 +97,7 @@ export function reconciliationRoutes(context: RouteContext): Router {
   router.get('/reconciliation-runs/:id/findings', authenticate, fullKeyOnly, async (req, res) => {
     const runId = runIdOf(req);
     const query = parseOrThrow(ListFindingsQuerySchema, req.query, 'query', RECONCILIATION_FIELD_HINTS);
-    const response = await aboutPathId(() =>
+    const response = await aboutRunFindings(() =>
       clients.reconciliation.listFindings(
         { caller: callerOf(res), run_id: runId, limit: query.limit, starting_after: query.starting_after ?? '', kind: query.kind ?? '' },
         rpcOptions(res),
