@@ -300,6 +300,9 @@ export class ReconciliationRuns {
       },
     );
     if (found) return this.reconcile(run, account, chargeAsListed(found), 'lookup', requestId, payment);
+    // Providers that delete an unpaid charge when it is canceled (Woovi's DELETE, Asaas's removed
+    // payments) no longer know it: for a payment canceled here, both sides agree nothing was paid.
+    if (payment.status === 'canceled' && payment.amount_refunded === 0) return this.markSeen(run, account, payment.provider_payment_id, payment._id, 'lookup');
     await this.insertFinding(run, account, 'missing_at_provider', payment._id, payment.provider_payment_id, ourValues(payment), {});
     await this.markSeen(run, account, payment.provider_payment_id, payment._id, 'missing');
   }
