@@ -314,6 +314,9 @@ export class ReconciliationRuns {
       await this.insertFinding(run, account, 'unknown_to_orquestra', '', theirs.provider_payment_id, {}, theirValues(theirs));
       return this.markSeen(run, account, theirs.provider_payment_id, '', source);
     }
+    // A Pix Automático cycle debit follows its recurrence (its own status mapping: an OVERDUE
+    // debit is failed there, pending in the plain list): read through the recurrence, not compared here.
+    if (payment.provider_recurrence_id) return this.markSeen(run, account, theirs.provider_payment_id, payment._id, source);
     for (const difference of differences(payment, theirs)) {
       const finding = await this.insertFinding(run, account, difference.kind, payment._id, theirs.provider_payment_id, difference.ours, difference.theirs);
       if (difference.kind === 'status_difference' && run.fix && !finding.fix_result) await this.fix(run, finding, theirs.status, requestId);
@@ -323,7 +326,9 @@ export class ReconciliationRuns {
 
   /** Our payment for a charge: by its provider id at this account, else by the payment id its reference carries. */
   private async match(run: RunDoc, account: RunAccountDoc, theirs: TheirCharge & { reference?: string }): Promise<PaymentDoc | null> {
-    const byId = await this.deps.payments.findOne({ provider_account_id: account.provider_account_id, provider_payment_id: theirs.provider_payment_id }).lean<PaymentDoc>();
+    const byId = await this.deps.payments
+      .findOne({ provider_account_id: account.provider_account_id, provider_payment_id: theirs.provider_payment_id, merchant_id: run.merchant_id, mode: run.mode })
+      .lean<PaymentDoc>();
     if (byId) return byId;
     const paymentId = theirs.reference ? paymentIdOf(theirs.reference) : null;
     if (!paymentId) return null;
@@ -343,7 +348,13 @@ export class ReconciliationRuns {
       fixed = statusesAgree(synced.status, theirStatus);
       result = fixed ? `sincronizado: ${synced.status}` : `sincronizado: ${synced.status} (o provedor informa ${theirStatus}; a diferença continua)`;
     } catch (error) {
-      result = `falhou: ${(error as Error).message}`;
+      // Only a message written for merchants (an AppError's, in Portuguese) goes into the finding
+      // and its CSV; anything else is logged here and summarized.
+      if (error instanceof AppError) result = `falhou: ${error.message}`;
+      else {
+        this.deps.logger.warn({ err: (error as Error).message, payment_id: finding.payment_id }, 'reconciliation fix failed');
+        result = 'falhou: erro interno ao sincronizar; tente de novo com outra conciliação.';
+      }
     }
     await this.deps.models.findings.updateOne({ _id: finding._id, fix_result: '' }, { $set: { fix_result: result, fixed } });
   }
