@@ -46,6 +46,20 @@ export interface ChargeListingCapable {
   listCharges(period: ChargePeriod, cursor: string | null): Promise<ChargePage>;
 }
 
+/** Charges of one offset page asked for again on the next one (see nextListOffset). */
+export const LIST_PAGE_OVERLAP = 5;
+
+/**
+ * The next offset of an offset-paged list (Asaas, Woovi) after a page of `received` charges. The
+ * pages overlap: a charge deleted meanwhile (those providers drop deleted charges from their
+ * lists) shifts the later ones back, and without the overlap the first of the next page would
+ * never be listed. Repeats are harmless (the reconciler dedupes by provider id). Small pages
+ * (under 4 × the overlap: tests' pages of 2) move by their whole size.
+ */
+export function nextListOffset(offset: number, received: number): number {
+  return offset + (received >= 4 * LIST_PAGE_OVERLAP ? received - LIST_PAGE_OVERLAP : received);
+}
+
 export function isChargeListingCapable(adapter: ProviderAdapter): adapter is ProviderAdapter & ChargeListingCapable {
   return typeof (adapter as Partial<ChargeListingCapable>).listCharges === 'function';
 }

@@ -11,10 +11,11 @@
  * 00:00 in São Paulo and the period is widened to whole São Paulo days), removed charges (Asaas
  * leaves `deleted` ones out of the list: a charge canceled by us is absent, not `canceled`), and a
  * stable order while charges are created (newest first: a charge created during a run shifts the
- * offsets by one, so a charge may be listed twice; never skipped).
+ * offsets by one, so a charge may be listed twice; the pages overlap by LIST_PAGE_OVERLAP so a
+ * deleted charge does not make the next one skipped).
  */
 import type { ChargeMethod } from '../provider-adapter';
-import type { ChargePage, ChargePeriod, ListedCharge } from '../provider-charge-listing';
+import { nextListOffset, type ChargePage, type ChargePeriod, type ListedCharge } from '../provider-charge-listing';
 import type { AsaasRefund } from './asaas.refunds';
 import { feeCents, mapPaymentStatus, parseSaoPauloTime, reaisToCents, saoPauloDate, type AsaasList, type AsaasPayment } from './asaas.transformers';
 
@@ -85,5 +86,5 @@ export function asaasPaymentListPage(list: AsaasPaymentList, period: ChargePerio
   const { first, last } = asaasPeriodDays(period);
   const data = list.data ?? [];
   const charges = data.filter((p) => p.dateCreated.slice(0, 10) >= first && p.dateCreated.slice(0, 10) <= last).map(asaasPaymentToListedCharge);
-  return { charges, next: list.hasMore && data.length > 0 ? JSON.stringify({ offset: offset + data.length } satisfies AsaasListCursor) : null };
+  return { charges, next: list.hasMore && data.length > 0 ? JSON.stringify({ offset: nextListOffset(offset, data.length) } satisfies AsaasListCursor) : null };
 }

@@ -308,7 +308,16 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCap
    */
   async listCharges(period: ChargePeriod, cursor: string | null): Promise<ChargePage> {
     const page = decodeEfiListCursor(cursor);
-    if (page === 'boletos') return { charges: await this.#cobrancas.list(period), next: null };
+    if (page === 'boletos') {
+      try {
+        return { charges: await this.#cobrancas.list(period), next: null };
+      } catch (error) {
+        // An Efí app without the API Cobranças scope (a Pix-only account) is refused there: it has
+        // no boletos to list, and its Pix pages must not be lost with the whole account.
+        if (error instanceof ProviderError && error.kind === 'invalid_credentials') return { charges: [], next: null };
+        throw error;
+      }
+    }
     const size = this.options.listPageSize;
     const answer = await this.api('GET', efiCobListPath(period, page, size), 'read');
     if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'list cobs');

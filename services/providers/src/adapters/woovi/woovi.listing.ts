@@ -12,11 +12,12 @@
  * (a canceled pending one) is no longer listed at all. Pix only.
  *
  * The cursor is the next `skip`, JSON-encoded. A charge created meanwhile inside an open period
- * shifts the later pages: a charge may be listed twice (the caller dedupes by id), none skipped.
+ * shifts the later pages: a charge may be listed twice (the caller dedupes by id); the pages
+ * overlap by LIST_PAGE_OVERLAP, so a charge deleted meanwhile does not make the next one skipped.
  */
 import { assertCents } from '@orquestra/platform';
 import { ProviderError } from '../provider-adapter';
-import type { ChargePage, ChargePeriod, ListedCharge } from '../provider-charge-listing';
+import { nextListOffset, type ChargePage, type ChargePeriod, type ListedCharge } from '../provider-charge-listing';
 import { wooviChargeRefunds } from './woovi.refunds';
 import { mapChargeStatus, providerErrorFor, type WooviCharge } from './woovi.transformers';
 
@@ -87,5 +88,5 @@ export async function listWooviCharges(api: WooviApi, period: ChargePeriod, curs
     charges.push(listedChargeOf(charge, refunded));
   }
   const more = body.pageInfo?.hasNextPage ?? raw.length === limit;
-  return { charges, next: more && raw.length > 0 ? JSON.stringify({ skip: skip + raw.length }) : null };
+  return { charges, next: more && raw.length > 0 ? JSON.stringify({ skip: nextListOffset(skip, raw.length) }) : null };
 }
