@@ -311,7 +311,13 @@ export class ReconciliationRuns {
   private async reconcile(run: RunDoc, account: RunAccountDoc, theirs: TheirCharge & { reference?: string }, source: 'list' | 'lookup', requestId: string, known?: PaymentDoc): Promise<void> {
     const payment = known ?? (await this.match(run, account, theirs));
     if (!payment) {
-      await this.insertFinding(run, account, 'unknown_to_orquestra', '', theirs.provider_payment_id, {}, theirValues(theirs));
+      // A failover's earlier try at this account (its reference names a payment charged elsewhere
+      // that tried here first): canceled or failed, both sides agree nothing was charged; paid, it
+      // is reported, saying whose try it was.
+      const orphanOf = await this.orphanOf(run, account, theirs);
+      if (orphanOf && (theirs.status === 'canceled' || theirs.status === 'failed')) return this.markSeen(run, account, theirs.provider_payment_id, '', source);
+      const note: Record<string, string> = orphanOf ? { note: `cobrança de uma tentativa do pagamento ${orphanOf} que foi cobrado em outra conta (failover)` } : {};
+      await this.insertFinding(run, account, 'unknown_to_orquestra', '', theirs.provider_payment_id, {}, { ...theirValues(theirs), ...note });
       return this.markSeen(run, account, theirs.provider_payment_id, '', source);
     }
     // A Pix Automático cycle debit follows its recurrence (its own status mapping: an OVERDUE
@@ -337,6 +343,14 @@ export class ReconciliationRuns {
     // charge) does not own this charge: it stays unknown, its reference shown.
     if (!byReference || (byReference.provider_payment_id && byReference.provider_payment_id !== theirs.provider_payment_id)) return null;
     return byReference;
+  }
+
+  /** The payment whose failover tried this account first and made this charge, when its reference says so. */
+  private async orphanOf(run: RunDoc, account: RunAccountDoc, theirs: TheirCharge & { reference?: string }): Promise<string | null> {
+    const paymentId = theirs.reference ? paymentIdOf(theirs.reference) : null;
+    if (!paymentId) return null;
+    const payment = await this.deps.payments.findOne({ _id: paymentId, merchant_id: run.merchant_id, mode: run.mode }, { attempts: 1 }).lean<Pick<PaymentDoc, '_id' | 'attempts'>>();
+    return payment?.attempts?.some((attempt) => attempt.provider_account_id === account.provider_account_id) ? payment._id : null;
   }
 
   /** fix: true: the payment is synced from the provider and the finding records how it ended. */

@@ -175,6 +175,11 @@ describe('reconciliation runs against the real store and broker', () => {
     await payment('edge', { status: 'succeeded', amount: 6_000, fee: 50, provider_payment_id: 'ch_edge' });
     // A Pix Automático debit that failed (OVERDUE, listed as pending): read through its recurrence, never a finding.
     await payment('cycle', { status: 'failed', amount: 900, fee: 0, provider_payment_id: 'ch_cycle', provider_recurrence_id: 'rcr_1' });
+    // Charged at another account after its try here failed over: the try's charge, canceled, agrees.
+    await payment('failedover', {
+      status: 'succeeded', amount: 1_200, provider_account_id: 'pa_other', provider_payment_id: 'ch_other',
+      attempts: [{ id: 'att_1', provider_account_id: 'pa_asaas', provider: 'asaas', outcome: 'uncertain', latency_ms: 3_000, created_at: periodStart }] as never,
+    });
     // Canceled here, and the provider deleted the unpaid charge (Woovi, Asaas): both agree, no finding.
     await payment('gone', { status: 'canceled', amount: 1_500, fee: 0, provider_payment_id: 'ch_gone' });
     // A charge whose answer was lost (no provider id here): its reference names the payment.
@@ -189,6 +194,7 @@ describe('reconciliation runs against the real store and broker', () => {
       { id: 'ch_byref', status: 'pending', amount: 7_000, refunded: 0, fee: null, reference: `${ids.byref}:pa_asaas:1` },
       { id: 'ch_dashboard', status: 'paid', amount: 990, refunded: 0, fee: 10, reference: '' },
       { id: 'ch_cycle', status: 'pending', amount: 900, refunded: 0, fee: null, reference: '' },
+      { id: 'ch_orphan', status: 'canceled', amount: 1_200, refunded: 0, fee: null, reference: `${ids.failedover}:pa_asaas:1` },
       // Listed twice (the list's offsets shifted): one charge all the same.
       { id: 'ch_matched', status: 'paid', amount: 1_000, refunded: 0, fee: 50, reference: '' },
       { id: 'ch_edge', status: 'paid', amount: 6_000, refunded: 0, fee: 50, reference: '', unlisted: true },
@@ -201,7 +207,7 @@ describe('reconciliation runs against the real store and broker', () => {
 
   const expectedAsaas = {
     provider_account_id: 'pa_asaas', provider: 'asaas', status: 'done', error: '',
-    counts: { listed: 7, matched: 5, missing_at_provider: 1, unknown_to_orquestra: 1, status_differences: 1, amount_differences: 1, fee_differences: 0, refund_differences: 1, fixed: 0 },
+    counts: { listed: 8, matched: 5, missing_at_provider: 1, unknown_to_orquestra: 1, status_differences: 1, amount_differences: 1, fee_differences: 0, refund_differences: 1, fixed: 0 },
   };
 
   let firstRunId = '';
@@ -224,13 +230,14 @@ describe('reconciliation runs against the real store and broker', () => {
     const findings = await models.findings.find({ run_id: run._id }).lean();
     const byKind = Object.fromEntries(findings.map((finding) => [finding.kind, finding]));
     expect(findings).toHaveLength(5);
+    expect(findings.some((finding) => finding.provider_payment_id === 'ch_orphan')).toBe(false);
     expect(byKind.status_difference).toMatchObject({ payment_id: ids.status, provider_payment_id: 'ch_status', ours: { status: 'pending' }, theirs: { status: 'paid' }, fix_result: '' });
     expect(byKind.amount_difference).toMatchObject({ payment_id: ids.amount, ours: { amount: '3000' }, theirs: { amount: '3100' } });
     expect(byKind.refund_difference).toMatchObject({ payment_id: ids.refund, ours: { amount_refunded: '0' }, theirs: { amount_refunded: '1000' } });
     expect(byKind.unknown_to_orquestra).toMatchObject({ payment_id: '', provider_payment_id: 'ch_dashboard', ours: {}, theirs: { status: 'paid', amount: '990', fee: '10' } });
     expect(byKind.missing_at_provider).toMatchObject({ payment_id: ids.missing, provider_payment_id: 'ch_missing', ours: { status: 'succeeded', amount: '5000' }, theirs: {} });
     // The fee Asaas does not report before payment (null) is not compared; the unlisted charge at the edge was found by id.
-    expect(findings.some((finding) => [ids.edge, ids.byref, ids.before, ids.gone, ids.cycle].includes(finding.payment_id))).toBe(false);
+    expect(findings.some((finding) => [ids.edge, ids.byref, ids.before, ids.gone, ids.cycle, ids.failedover].includes(finding.payment_id))).toBe(false);
 
     await waitFor(() => published.some((event) => (event.data.object as { id: string }).id === run._id));
     const events = published.filter((event) => (event.data.object as { id: string }).id === run._id);
@@ -277,7 +284,7 @@ describe('reconciliation runs against the real store and broker', () => {
     const run = await runToEnd(instance, created._id);
     expect(run.accounts![0]).toMatchObject(expectedAsaas);
     expect(await models.findings.countDocuments({ run_id: run._id })).toBe(5);
-    expect(await models.seen.countDocuments({ run_id: run._id, source: 'list' })).toBe(7);
+    expect(await models.seen.countDocuments({ run_id: run._id, source: 'list' })).toBe(8);
     await waitFor(() => published.some((event) => (event.data.object as { id: string }).id === run._id));
   });
 
@@ -357,7 +364,7 @@ describe('reconciliation runs against the real store and broker', () => {
 
     const { run } = await handlers.getRun({ caller, run_id: firstRunId }, context);
     expect(run).toMatchObject({ id: firstRunId, status: 'completed', mode: common.Mode.MODE_TEST, start: periodStart.toISOString() });
-    expect(run!.accounts[0]).toMatchObject({ provider_account_id: 'pa_asaas', status: 'done', listed: 7, matched: 5, missing_at_provider: 1 });
+    expect(run!.accounts[0]).toMatchObject({ provider_account_id: 'pa_asaas', status: 'done', listed: 8, matched: 5, missing_at_provider: 1 });
     await expect(handlers.getRun({ caller: { ...caller, mode: common.Mode.MODE_LIVE }, run_id: firstRunId }, context)).rejects.toMatchObject({ code: 'not_found', param: 'id' });
     await expect(handlers.getRun({ caller: { ...caller, merchant_id: 'acct_other' }, run_id: firstRunId }, context)).rejects.toMatchObject({ code: 'not_found', param: 'id' });
 
