@@ -1,3 +1,4 @@
+import { saoPauloDate } from '@orquestra/platform';
 import type { PaymentStatus } from '../domain/payment-status';
 
 /**
@@ -69,13 +70,9 @@ export interface Contribution {
 const APPROVED: ReadonlySet<PaymentStatus> = new Set<PaymentStatus>(['succeeded', 'partially_refunded', 'refunded']);
 const PENDING: ReadonlySet<PaymentStatus> = new Set<PaymentStatus>(['requires_method', 'pending', 'processing']);
 
-const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: ANALYTICS_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
-
-/** The calendar day (YYYY-MM-DD) of an instant in America/Sao_Paulo. */
+/** The calendar day (YYYY-MM-DD) of an instant in America/Sao_Paulo (the platform's one conversion). */
 export function saoPauloDay(at: Date): string {
-  const parts = dayFormat.formatToParts(at);
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
+  return saoPauloDate(at);
 }
 
 /** Every payment is in exactly one bucket, and counts there once as created and once in one status group. */
