@@ -26,7 +26,9 @@ export const analyticsFiguresShape = {
 
 export const ANALYTICS_METHODS = ['pix', 'boleto', 'card'] as const;
 
-const methodField = z.enum(ANALYTICS_METHODS).nullable().openapi({
+// A union with null (not `.nullable()` on the enum): OpenAPI 3.1 would render `type: [string,
+// null]` with an enum lacking null, which refuses the very null it allows.
+const methodField = z.union([z.enum(ANALYTICS_METHODS), z.null()]).openapi({
   description: 'pix, boleto ou card; null para pagamentos criados sem método que nunca foram cobrados.',
   example: 'pix',
 });
