@@ -1,4 +1,4 @@
-import { AppError, MESSAGES_PT_BR, type ErrorCode } from '@orquestra/platform';
+import { AppError, MESSAGES_PT_BR, assertNever, type ErrorCode } from '@orquestra/platform';
 import type { ERROR_TYPES, ErrorBodySchema } from '../schemas/error.response.schema';
 import type { z } from '../schemas/zod-openapi';
 
@@ -94,10 +94,6 @@ export function httpErrorFor(code: ErrorCode): HttpErrorShape {
     default:
       return assertNever(code);
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unmapped error code: ${String(value)}`);
 }
 
 /**
