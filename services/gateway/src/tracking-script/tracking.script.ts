@@ -23,12 +23,15 @@ export const MAX_TRACKING_DAYS = 400;
  *   With both blocked the set still lives for this page.
  * - Payment hosts: the platform's own payment base (PAY_BASE_URL, injected when served: its host
  *   and path) plus each `data-hosts` entry (a host, optionally with :port and a /path). Links to
- *   them (`<a href>`) get the stored keys the link does not already have (a key already in the link
- *   wins, key by key), on DOMContentLoaded and again on click/auxclick for links added later.
+ *   them (`<a href>`) get the whole stored set, on DOMContentLoaded and again on click/auxclick
+ *   for links added later; a link that already carries any of the 13 keys (whatever its value) is
+ *   left whole, none of the stored keys added: its own attribution wins and campaigns are never
+ *   mixed (an e-mail link's utm_source does not get an ad's fbclid).
  * - `window.Orquestra.utm()` answers a copy of the stored set; `window.Orquestra.withUtm(url)`
- *   answers the absolute `url` with the stored keys it does not already have (any host: the
- *   merchant asked for it), or `url` unchanged when it cannot be parsed. Merged into an existing
- *   `window.Orquestra` (the card fields script uses the same object).
+ *   answers the absolute `url` by the same rule (any host: the merchant asked for it): with the
+ *   stored set when it has no tracking key, as it is (absolute) when it has one, or `url`
+ *   unchanged when it cannot be parsed. Merged into an existing `window.Orquestra` (the card
+ *   fields script uses the same object).
  */
 export function trackingScript(payBaseUrl: string): string {
   const payBase = new URL(payBaseUrl);
