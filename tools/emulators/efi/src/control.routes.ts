@@ -174,7 +174,7 @@ export function controlApp(
   });
 
   if (infracoes) routes.use(infracaoControlRoutes(state, infracoes));
-  if (recurrences) routes.use(recurrenceControlRoutes(recurrences.book, sender, envios));
+  if (recurrences) routes.use(recurrenceControlRoutes(recurrences.book, sender, state, envios));
   if (envios) routes.use(payoutControlRoutes(envios, 'client_id', (clientId) => (state.clientChave(clientId) === undefined ? undefined : clientId), envioJson));
 
   // Target of `linkVisualizacao`: a bare page with the QR code, like Efí's payment page.

@@ -1,5 +1,6 @@
 /**
- * Refunds of received Pix (Banco Central `PUT|GET /v2/pix/:e2eId/devolucao/:id`), with the
+ * Received Pix (Banco Central `GET /v2/pix/:e2eId`) and their refunds
+ * (`PUT|GET /v2/pix/:e2eId/devolucao/:id`), with the
  * schema's limits and its RFC 7807 errors. Mounted under `/v2` behind the Bearer check.
  */
 import { Router } from 'express';
@@ -48,6 +49,11 @@ export function devolucaoRoutes(state: EmulatorState, settler: RefundSettler): R
     const devolucao = state.createDevolucao(pix, { id, valor: body.valor, natureza: body.natureza ?? 'ORIGINAL', ...(body.descricao !== undefined ? { descricao: body.descricao } : {}) });
     settler.schedule(charge, pix, devolucao);
     res.status(201).json(devolucao);
+  });
+
+  // A received Pix (Banco Central `GET /pix/{e2eid}`), a cob's or a paid cobr's, with its devoluções.
+  router.get('/pix/:e2eId', (req, res) => {
+    res.status(200).json(state.findPix(clientOf(res), req.params['e2eId'] ?? '').pix);
   });
 
   router.get('/pix/:e2eId/devolucao/:id', (req, res) => {

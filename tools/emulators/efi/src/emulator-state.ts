@@ -60,6 +60,19 @@ export interface StoredCharge {
   pix: PixRecebido[];
 }
 
+/**
+ * What received Pix hang on, for devoluções, infrações and the Pix webhook: a cob (its `pix[]`) or
+ * a paid Pix Automático charge (cobr), whose settled attempt is a received Pix like any other
+ * (Banco Central `GET /pix/{e2eid}`: its `endToEndId` and the cobr's `txid`).
+ */
+export interface PixHolder {
+  clientId: string;
+  txid: string;
+  /** The receiving key: the cob's, or the account's for a cobr (a cobr names none). */
+  request: { chave: string };
+  pix: PixRecebido[];
+}
+
 export interface WebhookRegistration {
   clientId: string;
   chave: string;
@@ -108,6 +121,8 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   private readonly tokens = new Map<string, { clientId: string; expiresAt: number }>();
   /** clientId → txid → charge: a txid is unique per receiving account, as the spec says. */
   private readonly charges = new Map<string, Map<string, StoredCharge>>();
+  /** clientId → cobr txid → the Pix its settled attempt received (recordCobrPix). */
+  private readonly cobrPix = new Map<string, Map<string, PixHolder>>();
   private readonly webhooks = new Map<string, WebhookRegistration>();
   private nextLocId = 1;
   private counters = EmulatorState.zeroCounters();
@@ -271,9 +286,33 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
 
   // --- devoluções (refunds) -----------------------------------------------------------------
 
-  /** A received Pix of this client by its endToEndId, with its charge. */
-  findPix(clientId: string, endToEndId: string): { charge: StoredCharge; pix: PixRecebido } {
-    for (const charge of this.charges.get(clientId)?.values() ?? []) {
+  /**
+   * A paid cobr's settled attempt as a received Pix (its attempt's endToEndId, the cobr's txid and
+   * amount), so it can be read, refunded and disputed like the Pix that paid a cob. Idempotent on
+   * the endToEndId.
+   */
+  recordCobrPix(clientId: string, txid: string, pix: { endToEndId: string; valor: string }): PixRecebido {
+    const own = this.cobrPix.get(clientId) ?? new Map<string, PixHolder>();
+    this.cobrPix.set(clientId, own);
+    const holder = own.get(txid) ?? { clientId, txid, request: { chave: this.clientChave(clientId) ?? '' }, pix: [] };
+    own.set(txid, holder);
+    const known = holder.pix.find((p) => p.endToEndId === pix.endToEndId);
+    if (known) return known;
+    const received: PixRecebido = { endToEndId: pix.endToEndId, txid, valor: pix.valor, horario: this.now().toISOString() };
+    holder.pix.push(received);
+    return received;
+  }
+
+  /** Every holder of received Pix of one client (or of all clients): cobs, then paid cobrs. */
+  private pixHolders(clientId?: string): PixHolder[] {
+    const pick = <T>(byClient: Map<string, Map<string, T>>): T[] =>
+      clientId === undefined ? [...byClient.values()].flatMap((own) => [...own.values()]) : [...(byClient.get(clientId)?.values() ?? [])];
+    return [...pick(this.charges), ...pick(this.cobrPix)];
+  }
+
+  /** A received Pix of this client by its endToEndId, with what it paid (a cob or a cobr). */
+  findPix(clientId: string, endToEndId: string): { charge: PixHolder; pix: PixRecebido } {
+    for (const charge of this.pixHolders(clientId)) {
       const pix = charge.pix.find((p) => p.endToEndId === endToEndId);
       if (pix) return { charge, pix };
     }
@@ -281,13 +320,11 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   }
 
   /** Received Pix with this endToEndId across clients (control port: dashboard devoluções). */
-  findPixAnyClient(endToEndId: string): { charge: StoredCharge; pix: PixRecebido }[] {
-    const found: { charge: StoredCharge; pix: PixRecebido }[] = [];
-    for (const own of this.charges.values()) {
-      for (const charge of own.values()) {
-        const pix = charge.pix.find((p) => p.endToEndId === endToEndId);
-        if (pix) found.push({ charge, pix });
-      }
+  findPixAnyClient(endToEndId: string): { charge: PixHolder; pix: PixRecebido }[] {
+    const found: { charge: PixHolder; pix: PixRecebido }[] = [];
+    for (const charge of this.pixHolders()) {
+      const pix = charge.pix.find((p) => p.endToEndId === endToEndId);
+      if (pix) found.push({ charge, pix });
     }
     return found;
   }
@@ -367,6 +404,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
       clockOffsetMs: this.clock.offset(),
       clients: this.clients,
       charges: this.charges,
+      cobrPix: this.cobrPix,
       webhooks: this.webhooks,
       refundBehaviours: this.refundBehaviours,
       nextLocId: this.nextLocId,
@@ -376,6 +414,8 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   restore(snapshot: ReturnType<EmulatorState['snapshot']>): void {
     refill(this.clients, snapshot.clients);
     refill(this.charges, snapshot.charges);
+    // Absent from a state file written before paid cobrs kept their Pix.
+    if (snapshot.cobrPix) refill(this.cobrPix, snapshot.cobrPix);
     refill(this.webhooks, snapshot.webhooks);
     refill(this.refundBehaviours, snapshot.refundBehaviours);
     this.nextLocId = snapshot.nextLocId;
@@ -383,13 +423,11 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
   }
 
   /** Devoluções still EM_PROCESSAMENTO (after a restart their settlement must be scheduled again). */
-  processingDevolucoes(): { charge: StoredCharge; pix: PixRecebido; devolucao: Devolucao }[] {
-    const found: { charge: StoredCharge; pix: PixRecebido; devolucao: Devolucao }[] = [];
-    for (const own of this.charges.values()) {
-      for (const charge of own.values()) {
-        for (const pix of charge.pix) {
-          for (const devolucao of pix.devolucoes ?? []) if (devolucao.status === 'EM_PROCESSAMENTO') found.push({ charge, pix, devolucao });
-        }
+  processingDevolucoes(): { charge: PixHolder; pix: PixRecebido; devolucao: Devolucao }[] {
+    const found: { charge: PixHolder; pix: PixRecebido; devolucao: Devolucao }[] = [];
+    for (const charge of this.pixHolders()) {
+      for (const pix of charge.pix) {
+        for (const devolucao of pix.devolucoes ?? []) if (devolucao.status === 'EM_PROCESSAMENTO') found.push({ charge, pix, devolucao });
       }
     }
     return found;
@@ -416,6 +454,7 @@ export class EmulatorState extends EmulatorStateBase<WebhookDelivery> {
    */
   reset(): void {
     this.charges.clear();
+    this.cobrPix.clear();
     this.refundBehaviours.clear();
     this.faults.clear();
     this.deliveries.clear();

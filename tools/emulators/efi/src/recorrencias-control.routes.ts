@@ -9,6 +9,7 @@
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { sendControlError as fail } from '../../kit';
+import type { EmulatorState } from './emulator-state';
 import { EfiApiError } from './pix-errors';
 import type { Changes, RecurrenceBook, StoredCobr } from './recorrencias';
 import { cobrJson, notifyChanges, recJson } from './recorrencias.routes';
@@ -29,8 +30,12 @@ function attempt(res: Response, run: () => Changes): Changes | undefined {
   }
 }
 
-/** `balance`: the accounts' balances (envio.routes.ts), which a recurring charge paid fills. */
-export function recurrenceControlRoutes(book: RecurrenceBook, sender: WebhookSender, balance?: Pick<EnvioBook, 'credit'>): Router {
+/**
+ * `received`: where a paid charge's Pix is kept, so it can be refunded (`PUT /pix/:e2eId/devolucao`)
+ * like the Pix that paid a cob. `balance`: the accounts' balances (envio.routes.ts), which a
+ * recurring charge paid fills.
+ */
+export function recurrenceControlRoutes(book: RecurrenceBook, sender: WebhookSender, received: Pick<EmulatorState, 'recordCobrPix'>, balance?: Pick<EnvioBook, 'credit'>): Router {
   const routes = Router();
 
   routes.get('/__control/recs/:idRec', (req, res) => {
@@ -78,7 +83,12 @@ export function recurrenceControlRoutes(book: RecurrenceBook, sender: WebhookSen
         action === 'pay' ? book.pay(cobr) : action === 'fail' ? book.fail(cobr, parsed.data.motivo ?? 'Saldo insuficiente') : book.reject(cobr),
       );
       if (!changes) return;
-      if (action === 'pay') balance?.credit(cobr.clientId, Math.round(Number(cobr.valorOriginal) * 100));
+      if (action === 'pay') {
+        // The settled attempt (the scheduled one or a retry) is the Pix received: its endToEndId and the cobr's txid.
+        const settled = cobr.tentativas.find((t) => t.status === 'LIQUIDADA');
+        if (settled) received.recordCobrPix(cobr.clientId, cobr.txid, { endToEndId: settled.endToEndId, valor: cobr.valorOriginal });
+        balance?.credit(cobr.clientId, Math.round(Number(cobr.valorOriginal) * 100));
+      }
       notifyChanges(book, sender, changes);
       res.status(200).json(cobrJson(book, cobr));
     });

@@ -12,7 +12,7 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import { transportErrorCode, WebhookOutbox, withoutQuery, type Logger, type WebhookRetryOptions } from '../../kit';
-import type { EmulatorState, PixRecebido, StoredCharge, WebhookDelivery, WebhookRegistration } from './emulator-state';
+import type { EmulatorState, PixHolder, PixRecebido, WebhookDelivery, WebhookRegistration } from './emulator-state';
 import { pixErrors } from './pix-errors';
 
 export interface WebhookSenderOptions extends WebhookRetryOptions {
@@ -112,7 +112,7 @@ export class WebhookSender extends WebhookOutbox<WebhookDelivery, EmulatorState>
   /**
    * Sends the notification of a settled Pix (and again, with `devolucoes[]`, when a devolução
    * of it settles) in the background, retrying; recorded as a delivery. */
-  notifyPix(charge: StoredCharge, registration: WebhookRegistration, pix: PixRecebido): void {
+  notifyPix(charge: PixHolder, registration: WebhookRegistration, pix: PixRecebido): void {
     const url = `${registration.webhookUrl}/pix`;
     // A snapshot: the Pix as it is now (a devolução settling later sends its own notification).
     const body = { pix: [{ ...structuredClone(pix), chave: charge.request.chave }] };

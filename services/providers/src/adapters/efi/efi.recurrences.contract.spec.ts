@@ -80,6 +80,7 @@ afterAll(async () => {
 
 let idRec: string;
 let firstCycle: string;
+let retriedCycle: string;
 
 describe('Efí Pix Automático', () => {
   it('registers webhookrec and webhookcobr at our intake, with the secret', async () => {
@@ -144,6 +145,45 @@ describe('Efí Pix Automático', () => {
     await clockTo('2026-04-13T12:00:00Z');
     expect(await control(`/__control/cobr/${cycle.providerChargeId}/pay`)).toBe(200);
     expect(await adapter.getCycleCharge({ providerRecurrenceId: idRec, providerChargeId: cycle.providerChargeId })).toMatchObject({ status: 'paid', failedAttempts: 1 });
+    retriedCycle = cycle.providerChargeId;
+  });
+
+  it('a paid cycle is refunded like any Pix: a devolução of the Pix its settled attempt received (a retry included)', async () => {
+    const refundOf = async (txid: string, refundId: string, amount: number) => {
+      const { endToEndId } = await adapter.getCycleCharge({ providerRecurrenceId: idRec, providerChargeId: txid });
+      expect(endToEndId).toMatch(/^E/);
+      return adapter.refundCharge({ providerPaymentId: txid, refundId, amount, reason: 'Cliente cancelou o plano', ...(endToEndId ? { endToEndId } : {}) });
+    };
+    // Devoluções settle on the Pix webhook (connect registers it; here only the recurrence ones were).
+    await adapter.registerWebhook(`${receiver.url}/webhooks/efi/acc_efi_rec`);
+    const partial = await refundOf(firstCycle, 're_contract_cycle_1', 1000);
+    expect(partial).toMatchObject({ status: 'pending', amount: 1000 });
+    // The same refund again (a lost answer): Efí's devolução with this id is the answer, nothing twice.
+    expect(await refundOf(firstCycle, 're_contract_cycle_1', 1000)).toMatchObject({ providerRefundId: partial.providerRefundId, amount: 1000 });
+    // More than is left of the 49.90 is refused by Efí (PixDevolucaoInvalida).
+    await expect(refundOf(firstCycle, 're_contract_cycle_1b', 4000)).rejects.toMatchObject({ kind: 'rejected' });
+    // The cycle paid on its retry: the retry's end-to-end id received the Pix.
+    expect(await refundOf(retriedCycle, 're_contract_cycle_2', 4990)).toMatchObject({ status: 'pending', amount: 4990 });
+
+    // Each devolução settles and is notified on the Pix webhook with the cobr's txid, as for a cob.
+    const settled = (txid: string) =>
+      until(
+        async () =>
+          received
+            .filter((r) => r.query['ignorar'] === '/pix')
+            .map((r) => (JSON.parse(r.rawBody.toString('utf8')) as { pix: { txid: string; devolucoes?: { status: string; valor: string }[] }[] }).pix[0])
+            .find((pix) => pix?.txid === txid && pix.devolucoes?.[0]?.status === 'DEVOLVIDO'),
+        5_000,
+        `the devolução of ${txid} settled`,
+      );
+    expect((await settled(firstCycle))?.devolucoes?.[0]?.valor).toBe('10.00');
+    expect((await settled(retriedCycle))?.devolucoes?.[0]?.valor).toBe('49.90');
+    const notification = received.find((r) => r.query['ignorar'] === '/pix' && r.rawBody.toString('utf8').includes(retriedCycle)) as WebhookRequest;
+    expect(adapter.parseWebhook(notification)).toMatchObject({ ok: true, providerPaymentIds: [retriedCycle] });
+    // A Pix that was never received is unknown to Efí.
+    await expect(
+      adapter.refundCharge({ providerPaymentId: firstCycle, refundId: 're_contract_cycle_x', amount: 100, endToEndId: 'E09089356202603101200abcdefghijk' }),
+    ).rejects.toBeInstanceOf(ProviderError);
   });
 
   it('a retry outside the 7 days after the due date is refused', async () => {
