@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { accounts, common, type vault } from '@orquestra/contracts';
-import { isAppError, type RpcClient } from '@orquestra/platform';
+import { formatBrl, isAppError, type RpcClient } from '@orquestra/platform';
 
 export type AccountsClient = RpcClient<typeof accounts.AccountsServiceService>;
 export type VaultClient = Pick<RpcClient<typeof vault.VaultServiceService>, 'getCardsConfig' | 'setCardsEnabled'>;
@@ -31,11 +31,8 @@ export interface OwnerOutput {
 
 class UsageError extends Error {}
 
-const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
-
 function money(cents: number): string {
-  // Intl writes a no-break space after "R$"; a plain one reads the same and greps better.
-  return `${brl.format(cents / 100).replace(/\u00a0/g, ' ')} (${cents} cents)`;
+  return `${formatBrl(cents)} (${cents} cents)`;
 }
 
 function showSettings(settings: accounts.PayoutSettings | undefined, mode: string): string[] {

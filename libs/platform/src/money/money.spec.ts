@@ -1,4 +1,4 @@
-import { assertPositiveCents, centsToReaisString, feeFor, reaisStringToCents } from './money';
+import { assertPositiveCents, centsToReaisString, feeFor, formatBrl, reaisStringToCents } from './money';
 
 describe('money', () => {
   it('formats cents as the API Pix reais string', () => {
@@ -22,6 +22,24 @@ describe('money', () => {
     expect(() => centsToReaisString(-1)).toThrow(RangeError);
     expect(() => assertPositiveCents(0, 'amount')).toThrow(RangeError);
     expect(() => assertPositiveCents(1, 'amount')).not.toThrow();
+  });
+
+  it('formats cents as pt-BR reais for people', () => {
+    expect(formatBrl(0)).toBe('R$ 0,00');
+    expect(formatBrl(5)).toBe('R$ 0,05');
+    expect(formatBrl(1990)).toBe('R$ 19,90');
+    expect(formatBrl(123456)).toBe('R$ 1.234,56');
+    expect(formatBrl(100_000)).toBe('R$ 1.000,00');
+    expect(formatBrl(123456789)).toBe('R$ 1.234.567,89');
+    expect(formatBrl(100_000_000_000)).toBe('R$ 1.000.000.000,00');
+    expect(formatBrl(-100)).toBe('-R$ 1,00');
+  });
+
+  it('prints what the pt-BR locale prints, byte for byte', () => {
+    const intl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+    for (const cents of [0, 1, 99, 100, 999, 1000, 99_999, 100_000, 1_234_567, 10_000_000_000, -250]) {
+      expect(formatBrl(cents)).toBe(intl.format(cents / 100).replace(/\u00a0/g, ' '));
+    }
   });
 
   it('rounds percentage fees half up', () => {

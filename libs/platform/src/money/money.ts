@@ -36,6 +36,22 @@ export function reaisStringToCents(value: string): number {
   return Number(match[1]) * 100 + Number(fraction.padEnd(2, '0'));
 }
 
+/**
+ * 1234 → "R$ 12,34", 123456 → "R$ 1.234,56": the one pt-BR display form of an amount, for
+ * Portuguese messages, the payment page and operator tools. A plain space after "R$" (Intl writes
+ * a no-break one); a negative amount reads "-R$ 1,00". Built from the integer's digits, never
+ * through a float or the runtime's locale data, so every service prints the same bytes.
+ */
+export function formatBrl(cents: number): string {
+  const negative = cents < 0;
+  const abs = Math.abs(Math.trunc(cents));
+  const reais = Math.floor(abs / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  const centavos = (abs % 100).toString().padStart(2, '0');
+  return `${negative ? '-' : ''}R$ ${reais},${centavos}`;
+}
+
 export function assertCents(value: number, name: string): void {
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new RangeError(`${name} must be a non-negative integer number of cents, got ${value}`);

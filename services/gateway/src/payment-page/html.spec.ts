@@ -1,14 +1,6 @@
-import { escapeHtml, formatBrl, formatDateTime, safeUrl } from './html';
+import { escapeHtml, formatDateTime, safeUrl } from './html';
 
 describe('payment page text helpers', () => {
-  it('formats integer cents as reais without floats', () => {
-    expect(formatBrl(0)).toBe('R$ 0,00');
-    expect(formatBrl(5)).toBe('R$ 0,05');
-    expect(formatBrl(1990)).toBe('R$ 19,90');
-    expect(formatBrl(123456789)).toBe('R$ 1.234.567,89');
-    expect(formatBrl(100_000_000_000)).toBe('R$ 1.000.000.000,00');
-  });
-
   it('escapes every character that could open markup or leave an attribute', () => {
     expect(escapeHtml(`<a href="x" onclick='y'>&</a>`)).toBe('&#60;a href=&#34;x&#34; onclick=&#39;y&#39;&#62;&#38;&#60;/a&#62;');
   });

@@ -14,17 +14,6 @@ export function safeUrl(value: string | undefined): string | undefined {
   }
 }
 
-/** Integer cents → "R$ 1.234,56", by integer arithmetic (no float on a money path). */
-export function formatBrl(cents: number): string {
-  const negative = cents < 0;
-  const abs = Math.abs(Math.trunc(cents));
-  const reais = Math.floor(abs / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  const centavos = (abs % 100).toString().padStart(2, '0');
-  return `${negative ? '-' : ''}R$ ${reais},${centavos}`;
-}
-
 const DATE_TIME = new Intl.DateTimeFormat('pt-BR', {
   timeZone: 'America/Sao_Paulo',
   day: '2-digit',

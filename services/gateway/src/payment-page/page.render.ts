@@ -1,5 +1,6 @@
 import { common, type paymentPage } from '@orquestra/contracts';
-import { escapeHtml, formatBrl, formatDateTime, safeUrl } from './html';
+import { formatBrl } from '@orquestra/platform';
+import { escapeHtml, formatDateTime, safeUrl } from './html';
 import { PAGE_CSS, PAGE_JS } from './page.assets';
 
 type Page = paymentPage.PaymentPage;

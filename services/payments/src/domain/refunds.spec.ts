@@ -1,5 +1,5 @@
 import { canTransition } from './payment-status';
-import { checkRefundRequest, findReported, formatBrl, planReports, remainingRefundable, type RefundRecord, type RefundablePayment } from './refunds';
+import { checkRefundRequest, findReported, planReports, remainingRefundable, type RefundRecord, type RefundablePayment } from './refunds';
 
 const at = new Date('2026-10-01T12:00:00Z');
 
@@ -50,11 +50,6 @@ describe('refund amounts', () => {
 
   it.each(['pending', 'canceled', 'failed', 'refunded', 'requires_method', 'processing'] as const)('refuses to refund a %s payment', (status) => {
     expect(checkRefundRequest(paid([], { status }), 100)).toMatchObject({ ok: false, reason: 'not_refundable' });
-  });
-
-  it('formats money for messages', () => {
-    expect(formatBrl(123456)).toBe('R$ 1.234,56');
-    expect(formatBrl(5)).toBe('R$ 0,05');
   });
 });
 

@@ -73,12 +73,6 @@ export function checkRefundRequest(payment: RefundablePayment, requested: number
   return { ok: true, amount };
 }
 
-/** "R$ 12,34" for messages. */
-export function formatBrl(cents: number): string {
-  const reais = Math.floor(cents / 100).toLocaleString('pt-BR');
-  return `R$ ${reais},${String(cents % 100).padStart(2, '0')}`;
-}
-
 /** What the provider says about one refund (our request's answer, a webhook or a sync). */
 export interface RefundReport {
   provider_refund_id: string;

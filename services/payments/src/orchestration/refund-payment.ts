@@ -1,10 +1,10 @@
 import { modeFromName, modeName, type payments, type providers as providersContract } from '@orquestra/contracts';
-import { AppError, newId, type ErrorCode, type RpcClient } from '@orquestra/platform';
+import { AppError, formatBrl, newId, type ErrorCode, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { CallerScope } from '../db/payment-filters';
 import type { PaymentDoc, RefundDoc } from '../db/payment.model';
 import type { PaymentStore } from '../db/payment.store';
-import { checkRefundRequest, formatBrl, planReports, withTotals, type RefundReport } from '../domain/refunds';
+import { checkRefundRequest, planReports, withTotals, type RefundReport } from '../domain/refunds';
 import type { RefundFollowUpRecorder } from '../jobs/refund-follow-ups';
 import { IdempotencyGuard } from '../db/idempotency.guard';
 import { reportFromProto } from './refund-reports';

@@ -1,5 +1,5 @@
 import { modeFromName, type accounts, type payouts, type providers } from '@orquestra/contracts';
-import { AppError, newId, saoPauloDate, type RpcClient } from '@orquestra/platform';
+import { AppError, formatBrl, newId, saoPauloDate, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import { isPayoutStatus, type PayoutStatus } from '../domain/payout-states';
 import { maskPixKey, type PixKeyType } from '../domain/pix-key-mask';
@@ -106,7 +106,7 @@ export class PayoutsService {
     if (!(await this.limit.reserve(dayId, command.amount, settings.daily_limit))) {
       throw new AppError('payout_limit_exceeded', {
         param: 'amount',
-        message: `Este repasse passaria do limite diário de repasses (${reais(settings.daily_limit)} em ${day}, modo ${scope.mode}). Tente um valor menor ou amanhã; o dono da conta pode aumentar o limite.`,
+        message: `Este repasse passaria do limite diário de repasses (${formatBrl(settings.daily_limit)} em ${day}, modo ${scope.mode}). Tente um valor menor ou amanhã; o dono da conta pode aumentar o limite.`,
       });
     }
     let doc: PayoutDoc | null;
@@ -457,8 +457,4 @@ function reasonFor(status: 'failed' | 'canceled'): string {
 function refusalOf(error: AppError): NonNullable<PayoutDoc['refusal']> {
   if (error.code === 'insufficient_balance') return { code: 'insufficient_balance', message: error.message, param: 'amount' };
   return { code: 'payout_refused', message: `O provedor recusou o repasse: ${error.message}`, param: error.param ?? null };
-}
-
-function reais(cents: number): string {
-  return `R$ ${Math.trunc(cents / 100).toLocaleString('pt-BR')},${String(cents % 100).padStart(2, '0')}`;
 }
