@@ -28,6 +28,7 @@ class FakeCollaborators {
   readonly charges = new Map<string, number>();
   readonly retries: Array<{ charge: string; date: string }> = [];
   readonly synced: string[] = [];
+  listCalls = 0;
   rejectAmount = -1;
   wooviDue = '';
 
@@ -78,7 +79,16 @@ class FakeCollaborators {
         if (!payment) throw new AppError('not_found', { param: 'id' });
         return { payment };
       },
-      listPayments: async ({ subscription_id }) => ({ data: [...this.payments.values()].filter((p) => p.subscription_id === subscription_id), has_more: false }),
+      // Pages as payments does: newest first, at most `limit` (≤ 100), after `starting_after`.
+      listPayments: async ({ subscription_id, limit, starting_after }) => {
+        this.listCalls += 1;
+        const all = [...this.payments.values()]
+          .filter((p) => p.subscription_id === subscription_id)
+          .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+        const from = starting_after ? all.findIndex((p) => p.id === starting_after) + 1 : 0;
+        const size = Math.min(limit || 10, 100);
+        return { data: all.slice(from, from + size), has_more: from + size < all.length };
+      },
     };
     return handlers as Handlers<typeof payments.PaymentsServiceService>;
   }
@@ -390,5 +400,19 @@ describe('cycles against the real store and broker', () => {
     expect((await subscriptionModel.findById(sub._id).lean().exec())?.status).toBe('expired');
     await waitFor(() => published.some((e) => e.type === 'subscription.expired' && (e.data.object as { id: string }).id === sub._id));
   });
-});
 
+  it('GET /subscriptions/{id} shows every cycle: payments are read page after page, past 100', async () => {
+    const sub = await activeSubscription();
+    const base = Date.parse('2020-01-06T15:00:00Z');
+    for (let n = 1; n <= 230; n += 1) {
+      fake.payments.set(`pay_many${seq}_${n}`, payments.Payment.fromPartial({
+        id: `pay_many${seq}_${n}`, subscription_id: sub._id, cycle: n, amount: 4_990, status: 'succeeded', created_at: new Date(base + n * 7 * 86_400_000).toISOString(),
+      }));
+    }
+    const before = fake.listCalls;
+    const cycles = await replicas[0]!.paymentsOf(sub);
+    expect(cycles).toHaveLength(230);
+    expect(cycles.map((p) => p.cycle)).toEqual(Array.from({ length: 230 }, (_, i) => 230 - i));
+    expect(fake.listCalls - before).toBe(3);
+  });
+});

@@ -46,6 +46,9 @@ export interface ChargeCommand {
 const scheduleOf = (sub: SubscriptionDoc): CycleSchedule => ({ start_date: sub.start_date, frequency: sub.frequency, end_date: sub.end_date });
 
 /** The caller the payments service sees for a subscription's cycles: its merchant and mode, never restricted. */
+/** Payments' largest list page. */
+const PAYMENTS_PAGE_SIZE = 100;
+
 function callerOf(sub: Pick<SubscriptionDoc, 'merchant_id' | 'mode'>): common.Caller {
   return { merchant_id: sub.merchant_id, mode: modeFromName(sub.mode), key_id: '', restricted: false } as common.Caller;
 }
@@ -474,18 +477,30 @@ export class CyclesService {
     }
   }
 
-  /** The cycles' payments, newest first, for GET /subscriptions/{id}. */
+  /**
+   * Every cycle's payment, newest first, for GET /subscriptions/{id}: payments' list by
+   * subscription, page after page until `has_more` is false (a weekly subscription has 52 cycles a
+   * year, so one page of 100 would cut a two-year-old one short).
+   */
   async paymentsOf(sub: SubscriptionDoc): Promise<payments.Payment[]> {
-    const { data } = await this.payments.listPayments({
-      caller: callerOf(sub),
-      subscription_id: sub._id,
-      limit: 100,
-      status: '',
-      method: '',
-      provider: '',
-      starting_after: '',
-      q: '',
-    });
-    return data;
+    const all: payments.Payment[] = [];
+    let startingAfter = '';
+    for (;;) {
+      const page = await this.payments.listPayments({
+        caller: callerOf(sub),
+        subscription_id: sub._id,
+        limit: PAYMENTS_PAGE_SIZE,
+        status: '',
+        method: '',
+        provider: '',
+        starting_after: startingAfter,
+        q: '',
+      });
+      all.push(...page.data);
+      const last = page.data[page.data.length - 1];
+      // An empty page that still says has_more would never advance the cursor: stop rather than spin.
+      if (!page.has_more || !last) return all;
+      startingAfter = last.id;
+    }
   }
 }
