@@ -125,7 +125,7 @@ async function main(): Promise<number> {
       [seed.secondTestProviderAccountId ?? 'B']: 'B',
     };
     const { ports } = stack;
-    const metricsPorts = [ports.gatewayMetrics, ports.accountsMetrics, ports.paymentsMetrics, ports.routingMetrics, ports.providersMetrics, ports.notificationsMetrics];
+    const metricsPorts = [ports.gatewayMetrics, ports.accountsMetrics, ports.paymentsMetrics, ports.routingMetrics, ports.providersMetrics, ports.notificationsMetrics, ports.subscriptionsMetrics, ports.payoutsMetrics, ports.vaultMetrics, ports.trackingMetrics];
     const context = { options, watched, efiControlUrl: stack.efiControlUrl, metricsPorts, accountNames };
     const { phases, lists, checks, goal } = await runAll(bench, context, { mongoUrl, storePid: infra.store[0] }, runId);
 

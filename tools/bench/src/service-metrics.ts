@@ -91,7 +91,7 @@ export function methodTimes(before: MetricsSnapshot, after: MetricsSnapshot, nam
     .sort((a, b) => b.meanMs - a.meanMs);
 }
 
-/** service → command name → commands sent to the store during the phase. */
+/** service → command name and collection ('insert payments') → commands sent to the store during the phase. */
 export type StoreCommands = Record<string, Record<string, number>>;
 
 export function storeCommands(before: MetricsSnapshot, after: MetricsSnapshot): StoreCommands {
@@ -99,7 +99,8 @@ export function storeCommands(before: MetricsSnapshot, after: MetricsSnapshot): 
   for (const { metric, labels, value } of growth(before, after)) {
     if (metric !== 'orquestra_store_commands_total') continue;
     const service = label(labels, 'service');
-    const command = label(labels, 'command');
+    const collection = labels.includes('collection=') ? label(labels, 'collection') : '';
+    const command = collection ? `${label(labels, 'command')} ${collection}` : label(labels, 'command');
     (commands[service] ??= {})[command] = (commands[service]?.[command] ?? 0) + value;
   }
   return commands;

@@ -11,8 +11,8 @@ import type { OutboxRelay } from '../outbox';
 export class ServiceMetrics {
   readonly registry = new Registry();
   readonly rpcDuration: Histogram<'method' | 'code'>;
-  /** Commands sent to the store, by command name (runService counts them through connectDatabase). */
-  readonly storeCommands: Counter<'command'>;
+  /** Commands sent to the store, by command name and collection (runService counts them through connectDatabase). */
+  readonly storeCommands: Counter<'command' | 'collection'>;
   /** Messages this process published to or consumed from the broker (runService wires the EventBus). */
   readonly busMessages: Counter<'direction'>;
 
@@ -28,8 +28,8 @@ export class ServiceMetrics {
     });
     this.storeCommands = new Counter({
       name: 'orquestra_store_commands_total',
-      help: 'Commands sent to the store (MongoDB wire protocol), by command name.',
-      labelNames: ['command'],
+      help: 'Commands sent to the store (MongoDB wire protocol), by command name and collection.',
+      labelNames: ['command', 'collection'],
       registers: [this.registry],
     });
     this.busMessages = new Counter({

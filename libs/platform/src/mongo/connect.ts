@@ -14,7 +14,7 @@ export async function connectDatabase(options: {
    * what one request costs the store, counted by the service's metrics. Turns on the driver's
    * command monitoring, which also decodes every reply once more for its succeeded event.
    */
-  onCommand?: (commandName: string) => void;
+  onCommand?: (commandName: string, collection: string) => void;
 }): Promise<Connection> {
   const { onCommand } = options;
   const connection = mongoose.createConnection(options.url, {
@@ -27,7 +27,7 @@ export async function connectDatabase(options: {
   });
   await connection.asPromise();
   // The connection handshake is not a monitored command: nothing before this point is missed.
-  if (onCommand) connection.getClient().on('commandStarted', (event) => onCommand(event.commandName));
+  if (onCommand) connection.getClient().on('commandStarted', (event) => onCommand(event.commandName, collectionOf(event.command[event.commandName])));
   options.logger.info({ db: options.dbName }, 'database connected');
   return connection;
 }
@@ -42,4 +42,9 @@ export async function ensureIndexes(connection: Connection): Promise<void> {
 /** True when the error is a duplicate-key violation of a unique index (E11000). */
 export function isDuplicateKeyError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+}
+
+/** The collection a command names (`{ find: 'payments' }`); '' for commands on the database (`{ aggregate: 1 }`, `ping`). */
+function collectionOf(target: unknown): string {
+  return typeof target === 'string' ? target : '';
 }

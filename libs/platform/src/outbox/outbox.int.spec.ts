@@ -24,12 +24,14 @@ describe('OutboxRelay against the real store and broker', () => {
   let collection: Collection<Document>;
   let bus: EventBus;
   let exchange: string;
+  let mongoUrl: string;
   const received: EventEnvelope[] = [];
 
   beforeAll(async () => {
     const infra = await ensureTestInfra();
     const prefix = uniqueDbPrefix('outbox');
-    mongo = await MongoClient.connect(infra.mongoUrl);
+    mongoUrl = infra.mongoUrl;
+    mongo = await MongoClient.connect(mongoUrl);
     collection = mongo.db(`${prefix}db`).collection('things');
     exchange = `${prefix}events`;
     bus = new EventBus({ url: infra.amqpUrl, exchange, logger });
@@ -67,6 +69,25 @@ describe('OutboxRelay against the real store and broker', () => {
     expect(doc?.outbox).toEqual([]);
     expect(doc?.outbox_since).toBeNull();
     expect(received.find((e) => e.id === e1.id)?.data.object).toEqual({ id: 'thing_1' });
+  });
+
+  it('publishes a document\'s events with two store commands: the claim and one write that empties the outbox', async () => {
+    const counted = await MongoClient.connect(mongoUrl, { monitorCommands: true });
+    try {
+      const things = counted.db(collection.dbName).collection('things');
+      const relay = new OutboxRelay({ bus, logger });
+      const events = [event('thing.created', { id: 'thing_c' }), event('thing.updated', { id: 'thing_c' })];
+      await things.insertOne({ _id: 'thing_c' as never, status: 'new', outbox: events, outbox_since: new Date() });
+      const commands: string[] = [];
+      counted.on('commandStarted', (started) => commands.push(started.commandName));
+      expect(await relay.flush(things, 'thing_c')).toBe(2);
+      expect(commands).toEqual(['findAndModify', 'update']);
+      await waitForEvents(events.map((e) => e.id));
+      const doc = await things.findOne({ _id: 'thing_c' as never });
+      expect(doc).toMatchObject({ outbox: [], outbox_since: null, outbox_lease: null });
+    } finally {
+      await counted.close();
+    }
   });
 
   it('leaves events in place while the broker is unreachable and the sweeper publishes them later', async () => {

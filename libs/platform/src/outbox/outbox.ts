@@ -204,7 +204,17 @@ export class OutboxRelay {
     } catch (error) {
       failure = error;
     }
-    // Removes what the broker confirmed (by id: entries pushed meanwhile stay) and frees the lease.
+    // The common case in one write: the broker confirmed every claimed event and nobody pushed one
+    // meanwhile (the outbox holds exactly the ids sent), so the outbox is emptied, its sweeper
+    // mark cleared and the lease freed together. Otherwise the events confirmed are removed by id
+    // (entries pushed meanwhile stay) and the mark is cleared only if that left the outbox empty.
+    if (!failure && sent.length > 0) {
+      const emptied = await collection.updateOne(
+        { _id: id as never, outbox: { $size: sent.length }, 'outbox.id': { $all: sent } },
+        { $set: { outbox: [], outbox_since: null, outbox_lease: null } },
+      );
+      if (emptied.modifiedCount === 1) return { count: sent.length, remaining: 0 };
+    }
     const after = await collection.findOneAndUpdate(
       { _id: id as never },
       { $pull: { outbox: { id: { $in: sent } } }, $set: { outbox_lease: null } } as Document,

@@ -60,7 +60,7 @@ export async function runService<C extends ServiceBaseConfig>(options: {
       url: config.MONGO_URL,
       dbName: `${config.DB_PREFIX}${config.SERVICE_NAME}`,
       logger,
-      onCommand: (command) => metrics.storeCommands.inc({ command }),
+      onCommand: (command, collection) => metrics.storeCommands.inc({ command, collection }),
     });
     cleanups.push(() => db.close());
     const bus = new EventBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger });
