@@ -12,12 +12,13 @@
  *   answered request, an optional sweep, and the stop order (own timers, webhooks, servers, file);
  *   `EmulatorOptions` and `EmulatorLifecycle` are what every factory takes and returns.
  * - `control-port.ts` `controlPort(routes, basics)`: health, faults (`fault-registry.ts`,
- *   `fault-injection.ts` on the API port), stats, webhook deliveries, reset, JSON 404/error answers.
+ *   `fault-injection.ts` on the API port), stats, webhook deliveries, reset, JSON 404/error answers;
+ *   `dashboard-charges.ts` the shared statuses, body and moves of the dashboard control routes.
  * - `webhook-outbox.ts` `WebhookOutbox`: background POSTs with retries and backoff, each attempt
  *   recorded in a `delivery-log.ts` `DeliveryLog`; stop aborts waits and requests in flight.
  * - `br-code.ts`: BR Codes (dynamic, or static with key, amount and txid) with their CRC16, and QR
  *   images (PNG bytes, base64, data URL, SVG); `boleto-line.ts`: barcodes and linhas digitáveis;
- *   `br-documents.ts`: CPF and CNPJ check digits.
+ *   `br-documents.ts`: CPF and CNPJ check digits; `card-numbers.ts`: the Luhn check of card numbers.
  * - `api-port.ts` `emulatorApiApp`/`finishApi`: the frame of the API app (request log without
  *   queries or bodies; the provider's answers for its errors, bad bodies, unknown paths, failures).
  * - `clock.ts` `EmulatorClock`: the state's time, moved forward by tests (`/__control/clock`,
@@ -36,9 +37,11 @@
 export * from './boleto-line';
 export * from './br-code';
 export * from './br-documents';
+export * from './card-numbers';
 export * from './clock';
 export * from './recurring-calendar';
 export * from './control-port';
+export * from './dashboard-charges';
 export * from './delivery-log';
 export * from './emulator-env';
 export * from './emulator-host';

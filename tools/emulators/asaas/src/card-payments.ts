@@ -12,9 +12,9 @@
  */
 import { asaasErrors } from './asaas-errors';
 import { newUuid } from './asaas-ids';
-import { documentDigits } from '../../kit';
+import { documentDigits, luhnValid } from '../../kit';
 import type { EmulatorState, PaidCard } from './emulator-state';
-import { brandOf, declineOf, luhnValid } from './test-cards';
+import { brandOf, declineOf } from './test-cards';
 import type { Body } from './request-fields';
 
 /** What the create call's card fields decide: an approved card to charge, or a thrown 400. */

@@ -11,7 +11,7 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { dynamicBrCode, sendControlError as fail, type Merchant } from '../../kit';
+import { dashboardChargeSchema, dynamicBrCode, reachDashboardStatus, sendControlError as fail, type Merchant } from '../../kit';
 import { accountIdFor, newCustomerId, newInvoiceNumber, newPaymentId } from './asaas-ids';
 import { newStoredBoleto } from './boleto';
 import type { EmulatorState, StoredPayment } from './emulator-state';
@@ -29,16 +29,8 @@ export interface DashboardOptions {
 const STATUSES = ['pending', 'paid', 'canceled', 'expired', 'refunded'] as const;
 type DashboardStatus = (typeof STATUSES)[number];
 
-const createSchema = z
-  .object({
-    /** The account's API key. */
-    account: z.string().min(1),
-    amount: z.number().int().min(1).max(99_999_999_999),
-    method: z.enum(['pix', 'boleto', 'card']).default('pix'),
-    status: z.enum(STATUSES).default('pending'),
-    created_at: z.string().datetime({ offset: true }).optional(),
-  })
-  .strict();
+/** `account` is the account's API key. */
+const createSchema = dashboardChargeSchema(STATUSES);
 
 const statusSchema = z.object({ status: z.enum(STATUSES), account: z.string().min(1).optional() }).strict();
 
@@ -105,8 +97,7 @@ export function dashboardRoutes(state: EmulatorState, options: DashboardOptions,
       brCode: dynamicBrCode(`${options.locationHost}/pixqrcode/cobv/${id}`, options.merchant),
       ...(billingType === 'BOLETO' ? { boleto: newStoredBoleto(amount, dueDate) } : {}),
     });
-    if (status === 'paid' || status === 'refunded') moveCharge(state, payment, 'paid');
-    if (status !== 'pending' && status !== 'paid') moveCharge(state, payment, status);
+    reachDashboardStatus(status, (target) => moveCharge(state, payment, target));
     sendJson(res, 201, toJson(payment));
   });
 

@@ -4,6 +4,8 @@
  * Asaas reports by webhook (docs.asaas.com "Eventos para cobranças"): the issuer's refusal
  * (`PAYMENT_CREDIT_CARD_CAPTURE_REFUSED`) or Asaas's risk analysis (`PAYMENT_REPROVED_BY_RISK_ANALYSIS`).
  */
+import { luhnValid } from '../../kit';
+
 export type DeclineEvent = 'PAYMENT_CREDIT_CARD_CAPTURE_REFUSED' | 'PAYMENT_REPROVED_BY_RISK_ANALYSIS';
 
 export type CardOutcome =
@@ -36,19 +38,6 @@ const DECLINES: Readonly<Record<string, { event: DeclineEvent; message: string }
 /** What the issuer does with a well-formed card: its decline, or undefined for an approval. */
 export function declineOf(digits: string): { event: DeclineEvent; message: string } | undefined {
   return DECLINES[digits];
-}
-
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i += 1) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
 }
 
 export function brandOf(digits: string): string {

@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
+import { luhnValid } from '../../kit';
 import { accountOf } from './auth';
 import type { EmulatorState } from './emulator-state';
 import { mpErrors } from './mp-errors';
@@ -64,19 +65,6 @@ export interface StoredCardToken {
   outcome: CardOutcome;
   createdAt: Date;
   used: boolean;
-}
-
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i += 1) {
-    let digit = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
 }
 
 const bodySchema = z

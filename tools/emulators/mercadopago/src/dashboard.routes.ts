@@ -11,7 +11,7 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { newBoleto, qrCodePngBase64, sendControlError as fail, staticBrCode, type Merchant } from '../../kit';
+import { DASHBOARD_STATUSES, dashboardChargeSchema, newBoleto, qrCodePngBase64, reachDashboardStatus, sendControlError as fail, staticBrCode, type Merchant } from '../../kit';
 import type { EmulatorState, StoredPayment } from './emulator-state';
 import { paymentJson } from './payment-json';
 import { approveRefund, createRefund, refundableCents } from './refunds';
@@ -22,19 +22,11 @@ export interface DashboardOptions {
   ticketBase: () => string;
 }
 
-const STATUSES = ['pending', 'paid', 'canceled', 'expired', 'refunded', 'failed'] as const;
+const STATUSES = DASHBOARD_STATUSES;
 type DashboardStatus = (typeof STATUSES)[number];
 
-const createSchema = z
-  .object({
-    /** The account's access token. */
-    account: z.string().min(1),
-    amount: z.number().int().min(1).max(99_999_999_999),
-    method: z.enum(['pix', 'boleto', 'card']).default('pix'),
-    status: z.enum(STATUSES).default('pending'),
-    created_at: z.string().datetime({ offset: true }).optional(),
-  })
-  .strict();
+/** `account` is the account's access token. */
+const createSchema = dashboardChargeSchema(STATUSES);
 
 const statusSchema = z.object({ status: z.enum(STATUSES) }).strict();
 
@@ -111,8 +103,7 @@ export function dashboardRoutes(state: EmulatorState, options: DashboardOptions)
       payment.card = { firstSix: '503143', lastFour: '6351', expMonth: 11, expYear: 2030, holderName: 'APRO' };
     }
     state.createPayment(payment, `dashboard:${id}`);
-    if (status === 'paid' || status === 'refunded') movePayment(state, payment, 'paid');
-    if (status !== 'pending' && status !== 'paid') movePayment(state, payment, status);
+    reachDashboardStatus(status, (target) => movePayment(state, payment, target));
     res.status(201).json(paymentJson(payment));
   });
 

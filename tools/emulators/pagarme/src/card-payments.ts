@@ -17,6 +17,7 @@
  * `4000000000000069` (expired card, 54); any other valid number is approved.
  */
 import { z } from 'zod';
+import { luhnValid } from '../../kit';
 
 export const cardSchema = z.object({
   number: z.string().optional(),
@@ -69,19 +70,6 @@ const DECLINES: Readonly<Record<string, { code: string; message: string }>> = {
   '4000000000009995': { code: '51', message: 'Saldo insuficiente' },
   '4000000000000069': { code: '54', message: 'Cartão vencido' },
 };
-
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i += 1) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 function brandOf(digits: string): string {
   if (/^(4011|4312|4389|4514|4576|5041|5066|5067|509|6277|6362|6363|650|6516|6550)/.test(digits)) return 'Elo';

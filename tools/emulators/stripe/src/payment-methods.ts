@@ -12,6 +12,7 @@
  * (`invalid_cvc`). The number is never stored: only its brand and last four digits.
  */
 import { Router } from 'express';
+import { luhnValid } from '../../kit';
 import { accountOf } from './auth';
 import type { EmulatorState } from './emulator-state';
 import { integerParam, objectParam, rejectUnknown, requiredString, stringParam } from './form-params';
@@ -53,19 +54,6 @@ const NON_TEST_CARD = {
 
 function cardError(code: string, param: string, message: string): StripeApiError {
   return new StripeApiError(402, { type: 'card_error', code, param, message, doc_url: `https://stripe.com/docs/error-codes/${code.replace(/_/g, '-')}` });
-}
-
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i += 1) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
 }
 
 function brandOf(digits: string): string {
