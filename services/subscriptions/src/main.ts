@@ -1,5 +1,5 @@
 import './telemetry';
-import { payments, providers, subscriptions } from '@orquestra/contracts';
+import { customers, payments, providers, subscriptions } from '@orquestra/contracts';
 import { createRpcClient, ensureIndexes, runService } from '@orquestra/platform';
 import { clockFrom } from './clock/service-clock';
 import { config } from './config';
@@ -28,6 +28,9 @@ void runService({
     const paymentsClient = createRpcClient(payments.PaymentsServiceService, config.PAYMENTS_GRPC_ADDR, { deadlineMs: config.GRPC_DEADLINE_MS });
     onShutdown(() => providersClient.close());
     onShutdown(() => paymentsClient.close());
+    // Payments serves its customer records on the same address.
+    const customersClient = createRpcClient(customers.CustomersServiceService, config.PAYMENTS_GRPC_ADDR, { deadlineMs: config.GRPC_DEADLINE_MS });
+    onShutdown(() => customersClient.close());
     const clock = clockFrom(config.TEST_CLOCK_FILE);
     const subscriptionStore = new SubscriptionStore(subscriptionModel, outbox);
     const cycleStore = new CycleStore(cycleModel, outbox);
@@ -42,6 +45,7 @@ void runService({
       subscriptionStore,
       idempotency,
       providersClient,
+      customersClient,
       { approvalExpiresInSeconds: config.APPROVAL_EXPIRES_IN_SECONDS, idempotencyWaitMs: config.IDEMPOTENCY_WAIT_MS, now: clock },
       { onActivated: (sub) => cycles.adoptApprovalPayment(sub), onCanceled: (sub) => cycles.afterCancel(sub) },
     );

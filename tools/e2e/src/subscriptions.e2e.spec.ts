@@ -45,12 +45,16 @@ describe('subscriptions', () => {
       provider: 'efi',
       provider_account_id: stackInfo().testProviderAccountId,
       approval: { qr_code: expect.any(String) },
-      customer: { id: expect.any(String), name: 'Maria Silva', document: '52998224725' },
+      // The payer's customer record from creation on (payments' UpsertCustomer), never an empty placeholder.
+      customer: { id: expect.stringMatching(/^cus_/), name: 'Maria Silva', document: '52998224725' },
       metadata: body['metadata'],
       tracking: { utm_source: 'e2e' },
     });
     expect(created.body.approval.qr_code.length).toBeGreaterThan(20);
     expect(created.body).not.toHaveProperty('payments');
+    const customer = await api('GET', `/v1/customers/${created.body.customer.id}`);
+    expect(customer.status).toBe(200);
+    expect(customer.body).toMatchObject({ id: created.body.customer.id, document: '52998224725' });
 
     const replay = await api('POST', '/v1/subscriptions', { body, idempotencyKey });
     expect(replay.status).toBe(201);

@@ -19,7 +19,7 @@ export const SubscriptionApprovalSchema = z
 
 export const SubscriptionCustomerOutputSchema = z
   .object({
-    id: z.string().openapi({ description: 'O registro do cliente (cus_…); vazio enquanto a assinatura não tem um.', example: 'cus_01j9z0k3x7m2q8r4t6v8w0y2a4' }),
+    id: z.string().openapi({ description: 'O registro do cliente (cus_…), encontrado pelo documento ou criado com a assinatura: o mesmo de GET /v1/customers e dos pagamentos dos ciclos.', example: 'cus_01j9z0k3x7m2q8r4t6v8w0y2a4' }),
     name: z.string(),
     document: z.string().openapi({ description: 'CPF ou CNPJ, só dígitos.' }),
   })

@@ -27,7 +27,8 @@ export function toProtoSubscription(doc: SubscriptionDoc): subscriptions.Subscri
           },
         }
       : {}),
-    // The customer record (cus_…) is kept by payments: known from the first cycle payment on.
+    // The customer record (cus_…) payments keeps, found or made by document when the subscription
+    // was created (subscriptions.service.ts); one stored before that is linked by its first cycle payment.
     customer: { id: doc.customer_id ?? '', name: doc.customer.name, document: doc.customer.document },
     metadata: doc.metadata,
     tracking: doc.tracking,

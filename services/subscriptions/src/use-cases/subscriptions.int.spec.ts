@@ -1,4 +1,4 @@
-import { common, providers } from '@orquestra/contracts';
+import { common, customers, providers } from '@orquestra/contracts';
 import { AppError, connectDatabase, createRpcClient, ensureIndexes, EventBus, GrpcServer, OutboxRelay, type EventEnvelope, type Handlers, type RpcClient } from '@orquestra/platform';
 import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
@@ -75,11 +75,32 @@ class FakeRecurrences {
   }
 }
 
+/** Payments' UpsertCustomer as payments promises it: one record per merchant, mode and document. */
+class FakeCustomers {
+  readonly byDocument = new Map<string, string>();
+
+  handlers(): Handlers<typeof customers.CustomersServiceService> {
+    const handlers: Partial<Handlers<typeof customers.CustomersServiceService>> = {
+      upsertCustomer: async ({ caller, customer }) => {
+        if (customer?.name === 'Cliente Indisponível') throw new AppError('service_unavailable');
+        const key = `${caller?.merchant_id}:${caller?.mode}:${customer?.document}`;
+        const created = !this.byDocument.has(key);
+        if (created) this.byDocument.set(key, `cus_fake${this.byDocument.size + 1}`);
+        const id = this.byDocument.get(key)!;
+        return { customer: customers.CustomerRecord.fromPartial({ id, name: customer?.name ?? '', document: customer?.document ?? '' }), created };
+      },
+    };
+    return handlers as Handlers<typeof customers.CustomersServiceService>;
+  }
+}
+
 describe('subscriptions against the real store and broker', () => {
   let db: Connection;
   let bus: EventBus;
   let server: GrpcServer;
   let client: RpcClient<typeof providers.ProvidersServiceService>;
+  let customersClient: RpcClient<typeof customers.CustomersServiceService>;
+  const fakeCustomers = new FakeCustomers();
   let model: SubscriptionModel;
   let service: SubscriptionsService;
   let idempotencyRecords: IdempotencyRecordModel;
@@ -111,16 +132,19 @@ describe('subscriptions against the real store and broker', () => {
     await bus.consume({ queue: `${prefix}probe`, patterns: ['subscription.*'] }, async (event) => void published.push(event));
     server = new GrpcServer(logger);
     server.addService(providers.ProvidersServiceService, fake.handlers());
+    server.addService(customers.CustomersServiceService, fakeCustomers.handlers());
     const port = await server.listen('127.0.0.1:0');
     client = createRpcClient(providers.ProvidersServiceService, `127.0.0.1:${port}`, { deadlineMs: 5_000 });
+    customersClient = createRpcClient(customers.CustomersServiceService, `127.0.0.1:${port}`, { deadlineMs: 5_000 });
     model = registerSubscriptionModel(db);
     const idempotency = registerIdempotencyRecordModel(db);
     idempotencyRecords = idempotency;
     await ensureIndexes(db);
-    service = new SubscriptionsService(new SubscriptionStore(model, new OutboxRelay({ bus, logger })), idempotency, client, { approvalExpiresInSeconds: 3_600, idempotencyWaitMs: 5_000 });
+    service = new SubscriptionsService(new SubscriptionStore(model, new OutboxRelay({ bus, logger })), idempotency, client, customersClient, { approvalExpiresInSeconds: 3_600, idempotencyWaitMs: 5_000 });
   });
   afterAll(async () => {
     client.close();
+    customersClient.close();
     await server.shutdown(1_000);
     await bus.close();
     await dropTestDatabase(db);
@@ -219,6 +243,25 @@ describe('subscriptions against the real store and broker', () => {
     await expect(service.get({ ...merchant, restrictedKeyId: 'key_bot' }, ids[0]!)).rejects.toMatchObject({ code: 'not_found', param: 'id' });
     await expect(service.list(merchant, { limit: 101 })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'limit' });
     await expect(service.list(merchant, { limit: 10, status: 'paid' })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'status' });
+  });
+  it('the payer is a customer record from creation on (payments, by document): a real cus_ id while pending, the same for every subscription of that document', async () => {
+    const first = await service.create(command({ idempotencyKey: 'plan-customer', requestHash: 'h-customer' }));
+    const id = first.subscription.customer_id;
+    expect(id).toMatch(/^cus_/);
+    expect(first.subscription.status).toBe('pending');
+    expect((await model.findById(first.subscription._id).lean().exec())?.customer_id).toBe(id);
+    // A repeat of the key, and another subscription of the same payer: the same record.
+    expect((await service.create(command({ idempotencyKey: 'plan-customer', requestHash: 'h-customer' }))).subscription.customer_id).toBe(id);
+    expect((await service.create(command({ frequency: 'weekly' }))).subscription.customer_id).toBe(id);
+    expect((await service.create(command({ customer: { name: 'Bruno Lima', document: '11144477735' } }))).subscription.customer_id).not.toBe(id);
+  });
+
+  it('a customer record payments cannot make leaves nothing half-made: no recurrence, no subscription', async () => {
+    const recurrences = fake.created.size;
+    const stored = await model.countDocuments({});
+    await expect(service.create(command({ customer: { name: 'Cliente Indisponível', document: '52998224725' } }))).rejects.toMatchObject({ code: 'service_unavailable' });
+    expect(fake.created.size).toBe(recurrences);
+    expect(await model.countDocuments({})).toBe(stored);
   });
 });
 

@@ -1,5 +1,5 @@
-import { modeFromName, type common, type providers } from '@orquestra/contracts';
-import { AppError, newId } from '@orquestra/platform';
+import { modeFromName, type common, type customers as customersContract, type providers } from '@orquestra/contracts';
+import { AppError, newId, type RpcClient } from '@orquestra/platform';
 import { saoPauloDate } from '../domain/calendar-date';
 import { cycleAt } from '../domain/cycle-schedule';
 import { canTransition, isSubscriptionStatus, type SubscriptionStatus } from '../domain/subscription-states';
@@ -40,6 +40,9 @@ export interface SubscriptionsOptions {
   now?: () => Date;
 }
 
+/** Payments' customer records: a subscription's payer is one, found or made by document. */
+export type SubscriptionCustomers = Pick<RpcClient<typeof customersContract.CustomersServiceService>, 'upsertCustomer'>;
+
 /** What follows a status change elsewhere (the cycles): the approval's payment, the open cycles after a cancel. */
 export interface SubscriptionHooks {
   onActivated(subscription: SubscriptionDoc): Promise<void>;
@@ -75,6 +78,7 @@ export class SubscriptionsService {
     private readonly store: SubscriptionStore,
     idempotency: IdempotencyRecordModel,
     private readonly provider: RecurrenceProvider,
+    private readonly customers: SubscriptionCustomers,
     private readonly options: SubscriptionsOptions,
     private readonly hooks?: SubscriptionHooks,
   ) {
@@ -275,10 +279,17 @@ export class SubscriptionsService {
     return chosen.id;
   }
 
-  /** Creates the recurrence (idempotent on `id`), then inserts the subscription; a repeat that lost the insert answers the winner's (`inserted` false). */
+  /**
+   * Finds or makes the payer's customer record (payments, idempotent on the document), creates the
+   * recurrence (idempotent on `id`), then inserts the subscription; a repeat that lost the insert
+   * answers the winner's (`inserted` false). The customer comes first: a refusal there leaves
+   * nothing at the provider, and a customer record without a subscription is only a buyer known
+   * by document, as a card saved for them would make. Every step is safe to repeat.
+   */
   private async createAt(command: CreateSubscriptionCommand, terms: SubscriptionTerms, id: string, accountId: string): Promise<{ subscription: SubscriptionDoc; inserted: boolean }> {
     const { scope } = command;
     const address = command.customer?.address;
+    const customerId = await this.upsertCustomer(scope, command.keyId, terms.customer);
     const { recurrence, provider } = await this.provider.createRecurrence({
       account: scopeRef(scope, accountId),
       subscription_id: id,
@@ -312,7 +323,7 @@ export class SubscriptionsService {
       description: terms.description ?? '',
       retry: terms.retry,
       customer: { name: terms.customer.name, document: terms.customer.document },
-      customer_id: '',
+      customer_id: customerId,
       metadata: terms.metadata,
       tracking: command.tracking,
       provider,
@@ -333,5 +344,13 @@ export class SubscriptionsService {
     const stored = await this.store.findById(id);
     if (!stored) throw new AppError('service_unavailable');
     return { subscription: stored, inserted };
+  }
+
+  /** The payer's `cus_…` id: only name and document are sent, so an e-mail or phone payments knows stays. */
+  private async upsertCustomer(scope: CallerScope, keyId: string, payer: SubscriptionTerms['customer']): Promise<string> {
+    const caller: common.Caller = { merchant_id: scope.merchantId, mode: modeFromName(scope.mode), key_id: keyId, restricted: false, request_id: '' };
+    const { customer } = await this.customers.upsertCustomer({ caller, customer: { name: payer.name, document: payer.document } });
+    if (!customer?.id) throw new AppError('internal', { message: 'payments answered UpsertCustomer without a customer record' });
+    return customer.id;
   }
 }
