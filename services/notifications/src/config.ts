@@ -21,6 +21,11 @@ export const config = loadConfig({
   /** How often the delivery worker looks for due deliveries. */
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(500),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  /**
+   * The longest a merchant's enabled endpoints are served from the fan-out's cache without reading
+   * them again, should a change signal be lost (docs/decisions.md "Caches"); 0 turns the cache off.
+   */
+  ENDPOINT_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
 });
 
 export type NotificationsConfig = typeof config;

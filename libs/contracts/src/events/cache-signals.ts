@@ -23,3 +23,10 @@ export type ProviderAccountsChanged = z.infer<typeof providerAccountsChangedSche
 
 /** A merchant's routing rules changed (created, updated, deleted, reordered). Published by routing for its own replicas. */
 export const ROUTING_RULES_CHANGED = 'internal.routing_rules.changed' as const;
+
+/**
+ * A merchant's webhook endpoints changed (created, updated, enabled or disabled, deleted, secret
+ * rotated). Published by notifications for its own replicas, which cache each merchant's enabled
+ * endpoints for the fan-out of every event.
+ */
+export const WEBHOOK_ENDPOINTS_CHANGED = 'internal.webhook_endpoints.changed' as const;

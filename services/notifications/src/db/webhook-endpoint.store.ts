@@ -1,4 +1,4 @@
-import { AppError, newId, withOutbox, type EventEnvelope, type OutboxRelay, type SecretBox } from '@orquestra/platform';
+import { AppError, newId, withOutbox, type EventEnvelope, type InvalidatingCache, type OutboxRelay, type SecretBox } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import { newWebhookSecret, signingSecrets } from '../domain/webhook-secret';
 import type { DisabledReason, StoredSecret, WebhookEndpointDoc, WebhookEndpointModel } from './webhook-endpoint.model';
@@ -64,8 +64,34 @@ export class WebhookEndpointStore {
     private readonly overlapMs: number,
   ) {}
 
+  /** Each merchant's enabled endpoints, read by the fan-out of every event (set by cacheEnabled). */
+  private enabledCache: InvalidatingCache<WebhookEndpointDoc[]> | undefined;
+  private signalChange: (scope: Scope) => void = () => undefined;
+
   get collection(): Collection<Document> {
     return this.model.collection;
+  }
+
+  /**
+   * Serves `enabledFor` from `cache`, dropped by this store's own writes and, through `signal`, on
+   * every other replica (docs/decisions.md "Caches"). A stale entry (while a signal is on its way,
+   * or up to the time-to-live when one was lost) can send one more event to an endpoint just
+   * disabled or changed, or sign with the previous secret only, which keeps signing for the
+   * overlap after a rotation; retries read the endpoint again.
+   */
+  cacheEnabled(cache: InvalidatingCache<WebhookEndpointDoc[]>, signal: (scope: Scope) => void): void {
+    this.enabledCache = cache;
+    this.signalChange = signal;
+  }
+
+  /** Another replica changed a merchant's endpoints (its signal), or this one did. */
+  endpointsChanged(scope: Scope): void {
+    this.enabledCache?.invalidate(cacheKey(scope));
+  }
+
+  private changed(scope: Scope): void {
+    this.endpointsChanged(scope);
+    this.signalChange({ merchant_id: scope.merchant_id, mode: scope.mode });
   }
 
   private sealNew(now: Date): { secret: string; stored: StoredSecret } {
@@ -92,6 +118,7 @@ export class WebhookEndpointStore {
       outbox_since: null,
     };
     await this.model.create(doc);
+    this.changed(scope);
     return { doc, secret };
   }
 
@@ -118,7 +145,8 @@ export class WebhookEndpointStore {
    * cached: endpoints change on any replica, and a stale list would lose or misroute deliveries.
    */
   async enabledFor(merchantId: string, mode: 'test' | 'live'): Promise<WebhookEndpointDoc[]> {
-    return this.model.find({ merchant_id: merchantId, mode, enabled: true }).lean<WebhookEndpointDoc[]>();
+    const load = () => this.model.find({ merchant_id: merchantId, mode, enabled: true }).lean<WebhookEndpointDoc[]>().exec();
+    return this.enabledCache ? this.enabledCache.get(cacheKey({ merchant_id: merchantId, mode }), load) : load();
   }
 
   async byId(id: string): Promise<WebhookEndpointDoc | null> {
@@ -140,7 +168,10 @@ export class WebhookEndpointStore {
       const updated = await this.model
         .findOneAndUpdate({ _id: id, ...scope, enabled: current.enabled }, { $set: set, $inc: { version: 1 } }, { new: true })
         .lean<WebhookEndpointDoc>();
-      if (updated) return updated;
+      if (updated) {
+        this.changed(scope);
+        return updated;
+      }
     }
     throw lostRaces(id);
   }
@@ -148,6 +179,7 @@ export class WebhookEndpointStore {
   async delete(scope: Scope, id: string): Promise<void> {
     const result = await this.model.deleteOne({ _id: id, ...scope });
     if (result.deletedCount === 0) throw notFound();
+    this.changed(scope);
   }
 
   /**
@@ -168,7 +200,10 @@ export class WebhookEndpointStore {
       const doc = await this.model
         .findOneAndUpdate({ ...unchangedSince(current), ...scope }, { $set: { secrets: [stored, ...kept], updated_at: now }, $inc: { version: 1 } }, { new: true })
         .lean<WebhookEndpointDoc>();
-      if (doc) return { doc, secret };
+      if (doc) {
+        this.changed(scope);
+        return { doc, secret };
+      }
     }
     throw lostRaces(id);
   }
@@ -254,9 +289,14 @@ export class WebhookEndpointStore {
       withOutbox({ $set: { enabled: false, disabled_reason: reason, failing_since: since, due_at: null, updated_at: now }, $inc: { version: 1 } }, [event]),
     );
     if (result.modifiedCount !== 1) return false;
+    this.changed({ merchant_id: current.merchant_id, mode: current.mode });
     await this.outbox.flush(this.collection, current._id);
     return true;
   }
+}
+
+function cacheKey(scope: Scope): string {
+  return `${scope.merchant_id}:${scope.mode}`;
 }
 
 function notFound(): AppError {

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { WEBHOOK_ENDPOINTS_CHANGED } from '@orquestra/contracts';
+import { connectDatabase, ensureIndexes, EventBus, InvalidatingCache, OutboxRelay, SecretBox } from '@orquestra/platform';
+import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import type { Connection } from 'mongoose';
+import pino from 'pino';
+import { registerWebhookEndpointModel, type WebhookEndpointDoc } from './webhook-endpoint.model';
+import { WebhookEndpointStore } from './webhook-endpoint.store';
+
+jest.setTimeout(60_000);
+const logger = pino({ level: 'silent' });
+
+/**
+ * Two notifications replicas, each with its own connection, bus subscription and cache of the
+ * merchants' enabled endpoints, on one real store and broker: what one replica changes, the
+ * other's fan-out sees at once (by the signal), and reads are served from the cache meanwhile.
+ */
+describe('the enabled-endpoints cache across replicas (real store and broker)', () => {
+  const replicas: Array<{ db: Connection; bus: EventBus; store: WebhookEndpointStore; finds: string[] }> = [];
+  const merchant = `acct_${randomBytes(4).toString('hex')}`;
+  const scope = { merchant_id: merchant, mode: 'test' as const };
+
+  beforeAll(async () => {
+    const infra = await ensureTestInfra();
+    const prefix = uniqueDbPrefix('endpoint_cache');
+    const box = SecretBox.fromConfig(`t1:${randomBytes(32).toString('base64')}`);
+    for (let i = 0; i < 2; i++) {
+      const finds: string[] = [];
+      const db = await connectDatabase({
+        url: infra.mongoUrl,
+        dbName: `${prefix}notifications`,
+        logger,
+        onCommand: (command, collection) => {
+          if (command === 'find' && collection === 'webhook_endpoints') finds.push(command);
+        },
+      });
+      const bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+      await bus.start();
+      const store = new WebhookEndpointStore(registerWebhookEndpointModel(db), box, new OutboxRelay({ bus, logger }), 86_400_000);
+      await ensureIndexes(db);
+      let signals: { live: boolean } = { live: false };
+      const cache = new InvalidatingCache<WebhookEndpointDoc[]>({ ttlMs: 60_000, trusted: () => signals.live });
+      store.cacheEnabled(cache, (changed) => void bus.signal(WEBHOOK_ENDPOINTS_CHANGED, changed, {}));
+      signals = await bus.subscribe([WEBHOOK_ENDPOINTS_CHANGED], (event) => store.endpointsChanged({ merchant_id: event.merchant_id, mode: event.mode }), () => cache.clear());
+      replicas.push({ db, bus, store, finds });
+    }
+  });
+
+  afterAll(async () => {
+    for (const { bus } of replicas) await bus.close();
+    for (const { db } of replicas.slice(1)) await db.close();
+    if (replicas[0]) await dropTestDatabase(replicas[0].db);
+  });
+
+  /** The other replica's view, polled until it shows `expected` (the signal crosses the broker). */
+  async function eventually(read: () => Promise<string[]>, expected: string[]): Promise<void> {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const seen = await read();
+      if (JSON.stringify(seen) === JSON.stringify(expected)) return;
+      if (Date.now() > deadline) throw new Error(`saw ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('serves repeated reads from the cache and sees every change made on either replica', async () => {
+    const [a, b] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];
+    const idsOn = (replica: typeof a) => async () => (await replica.store.enabledFor(merchant, 'test')).map((doc) => doc._id).sort();
+
+    const first = await a.store.create(scope, { url: 'https://example.com/a', events: ['payment.*'], only_source: null, description: '' });
+    await eventually(idsOn(b), [first.doc._id]);
+    const before = b.finds.length;
+    for (let i = 0; i < 10; i++) expect(await idsOn(b)()).toEqual([first.doc._id]);
+    expect(b.finds.length).toBe(before);
+
+    // Disabled on B: A stops offering it; a second endpoint created on B appears on A.
+    await b.store.update(scope, first.doc._id, { enabled: false });
+    await eventually(idsOn(a), []);
+    const second = await b.store.create(scope, { url: 'https://example.com/b', events: ['*'], only_source: null, description: '' });
+    await eventually(idsOn(a), [second.doc._id]);
+
+    // A rotation on A reaches B's cached document (the fan-out hands it to the first attempt, which signs with it).
+    const rotated = await a.store.rotateSecret(scope, second.doc._id);
+    await eventually(async () => (await b.store.enabledFor(merchant, 'test')).flatMap((doc) => doc.secrets.map((secret) => secret.id)), rotated.doc.secrets.map((secret) => secret.id));
+
+    await a.store.delete(scope, second.doc._id);
+    await eventually(idsOn(b), []);
+  });
+});
