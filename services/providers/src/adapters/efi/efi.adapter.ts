@@ -245,7 +245,15 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCap
 
   async getCharge(providerPaymentId: string): Promise<ProviderCharge> {
     if (isCobrancaId(providerPaymentId)) return this.#cobrancas.get(providerPaymentId);
-    return toProviderCharge(await this.readCob(providerPaymentId));
+    try {
+      return toProviderCharge(await this.readCob(providerPaymentId));
+    } catch (error) {
+      // No cob: a paid Pix Automático cycle (cobr) is a received Pix too, refunded like one.
+      if (!(error instanceof ProviderError) || error.kind !== 'not_found') throw error;
+      const cycle = await this.#recurrences.paidCobrAsCharge(providerPaymentId);
+      if (cycle) return cycle;
+      throw error;
+    }
   }
 
   async cancelCharge(providerPaymentId: string): Promise<ProviderCharge> {

@@ -180,6 +180,17 @@ describe('Efí Pix Automático', () => {
     expect((await settled(retriedCycle))?.devolucoes?.[0]?.valor).toBe('49.90');
     const notification = received.find((r) => r.query['ignorar'] === '/pix' && r.rawBody.toString('utf8').includes(retriedCycle)) as WebhookRequest;
     expect(adapter.parseWebhook(notification)).toMatchObject({ ok: true, providerPaymentIds: [retriedCycle] });
+    // The intake reads the named txid back: a paid cobr answers as a paid Pix charge with its devoluções.
+    expect(await adapter.getCharge(firstCycle)).toMatchObject({
+      providerPaymentId: firstCycle,
+      status: 'paid',
+      amount: 4990,
+      amountPaid: 4990,
+      endToEndId: expect.stringMatching(/^E/),
+      refunds: [{ providerRefundId: partial.providerRefundId, amount: 1000, status: 'succeeded' }],
+    });
+    // An unpaid cobr, and a txid nobody has, stay unknown to getCharge (cycles are read as cycle charges).
+    await expect(adapter.getCharge('naoexiste0000000000000000000')).rejects.toMatchObject({ kind: 'not_found' });
     // A Pix that was never received is unknown to Efí.
     await expect(
       adapter.refundCharge({ providerPaymentId: firstCycle, refundId: 're_contract_cycle_x', amount: 100, endToEndId: 'E09089356202603101200abcdefghijk' }),

@@ -12,6 +12,7 @@ import { ProviderError } from '../provider-adapter';
 import type { Dispatcher } from 'undici';
 import type { HttpAnswer } from '../http/provider-http';
 import type { RequestPurpose } from '../http/transport-errors';
+import type { ProviderCharge } from '../provider-adapter';
 import type {
   CreateCycleChargeInput,
   CreateRecurrenceInput,
@@ -32,7 +33,7 @@ import {
   type EfiCobr,
   type EfiRec,
 } from './efi.recurrences.transformers';
-import { centsToValor, truncate, valorToCents, type EfiCob, type EfiCobRequest } from './efi.transformers';
+import { centsToValor, toProviderRefund, truncate, valorToCents, type EfiCob, type EfiCobRequest, type EfiPix } from './efi.transformers';
 
 type Api = (method: Dispatcher.HttpMethod, path: string, purpose: RequestPurpose | 'read' | 'write', body?: unknown, extraHeaders?: Record<string, string>) => Promise<HttpAnswer>;
 
@@ -115,6 +116,34 @@ export class EfiRecurrences {
     const answer = await this.api('GET', `/v2/cobr/${encodeURIComponent(txid)}`, 'read');
     if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'get cobr');
     return toProviderCycleCharge(answer.body as EfiCobr);
+  }
+
+  /**
+   * A paid cycle charge as a paid Pix charge, with the devoluções of the Pix its settled attempt
+   * received (`GET /v2/pix/:e2eId`): Efí's Pix webhook names a cobr's txid when a devolução of it
+   * settles, and the intake reads it back through `getCharge` like a cob's. Undefined when no cobr
+   * has this txid or it is not paid (its debits and retries are reported as cycle charges).
+   */
+  async paidCobrAsCharge(txid: string): Promise<ProviderCharge | undefined> {
+    const answer = await this.api('GET', `/v2/cobr/${encodeURIComponent(txid)}`, 'read');
+    if (answer.status === 404) return undefined;
+    if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'get cobr');
+    const cycle = toProviderCycleCharge(answer.body as EfiCobr);
+    if (cycle.status !== 'paid' || !cycle.endToEndId) return undefined;
+    const read = await this.api('GET', `/v2/pix/${encodeURIComponent(cycle.endToEndId)}`, 'read');
+    if (read.status !== 200) throw providerErrorFor(read.status, read.body, 'get pix');
+    const pix = read.body as EfiPix;
+    const refunds = (pix.devolucoes ?? []).map(toProviderRefund);
+    return {
+      providerPaymentId: txid,
+      status: 'paid',
+      amount: cycle.amount,
+      amountPaid: valorToCents(pix.valor),
+      nextAction: { type: 'none' },
+      paidAt: new Date(pix.horario),
+      endToEndId: pix.endToEndId,
+      ...(refunds.length > 0 ? { refunds } : {}),
+    };
   }
 
   /** `POST /cobr/:txid/retentativa/:data`: refusals (no retries left, a date outside the 7 days) are `rejected`. */
