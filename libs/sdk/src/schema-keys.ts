@@ -118,7 +118,7 @@ export const SCHEMA_FIELDS: Record<string, string[]> = {
   ReconciliationAccountReport: fields<ReconciliationAccountReport>({
     provider_account_id: true, provider: true, status: true, listed: true, matched: true, missing_at_provider: true,
     unknown_to_orquestra: true, status_differences: true, amount_differences: true, fee_differences: true, refund_differences: true,
-    fixed: true, error: true,
+    fixed: true, error: true, notes: true,
   }),
   ReconciliationFinding: fields<ReconciliationFinding>({
     id: true, object: true, run_id: true, provider_account_id: true, kind: true, payment_id: true, provider_payment_id: true,

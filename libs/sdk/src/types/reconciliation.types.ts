@@ -34,6 +34,11 @@ export interface ReconciliationAccountReport {
   fixed: number;
   /** Portuguese, when `status` is failed. */
   error: string | null;
+  /**
+   * Portuguese: what the provider's list left out or could not tell even though the account was
+   * compared (an Efí account without the API Cobranças has its Pix checked and its boletos not); empty when nothing.
+   */
+  notes: string[];
 }
 
 /** A comparison of each provider account's own charge list with Orquestra's payments, for a period. */

@@ -35,6 +35,7 @@ export function toReconciliationRunJson(run: reconciliation.ReconciliationRun): 
       refund_differences: account.refund_differences,
       fixed: account.fixed,
       error: nullIfEmpty(account.error),
+      notes: [...account.notes],
     })),
     created_at: run.created_at,
     completed_at: nullIfEmpty(run.completed_at),

@@ -40,6 +40,7 @@ function protoAccount(overrides: Partial<reconciliation.AccountReport> = {}): re
     refund_differences: 0,
     fixed: 0,
     error: '',
+    notes: [],
     ...overrides,
   };
 }
@@ -229,7 +230,11 @@ describe('reconciliation routes', () => {
             protoRun({
               status: 'completed',
               completed_at: '2026-12-01T12:01:00.000Z',
-              accounts: [protoAccount(), protoAccount({ provider_account_id: 'pa_01jefi', provider: 'efi', status: 'failed', error: 'A Efí recusou as credenciais.' })],
+              accounts: [
+                protoAccount(),
+                protoAccount({ provider_account_id: 'pa_01jefi', provider: 'efi', status: 'failed', error: 'A Efí recusou as credenciais.' }),
+                protoAccount({ provider_account_id: 'pa_01jefipix', provider: 'efi', notes: ['Boletos não conferidos.'] }),
+              ],
             }),
           ],
           has_more: true,
@@ -255,8 +260,11 @@ describe('reconciliation routes', () => {
           refund_differences: 0,
           fixed: 0,
           error: null,
+          notes: [],
         },
         expect.objectContaining({ provider_account_id: 'pa_01jefi', status: 'failed', error: 'A Efí recusou as credenciais.' }),
+        // Compared, with what its list could not tell.
+        expect.objectContaining({ provider_account_id: 'pa_01jefipix', status: 'done', error: null, notes: ['Boletos não conferidos.'] }),
       ]);
     });
 

@@ -28,6 +28,12 @@ export const ReconciliationAccountReportSchema = z
     refund_differences: count('Cobranças com valor reembolsado divergente.'),
     fixed: count('Diferenças de status resolvidas por sincronização (fix: true).'),
     error: z.string().nullable().openapi({ description: 'Em português, quando status é failed.' }),
+    notes: z.array(z.string()).openapi({
+      description:
+        'Em português: o que a lista do provedor deixou de fora ou não pôde informar, mesmo com a conta comparada (por exemplo, ' +
+        'uma conta Efí sem a API Cobranças tem o Pix conferido e os boletos não). Vazia quando nada falta.',
+      example: [],
+    }),
   })
   .openapi('ReconciliationAccountReport');
 

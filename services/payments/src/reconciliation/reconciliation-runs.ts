@@ -171,6 +171,7 @@ export class ReconciliationRuns {
         cursor: '',
         tries: 0,
         error: '',
+        notes: [],
         counts: null,
       }));
       if (fixed.length === 0) return this.write(run, this.completion(run, []));
@@ -237,12 +238,15 @@ export class ReconciliationRuns {
   }
 
   /** One page of the provider's list. */
-  private async listingSlice(run: RunDoc, account: RunAccountDoc, requestId: string): Promise<RunAccountDoc> {
+  private async listingSlice(run: RunDoc, before: RunAccountDoc, requestId: string): Promise<RunAccountDoc> {
     const page = await this.deps.providers.listCharges(
-      { account: this.ref(run, account), from: run.start.toISOString(), to: run.end.toISOString(), cursor: account.cursor },
+      { account: this.ref(run, before), from: run.start.toISOString(), to: run.end.toISOString(), cursor: before.cursor },
       { requestId },
     );
-    if (!page.supported) return { ...account, status: 'unsupported', tries: 0, error: '' };
+    if (!page.supported) return { ...before, status: 'unsupported', tries: 0, error: '' };
+    // What the list could not tell stays on the account, once each (a page done again adds nothing).
+    const notes = [...new Set([...(before.notes ?? []), ...(page.notes ?? [])])];
+    const account: RunAccountDoc = notes.length > 0 ? { ...before, notes } : before;
     // A list may show a charge twice (Asaas's offsets shift while charges are created): once is enough.
     const unique = new Map(page.charges.map((charge) => [charge.provider_payment_id, charge]));
     for (const charge of unique.values()) await this.reconcile(run, account, listedCharge(charge), 'list', requestId);

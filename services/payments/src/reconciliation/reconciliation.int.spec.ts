@@ -14,6 +14,7 @@ import { ChargeStateApplier } from '../orchestration/apply-charge-state';
 import { CycleChargeApplier } from '../orchestration/cycle-charge-state';
 import { PaymentRefunds } from '../orchestration/refund-payment';
 import { PaymentSync } from '../orchestration/sync-payment';
+import { publicRunObject } from './reconciliation.mapper';
 import { ReconciliationRuns } from './reconciliation-runs';
 import { reconciliationHandlers } from './reconciliation.handlers';
 import { registerReconciliationModels, type ReconciliationModels, type RunDoc } from './reconciliation.model';
@@ -46,6 +47,8 @@ class FakeProviders {
   listCalls: Array<{ account: string; cursor: string }> = [];
   /** Errors the next list calls of an account answer, in order. */
   listFailures = new Map<string, Error[]>();
+  /** Notes a page answers (the last page of the account), as an Efí app without the API Cobranças does. */
+  listNotes = new Map<string, string[]>();
   /** ListAccounts answers this error while set. */
   accountsFailure: Error | null = null;
   readonly pageSize = 3;
@@ -73,6 +76,7 @@ class FakeProviders {
       return {
         supported: true,
         next_cursor: offset + this.pageSize < listed.length ? String(offset + this.pageSize) : '',
+        notes: offset + this.pageSize < listed.length ? [] : (this.listNotes.get(account) ?? []),
         charges: page.map((charge) => ({
           provider_payment_id: charge.id,
           status: charge.status,
@@ -309,6 +313,21 @@ describe('reconciliation runs against the real store and broker', () => {
     } finally {
       await instance.worker.stop();
     }
+  });
+
+  it('a page that notes what the list could not tell leaves the account done with the note, once, in the run and its event', async () => {
+    const instance = runs();
+    const note = 'Boletos não conferidos: a Efí recusou as credenciais desta conta na API Cobranças.';
+    provider.listNotes.set('pa_asaas', [note]);
+    const created = await instance.create(scope, { start: periodStart, end: periodEnd }, false);
+    for (let slice = 0; slice < 20 && (await read(created._id)).status !== 'completed'; slice += 1) await instance.worker.tick();
+    const run = await read(created._id);
+    expect(run.status).toBe('completed');
+    expect(run.accounts![0]).toMatchObject({ ...expectedAsaas, status: 'done', notes: [note] });
+    expect(run.accounts![1]).toMatchObject({ status: 'unsupported', notes: [] });
+    expect(publicRunObject(run).accounts).toEqual([expect.objectContaining({ provider_account_id: 'pa_asaas', notes: [note] }), expect.objectContaining({ notes: [] })]);
+
+    provider.listNotes.clear();
   });
 
   it('a list that fails is tried again later; one that cannot succeed fails its account with why, and the run still completes', async () => {

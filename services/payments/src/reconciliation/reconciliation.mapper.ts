@@ -20,6 +20,7 @@ export function toProtoAccountReport(account: RunAccountDoc): reconciliation.Acc
     status: account.status,
     ...(account.counts ?? NO_COUNTS),
     error: account.error,
+    notes: account.notes ?? [],
   };
 }
 
@@ -76,8 +77,8 @@ export function publicRunObject(run: RunDoc): Record<string, unknown> {
     end: run.end.toISOString(),
     fix: run.fix,
     accounts: (run.accounts ?? []).map((account) => {
-      const { provider_account_id, provider, status, error, ...counts } = toProtoAccountReport(account);
-      return { provider_account_id, provider, status, ...counts, error: error || null };
+      const { provider_account_id, provider, status, error, notes, ...counts } = toProtoAccountReport(account);
+      return { provider_account_id, provider, status, ...counts, error: error || null, notes };
     }),
     counts: runCounts(run),
     created_at: run.created_at.toISOString(),

@@ -32,6 +32,12 @@ export interface RunAccountDoc {
   /** Failed tries of the current slice in a row (reset by a slice that succeeds). */
   tries: number;
   error: string;
+  /**
+   * What the provider's list left out or could not tell (Portuguese, once each), as the providers
+   * service notes it on a page (an Efí app without the API Cobranças: boletos not checked).
+   * Absent on runs stored before notes existed.
+   */
+  notes?: string[];
   counts: AccountCounts | null;
 }
 
@@ -115,6 +121,7 @@ const accountSchema = new Schema<RunAccountDoc>(
     cursor: { type: String, default: '' },
     tries: { type: Number, default: 0 },
     error: { type: String, default: '' },
+    notes: { type: [String], default: [] },
     counts: { type: countsSchema, default: null },
   },
   { _id: false },

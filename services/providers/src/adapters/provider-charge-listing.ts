@@ -39,6 +39,12 @@ export interface ChargePage {
   charges: ListedCharge[];
   /** Opaque: give it back for the next page; null when this was the last one. */
   next: string | null;
+  /**
+   * What the run must show about this account's list besides its charges (Portuguese, for the
+   * merchant): a part the adapter could not read, e.g. an Efí app without the API Cobranças has
+   * its Pix listed and its boletos not. Kept on the run's account report (`notes`).
+   */
+  notes?: string[];
 }
 
 export interface ChargeListingCapable {

@@ -46,6 +46,7 @@ describe('ListCharges handler', () => {
     expect(calls).toEqual(['get acct_1 test pa_1', 'breaker']);
     expect(answer).toEqual({
       supported: true,
+      notes: [],
       next_cursor: 'page-2',
       charges: [
         { provider_payment_id: 'ch_1', status: 'paid', amount: 1_000, amount_refunded: 200, fee: 49, method: 'pix', created_at: '2026-11-01T10:00:00.000Z', reference: 'pay_1' },
@@ -57,13 +58,13 @@ describe('ListCharges handler', () => {
   it('the last page answers an empty next_cursor; the first page asks with a null cursor', async () => {
     const cursors: Array<string | null> = [];
     const { handlers } = handlersWith({ listCharges: (_p: ChargePeriod, cursor: string | null) => Promise.resolve(void cursors.push(cursor)).then(() => ({ charges: [], next: null })) });
-    await expect(handlers.listCharges(request, {} as never)).resolves.toEqual({ charges: [], next_cursor: '', supported: true });
+    await expect(handlers.listCharges(request, {} as never)).resolves.toEqual({ charges: [], next_cursor: '', supported: true, notes: [] });
     expect(cursors).toEqual([null]);
   });
 
   it('an adapter without listing answers supported: false without calling the provider', async () => {
     const { handlers, calls } = handlersWith({});
-    await expect(handlers.listCharges(request, {} as never)).resolves.toEqual({ charges: [], next_cursor: '', supported: false });
+    await expect(handlers.listCharges(request, {} as never)).resolves.toEqual({ charges: [], next_cursor: '', supported: false, notes: [] });
     expect(calls).toEqual(['get acct_1 test pa_1']);
   });
 

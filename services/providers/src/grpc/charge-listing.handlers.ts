@@ -35,14 +35,14 @@ export function chargeListingHandlers(accounts: ProviderAccountService): Pick<Ha
     async listCharges({ account: ref, from, to, cursor }) {
       if (!ref) throw new AppError('parameter_missing', { param: 'provider_account_id' });
       const account = await accounts.get(ref.merchant_id, modeName(ref.mode), ref.account_id);
-      if (!isChargeListingCapable(accounts.adapterFor(account))) return { charges: [], next_cursor: '', supported: false };
+      if (!isChargeListingCapable(accounts.adapterFor(account))) return { charges: [], next_cursor: '', supported: false, notes: [] };
       const period = { from: instant(from, 'from'), to: instant(to, 'to') };
       if (period.from.getTime() >= period.to.getTime()) throw new AppError('parameter_invalid', { param: 'from', message: 'from deve ser anterior a to.' });
       const page = await guarded(
         () => accounts.call(account, (adapter) => (isChargeListingCapable(adapter) ? adapter.listCharges(period, cursor || null) : Promise.resolve({ charges: [], next: null }))),
         'provider_account_id',
       );
-      return { charges: page.charges.map(toProtoListedCharge), next_cursor: page.next ?? '', supported: true };
+      return { charges: page.charges.map(toProtoListedCharge), next_cursor: page.next ?? '', supported: true, notes: page.notes ?? [] };
     },
   };
 }

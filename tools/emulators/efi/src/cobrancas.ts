@@ -6,7 +6,13 @@
  *   payment{banking_billet{customer{name, cpf | juridical_person{corporate_name,cnpj}, email?,
  *   phone_number?, address?}, expire_at, message?}}}` → `{code:200, data{charge_id, total, status:
  *   "waiting", barcode, link, billet_link, pdf{charge}, expire_at, payment:"banking_billet"}}`;
- * - `GET /v1/charge/:id`, `PUT /v1/charge/:id/cancel`, `GET /v1/charges?…&custom_id=`;
+ * - `GET /v1/charge/:id`, `PUT /v1/charge/:id/cancel`;
+ * - `GET /v1/charges?charge_type&begin_date&end_date[&custom_id][&limit][&page]` paged: `limit`
+ *   charges per page (default and maximum LIST_LIMIT_DEFAULT / LIST_LIMIT_MAX here) and `page`
+ *   from 1, oldest first. The parameter names are those of Efí's SDK examples; their defaults,
+ *   bounds and whether the answer counts pages are unconfirmed, so the answer has only `data`;
+ * - an app without the API Cobranças (`CobrancaOptions.withoutCobrancas`, a Pix-only app) is
+ *   refused at `POST /v1/authorize` with 401 (Efí's exact answer for a missing scope is unconfirmed);
  * - notifications as Efí sends them: `POST <notification_url>` form `notification=<token>`, read
  *   back with `GET /v1/notification/:token` → `data[{id, type:"charge", custom_id, status{current,
  *   previous}, identifiers{charge_id}, created_at}]`.
@@ -166,7 +172,13 @@ export class CobrancaBook {
 export interface CobrancaOptions {
   /** Where `link` / `pdf.charge` point (the control port's boleto page). */
   boletoBase: () => string;
+  /** Client ids whose app has no access to the API Cobranças (Pix-only apps). */
+  withoutCobrancas?: readonly string[];
 }
+
+/** `GET /v1/charges` page size when `limit` is absent, and the largest accepted. */
+export const LIST_LIMIT_DEFAULT = 100;
+export const LIST_LIMIT_MAX = 1000;
 
 /** `YYYY-MM-DD HH:mm:ss` in São Paulo (UTC−03:00), as the API Cobranças writes its times (no offset). */
 function spDateTime(at: Date): string {
@@ -209,6 +221,7 @@ export function cobrancaRoutes(state: EmulatorState, book: CobrancaBook, sender:
     const basic = parseBasicAuth(req.headers.authorization);
     if ((req.body as { grant_type?: unknown } | undefined)?.grant_type !== 'client_credentials') return efiError(res, 400, 3500010, 'invalid_request', 'grant_type deve ser client_credentials');
     if (!basic || !state.authenticate(basic.clientId, basic.clientSecret)) return efiError(res, 401, 3500034, 'unauthorized', 'Credenciais inválidas (client_id/client_secret)');
+    if (options.withoutCobrancas?.includes(basic.clientId)) return efiError(res, 401, 3500034, 'unauthorized', 'Aplicação sem acesso à API Cobranças');
     const token = state.issueToken(basic.clientId);
     res.status(200).json({ access_token: token.access_token, token_type: 'Bearer', expires_in: token.expires_in });
   });
@@ -287,12 +300,17 @@ export function cobrancaRoutes(state: EmulatorState, book: CobrancaBook, sender:
     if (!query['begin_date'] || !query['end_date']) return efiError(res, 400, 3500034, 'validation_error', 'begin_date e end_date são obrigatórios');
     const from = Date.parse(`${query['begin_date']}T00:00:00-03:00`);
     const to = Date.parse(`${query['end_date']}T23:59:59-03:00`);
+    const limit = query['limit'] === undefined ? LIST_LIMIT_DEFAULT : Number(query['limit']);
+    const page = query['page'] === undefined ? 1 : Number(query['page']);
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > LIST_LIMIT_MAX) return efiError(res, 400, 3500034, 'validation_error', `limit deve ser um inteiro de 1 a ${LIST_LIMIT_MAX}`);
+    if (!Number.isSafeInteger(page) || page < 1) return efiError(res, 400, 3500034, 'validation_error', 'page deve ser um inteiro a partir de 1');
     const matches = book
       .list(res.locals['clientId'] as string)
       .filter((c) => c.createdAt.getTime() >= from && c.createdAt.getTime() <= to)
       .filter((c) => !query['custom_id'] || c.customId === query['custom_id'])
-      .filter(() => !query['charge_type'] || query['charge_type'] === 'billet');
-    res.status(200).json({ code: 200, data: matches.map((c) => chargeData(c, options)) });
+      .filter(() => !query['charge_type'] || query['charge_type'] === 'billet')
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.chargeId - b.chargeId);
+    res.status(200).json({ code: 200, data: matches.slice((page - 1) * limit, page * limit).map((c) => chargeData(c, options)) });
   });
 
   router.get('/v1/notification/:token', (req, res) => {

@@ -40,6 +40,8 @@ export interface EfiEmulatorOptions extends EmulatorOptions {
   refundSettleMs?: number;
   /** How often due Pix Automático expiries are looked for besides after each clock move (default 1 s; 0: never). */
   sweepMs?: number;
+  /** Client ids of Pix-only apps: refused by the API Cobranças (cobrancas.ts). */
+  withoutCobrancas?: string[];
 }
 
 export interface EfiEmulator extends EmulatorLifecycle {
@@ -78,7 +80,7 @@ export function createEfiEmulator(options: EfiEmulatorOptions): EfiEmulator {
     infracoes,
     { book: recurrences, options: { merchant, locationHost } },
     envios,
-    cobrancaRoutes(state, cobrancas, sender, { boletoBase: () => controlBase }, logger),
+    cobrancaRoutes(state, cobrancas, sender, { boletoBase: () => controlBase, ...(options.withoutCobrancas ? { withoutCobrancas: options.withoutCobrancas } : {}) }, logger),
   );
 
   const apiServer = createHttpsServer(

@@ -53,7 +53,7 @@ import { EfiPayouts, parseEfiEnvioWebhookBody } from './efi.payouts';
 import { EfiRecurrences } from './efi.recurrences';
 import { parseEfiRecurrenceWebhookBody } from './efi.recurrences.transformers';
 import { listEfiInfracoes, submitEfiDefesa } from './efi.infracoes';
-import { decodeEfiListCursor, EFI_LIST_PAGE_SIZE, EFI_LIST_PAGE_SIZE_MAX, efiCobListPage, efiCobListPath, type EfiCobList } from './efi.listing';
+import { decodeEfiListCursor, EFI_BOLETOS_NOT_LISTED_NOTE, EFI_LIST_PAGE_SIZE, EFI_LIST_PAGE_SIZE_MAX, efiBoletoListPage, efiCobListPage, efiCobListPath, type EfiCobList } from './efi.listing';
 import type { ChargeListingCapable, ChargePage, ChargePeriod } from '../provider-charge-listing';
 import {
   buildCobRequest,
@@ -312,21 +312,24 @@ export class EfiAdapter implements ProviderAdapter, RecurrenceCapable, PayoutCap
 
   /**
    * One page of the charges created in the period (efi.listing.ts): the Pix ones from `GET /v2/cob`
-   * by creation time, oldest first, then the boletos of the API Cobranças in one last page.
+   * by creation time, oldest first, then the boletos of the API Cobranças page by page.
    */
   async listCharges(period: ChargePeriod, cursor: string | null): Promise<ChargePage> {
     const page = decodeEfiListCursor(cursor);
-    if (page === 'boletos') {
+    const size = this.options.listPageSize;
+    if (typeof page !== 'number') {
+      let listed;
       try {
-        return { charges: await this.#cobrancas.list(period), next: null };
+        listed = await this.#cobrancas.listPage(period, page.page, size);
       } catch (error) {
-        // An Efí app without the API Cobranças scope (a Pix-only account) is refused there: it has
-        // no boletos to list, and its Pix pages must not be lost with the whole account.
-        if (error instanceof ProviderError && error.kind === 'invalid_credentials') return { charges: [], next: null };
+        // An Efí app without the API Cobranças scope (a Pix-only account) is refused there (its Pix
+        // calls worked, so the credentials themselves are good): its Pix pages must not be lost
+        // with the whole account, and the run must say its boletos were not checked.
+        if (error instanceof ProviderError && error.kind === 'invalid_credentials') return { charges: [], next: null, notes: [EFI_BOLETOS_NOT_LISTED_NOTE] };
         throw error;
       }
+      return efiBoletoListPage(listed, period, page, size);
     }
-    const size = this.options.listPageSize;
     const answer = await this.api('GET', efiCobListPath(period, page, size), 'read');
     if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'list cobs');
     return efiCobListPage(answer.body as EfiCobList, period, page, size);

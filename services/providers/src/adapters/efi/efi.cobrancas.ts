@@ -277,11 +277,11 @@ export class EfiCobrancas {
     return cobrancaToProviderCharge((answer.body as { data: EfiCobranca }).data);
   }
 
-  /** The boletos created in the period (one request: see efi.listing.ts on paging). */
-  async list(period: ChargePeriod): Promise<ListedCharge[]> {
-    const answer = await this.api('GET', cobrancaListPath(period), 'read');
+  /** One page (from 1) of the boletos of the period's São Paulo days, as listed (efi.listing.ts pages through them). */
+  async listPage(period: ChargePeriod, page: number, limit: number): Promise<EfiListedCobranca[]> {
+    const answer = await this.api('GET', cobrancaListPath(period, page, limit), 'read');
     if (answer.status !== 200) throw providerErrorFor(answer.status, answer.body, 'list boletos');
-    return cobrancaListCharges(answer.body, period);
+    return cobrancaListData(answer.body);
   }
 
   /** Cancels a boleto still open; one no longer open is answered as it is. */
@@ -328,14 +328,30 @@ export function cobrancaToListedCharge(charge: EfiListedCobranca): ListedCharge 
   };
 }
 
-/** `GET /v1/charges` for the São Paulo days the period touches; only boletos created in [from, to) are kept. */
-export function cobrancaListPath(period: ChargePeriod): string {
+/**
+ * `GET /v1/charges` for the São Paulo days the period touches, one page: `limit` boletos, `page`
+ * from 1 (the names of Efí's SDK examples; efi.listing.ts on what is unconfirmed). Only boletos
+ * created in [from, to) are kept (cobrancaListCharges).
+ */
+export function cobrancaListPath(period: ChargePeriod, page: number, limit: number): string {
   const day = (at: Date) => new Date(at.getTime() - 3 * 3_600_000).toISOString().slice(0, 10);
-  const query = new URLSearchParams({ charge_type: 'billet', begin_date: day(period.from), end_date: day(new Date(period.to.getTime() - 1)) });
+  const query = new URLSearchParams({
+    charge_type: 'billet',
+    begin_date: day(period.from),
+    end_date: day(new Date(period.to.getTime() - 1)),
+    limit: String(limit),
+    page: String(page),
+  });
   return `/v1/charges?${query.toString()}`;
 }
 
-export function cobrancaListCharges(body: unknown, period: ChargePeriod): ListedCharge[] {
+/** The boletos of one answer, as listed (none when the answer has no `data` list). */
+export function cobrancaListData(body: unknown): EfiListedCobranca[] {
   const data = (body as { data?: EfiListedCobranca[] } | undefined)?.data;
-  return (Array.isArray(data) ? data : []).map(cobrancaToListedCharge).filter((c) => c.createdAt >= period.from && c.createdAt < period.to);
+  return Array.isArray(data) ? data : [];
+}
+
+/** The listed boletos created in [from, to). */
+export function cobrancaListCharges(data: readonly EfiListedCobranca[], period: ChargePeriod): ListedCharge[] {
+  return data.map(cobrancaToListedCharge).filter((c) => c.createdAt >= period.from && c.createdAt < period.to);
 }
