@@ -216,6 +216,25 @@ describe('subscription cycles (Pix Automático at Efí)', () => {
     expect(settled).toMatchObject({ amount: 1500, subscription_id: sub.id, end_to_end_id: expect.any(String) });
     expect(beforeDue.status).toBe('pending');
 
+    // A paid cycle is refunded like any Pix: a devolução at Efí of the Pix its retry received, settled
+    // by Efí's Pix webhook naming the cobr's txid.
+    const refund = await api('POST', `/v1/payments/${second.id}/refund`, { idempotencyKey: randomUUID(), body: { amount: 500, reason: 'Cliente pediu' } });
+    expect(refund.status).toBe(201);
+    expect(refund.body.refund).toMatchObject({ object: 'refund', payment_id: second.id, amount: 500, source: 'service' });
+    const partly = await eventually(async () => {
+      const payment = (await api('GET', `/v1/payments/${second.id}`)).body;
+      return payment.status === 'partially_refunded' && payment.refunds?.[0]?.status === 'succeeded' ? payment : undefined;
+    }, 'cycle 2 partially refunded', 15_000);
+    expect(partly).toMatchObject({ amount_refunded: 500, subscription_id: sub.id });
+    const rest = await api('POST', `/v1/payments/${second.id}/refund`, { idempotencyKey: randomUUID(), body: {} });
+    expect(rest.status).toBe(201);
+    const refunded = await eventually(async () => {
+      const payment = (await api('GET', `/v1/payments/${second.id}`)).body;
+      return payment.status === 'refunded' ? payment : undefined;
+    }, 'cycle 2 refunded', 15_000);
+    expect(refunded.amount_refunded).toBe(1500);
+    expect((refunded.refunds as Json[]).map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+
     // The clock is past cycle 2: cycle 3's window is open, and the schedule sent it by itself.
     const third = await cycleWhen(sub.id, 'cycle 3 scheduled', (payments) => payments.find((p) => ![first.id, second.id].includes(p.id) && p.status === 'pending'));
     expect(third.amount).toBe(1500);
