@@ -1,8 +1,7 @@
 import { context, propagation } from '@opentelemetry/api';
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
 import type { Logger } from 'pino';
-import { newId } from '../ids';
-import type { EventEnvelope } from './event-envelope';
+import { newEvent, type EventEnvelope } from './event-envelope';
 
 export interface ConsumerOptions {
   /** Durable queue name, conventionally `<service>.<purpose>` (the broker's is `<exchange>.<queue>`). */
@@ -123,7 +122,7 @@ export class EventBus {
    * failure is logged, not thrown — the write it follows is done, and the receivers' caches expire.
    */
   async signal(type: string, scope: { merchant_id: string; mode: 'test' | 'live' }, object: Record<string, unknown>): Promise<void> {
-    const envelope: EventEnvelope = { id: newId('event'), type, created: Math.floor(Date.now() / 1000), ...scope, source: null, data: { object } };
+    const envelope = newEvent(type, { merchant_id: scope.merchant_id, mode: scope.mode }, object);
     await this.publish(envelope).catch((error: Error) => this.options.logger.warn({ type, err: error.message }, 'cache signal not published; caches expire instead'));
   }
 

@@ -1,11 +1,10 @@
 import { toPublicDispute } from '@orquestra/contracts';
-import { AppError, outboxEntries, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
+import { AppError, newEvent, outboxEntries, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import type { FilterQuery } from 'mongoose';
 import { ACTIVE_DISPUTE_STATUSES, canTransitionDispute, type DisputeStatus } from '../domain/disputes';
 import { toProtoDispute } from './dispute.mapper';
 import type { DisputeDoc, DisputeModel } from './dispute.model';
-import { envelope } from './payment-events';
 import { LOST_RACE, retryLostRaces } from './lost-race';
 
 /** What a change of a dispute sets, with the status it moves to and the event it announces. */
@@ -32,7 +31,7 @@ export class DisputeStore {
   }
 
   event(type: string, doc: DisputeDoc): EventEnvelope {
-    return envelope(type, doc, toPublicDispute(toProtoDispute(doc)) as unknown as Record<string, unknown>);
+    return newEvent(type, doc, toPublicDispute(toProtoDispute(doc)) as unknown as Record<string, unknown>);
   }
 
   /** Stores a new dispute with its `dispute.created` (one insert; a taken `_id` throws 11000). */

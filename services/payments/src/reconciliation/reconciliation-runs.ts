@@ -1,9 +1,8 @@
 import { chargeStatusFromProto, modeFromName, providers as providersContract, type providers } from '@orquestra/contracts';
-import { AppError, DueWorker, isDuplicateKeyError, newId, withOutbox, type EventEnvelope, type OutboxRelay, type RpcClient } from '@orquestra/platform';
+import { AppError, DueWorker, isDuplicateKeyError, newEvent, newId, withOutbox, type EventEnvelope, type OutboxRelay, type RpcClient } from '@orquestra/platform';
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
 import type { Logger } from 'pino';
 import type { PaymentDoc, PaymentModel } from '../db/payment.model';
-import { envelope } from '../db/payment-events';
 import type { CallerScope } from '../db/payment-filters';
 import { chargeUnknown } from '../orchestration/charge-state';
 import { differences, findingId, FINDING_KINDS, ourValues, paymentIdOf, seenId, statusesAgree, theirValues, type FindingKind, type TheirCharge } from './matching';
@@ -212,7 +211,7 @@ export class ReconciliationRuns {
       ? { accounts, status: 'failed', failure_reason: failureReason, completed_at: completedAt, due_at: null }
       : { accounts, status: 'completed', completed_at: completedAt, due_at: null };
     const object = publicRunObject({ ...run, ...set, updated_at: completedAt } as RunDoc);
-    return { set, events: [envelope('reconciliation_run.completed', run, object)] };
+    return { set, events: [newEvent('reconciliation_run.completed', run, object)] };
   }
 
   /** The slice's one write, only while the run is as the slice read it (its version). */

@@ -1,4 +1,4 @@
-import { AppError, isDuplicateKeyError, newId, outboxEntries, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
+import { AppError, isDuplicateKeyError, newEvent, outboxEntries, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import type { FilterQuery } from 'mongoose';
 import { canTransition, type PayoutStatus } from '../domain/payout-states';
@@ -18,15 +18,7 @@ export type PayoutChange = Partial<
 >;
 
 export function payoutEvent(type: string, doc: PayoutDoc): EventEnvelope {
-  return {
-    id: newId('event'),
-    type,
-    created: Math.floor(Date.now() / 1000),
-    merchant_id: doc.merchant_id,
-    mode: doc.mode,
-    source: doc.source_key_id || null,
-    data: { object: publicPayoutObject(doc) },
-  };
+  return newEvent(type, doc, publicPayoutObject(doc));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { modeFromName, toPublicSubaccount, type payouts, type ProviderSubaccountUpdated, type providers } from '@orquestra/contracts';
-import { AppError, isDuplicateKeyError, newId, parseTaxId, withOutbox, type EventEnvelope, type OutboxRelay, type RpcClient } from '@orquestra/platform';
+import { AppError, isDuplicateKeyError, newEvent, newId, parseTaxId, withOutbox, type EventEnvelope, type OutboxRelay, type RpcClient } from '@orquestra/platform';
 import type { FilterQuery } from 'mongoose';
 import { maskPixKey } from '../domain/pix-key-mask';
 import { SUBACCOUNT_STATUSES, type SubaccountDoc, type SubaccountModel, type SubaccountStatus } from '../db/subaccount.model';
@@ -40,16 +40,8 @@ export function toProtoSubaccount(doc: SubaccountDoc): payouts.Subaccount {
 }
 
 function subaccountEvent(type: 'subaccount.created' | 'subaccount.updated', doc: SubaccountDoc): EventEnvelope {
-  return {
-    id: newId('event'),
-    type,
-    created: Math.floor(Date.now() / 1000),
-    merchant_id: doc.merchant_id,
-    mode: doc.mode,
-    source: doc.source_key_id || null,
-    // The same public object the API answers (one definition, in contracts).
-    data: { object: toPublicSubaccount(toProtoSubaccount(doc)) as unknown as Record<string, unknown> },
-  };
+  // The same public object the API answers (one definition, in contracts).
+  return newEvent(type, doc, toPublicSubaccount(toProtoSubaccount(doc)) as unknown as Record<string, unknown>);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { PROVIDER_DISPUTE_UPDATED, type ProviderDisputeUpdated } from '@orquestra/contracts';
-import { newId, type EventEnvelope } from '@orquestra/platform';
+import { newEvent, type EventEnvelope } from '@orquestra/platform';
 import type { ProviderDispute } from '../adapters/provider-disputes';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
 
@@ -25,13 +25,5 @@ export function toDisputeReport(account: Pick<ProviderAccountDoc, '_id' | 'provi
 
 /** The internal event for one provider dispute of `account` (written to an outbox by the caller). */
 export function disputeEvent(account: Pick<ProviderAccountDoc, '_id' | 'provider' | 'merchant_id' | 'mode'>, dispute: ProviderDispute, via: 'webhook' | 'poll'): EventEnvelope {
-  return {
-    id: newId('event'),
-    type: PROVIDER_DISPUTE_UPDATED,
-    created: Math.floor(Date.now() / 1000),
-    merchant_id: account.merchant_id,
-    mode: account.mode,
-    source: null,
-    data: { object: toDisputeReport(account, dispute, via) as unknown as Record<string, unknown> },
-  };
+  return newEvent(PROVIDER_DISPUTE_UPDATED, { merchant_id: account.merchant_id, mode: account.mode }, toDisputeReport(account, dispute, via) as unknown as Record<string, unknown>);
 }

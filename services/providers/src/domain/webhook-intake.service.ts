@@ -11,7 +11,7 @@ import {
   type ProviderSubaccountUpdated,
   type ProviderTransferUpdated,
 } from '@orquestra/contracts';
-import { isDuplicateKeyError, newId, outboxEntries, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
+import { isDuplicateKeyError, newEvent, outboxEntries, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import { ProviderError, type CardDeclineReport, type ProviderCharge, type ProviderRefund, type WebhookRequest } from '../adapters/provider-adapter';
 import type { ProviderAccountDoc } from '../db/provider-account.model';
@@ -53,15 +53,7 @@ export function toRefundReport(refund: ProviderRefund): ProviderRefundReport {
 
 /** An internal event of the account, as the outbox carries it. */
 function accountEvent(account: ProviderAccountDoc, type: string, object: unknown): EventEnvelope {
-  return {
-    id: newId('event'),
-    type,
-    created: Math.floor(Date.now() / 1000),
-    merchant_id: account.merchant_id,
-    mode: account.mode,
-    source: null,
-    data: { object: object as Record<string, unknown> },
-  };
+  return newEvent(type, { merchant_id: account.merchant_id, mode: account.mode }, object as Record<string, unknown>);
 }
 
 function recurrenceUpdated(account: ProviderAccountDoc, recurrence: ProviderRecurrence, via: 'webhook' | 'sync'): EventEnvelope {

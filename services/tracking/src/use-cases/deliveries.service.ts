@@ -1,5 +1,5 @@
 import type { tracking } from '@orquestra/contracts';
-import { AppError, isDuplicateKeyError, newId, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
+import { AppError, isDuplicateKeyError, newEvent, newId, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { DeliveryDoc, DeliveryModel, DeliveryStatus } from '../db/delivery.model';
 import type { IntegrationDoc, IntegrationModel } from '../db/integration.model';
@@ -355,15 +355,7 @@ export function publicDeliveryObject(doc: DeliveryDoc): Record<string, unknown> 
 }
 
 function deliveryFailedEvent(doc: DeliveryDoc): EventEnvelope {
-  return {
-    id: newId('event'),
-    type: DELIVERY_FAILED,
-    created: Math.floor(Date.now() / 1000),
-    merchant_id: doc.merchant_id,
-    mode: doc.mode,
-    source: null,
-    data: { object: publicDeliveryObject(doc) },
-  };
+  return newEvent(DELIVERY_FAILED, { merchant_id: doc.merchant_id, mode: doc.mode }, publicDeliveryObject(doc));
 }
 
 const iso = (value: Date | null | undefined): string => (value ? value.toISOString() : '');

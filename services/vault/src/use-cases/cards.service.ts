@@ -1,5 +1,5 @@
 import { modeFromName, toPublicCard, type vault } from '@orquestra/contracts';
-import { AppError, isDuplicateKeyError, newId, withOutbox, type EventEnvelope, type OutboxRelay, type SecretBox } from '@orquestra/platform';
+import { AppError, isDuplicateKeyError, newEvent, newId, withOutbox, type EventEnvelope, type OutboxRelay, type SecretBox } from '@orquestra/platform';
 import type { FilterQuery } from 'mongoose';
 import type { CardDoc, CardModel } from '../db/card.model';
 import type { CardTokenDoc, CardTokenModel } from '../db/card-token.model';
@@ -47,15 +47,7 @@ export function toProtoCard(doc: CardDoc): vault.Card {
 }
 
 function cardEvent(type: 'card.created' | 'card.deleted', doc: CardDoc): EventEnvelope {
-  return {
-    id: newId('event'),
-    type,
-    created: Math.floor(Date.now() / 1000),
-    merchant_id: doc.merchant_id,
-    mode: doc.mode,
-    source: doc.source_key_id || null,
-    data: { object: toPublicCard(toProtoCard(doc)) as unknown as Record<string, unknown> },
-  };
+  return newEvent(type, doc, toPublicCard(toProtoCard(doc)) as unknown as Record<string, unknown>);
 }
 
 const notFound = (id: string) => new AppError('not_found', { param: 'id', message: `Não existe cartão salvo ${id.slice(0, 64)} neste modo.` });
