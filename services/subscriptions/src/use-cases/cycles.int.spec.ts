@@ -9,7 +9,7 @@ import type { SubscriptionDoc } from '../db/subscription.model';
 import { registerSubscriptionModel, type SubscriptionModel } from '../db/subscription.model';
 import { SubscriptionStore, type CallerScope } from '../db/subscription.store';
 import { addDays, saoPauloDate } from '../domain/calendar-date';
-import { addBusinessDays } from '../domain/business-days';
+import { addBusinessDays, businessDayOnOrAfter } from '../domain/business-days';
 import { nextRetryDate } from '../domain/cycle-retries';
 import { cycleSender } from '../jobs/cycle-jobs';
 import { CyclesService } from './cycles.service';
@@ -218,11 +218,12 @@ describe('cycles against the real store and broker', () => {
     await Promise.all(senders.map((s) => s.tick()));
     for (const sub of subs) {
       const cycles = await cyclesOf(sub._id);
-      expect(cycles.map((c) => [c.sequence, c.status, c.due_date, c.amount])).toEqual([[2, 'scheduled', addDays(today, 7), 4_990]]);
+      // A cycle whose date falls on a weekend or national holiday is due the next business day.
+      expect(cycles.map((c) => [c.sequence, c.status, c.due_date, c.amount])).toEqual([[2, 'scheduled', businessDayOnOrAfter(addDays(today, 7)), 4_990]]);
       expect(fake.charges.get(cycles[0]!.payment_id)).toBe(1);
       expect(fake.payments.get(cycles[0]!.payment_id)).toMatchObject({ subscription_id: sub._id, cycle: 2, metadata: { plano: 'semanal' }, tracking: { utm_source: 'bot' } });
       const after = await subscriptionModel.findById(sub._id).lean().exec();
-      expect(after).toMatchObject({ next_cycle: 3, next_charge_date: addDays(today, 14) });
+      expect(after).toMatchObject({ next_cycle: 3, next_charge_date: businessDayOnOrAfter(addDays(today, 14)) });
     }
     await waitFor(() => subs.every((sub) => published.some((e) => e.type === 'subscription.cycle_scheduled' && (e.data.object as { subscription_id?: string }).subscription_id === sub._id)));
     expect(published.filter((e) => e.type === 'subscription.cycle_scheduled' && subs.some((s) => (e.data.object as { subscription_id?: string }).subscription_id === s._id))).toHaveLength(6);
