@@ -1,3 +1,7 @@
+/**
+ * Over 300 lines: the only way to the payments collection, so every scoped read and every guarded
+ * state-change write of a payment lives here.
+ */
 import { context, propagation } from '@opentelemetry/api';
 import { AppError, outboxEntries, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';

@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: the run's slice loop, matching and fixes share one idempotency rule
+ * (deterministic ids, counts recomputed, one conditional run write) that reads best whole; matching
+ * rules themselves live in matching.ts.
+ */
 import { chargeStatusFromProto, modeFromName, providers as providersContract, type providers } from '@orquestra/contracts';
 import { AppError, DueWorker, isDuplicateKeyError, newEvent, newId, withOutbox, type EventEnvelope, type OutboxRelay, type RpcClient } from '@orquestra/platform';
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';

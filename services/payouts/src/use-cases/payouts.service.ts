@@ -1,3 +1,7 @@
+/**
+ * Over 300 lines: create, send, uncertain read-back, sync and the destination and balance reads
+ * share the never-pay-twice rules (stored before sent, read back only) that read best in one class.
+ */
 import { modeFromName, type accounts, type payouts, type providers } from '@orquestra/contracts';
 import { AppError, formatBrl, newId, saoPauloDate, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';

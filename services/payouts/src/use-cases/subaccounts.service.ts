@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: a subaccount's provisioning (stored first, idempotent provider create, takeover
+ * of a creation that died) and its reads, updates, syncs, split checks and balance share that one
+ * lifecycle.
+ */
 import { modeFromName, toPublicSubaccount, type payouts, type ProviderSubaccountUpdated, type providers } from '@orquestra/contracts';
 import { AppError, isDuplicateKeyError, newEvent, newId, parseTaxId, withOutbox, type EventEnvelope, type OutboxRelay, type RpcClient } from '@orquestra/platform';
 import type { FilterQuery } from 'mongoose';

@@ -1,3 +1,7 @@
+/**
+ * Over 300 lines: connecting an account (credentials checked, sealed, webhook registered), reading
+ * it and handing out its per-account adapter are one account lifecycle.
+ */
 import { randomBytes } from 'node:crypto';
 import { AppError, newId, type SecretBox } from '@orquestra/platform';
 import type { Logger } from 'pino';

@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: one intake for every kind a webhook names (charge, recurrence, cycle charge,
+ * transfer, subaccount, dispute), each re-read and written in the same deduping insert; the
+ * builders of their internal events sit beside it.
+ */
 import {
   PROVIDER_CHARGE_UPDATED,
   PROVIDER_CYCLE_CHARGE_UPDATED,

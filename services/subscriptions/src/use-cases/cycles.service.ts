@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: one cycle's whole life (schedule, send, merchant charge, provider reports,
+ * outcome, cancel) shares the lease and replay rules that make sending exactly-once; split, they
+ * would have to be re-read across files.
+ */
 import { modeFromName, toPublicPayment, type common, type payments, type ProviderCycleChargeUpdated } from '@orquestra/contracts';
 import { AppError, newId } from '@orquestra/platform';
 import type { Logger } from 'pino';

@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: the subscription use cases (create with its recurrence, list, cancel, simulate,
+ * provider-reported statuses) around one store that decides every race; cycles are in
+ * cycles.service.ts.
+ */
 import { modeFromName, type common, type customers as customersContract, type providers } from '@orquestra/contracts';
 import { AppError, newId, type RpcClient } from '@orquestra/platform';
 import { saoPauloDate } from '../domain/calendar-date';

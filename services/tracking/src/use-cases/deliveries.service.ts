@@ -1,3 +1,7 @@
+/**
+ * Over 300 lines: a delivery's due-work loop (claim, send, retry schedule, final outcome with its
+ * outbox event) and the test send that reuses it form one lifecycle.
+ */
 import type { tracking } from '@orquestra/contracts';
 import { AppError, isDuplicateKeyError, newEvent, newId, withOutbox, type EventEnvelope, type OutboxRelay } from '@orquestra/platform';
 import type { Logger } from 'pino';

@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: tokens and saved cards share one sealing and expiry lifecycle (token taken once,
+ * card written once, reveal only for providers), kept together so every path to card data is in one
+ * file.
+ */
 import { modeFromName, toPublicCard, type vault } from '@orquestra/contracts';
 import { AppError, isDuplicateKeyError, newEvent, newId, withOutbox, type EventEnvelope, type OutboxRelay, type SecretBox } from '@orquestra/platform';
 import type { FilterQuery } from 'mongoose';

@@ -2,6 +2,9 @@
  * Asaas API v3: pure wire types and conversions (money, the charge request, the exhaustive status
  * map). Errors: asaas.errors.ts; webhooks: asaas.webhook.ts; HTTP: asaas.adapter.ts.
  * Numbers in Asaas answers arrive as their JSON text (asaas.json.ts), hence `DecimalText`.
+ *
+ * Over 300 lines: Asaas's wire types, the charge request per billing type and the exhaustive status
+ * map, which read those types.
  */
 import { assertNever, assertPositiveCents, centsToReaisString, numericTaxId, reaisStringToCents } from '@orquestra/platform';
 import { createHash } from 'node:crypto';

@@ -13,6 +13,9 @@
  * - cancel `PUT /v1/charge/:id/cancel`. Boleto refunds do not exist at Efí.
  * A boleto's provider payment id is its numeric `charge_id`; a Pix `txid` has 26–35 characters,
  * so `isCobrancaId` tells them apart.
+ *
+ * Over 300 lines: Efí's API Cobranças is a second API (its own auth, boleto wire types, webhook
+ * callback and status map) kept whole apart from the Pix API.
  */
 import { assertNever, numericTaxId } from '@orquestra/platform';
 import { createHash } from 'node:crypto';

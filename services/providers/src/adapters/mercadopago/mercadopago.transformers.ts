@@ -3,6 +3,9 @@
  * input → `POST /v1/payments` body text (Pix, boleto `bolbradesco`, card with a `card_tokens`
  * token), a vault card → `POST /v1/card_tokens` body, a payment → ProviderCharge (exhaustive status
  * map, card declines onto ours). No I/O here; the error table is mercadopago.errors.ts, webhook checks mercadopago.webhook.ts.
+ *
+ * Over 300 lines: a third is Mercado Pago's wire types; the rest is one request builder per method
+ * (Pix, boleto, card, card token) and the exhaustive status and decline maps that read them.
  */
 import { assertNever, assertPositiveCents, centsToReaisString, numericTaxId, reaisStringToCents } from '@orquestra/platform';
 import { createHash } from 'node:crypto';

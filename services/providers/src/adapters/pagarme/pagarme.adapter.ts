@@ -7,6 +7,9 @@
  * Creation is idempotent through Pagar.me's `idempotency-key` header (kept 24 h by Pagar.me).
  * Webhooks are configured in Pagar.me's dashboard only and are not signed: the URL carries our
  * per-account secret (`?hmac=`), and the caller re-reads the charge before trusting a state.
+ *
+ * Over 300 lines as the one class an account's adapter is: each capability is one method over the
+ * shared HTTP core; conversions live in pagarme.transformers.ts.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import QRCode from 'qrcode';

@@ -9,6 +9,9 @@
  * Our providerPaymentId is the charge id (`ch_…`), not the order id (`or_…`): the charge is what
  * is canceled (`DELETE /charges/:id`), read (`GET /charges/:id`, which embeds its order) and paid;
  * `charge.*` webhooks carry it as `data.id` and `order.*` webhooks as `data.charges[].id`.
+ *
+ * Over 300 lines: Pagar.me's order and charge wire types, one request builder per method and the
+ * exhaustive status map, which read those types.
  */
 import { assertNever } from '@orquestra/platform';
 import type { CreateChargeInput, ProviderCharge, ProviderChargeStatus } from '../provider-adapter';

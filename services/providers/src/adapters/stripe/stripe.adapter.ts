@@ -7,6 +7,10 @@
  * made a PaymentMethod first, stripe.vault-card.ts); creation is idempotent through
  * Stripe's `Idempotency-Key` (the first answer for a key is replayed for 24 h). No retries happen
  * here: the caller's breaker and failover decide, using the error kind.
+ *
+ * Over 300 lines as the one class an account's adapter is: refunds, disputes, listing, payouts,
+ * splits and vault cards live in their own stripe.*.ts files and are delegated to; what stays is
+ * Stripe's PaymentIntent calls.
  */
 import { assertNever } from '@orquestra/platform';
 import type { ChargeListingCapable, ChargePage, ChargePeriod } from '../provider-charge-listing';

@@ -6,6 +6,9 @@
  * Every call carries the account's AppID as is in `Authorization` (no `Bearer`). Charges are created
  * with a correlationID derived from our idempotency key — Woovi's idempotency key for charges — so a
  * repeated create answers the existing charge instead of making a second one.
+ *
+ * Over 300 lines as the one class an account's adapter is: each capability is one short method over
+ * the shared HTTP core, and their wire details live in woovi.transformers.ts.
  */
 import { assertNever } from '@orquestra/platform';
 import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto';
