@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: every write of a webhook endpoint (create, update, rotate, delete, failing and
+ * disabling) is one conditional write with its event, and each must drop the fan-out's cache; they
+ * stay together so none can miss it.
+ */
 import { AppError, newId, withOutbox, type EventEnvelope, type InvalidatingCache, type OutboxRelay, type SecretBox } from '@orquestra/platform';
 import type { Collection, Document } from 'mongodb';
 import { newWebhookSecret, signingSecrets } from '../domain/webhook-secret';

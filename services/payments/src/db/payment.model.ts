@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: the payment document is one aggregate (its charge, attempts, refunds, splits,
+ * customer, tracking, outbox and due work are written together by single-document writes), so its
+ * schema and types stay in one file next to its indexes.
+ */
 import { outboxSchemaFields, type DueWorkFields, type OutboxFields, type OutboxLeaseFields } from '@orquestra/platform';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment-status';
