@@ -7,26 +7,35 @@ import type { ModeName } from '@orquestra/contracts';
 
 export type OAuthAccessName = 'full' | 'restricted';
 
-/** The scopes an app may ask for; the merchant grants exactly one of them. */
-export const OAUTH_SCOPES = { full: 'payments:full', restricted: 'payments:restricted' } as const;
+/**
+ * The scopes (docs/oauth.md): an app asks for the access levels and modes it can use, the merchant
+ * grants exactly one of each among those asked. A grant's and a token's scope is then e.g.
+ * `payments:restricted mode:test`.
+ */
+export const OAUTH_SCOPES = {
+  full: 'payments:full',
+  restricted: 'payments:restricted',
+  test: 'mode:test',
+  live: 'mode:live',
+} as const;
+
+/** The library's accountId is the authorizing merchant's id. */
+export function merchantOfAccountId(accountId: unknown): string | undefined {
+  return typeof accountId === 'string' && /^acct_[a-z0-9]+$/.test(accountId) ? accountId : undefined;
+}
 
 /**
- * The library's accountId of a merchant's authorization: `<merchant_id>:<mode>`. A merchant that
- * authorizes one app in test and in live holds two grants, each acting in its own mode only.
+ * What a granted scope allows: the mode when exactly one mode scope is present (else nothing: fail
+ * closed), full access only when `payments:full` is present and `payments:restricted` is not.
  */
-export function oauthAccountId(merchantId: string, mode: ModeName): string {
-  return `${merchantId}:${mode}`;
-}
-
-export function parseOAuthAccountId(accountId: unknown): { merchant_id: string; mode: ModeName } | undefined {
-  if (typeof accountId !== 'string') return undefined;
-  const match = /^(acct_[a-z0-9]+):(test|live)$/.exec(accountId);
-  return match ? { merchant_id: match[1]!, mode: match[2] as ModeName } : undefined;
-}
-
-/** Full only when the granted scope names `payments:full`; anything else is restricted (fail closed). */
-export function accessOfScope(scope: unknown): OAuthAccessName {
-  return typeof scope === 'string' && scope.split(' ').includes(OAUTH_SCOPES.full) ? 'full' : 'restricted';
+export function grantOfScope(scope: unknown): { mode: ModeName; access: OAuthAccessName } | undefined {
+  if (typeof scope !== 'string') return undefined;
+  const scopes = new Set(scope.split(' '));
+  const modes = (['test', 'live'] as const).filter((mode) => scopes.has(OAUTH_SCOPES[mode]));
+  if (modes.length !== 1) return undefined;
+  if (!scopes.has(OAUTH_SCOPES.full) && !scopes.has(OAUTH_SCOPES.restricted)) return undefined;
+  const access: OAuthAccessName = scopes.has(OAUTH_SCOPES.full) && !scopes.has(OAUTH_SCOPES.restricted) ? 'full' : 'restricted';
+  return { mode: modes[0]!, access };
 }
 
 /**

@@ -69,8 +69,8 @@ describe('OAuth store against the real store', () => {
   });
 
   it('stores, finds, consumes once and destroys models, and hides expired ones', async () => {
-    await upsert('AuthorizationCode', 'code1', { grantId: 'g1', accountId: `${other}:test`, clientId: 'oapp_x' });
-    expect(await find('AuthorizationCode', 'code1')).toEqual({ grantId: 'g1', accountId: `${other}:test`, clientId: 'oapp_x' });
+    await upsert('AuthorizationCode', 'code1', { grantId: 'g1', accountId: other, clientId: 'oapp_x' });
+    expect(await find('AuthorizationCode', 'code1')).toEqual({ grantId: 'g1', accountId: other, clientId: 'oapp_x' });
     await rpc.consumeModel({ model: 'AuthorizationCode', id: 'code1' }, ctx);
     const first = (await find('AuthorizationCode', 'code1'))!.consumed;
     expect(typeof first).toBe('number');
@@ -92,11 +92,11 @@ describe('OAuth store against the real store', () => {
   it('lists a merchant\'s authorizations and revokes one with its tokens at once', async () => {
     const { app } = await rpc.registerApp({ merchant_id: merchant, name: 'App B', redirect_uris: ['https://b.example/cb'], logo_url: '' }, ctx);
     const iat = Math.floor(Date.now() / 1000);
-    await upsert('Grant', 'grantT', { accountId: `${other}:test`, clientId: app!.id, openid: { scope: 'payments:restricted' }, iat });
-    await upsert('Grant', 'grantL', { accountId: `${other}:live`, clientId: app!.id, openid: { scope: 'payments:full' }, iat: iat + 1 });
-    await upsert('AccessToken', 'at1', { accountId: `${other}:test`, clientId: app!.id, grantId: 'grantT' });
-    await upsert('RefreshToken', 'rt1', { accountId: `${other}:test`, clientId: app!.id, grantId: 'grantT' });
-    await upsert('AccessToken', 'at2', { accountId: `${other}:live`, clientId: app!.id, grantId: 'grantL' });
+    await upsert('Grant', 'grantT', { accountId: other, clientId: app!.id, openid: { scope: 'payments:restricted mode:test' }, iat });
+    await upsert('Grant', 'grantL', { accountId: other, clientId: app!.id, openid: { scope: 'payments:full mode:live' }, iat: iat + 1 });
+    await upsert('AccessToken', 'at1', { accountId: other, clientId: app!.id, grantId: 'grantT' });
+    await upsert('RefreshToken', 'rt1', { accountId: other, clientId: app!.id, grantId: 'grantT' });
+    await upsert('AccessToken', 'at2', { accountId: other, clientId: app!.id, grantId: 'grantL' });
 
     const listed = (await rpc.listAuthorizations({ merchant_id: other }, ctx)).authorizations;
     expect(listed).toEqual([
@@ -122,8 +122,8 @@ describe('OAuth store against the real store', () => {
   });
 
   it('revokeByGrantId drops every model of the grant', async () => {
-    await upsert('Grant', 'g9', { accountId: `${other}:test`, clientId: 'oapp_z' });
-    await upsert('AccessToken', 'at9', { accountId: `${other}:test`, clientId: 'oapp_z', grantId: 'g9' });
+    await upsert('Grant', 'g9', { accountId: other, clientId: 'oapp_z' });
+    await upsert('AccessToken', 'at9', { accountId: other, clientId: 'oapp_z', grantId: 'g9' });
     await rpc.revokeByGrantId({ grant_id: 'g9' }, ctx);
     expect(await find('AccessToken', 'at9')).toBeUndefined();
     expect(await find('Grant', 'g9')).toBeUndefined();

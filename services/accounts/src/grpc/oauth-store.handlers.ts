@@ -3,7 +3,7 @@ import { modeFromName, oauth } from '@orquestra/contracts';
 import { AppError, type Handlers, type SecretBox } from '@orquestra/platform';
 import type { AccountsModels } from '../db/accounts.models';
 import type { OAuthAppDoc, OAuthModelDoc, OAuthModels } from '../db/oauth.models';
-import { accessOfScope, isAllowedLogoUrl, isAllowedRedirectUri, parseOAuthAccountId } from '../domain/oauth-grant';
+import { grantOfScope, isAllowedLogoUrl, isAllowedRedirectUri, merchantOfAccountId } from '../domain/oauth-grant';
 
 const { AuthorizationAccess } = oauth;
 
@@ -75,7 +75,8 @@ export function oauthStoreHandlers(
       } catch {
         throw new AppError('parameter_invalid', { param: 'payload_json' });
       }
-      const owner = parseOAuthAccountId(payload.accountId);
+      // A grant's scope sits under `openid` (the library's OIDC scopes), a token's at the top.
+      const granted = grantOfScope(model === 'Grant' ? (payload.openid as { scope?: unknown } | undefined)?.scope : payload.scope);
       const now = new Date();
       const str = (value: unknown) => (typeof value === 'string' && value ? value : null);
       await models.oauthModels.updateOne(
@@ -88,8 +89,8 @@ export function oauthStoreHandlers(
             uid: str(payload.uid),
             user_code: str(payload.userCode),
             client_id: str(payload.clientId),
-            merchant_id: owner?.merchant_id ?? null,
-            mode: owner?.mode ?? null,
+            merchant_id: merchantOfAccountId(payload.accountId) ?? null,
+            mode: granted?.mode ?? null,
             expires_at: Number(expires_in) > 0 ? new Date(now.getTime() + Number(expires_in) * 1000) : null,
             updated_at: now,
           },
@@ -183,15 +184,16 @@ export function oauthStoreHandlers(
       const apps = new Map((await models.oauthApps.find({ _id: { $in: appIds } }).lean()).map((app) => [app._id, app]));
       const authorizations = grants.flatMap((grant): oauth.OAuthAuthorization[] => {
         const app = grant.client_id ? apps.get(grant.client_id) : undefined;
-        if (!app || !grant.mode) return [];
         const payload = JSON.parse(grant.payload_json) as { iat?: number; openid?: { scope?: string } };
+        const granted = grantOfScope(payload.openid?.scope);
+        if (!app || !granted) return [];
         return [{
           id: grant._id.slice('Grant:'.length),
           app_id: app._id,
           app_name: app.name,
           app_logo_url: app.logo_url,
-          mode: modeFromName(grant.mode),
-          access: accessOfScope(payload.openid?.scope) === 'full' ? AuthorizationAccess.AUTHORIZATION_ACCESS_FULL : AuthorizationAccess.AUTHORIZATION_ACCESS_RESTRICTED,
+          mode: modeFromName(granted.mode),
+          access: granted.access === 'full' ? AuthorizationAccess.AUTHORIZATION_ACCESS_FULL : AuthorizationAccess.AUTHORIZATION_ACCESS_RESTRICTED,
           created_at: new Date((payload.iat ?? 0) * 1000).toISOString(),
         }];
       });
