@@ -19,6 +19,9 @@ module.exports = function preset(projectRoot, overrides = {}) {
     },
     testMatch: ['<rootDir>/**/*.spec.ts'],
     testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+    // otplib's crypto and base32 plugins ship ES modules only (Node loads them with require(esm);
+    // jest's CommonJS runtime needs them compiled like our own code).
+    transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)'],
     ...overrides,
   };
 };

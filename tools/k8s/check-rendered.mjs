@@ -48,8 +48,9 @@ const ADDRESSES = {
 };
 // Variables without a default in the services' config.ts (or whose default is wrong in a cluster).
 const REQUIRED_ENV = {
-  gateway: ['HTTP_PORT', 'PUBLIC_BASE_URL', 'PAY_BASE_URL', 'NODE_ENV'],
-  accounts: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'METRICS_PORT'],
+  // The gateway's broker connection carries only cache signals (a revoked API key dropped at once).
+  gateway: ['HTTP_PORT', 'PUBLIC_BASE_URL', 'PAY_BASE_URL', 'NODE_ENV', 'AMQP_URL', 'EVENTS_EXCHANGE'],
+  accounts: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'METRICS_PORT', 'OWNER_SECRETS_KEYS'],
   payments: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'PUBLIC_BASE_URL', 'PAY_BASE_URL'],
   routing: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS'],
   providers: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'CREDENTIALS_ENCRYPTION_KEYS', 'PUBLIC_WEBHOOK_BASE_URL'],

@@ -9,6 +9,7 @@ where <spec> describes what differs between services:
   callers       services of this release allowed to open that port (NetworkPolicy ingress)
   callees       services this one calls (NetworkPolicy egress)
   data          true: gets MONGO_URL / AMQP_URL / DB_PREFIX / EVENTS_EXCHANGE
+  bus           true (without data): only the broker, for broadcast signals (EVENTS_EXCHANGE, RabbitMQ egress)
   providerApis  true: may reach the payment providers' HTTPS APIs
   adToolApis    true: may reach the ad tools' HTTPS APIs (tracking)
   env           plain variables this service needs (NAME: value)
@@ -33,6 +34,8 @@ where <spec> describes what differs between services:
 {{- $env := dict "NODE_ENV" $root.Values.common.nodeEnv "LOG_LEVEL" $root.Values.common.logLevel "SHUTDOWN_GRACE_MS" (toString $root.Values.common.shutdownGraceMs) }}
 {{- if $svc.data }}
 {{- $_ := set $env "DB_PREFIX" $root.Values.common.dbPrefix }}
+{{- end }}
+{{- if or $svc.data $svc.bus }}
 {{- $_ := set $env "EVENTS_EXCHANGE" $root.Values.common.eventsExchange }}
 {{- end }}
 {{- /* 0 turns the metrics listener off (each service's default would open 9464 unannounced). */}}
@@ -354,7 +357,7 @@ spec:
 {{- $np := $root.Values.networkPolicy }}
 ---
 # Who may call {{ $svc.name }}: {{ if $svc.callers }}{{ join ", " $svc.callers }} of this release{{ else }}see networkPolicy.gatewayFrom{{ end }}.
-# Where {{ $svc.name }} may connect: DNS{{ if $svc.callees }}, {{ join ", " $svc.callees }}{{ end }}{{ if $svc.data }}, MongoDB, RabbitMQ{{ end }}{{ if $svc.providerApis }}, provider APIs{{ end }}{{ if $svc.adToolApis }}, ad tool APIs{{ end }}, OTLP{{ if $np.egress.extra }}, networkPolicy.egress.extra{{ end }}.
+# Where {{ $svc.name }} may connect: DNS{{ if $svc.callees }}, {{ join ", " $svc.callees }}{{ end }}{{ if $svc.data }}, MongoDB, RabbitMQ{{ else if $svc.bus }}, RabbitMQ{{ end }}{{ if $svc.providerApis }}, provider APIs{{ end }}{{ if $svc.adToolApis }}, ad tool APIs{{ end }}, OTLP{{ if $np.egress.extra }}, networkPolicy.egress.extra{{ end }}.
 apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
 metadata:
@@ -412,7 +415,7 @@ spec:
         {{- include "orquestra.peers" (dict "root" $root "names" (list $callee)) | trim | nindent 8 }}
     {{- end }}
     {{- $targets := list $np.egress.otlp }}
-    {{- if $svc.data }}{{ $targets = concat (list $np.egress.mongo $np.egress.amqp) $targets }}{{ end }}
+    {{- if $svc.data }}{{ $targets = concat (list $np.egress.mongo $np.egress.amqp) $targets }}{{ else if $svc.bus }}{{ $targets = concat (list $np.egress.amqp) $targets }}{{ end }}
     {{- if $svc.providerApis }}{{ $targets = append $targets $np.egress.providerApis }}{{ end }}
     {{- if $svc.adToolApis }}{{ $targets = append $targets $np.egress.adToolApis }}{{ end }}
     {{- range $targets }}

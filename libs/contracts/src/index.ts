@@ -5,6 +5,7 @@
 export * as common from './generated/orquestra/common/v1/common';
 export * as accounts from './generated/orquestra/accounts/v1/accounts';
 export * as oauth from './generated/orquestra/accounts/v1/oauth';
+export * as owners from './generated/orquestra/accounts/v1/owners';
 export * as payments from './generated/orquestra/payments/v1/payments';
 export * as disputes from './generated/orquestra/payments/v1/disputes';
 export * as customers from './generated/orquestra/payments/v1/customers';

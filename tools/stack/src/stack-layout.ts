@@ -106,7 +106,13 @@ export function serviceEnvironment(options: {
   };
   const addr = (port: number) => `127.0.0.1:${port}`;
   const env: Record<string, Record<string, string>> = {
-    accounts: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.accounts}`, METRICS_PORT: String(ports.accountsMetrics) },
+    accounts: {
+      ...common,
+      GRPC_ADDRESS: `127.0.0.1:${ports.accounts}`,
+      METRICS_PORT: String(ports.accountsMetrics),
+      // A local stack seals the owners' TOTP secrets with its one local key; production gives accounts its own.
+      OWNER_SECRETS_KEYS: options.encryptionKeys,
+    },
     providers: {
       ...common,
       GRPC_ADDRESS: `127.0.0.1:${ports.providers}`, METRICS_PORT: String(ports.providersMetrics),

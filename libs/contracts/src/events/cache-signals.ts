@@ -30,3 +30,16 @@ export const ROUTING_RULES_CHANGED = 'internal.routing_rules.changed' as const;
  * endpoints for the fan-out of every event.
  */
 export const WEBHOOK_ENDPOINTS_CHANGED = 'internal.webhook_endpoints.changed' as const;
+
+/**
+ * An API key was revoked. Published by accounts after the revocation is stored; every gateway
+ * replica drops its cached answer for `key_id`, so the key fails at once everywhere.
+ */
+export const API_KEYS_CHANGED = 'internal.api_keys.changed' as const;
+
+export const apiKeysChangedSchema = z.object({
+  key_id: z.string(),
+  reason: z.enum(['revoked']),
+});
+
+export type ApiKeysChanged = z.infer<typeof apiKeysChangedSchema>;

@@ -49,6 +49,9 @@ export const ERROR_CODES = [
   'card_expired',
   'invalid_card',
   'account_not_enabled',
+  'csrf_invalid',
+  'totp_required',
+  'rate_limited',
   'service_unavailable',
   'internal',
 ] as const;

@@ -55,6 +55,9 @@ export const MESSAGES_PT_BR: Record<ErrorCode, string> = {
   account_not_enabled:
     'Nenhuma conta conectada pode cobrar este cartão agora, ou o cofre de cartões não está ativado neste modo. Veja capabilities.card_vault em GET /v1/providers ou peça ao dono da conta que ative o cofre.',
   subaccount_not_active: 'A subconta não está ativa. Saques só saem de subcontas com status active: consulte GET /v1/subaccounts/{id} e, se estiver pending, conclua o cadastro no provedor.',
+  csrf_invalid: 'Token CSRF ausente ou inválido. Recarregue o painel e envie o cabeçalho X-CSRF-Token com o csrf_token de GET /dashboard/api/me.',
+  totp_required: 'Informe o código de 6 dígitos do seu aplicativo autenticador (totp_code).',
+  rate_limited: 'Muitas tentativas. Aguarde o tempo indicado no cabeçalho Retry-After e tente novamente.',
   service_unavailable: 'Serviço temporariamente indisponível. Tente novamente em alguns instantes.',
   internal: 'Erro interno. Tente novamente; se persistir, contate o suporte informando o request id.',
 };

@@ -21,7 +21,12 @@ export function grpcStatusFor(code: ErrorCode): GrpcStatus {
     case 'route_not_found':
       return GrpcStatus.NOT_FOUND;
     case 'unauthenticated':
+    case 'totp_required':
       return GrpcStatus.UNAUTHENTICATED;
+    case 'csrf_invalid':
+      return GrpcStatus.PERMISSION_DENIED;
+    case 'rate_limited':
+      return GrpcStatus.RESOURCE_EXHAUSTED;
     case 'restricted_key':
     case 'live_mode_forbidden':
     case 'payouts_api_disabled':

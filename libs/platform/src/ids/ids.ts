@@ -25,6 +25,8 @@ export const ID_PREFIXES = {
   integrationDelivery: 'dlv',
   reconciliationRun: 'rec',
   reconciliationFinding: 'rcf',
+  owner: 'own',
+  auditEntry: 'aud',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -32,6 +32,8 @@ export const REDACT_PATHS = [
   ...['cvv', 'ccv', 'creditCard', 'card_number', 'security_code', 'vaultCard'].flatMap((name) => [name, `*.${name}`, `*.*.${name}`]),
   'body',
   '*.body',
+  // Owners' passwords, session tokens, TOTP codes and the session cookie (issue 19).
+  ...['password', 'token', 'totp_code', 'cookie'].flatMap((name) => [name, `*.${name}`, `*.*.${name}`]),
 ];
 
 export type { Logger };

@@ -18,6 +18,10 @@ export interface ApiKeyDoc {
   last4: string;
   created_at: Date;
   revoked_at: Date | null;
+  /** The creating owner's e-mail ('' for keys made by the stack seed or tooling). */
+  created_by?: string;
+  /** Written at most once a minute per key (guarded update in AuthenticateKey). */
+  last_used_at?: Date | null;
 }
 
 const merchantSchema = new Schema<MerchantDoc>(
@@ -42,6 +46,8 @@ const apiKeySchema = new Schema<ApiKeyDoc>(
     last4: { type: String, required: true },
     created_at: { type: Date, required: true },
     revoked_at: { type: Date, default: null },
+    created_by: { type: String, default: '' },
+    last_used_at: { type: Date, default: null },
   },
   { versionKey: false },
 );

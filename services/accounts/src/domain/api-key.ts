@@ -26,3 +26,6 @@ export function parseKeySecret(secret: string): { mode: ModeName } | undefined {
 export function hashKeySecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
+
+/** A key's last use is kept to the minute: a look-up writes it only when it is a minute old or more. */
+export const KEY_LAST_USED_RESOLUTION_MS = 60_000;

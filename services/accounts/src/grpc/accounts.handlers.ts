@@ -1,7 +1,8 @@
 import { accounts, modeFromName, modeName, type ModeName } from '@orquestra/contracts';
 import { AppError, isDuplicateKeyError, newId, type Handlers } from '@orquestra/platform';
-import type { AccountsModels, MerchantDoc } from '../db/accounts.models';
-import { generateKeySecret, hashKeySecret, parseKeySecret, type KeyKindName } from '../domain/api-key';
+import type { AccountsModels, ApiKeyDoc, MerchantDoc } from '../db/accounts.models';
+import type { AuditStore } from '../db/audit.store';
+import { generateKeySecret, hashKeySecret, KEY_LAST_USED_RESOLUTION_MS, parseKeySecret, type KeyKindName } from '../domain/api-key';
 import { payoutControlHandlers } from './payout-controls.handlers';
 
 const { KeyKind } = accounts;
@@ -18,7 +19,37 @@ function toMerchant(doc: MerchantDoc): accounts.Merchant {
   return { id: doc._id, name: doc.name, email: doc.email, created_at: doc.created_at.toISOString() };
 }
 
-export function accountsHandlers(models: AccountsModels): Handlers<typeof accounts.AccountsServiceService> {
+function toApiKey(doc: ApiKeyDoc): accounts.ApiKey {
+  return {
+    id: doc._id,
+    name: doc.name,
+    mode: modeFromName(doc.mode),
+    kind: kindFromName(doc.kind),
+    last4: doc.last4,
+    created_by: doc.created_by ?? '',
+    created_at: doc.created_at.toISOString(),
+    last_used_at: doc.last_used_at ? doc.last_used_at.toISOString() : undefined,
+    revoked_at: doc.revoked_at ? doc.revoked_at.toISOString() : undefined,
+  };
+}
+
+function checkKeyName(name: string, required: boolean): string {
+  const trimmed = name.trim();
+  if (required && !trimmed) throw new AppError('parameter_missing', { param: 'name', message: 'Dê um nome à chave (name), por exemplo "bot de vendas".' });
+  if (trimmed.length > 60) throw new AppError('parameter_invalid', { param: 'name', message: 'O nome da chave (name) deve ter até 60 caracteres.' });
+  return trimmed;
+}
+
+export interface AccountsHandlerDeps {
+  /** Where owner actions on keys are logged (absent in tests of other parts). */
+  audit?: AuditStore;
+  /** Called after a revocation is stored: broadcasts internal.api_keys.changed to every gateway. */
+  onKeyRevoked?: (key: { key_id: string; merchant_id: string; mode: ModeName }) => Promise<void>;
+  now?: () => Date;
+}
+
+export function accountsHandlers(models: AccountsModels, deps: AccountsHandlerDeps = {}): Handlers<typeof accounts.AccountsServiceService> {
+  const now = deps.now ?? (() => new Date());
   return {
     async authenticateKey({ secret }) {
       const parsed = parseKeySecret(secret);
@@ -26,6 +57,17 @@ export function accountsHandlers(models: AccountsModels): Handlers<typeof accoun
       const key = await models.apiKeys.findOne({ hash: hashKeySecret(secret) }).lean();
       // The prefix must agree with the stored mode: a tampered prefix never switches modes.
       if (!key || key.revoked_at || key.mode !== parsed.mode) throw new AppError('unauthenticated');
+      // Last use, at most once a minute per key: the filter lets only a write that moves it by a
+      // minute or more match, so busy keys cost no write per look-up (and the gateway caches look-ups).
+      const at = now();
+      if (!key.last_used_at || at.getTime() - key.last_used_at.getTime() >= KEY_LAST_USED_RESOLUTION_MS) {
+        void models.apiKeys
+          .updateOne(
+            { _id: key._id, $or: [{ last_used_at: null }, { last_used_at: { $lte: new Date(at.getTime() - KEY_LAST_USED_RESOLUTION_MS) } }] },
+            { $set: { last_used_at: at } },
+          )
+          .catch(() => undefined);
+      }
       return {
         merchant_id: key.merchant_id,
         key_id: key._id,
@@ -57,34 +99,51 @@ export function accountsHandlers(models: AccountsModels): Handlers<typeof accoun
       return { merchant: toMerchant(doc) };
     },
 
-    async createApiKey({ merchant_id, mode, kind, name }) {
+    async createApiKey({ merchant_id, mode, kind, name, actor }) {
+      const keyName = checkKeyName(name, actor !== undefined);
       const merchant = await models.merchants.findById(merchant_id).lean();
       if (!merchant) throw new AppError('not_found', { param: 'merchant_id' });
       const mode_: ModeName = modeName(mode);
       const secret = generateKeySecret(mode_);
-      const id = newId('apiKey');
-      await models.apiKeys.create({
-        _id: id,
+      const doc: ApiKeyDoc = {
+        _id: newId('apiKey'),
         merchant_id,
         mode: mode_,
         kind: kindName(kind),
-        name,
+        name: keyName,
         hash: hashKeySecret(secret),
         last4: secret.slice(-4),
-        created_at: new Date(),
+        created_at: now(),
         revoked_at: null,
-      });
-      return { key_id: id, secret, mode: modeFromName(mode_), kind: kindFromName(kindName(kind)), last4: secret.slice(-4) };
+        created_by: actor?.email ?? '',
+        last_used_at: null,
+      };
+      await models.apiKeys.create(doc);
+      if (actor) await deps.audit?.record({ merchant_id, actor, action: 'api_key.created', target: doc._id, mode: modeFromName(mode_) });
+      return { key_id: doc._id, secret, mode: modeFromName(mode_), kind: kindFromName(doc.kind), last4: doc.last4, key: toApiKey(doc) };
     },
 
-    async revokeApiKey({ merchant_id, key_id }) {
-      const revokedAt = new Date();
-      const result = await models.apiKeys.updateOne(
-        { _id: key_id, merchant_id, revoked_at: null },
-        { $set: { revoked_at: revokedAt } },
-      );
-      if (result.matchedCount === 0) throw new AppError('not_found', { param: 'key_id' });
-      return { key_id, revoked_at: revokedAt.toISOString() };
+    async revokeApiKey({ merchant_id, key_id, actor }) {
+      const revokedAt = now();
+      const revoked = await models.apiKeys
+        .findOneAndUpdate({ _id: key_id, merchant_id, revoked_at: null }, { $set: { revoked_at: revokedAt } }, { new: true })
+        .lean();
+      if (!revoked) {
+        const already = key_id ? await models.apiKeys.findOne({ _id: key_id, merchant_id }).lean() : null;
+        if (!already) throw new AppError('not_found', { param: 'key_id', message: 'Chave de API não encontrada. Confira o id (key_…).' });
+        // Revoking twice answers the first revocation (nothing changes, nothing is logged again).
+        return { key_id, revoked_at: (already.revoked_at ?? revokedAt).toISOString(), key: toApiKey(already) };
+      }
+      // Confirmed by the broker before the answer, so gateways drop the key before the owner sees "revoked".
+      await deps.onKeyRevoked?.({ key_id, merchant_id, mode: revoked.mode });
+      if (actor) await deps.audit?.record({ merchant_id, actor, action: 'api_key.revoked', target: key_id, mode: modeFromName(revoked.mode) });
+      return { key_id, revoked_at: revokedAt.toISOString(), key: toApiKey(revoked) };
+    },
+
+    async listApiKeys({ merchant_id, mode }) {
+      if (!merchant_id) throw new AppError('parameter_missing', { param: 'merchant_id' });
+      const docs = await models.apiKeys.find({ merchant_id, mode: modeName(mode) }).sort({ _id: -1 }).limit(500).lean();
+      return { keys: docs.map(toApiKey) };
     },
 
     ...payoutControlHandlers(models),

@@ -49,11 +49,15 @@ export function httpErrorFor(code: ErrorCode): HttpErrorShape {
       return { status: 422, type: 'invalid_request_error' };
     case 'unauthenticated':
     case 'webhook_rejected':
+    case 'totp_required':
       return { status: 401, type: 'authentication_error' };
     case 'restricted_key':
     case 'live_mode_forbidden':
     case 'payouts_api_disabled':
+    case 'csrf_invalid':
       return { status: 403, type: 'permission_error' };
+    case 'rate_limited':
+      return { status: 429, type: 'rate_limit_error' };
     case 'not_found':
     case 'route_not_found':
       return { status: 404, type: 'invalid_request_error' };

@@ -5,6 +5,7 @@ export const ERROR_TYPES = [
   'invalid_request_error',
   'authentication_error',
   'permission_error',
+  'rate_limit_error',
   'idempotency_error',
   'card_error',
   'provider_error',
