@@ -9,7 +9,7 @@ export default [
     ignores: ['**/dist', '**/node_modules', 'libs/contracts/src/generated/**', '.local/**', 'coverage/**'],
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
@@ -23,6 +23,8 @@ export default [
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:tool'] },
             { sourceTag: 'type:emulator', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:emulator'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:tool', 'type:sdk'] },
+            // The dashboard runs in the browser: it calls the API over HTTP and imports no project.
+            { sourceTag: 'type:webapp', onlyDependOnLibsWithTags: [] },
             // The SDK ships to merchants on its own: it depends on no other project.
             { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },

@@ -15,6 +15,7 @@ module.exports = {
     '<rootDir>/services/payouts',
     '<rootDir>/services/vault',
     '<rootDir>/services/tracking',
+    '<rootDir>/services/dashboard',
     '<rootDir>/tools/owner',
     '<rootDir>/tools/emulators',
   ],

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Builds everything the stack runs: contracts from proto, every service, the emulators and the
-# stack launcher, into dist/.
+# Builds everything the stack runs: contracts from proto, every service, the owner's dashboard
+# (static files the gateway serves), the emulators and the stack launcher, into dist/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash tools/proto/generate.sh
 node tools/build/build-service.mjs accounts vault providers routing notifications subscriptions payouts payments tracking gateway
+node tools/build/build-dashboard.mjs
 node tools/build/build-tool.mjs tools/stack/src/main.ts dist/tools/stack/main.js
 node tools/build/build-tool.mjs tools/stack/src/test-stack-main.ts dist/tools/stack/test-stack-main.js
 node tools/emulators/build.mjs

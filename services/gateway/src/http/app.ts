@@ -28,6 +28,7 @@ import { withdrawalsRoutes } from '../routes/withdrawals.routes';
 import { accessLogMiddleware } from './access-log.middleware';
 import type { GatewayDeps, RouteContext } from './app.deps';
 import { authMiddleware } from './auth.middleware';
+import { dashboardStatic, defaultDashboardDirectory } from './dashboard-static';
 import { errorHandler, notFoundHandler } from './error.handler';
 import { httpMetricsMiddleware } from './http-metrics.middleware';
 import { requestIdMiddleware } from './request-id.middleware';
@@ -37,7 +38,7 @@ import { requestIdMiddleware } from './request-id.middleware';
  * end-to-end tests pass clients of the real services, `main.ts` passes production ones.
  *
  * Public routes (no key): /healthz, /readyz, /v1/openapi.json, /docs, /qr/{id}.png, /webhooks/providers/…,
- * the card fields (/v1/cards/fields.js, /cards/frame, /v1/cards/tokenize).
+ * the card fields (/v1/cards/fields.js, /cards/frame, /v1/cards/tokenize), the dashboard's static files (/dashboard).
  * Everything else under /v1 authenticates per route (so an unknown route is 404 with or without
  * a key), then checks the key kind, then parses the body.
  */
@@ -86,6 +87,8 @@ export function createApp(deps: GatewayDeps): Express {
   app.use('/v1', integrationsRoutes(context));
   app.use('/v1', reconciliationRoutes(context));
   app.use('/v1', analyticsRoutes(context));
+  // The owner's dashboard (static files; /dashboard/api is passed on to its API).
+  app.use('/dashboard', dashboardStatic({ directory: defaultDashboardDirectory() }));
   app.use(notFoundHandler());
   app.use(errorHandler(deps.logger));
   return app;
