@@ -4,7 +4,7 @@
  * sign-in and sign-up pages are reachable.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, refreshMe, setSignedOutHandler, type Me } from './api/client';
+import { api, refreshMe, setSignedOutHandler, type ApiError, type Me } from './api/client';
 import { Link, Loading } from './components/ui';
 import { currentMode, onModeChange, setMode, type Mode } from './lib/mode';
 import { currentPath, navigate, useLocation } from './lib/router';
@@ -22,10 +22,10 @@ export function App() {
   const load = () =>
     refreshMe()
       .then((me) => setSession(me ? { state: 'signed-in', me } : { state: 'signed-out' }))
-      .catch((error: Error) =>
+      .catch((error: ApiError) =>
         setSession({
           state: 'unavailable',
-          message: error.message === 'Não encontrado.' ? 'O acesso de donos de conta ainda não está disponível neste servidor.' : error.message,
+          message: error.status === 404 ? 'O acesso de donos de conta ainda não está disponível neste servidor.' : error.message,
         }),
       );
 

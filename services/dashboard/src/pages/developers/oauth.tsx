@@ -25,6 +25,8 @@ interface Authorization {
   created_at: string;
 }
 
+const unavailable = (error: ApiError | undefined): boolean => error?.status === 404;
+
 const NOT_AVAILABLE = 'Os apps OAuth ainda não estão disponíveis neste servidor. Quando forem ativados, eles aparecem aqui.';
 
 function Unavailable<T>({ loaded, children }: { loaded: Loaded<T>; children: (data: T) => ComponentChildren }) {
@@ -53,11 +55,19 @@ export function OAuthPage() {
     await api('DELETE', `/oauth/authorizations/${encodeURIComponent(id)}`);
     authorizations.reload();
   });
-  const unavailable = (error: ApiError | undefined) => error?.status === 404;
+  const header = <PageHeader title="Apps OAuth" description="Apps de terceiros que agem por vários lojistas: os que você registrou e os que esta conta autorizou." />;
+  if (unavailable(apps.error) && unavailable(authorizations.error)) {
+    return (
+      <>
+        {header}
+        <Notice tone="warn">{NOT_AVAILABLE}</Notice>
+      </>
+    );
+  }
 
   return (
     <>
-      <PageHeader title="Apps OAuth" description="Apps de terceiros que agem por vários lojistas: os que você registrou e os que esta conta autorizou." />
+      {header}
       <Section title="Registrar app">
         {unavailable(apps.error) ? (
           <Notice tone="warn">{NOT_AVAILABLE}</Notice>

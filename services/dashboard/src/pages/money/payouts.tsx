@@ -109,6 +109,7 @@ function Destinations() {
           />
         )}
       </Show>
+      <h3>Nova chave Pix</h3>
       <Form label="Salvar chave Pix" onSubmit={() => void add.run()} error={add.error} busy={add.busy} submitLabel="Salvar chave">
         <div class="grid">
           <Select label="Tipo da chave" value={keyType} onValue={setKeyType} options={KEY_TYPES} />

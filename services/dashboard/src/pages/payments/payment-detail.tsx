@@ -94,7 +94,7 @@ function PaymentDetail({ payment, reload }: { payment: Payment; reload: () => vo
           columns={[
             { header: 'Quando', cell: (attempt) => <When at={attempt.created_at} /> },
             { header: 'Provedor', cell: (attempt) => `${attempt.provider ?? '—'} ${attempt.provider_account_id ?? ''}` },
-            { header: 'Resultado', cell: (attempt) => attempt.outcome },
+            { header: 'Resultado', cell: (attempt) => <Badge status={attempt.outcome} /> },
             { header: 'Falha', cell: (attempt) => (attempt.failure_reason ? `${attempt.failure_reason} (${attempt.failure_code})` : '—') },
             { header: 'Latência', cell: (attempt) => `${attempt.latency_ms} ms`, class: 'num' },
           ]}

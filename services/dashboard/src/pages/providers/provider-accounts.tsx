@@ -1,7 +1,7 @@
 /** Provider accounts: connect one from the catalog's credential fields (GET /v1/providers), enable/disable, priority. */
 import { useState } from 'preact/hooks';
 import { v1, type List } from '../../api/client';
-import { Badge, ErrorMessage, Field, Form, Notice, PageHeader, Section, Select, Show, Table, useAction, useLoad } from '../../components/ui';
+import { Badge, ErrorMessage, Field, Form, Notice, PageHeader, Section, Select, Show, Table, TextArea, useAction, useLoad } from '../../components/ui';
 
 interface Provider {
   code: string;
@@ -115,9 +115,14 @@ function Connect({ providers, onConnected }: { providers: Provider[]; onConnecte
           <Select label="Provedor" value={code} onValue={(value) => { setCode(value); setCredentials({}); }} options={providers.map((candidate): [string, string] => [candidate.code, candidate.name])} hint={provider ? `Métodos: ${provider.capabilities.methods.join(', ')}` : undefined} />
           <Field label="Nome da conta" placeholder="Efí principal" value={name} onValue={setName} />
           <Field label="Prioridade" type="number" min={0} hint="Menor número é tentado primeiro." value={priority} onValue={setPriority} />
-          {provider?.credential_fields.map((field) => (
-            <Field key={`${code}-${field.name}`} label={field.label} type={field.secret ? 'password' : 'text'} autoComplete="off" required value={credentials[field.name] ?? ''} onValue={(value) => setCredentials({ ...credentials, [field.name]: value })} />
-          ))}
+          {provider?.credential_fields.map((field) =>
+            /pem|cert/i.test(`${field.name} ${field.label}`) ? (
+              // Certificates are multi-line PEM text.
+              <TextArea key={`${code}-${field.name}`} label={field.label} required value={credentials[field.name] ?? ''} onValue={(value) => setCredentials({ ...credentials, [field.name]: value })} />
+            ) : (
+              <Field key={`${code}-${field.name}`} label={field.label} type={field.secret ? 'password' : 'text'} autoComplete="off" required value={credentials[field.name] ?? ''} onValue={(value) => setCredentials({ ...credentials, [field.name]: value })} />
+            ),
+          )}
         </div>
         {provider?.notes ? <p class="muted">{provider.notes}</p> : null}
       </Form>
