@@ -31,6 +31,8 @@ export const config = loadConfig({
   DELIVERY_RETRY_SCHEDULE_MS: schedule.default(DEFAULT_DELIVERY_RETRY_SCHEDULE_MS.join(',')),
   /** How often the due-work scan of deliveries runs (work this replica scheduled runs on time regardless). */
   DELIVERY_POLL_MS: z.coerce.number().int().min(50).default(1_000),
+  /** The longest each merchant's enabled integrations are cached should a change signal be lost (docs/decisions.md "Caches"); 0: off. */
+  INTEGRATION_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
 });
 
 export type TrackingConfig = typeof config;

@@ -35,6 +35,7 @@ void runService({
       retryScheduleMs: config.DELIVERY_RETRY_SCHEDULE_MS,
       pollIntervalMs: config.DELIVERY_POLL_MS,
       onOutcome: (kind, outcome) => deliveriesCounter.inc({ kind, outcome }),
+      integrationCacheTtlMs: config.INTEGRATION_CACHE_TTL_MS,
     });
     await ensureIndexes(db);
     grpc.addService(tracking.TrackingServiceService, trackingHandlers(module.visits, module.integrations, module.deliveries), 'orquestra.tracking.v1.TrackingService');

@@ -43,3 +43,10 @@ export const apiKeysChangedSchema = z.object({
 });
 
 export type ApiKeysChanged = z.infer<typeof apiKeysChangedSchema>;
+
+/**
+ * A merchant's ad-tool integrations changed (created, updated, deleted). Published by tracking for
+ * its own replicas, which cache each merchant's enabled integrations for every sale event (and
+ * skip sales of merchants without any). Confirmed by the broker before the change is answered.
+ */
+export const INTEGRATIONS_CHANGED = 'internal.integrations.changed' as const;

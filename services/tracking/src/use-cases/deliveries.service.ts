@@ -82,9 +82,7 @@ export class DeliveriesService {
    * the tool gets the newest status, never an older one after it.
    */
   async saleReached(sale: SaleDoc, stage: OrderStage): Promise<void> {
-    const integrations = await this.integrationsModel
-      .find({ merchant_id: sale.merchant_id, enabled: true, sales: { $in: [sale.mode, 'both'] } })
-      .lean<IntegrationDoc[]>();
+    const integrations = await this.integrations.enabledFor(sale.merchant_id, sale.mode);
     for (const integration of integrations) {
       const tool = this.tools[integration.kind];
       if (!tool) continue;

@@ -1,5 +1,5 @@
 import type { tracking } from '@orquestra/contracts';
-import { AppError, newId, type SecretBox } from '@orquestra/platform';
+import { AppError, newId, type InvalidatingCache, type SecretBox } from '@orquestra/platform';
 import { INTEGRATION_SALES, type IntegrationDoc, type IntegrationModel, type IntegrationSales } from '../db/integration.model';
 import { checkIntegrationInput, last4 } from '../domain/integration-input';
 import type { AdTool, IntegrationConfig, IntegrationKindId, KindDescription } from '../tools/ad-tool';
@@ -67,6 +67,37 @@ export class IntegrationsService {
   kinds(): KindDescription[] {
     return Object.values(this.tools).map((tool) => tool.describe());
   }
+  /** Each merchant's enabled integrations, read for every sale event (set by cacheEnabled). */
+  private enabledCache: InvalidatingCache<IntegrationDoc[]> | undefined;
+  private signalChange: (merchantId: string) => Promise<void> = async () => undefined;
+
+  /**
+   * Serves `enabledFor` from `cache`, dropped by this service's own writes and, through `signal`
+   * (awaited: confirmed by the broker before the change is answered), on every other replica
+   * (docs/decisions.md "Caches"). While the signals are down the cache reads through.
+   */
+  cacheEnabled(cache: InvalidatingCache<IntegrationDoc[]>, signal: (merchantId: string) => Promise<void>): void {
+    this.enabledCache = cache;
+    this.signalChange = signal;
+  }
+
+  /** Another replica changed a merchant's integrations (its signal), or this one did. */
+  integrationsChanged(merchantId: string): void {
+    this.enabledCache?.invalidate(merchantId);
+  }
+
+  /** The merchant's enabled integrations that take sales of `mode` (every sale event asks). */
+  async enabledFor(merchantId: string, mode: 'test' | 'live'): Promise<IntegrationDoc[]> {
+    const load = () => this.integrations.find({ merchant_id: merchantId, enabled: true }).sort({ _id: 1 }).lean<IntegrationDoc[]>().exec();
+    const enabled = this.enabledCache ? await this.enabledCache.get(merchantId, load) : await load();
+    return enabled.filter((integration) => integration.sales === mode || integration.sales === 'both');
+  }
+
+  private async changed(merchantId: string): Promise<void> {
+    this.integrationsChanged(merchantId);
+    await this.signalChange(merchantId);
+  }
+
 
   async create(scope: CallerScope, request: tracking.CreateIntegrationRequest): Promise<IntegrationDoc> {
     const sales = allowedSales(scope, checkSales(request.sales, scope.mode));
@@ -95,6 +126,7 @@ export class IntegrationsService {
       updated_at: now,
     };
     await this.integrations.collection.insertOne(doc as never);
+    await this.changed(scope.merchantId);
     return doc;
   }
 
@@ -134,7 +166,10 @@ export class IntegrationsService {
         { $set: set },
         { returnDocument: 'after' },
       );
-      if (updated) return updated as unknown as IntegrationDoc;
+      if (updated) {
+        await this.changed(scope.merchantId);
+        return updated as unknown as IntegrationDoc;
+      }
     }
     throw new AppError('service_unavailable', { param: 'integration', message: 'A integração foi alterada ao mesmo tempo por outra chamada: tente de novo.' });
   }
@@ -142,6 +177,7 @@ export class IntegrationsService {
   async delete(scope: CallerScope, id: string): Promise<IntegrationDoc> {
     const deleted = id ? ((await this.integrations.collection.findOneAndDelete({ _id: id, merchant_id: scope.merchantId, ...visibleTo(scope) } as never)) as unknown as IntegrationDoc | null) : null;
     if (!deleted) throw integrationNotFound();
+    await this.changed(scope.merchantId);
     await this.onDeleted(deleted);
     return deleted;
   }

@@ -51,6 +51,8 @@ export class SalesService {
     private readonly sales: SaleModel,
     private readonly logger: Logger,
     private readonly onStage: (sale: SaleDoc, stage: OrderStage) => Promise<void>,
+    /** Whether the merchant has an integration taking sales of the mode: without one, no sale is read back for deliveries. */
+    private readonly wantsDeliveries: (merchantId: string, mode: 'test' | 'live') => Promise<boolean> = async () => true,
   ) {}
 
   async applyEvent(event: EventEnvelope): Promise<void> {
@@ -95,7 +97,7 @@ export class SalesService {
       if (doc.refunded_at) await this.sales.collection.updateOne({ _id: object.id, refunded_at: null } as never, { $set: { refunded_at: doc.refunded_at } });
       if (stage) await this.moveStage(object.id, stage, now);
     }
-    if (stage) await this.deliverIfAt(object.id, stage);
+    if (stage && (await this.wantsDeliveries(event.merchant_id, event.mode))) await this.deliverIfAt(object.id, stage);
   }
 
   private async applyDisputeClosed(event: EventEnvelope): Promise<void> {
@@ -109,7 +111,7 @@ export class SalesService {
     const at = new Date(event.created * 1000);
     await this.sales.collection.updateOne({ _id: paymentId, chargedback_at: null } as never, { $set: { chargedback_at: at } });
     await this.moveStage(paymentId, stage, new Date());
-    await this.deliverIfAt(paymentId, stage);
+    if (await this.wantsDeliveries(event.merchant_id, event.mode)) await this.deliverIfAt(paymentId, stage);
   }
 
   /** The one write that moves a stage: only to a higher rank (a same-rank stage never replaces the first). */
