@@ -1,17 +1,20 @@
 import { baseConfigShape, loadConfig } from '@orquestra/platform';
 import { z } from 'zod';
 
-const { NODE_ENV, LOG_LEVEL, GRPC_DEADLINE_MS, SHUTDOWN_GRACE_MS, METRICS_PORT } = baseConfigShape;
+const { NODE_ENV, LOG_LEVEL, GRPC_DEADLINE_MS, SHUTDOWN_GRACE_MS, METRICS_PORT, AMQP_URL, EVENTS_EXCHANGE } = baseConfigShape;
 
 /**
- * The gateway's settings. It owns no database and no broker connection, so it takes only the
- * parts of the base shape it uses, plus the addresses of the services it translates to.
+ * The gateway's settings. It owns no database, so it takes only the parts of the base shape it
+ * uses, plus the addresses of the services it translates to. Its broker connection only receives
+ * cache signals (a revoked API key, dropped at once on every replica).
  */
 export const gatewayConfigShape = {
   SERVICE_NAME: z.string().min(1).default('gateway'),
   NODE_ENV,
   LOG_LEVEL,
   SHUTDOWN_GRACE_MS,
+  AMQP_URL,
+  EVENTS_EXCHANGE,
   HTTP_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
   /** Prometheus `/metrics` on its own port, never on the public one; 0 turns it off. */
   METRICS_PORT,
@@ -28,7 +31,10 @@ export const gatewayConfigShape = {
   GRPC_DEADLINE_MS,
   /** CreatePayment walks provider accounts (each call up to its own timeout), so it gets longer. */
   CREATE_PAYMENT_DEADLINE_MS: z.coerce.number().int().positive().default(30_000),
-  /** How long a positive API-key answer is reused; a revoked key keeps working at most this long. */
+  /**
+   * How long a positive API-key answer is reused. A revocation drops it at once (signal); this bounds
+   * a signal lost in a crash, and nothing is cached while the signals are not arriving.
+   */
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().positive().default(10_000),
   /**

@@ -1,6 +1,7 @@
 import './telemetry';
 import { createServer } from 'node:http';
-import { createLogger, ServiceMetrics, startMetricsServer } from '@orquestra/platform';
+import { createLogger, EventBus, ServiceMetrics, startMetricsServer } from '@orquestra/platform';
+import { startBusInBackground, subscribeKeyRevocations } from './auth/key-revocations';
 import { loadGatewayConfig } from './config';
 import { createDownstreamClients } from './grpc/downstream.clients';
 import { GrpcReadinessProbe } from './health/readiness.probe';
@@ -38,7 +39,14 @@ if (config.METRICS_PORT > 0) {
   });
 }
 
+// Cache signals only (a revoked API key dropped at once): the gateway publishes and consumes no events.
+const bus = new EventBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger });
+bus.onMessage = (direction) => metrics.busMessages.inc({ direction });
+const keyRevocations = subscribeKeyRevocations(bus, logger);
+startBusInBackground(bus, logger);
+
 const app = createApp({
+  keyRevocations,
   metrics,
   clients,
   logger,
@@ -80,6 +88,7 @@ function shutdown(signal: string): void {
   server.close(() => {
     clearTimeout(force);
     clients.close();
+    void bus.close();
     readiness.close();
     logger.info('stopped');
     process.exit(0);

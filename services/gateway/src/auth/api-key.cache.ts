@@ -38,6 +38,22 @@ export class ApiKeyCache<V> {
     this.entries.set(digest, { value, expiresAt: this.now() + this.options.ttlMs });
   }
 
+  /** Drops every entry whose value matches (a revoked key's answer, found by its key id). */
+  deleteWhere(matches: (value: V) => boolean): number {
+    let dropped = 0;
+    for (const [digest, entry] of this.entries) {
+      if (matches(entry.value)) {
+        this.entries.delete(digest);
+        dropped += 1;
+      }
+    }
+    return dropped;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
   get size(): number {
     return this.entries.size;
   }

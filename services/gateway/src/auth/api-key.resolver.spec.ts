@@ -89,3 +89,52 @@ describe('API key resolver', () => {
     expect(await codeOf(resolver.resolve(TEST_KEY, 'r'))).toBe('unauthenticated');
   });
 });
+
+describe('API key resolver and revocation signals', () => {
+  it('asks accounts again at once after a key is dropped, and keeps other keys cached', async () => {
+    const authenticateKey = jest.fn(async ({ secret }: { secret: string }) => ({ ...(await fullKey()), key_id: secret === TEST_KEY ? 'key_1' : 'key_2' }));
+    const resolver = new ApiKeyResolver({ accounts: { authenticateKey }, logger: silentLogger }, { ttlMs: 30_000, maxEntries: 10 });
+    await resolver.resolve(TEST_KEY, 'a');
+    await resolver.resolve(RESTRICTED_KEY, 'b');
+    resolver.dropKey('key_1');
+    await resolver.resolve(TEST_KEY, 'c');
+    await resolver.resolve(RESTRICTED_KEY, 'd');
+    expect(authenticateKey.mock.calls.map(([{ secret }]) => secret)).toEqual([TEST_KEY, RESTRICTED_KEY, TEST_KEY]);
+  });
+
+  it('does not keep an answer whose look-up was running when the key was dropped', async () => {
+    const releases: Array<(value: accounts.AuthenticateKeyResponse) => void> = [];
+    const authenticateKey = jest.fn(() => new Promise<accounts.AuthenticateKeyResponse>((resolve) => releases.push(resolve)));
+    const resolver = new ApiKeyResolver({ accounts: { authenticateKey }, logger: silentLogger }, { ttlMs: 30_000, maxEntries: 10 });
+    const racing = resolver.resolve(TEST_KEY, 'a');
+    resolver.dropKey('key_1');
+    // A request after the drop does not share the older look-up.
+    const after = resolver.resolve(TEST_KEY, 'b');
+    expect(authenticateKey).toHaveBeenCalledTimes(2);
+    releases[0]!(await fullKey());
+    await racing;
+    releases[1]!(await fullKey());
+    await after;
+    // The look-up started after the drop is kept; the racing one was not.
+    await resolver.resolve(TEST_KEY, 'c');
+    expect(authenticateKey).toHaveBeenCalledTimes(2);
+    resolver.dropKey('key_1');
+    const again = resolver.resolve(TEST_KEY, 'd');
+    releases[2]!(await fullKey());
+    await again;
+    expect(authenticateKey).toHaveBeenCalledTimes(3);
+  });
+
+  it('reads through and forgets while the signals are not live', async () => {
+    let live = false;
+    const authenticateKey = jest.fn(fullKey);
+    const resolver = new ApiKeyResolver({ accounts: { authenticateKey }, logger: silentLogger }, { ttlMs: 30_000, maxEntries: 10, trusted: () => live });
+    await resolver.resolve(TEST_KEY, 'a');
+    await resolver.resolve(TEST_KEY, 'b');
+    expect(authenticateKey).toHaveBeenCalledTimes(2);
+    live = true;
+    await resolver.resolve(TEST_KEY, 'c');
+    await resolver.resolve(TEST_KEY, 'd');
+    expect(authenticateKey).toHaveBeenCalledTimes(3);
+  });
+});

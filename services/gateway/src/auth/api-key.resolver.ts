@@ -17,20 +17,48 @@ export interface KeyIdentity {
  */
 const SECRET_SHAPE = /^svc_(test|live)_[A-Za-z0-9_-]{16,128}$/;
 
+export interface ApiKeyResolverOptions {
+  ttlMs: number;
+  maxEntries: number;
+  now?: () => number;
+  /**
+   * Whether revocation signals arrive now (the gateway's `internal.api_keys.changed` subscription
+   * is live). While not, nothing is served from the cache or kept in it: every look-up asks accounts.
+   * Absent: trusted (the TTL alone bounds a revoked key's life, as before the signals).
+   */
+  trusted?: () => boolean;
+}
+
 /**
  * Resolves API key secrets through `accounts.AuthenticateKey`, caching positive answers for
- * `ttlMs` (a revoked key keeps working at most that long on this replica). Unknown keys are not
- * cached: each try asks accounts again. Concurrent look-ups of the same key share one call.
+ * `ttlMs`. A revocation drops the key's answer at once on every replica (`dropKey`, fed by the
+ * broadcast signal `internal.api_keys.changed`, docs/decisions.md "Caches"); the TTL only bounds a
+ * signal lost in a crash. Unknown keys are not cached: each try asks accounts again. Concurrent
+ * look-ups of the same key share one call; one running when a key is dropped is not kept.
  */
 export class ApiKeyResolver {
   private readonly cache: ApiKeyCache<KeyIdentity>;
-  private readonly inFlight = new Map<string, Promise<KeyIdentity>>();
+  private readonly inFlight = new Map<string, { lookup: Promise<KeyIdentity>; generation: number }>();
+  /** Bumped by every drop: a look-up that started before a drop does not fill the cache. */
+  private generation = 0;
 
   constructor(
-    private readonly deps: { accounts: DownstreamClients['accounts']; logger: Logger },
-    options: { ttlMs: number; maxEntries: number; now?: () => number },
+    private readonly deps: { accounts: Pick<DownstreamClients['accounts'], 'authenticateKey'>; logger: Logger },
+    private readonly options: ApiKeyResolverOptions,
   ) {
     this.cache = new ApiKeyCache(options);
+  }
+
+  /** Forgets a revoked key's answer (the signal carries its key id, never its secret). */
+  dropKey(keyId: string): void {
+    this.generation += 1;
+    this.cache.deleteWhere((identity) => identity.key_id === keyId);
+  }
+
+  /** Forgets everything (the signal subscription was bound again after an outage). */
+  clear(): void {
+    this.generation += 1;
+    this.cache.clear();
   }
 
   /** Throws AppError `unauthenticated` for anything that is not a live key of a known merchant. */
@@ -38,17 +66,23 @@ export class ApiKeyResolver {
     const shape = SECRET_SHAPE.exec(secret);
     if (!shape) throw new AppError('unauthenticated');
     const digest = ApiKeyCache.digest(secret);
-    const cached = this.cache.get(digest);
+    const trusted = this.options.trusted?.() ?? true;
+    if (!trusted) this.clear();
+    const cached = trusted ? this.cache.get(digest) : undefined;
     if (cached) return cached;
     const pending = this.inFlight.get(digest);
-    if (pending) return pending;
+    // Shared only when it started after the last drop: an older one may answer a key revoked since.
+    if (pending && pending.generation === this.generation) return pending.lookup;
+    const startedAt = this.generation;
     const lookup = this.lookUp(secret, shape[1] === 'live' ? common.Mode.MODE_LIVE : common.Mode.MODE_TEST, requestId)
       .then((identity) => {
-        this.cache.set(digest, identity);
+        if (trusted && startedAt === this.generation) this.cache.set(digest, identity);
         return identity;
       })
-      .finally(() => this.inFlight.delete(digest));
-    this.inFlight.set(digest, lookup);
+      .finally(() => {
+        if (this.inFlight.get(digest)?.lookup === lookup) this.inFlight.delete(digest);
+      });
+    this.inFlight.set(digest, { lookup, generation: startedAt });
     return lookup;
   }
 

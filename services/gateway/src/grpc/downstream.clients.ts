@@ -1,4 +1,4 @@
-import { accounts, analytics, customers, disputes, notifications, payments, payouts, providers, routing, reconciliation, subscriptions, tracking, vault, webhooks } from '@orquestra/contracts';
+import { accounts, analytics, customers, disputes, notifications, owners, payments, payouts, providers, routing, reconciliation, subscriptions, tracking, vault, webhooks } from '@orquestra/contracts';
 import { createRpcClient, type RpcClient } from '@orquestra/platform';
 
 /**
@@ -6,7 +6,31 @@ import { createRpcClient, type RpcClient } from '@orquestra/platform';
  * end-to-end harnesses can hand `createApp` a fake with just these methods.
  */
 export interface DownstreamClients {
-  accounts: Pick<RpcClient<accounts.AccountsServiceService>, 'authenticateKey'>;
+  accounts: Pick<
+    RpcClient<accounts.AccountsServiceService>,
+    | 'authenticateKey'
+    | 'createApiKey'
+    | 'revokeApiKey'
+    | 'listApiKeys'
+    | 'getPayoutSettings'
+    | 'setPayoutSettings'
+    | 'createPayoutDestination'
+    | 'listPayoutDestinations'
+  >;
+  /** Owners, sessions, TOTP and the audit log live in the accounts service (same address); /dashboard/api only. */
+  owners: Pick<
+    RpcClient<owners.OwnersServiceService>,
+    | 'signUp'
+    | 'signIn'
+    | 'authenticateSession'
+    | 'signOut'
+    | 'revokeAllSessions'
+    | 'setupTotp'
+    | 'enableTotp'
+    | 'disableTotp'
+    | 'recordAudit'
+    | 'listAudit'
+  >;
   payments: Pick<
     RpcClient<payments.PaymentsServiceService>,
     | 'createPayment'
@@ -112,6 +136,7 @@ export function createDownstreamClients(
 ): DownstreamClients & { close(): void } {
   const clients = {
     accounts: createRpcClient(accounts.AccountsServiceService, addresses.accounts, { deadlineMs }),
+    owners: createRpcClient(owners.OwnersServiceService, addresses.accounts, { deadlineMs }),
     payments: createRpcClient(payments.PaymentsServiceService, addresses.payments, { deadlineMs }),
     providers: createRpcClient(providers.ProvidersServiceService, addresses.providers, { deadlineMs }),
     routing: createRpcClient(routing.RoutingServiceService, addresses.routing, { deadlineMs }),

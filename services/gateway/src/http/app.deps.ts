@@ -1,6 +1,7 @@
 import type { ServiceMetrics } from '@orquestra/platform';
 import type { Logger } from '@orquestra/platform';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
+import type { KeyRevocations } from '../auth/key-revocations';
 import type { DownstreamClients } from '../grpc/downstream.clients';
 import type { ReadinessCheck } from '../health/readiness.probe';
 
@@ -24,6 +25,10 @@ export interface GatewayDeps {
   settings: GatewaySettings;
   /** Where request metrics go (served by main.ts on METRICS_PORT); absent in most unit tests. */
   metrics?: ServiceMetrics;
+  /** API key revocations broadcast by accounts (main.ts subscribes); absent, cached keys live their TTL. */
+  keyRevocations?: KeyRevocations;
+  /** More /dashboard/api routes behind the owner's session and CSRF (the OAuth apps' pages). */
+  dashboardRoutes?: Router[];
 }
 
 /** What route factories receive: the deps plus the shared auth middleware instance. */

@@ -1,30 +1,14 @@
 import express, { type Express } from 'express';
 import { ApiKeyResolver } from '../auth/api-key.resolver';
 import { cardFieldsRoutes } from '../routes/card-fields.routes';
-import { cardsRoutes } from '../routes/cards.routes';
-import { customersRoutes } from '../routes/customers.routes';
-import { disputesRoutes } from '../routes/disputes.routes';
-import { eventsRoutes } from '../routes/events.routes';
 import { healthRoutes } from '../routes/health.routes';
-import { integrationsRoutes } from '../routes/integrations.routes';
 import { openApiRoutes } from '../routes/openapi.routes';
 import { docsRoutes } from '../routes/docs.routes';
 import { paymentPageRoutes } from '../routes/payment-page.routes';
 import { trackingScriptRoutes } from '../routes/tracking-script.routes';
-import { paymentsRoutes } from '../routes/payments.routes';
-import { payoutsRoutes } from '../routes/payouts.routes';
-import { subaccountsRoutes } from '../routes/subaccounts.routes';
-import { providerAccountsRoutes } from '../routes/provider-accounts.routes';
 import { providerWebhookRoutes } from '../routes/provider-webhooks.routes';
-import { providersRoutes } from '../routes/providers.routes';
 import { qrCodeRoutes } from '../routes/qr-code.routes';
-import { reconciliationRoutes } from '../routes/reconciliation.routes';
-import { analyticsRoutes } from '../routes/analytics.routes';
-import { routingRulesRoutes } from '../routes/routing-rules.routes';
-import { routingRoutes } from '../routes/routing.routes';
-import { subscriptionsRoutes } from '../routes/subscriptions.routes';
-import { webhookEndpointsRoutes } from '../routes/webhook-endpoints.routes';
-import { withdrawalsRoutes } from '../routes/withdrawals.routes';
+import { dashboardApiRoutes } from '../dashboard-api/dashboard-api.routes';
 import { accessLogMiddleware } from './access-log.middleware';
 import type { GatewayDeps, RouteContext } from './app.deps';
 import { authMiddleware } from './auth.middleware';
@@ -32,6 +16,7 @@ import { dashboardStatic, defaultDashboardDirectory } from './dashboard-static';
 import { errorHandler, notFoundHandler } from './error.handler';
 import { httpMetricsMiddleware } from './http-metrics.middleware';
 import { requestIdMiddleware } from './request-id.middleware';
+import { v1Routes } from './v1-routes';
 
 /**
  * The REST edge as an express app, with every dependency injected: unit tests pass fakes,
@@ -39,6 +24,7 @@ import { requestIdMiddleware } from './request-id.middleware';
  *
  * Public routes (no key): /healthz, /readyz, /v1/openapi.json, /docs, /qr/{id}.png, /webhooks/providers/…,
  * the card fields (/v1/cards/fields.js, /cards/frame, /v1/cards/tokenize), the dashboard's static files (/dashboard).
+ * /dashboard/api authenticates by the owner's session cookie instead (dashboard-api/).
  * Everything else under /v1 authenticates per route (so an unknown route is 404 with or without
  * a key), then checks the key kind, then parses the body.
  */
@@ -51,7 +37,16 @@ export function createApp(deps: GatewayDeps): Express {
 
   const resolver = new ApiKeyResolver(
     { accounts: deps.clients.accounts, logger: deps.logger },
-    { ttlMs: deps.settings.keyCacheTtlMs, maxEntries: deps.settings.keyCacheMaxEntries },
+    {
+      ttlMs: deps.settings.keyCacheTtlMs,
+      maxEntries: deps.settings.keyCacheMaxEntries,
+      // Cached answers are trusted only while revocation signals arrive (docs/decisions.md "Caches").
+      ...(deps.keyRevocations ? { trusted: () => deps.keyRevocations?.live === true } : {}),
+    },
+  );
+  deps.keyRevocations?.listen(
+    (keyId) => resolver.dropKey(keyId),
+    () => resolver.clear(),
   );
   const context: RouteContext = { ...deps, authenticate: authMiddleware(resolver) };
 
@@ -70,23 +65,10 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(cardFieldsRoutes(context));
   // The merchant-site tracking script (public): /v1/tracking.js.
   app.use(trackingScriptRoutes(context));
-  app.use('/v1', paymentsRoutes(context));
-  app.use('/v1', subscriptionsRoutes(context));
-  app.use('/v1', payoutsRoutes(context));
-  app.use('/v1', subaccountsRoutes(context));
-  app.use('/v1', withdrawalsRoutes(context));
-  app.use('/v1', eventsRoutes(context));
-  app.use('/v1', webhookEndpointsRoutes(context));
-  app.use('/v1', disputesRoutes(context));
-  app.use('/v1', customersRoutes(context));
-  app.use('/v1', cardsRoutes(context));
-  app.use('/v1', providersRoutes(context));
-  app.use('/v1', providerAccountsRoutes(context));
-  app.use('/v1', routingRulesRoutes(context));
-  app.use('/v1', routingRoutes(context));
-  app.use('/v1', integrationsRoutes(context));
-  app.use('/v1', reconciliationRoutes(context));
-  app.use('/v1', analyticsRoutes(context));
+  // The authenticated public API: by API key here, by the owner's session at /dashboard/api/v1.
+  app.use('/v1', v1Routes(context));
+  // The owner's API for the dashboard (session cookie, CSRF, never an API key; docs/dashboard.md).
+  app.use('/dashboard/api', dashboardApiRoutes(context, { keys: resolver, v1Routes, extraRoutes: deps.dashboardRoutes }));
   // The owner's dashboard (static files; /dashboard/api is passed on to its API).
   app.use('/dashboard', dashboardStatic({ directory: defaultDashboardDirectory() }));
   app.use(notFoundHandler());

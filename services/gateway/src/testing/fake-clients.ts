@@ -27,6 +27,25 @@ export function fakeClients(): FakeClients {
         }
         throw new AppError('unauthenticated');
       },
+      createApiKey: notStubbed('createApiKey'),
+      revokeApiKey: notStubbed('revokeApiKey'),
+      listApiKeys: notStubbed('listApiKeys'),
+      getPayoutSettings: notStubbed('getPayoutSettings'),
+      setPayoutSettings: notStubbed('setPayoutSettings'),
+      createPayoutDestination: notStubbed('createPayoutDestination'),
+      listPayoutDestinations: notStubbed('listPayoutDestinations'),
+    },
+    owners: {
+      signUp: notStubbed('signUp'),
+      signIn: notStubbed('signIn'),
+      authenticateSession: notStubbed('authenticateSession'),
+      signOut: notStubbed('signOut'),
+      revokeAllSessions: notStubbed('revokeAllSessions'),
+      setupTotp: notStubbed('setupTotp'),
+      enableTotp: notStubbed('enableTotp'),
+      disableTotp: notStubbed('disableTotp'),
+      recordAudit: notStubbed('recordAudit'),
+      listAudit: notStubbed('listAudit'),
     },
     customers: {
       listCustomers: notStubbed('listCustomers'),
