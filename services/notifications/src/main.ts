@@ -3,7 +3,7 @@ import { notifications, WEBHOOK_ENDPOINTS_CHANGED, webhooks } from '@orquestra/c
 import { ensureIndexes, InvalidatingCache, runService, SecretBox } from '@orquestra/platform';
 import { config } from './config';
 import { registerEventModel } from './db/event.model';
-import { registerWebhookDeliveryModel, type WebhookDeliveryDoc } from './db/webhook-delivery.model';
+import { registerWebhookDeliveryModel } from './db/webhook-delivery.model';
 import { WebhookDeliveryStore } from './db/webhook-delivery.store';
 import { registerWebhookEndpointModel, type WebhookEndpointDoc } from './db/webhook-endpoint.model';
 import { WebhookEndpointStore } from './db/webhook-endpoint.store';
@@ -11,7 +11,7 @@ import { createWebhookDeliveryWorker, type DeliveryHint } from './delivery/webho
 import { DeliveryMetrics } from './delivery/delivery-metrics';
 import { WebhookSender } from './delivery/webhook-sender';
 import { startEventLogConsumer } from './events/event-log.consumer';
-import { fanOutEvent } from './events/webhook-fanout';
+import { fanOutEvent, type FirstAttempts } from './events/webhook-fanout';
 import { notificationsHandlers } from './grpc/notifications.handlers';
 import { webhooksHandlers } from './grpc/webhooks.handlers';
 import { createEndpointDisableWorker } from './jobs/endpoint-disable.worker';
@@ -59,22 +59,28 @@ void runService({
       metrics: new DeliveryMetrics(metrics.registry),
     });
     const kick = () => worker.kick();
-    // A new delivery's first attempt goes out at once, in parallel with others (under the same
-    // claim a due-work pass would take), instead of waiting for a pass; beyond the in-flight bound,
-    // or when it fails, due work carries on. The consumer never waits for a receiver.
+    // A new delivery's first attempt goes out at once, in parallel with others: the delivery is
+    // stored already leased to this replica (no claim to make) and attempted; beyond the in-flight
+    // bound it is stored due now for due work. The consumer never waits for a receiver.
     let inFlight = 0;
     const maxInFlight = config.WEBHOOK_CONCURRENCY * 4;
-    const attemptNow = (delivery: WebhookDeliveryDoc, hint: DeliveryHint) => {
-      if (inFlight >= maxInFlight) return kick();
-      inFlight += 1;
-      void worker
-        .runNow(delivery, hint)
-        .catch((error: Error) => logger.warn({ delivery_id: delivery._id, err: error.message }, 'first webhook attempt failed; due work retries'))
-        .finally(() => (inFlight -= 1));
-    };
+    const firstAttempts = (stored: DeliveryHint['event']): FirstAttempts => ({
+      reserve: () => {
+        if (inFlight >= maxInFlight) return null;
+        inFlight += 1;
+        return worker.leaseEnd();
+      },
+      release: () => void (inFlight -= 1),
+      attempt: (delivery, endpoint) =>
+        void worker
+          .runLeased(delivery, { event: stored, endpoint })
+          .catch((error: Error) => logger.warn({ delivery_id: delivery._id, err: error.message }, 'first webhook attempt failed; due work retries'))
+          .finally(() => (inFlight -= 1)),
+      queued: kick,
+    });
 
     await startEventLogConsumer(bus, events, logger, async (event, stored) => {
-      await fanOutEvent(event, endpoints, deliveries, (delivery, endpoint) => attemptNow(delivery, { event: stored, endpoint }));
+      await fanOutEvent(event, endpoints, deliveries, firstAttempts(stored));
     });
     worker.start();
     onShutdown(() => sender.close());

@@ -224,6 +224,25 @@ export class DueWorker<T extends Document, H = never> {
     return this.claimAndRun(document, hint);
   }
 
+  /**
+   * When a lease taken now would end: for a document its writer stores already leased (`due_at`
+   * set to this) because it will hand it to `runLeased` at once, so no claim is needed. Should the
+   * writer die first, the document is due when the lease ends, as after any claim.
+   */
+  leaseEnd(): Date {
+    return new Date(Date.now() + this.leaseMs);
+  }
+
+  /**
+   * Runs a document its writer stored already leased (`due_at` from `leaseEnd()`), without the
+   * claim `runNow` makes: the write that created it was the claim. Same outcome handling as a
+   * claimed run (a failure leaves the lease, so it is retried when it ends).
+   */
+  async runLeased(document: T, hint?: H): Promise<boolean> {
+    if (this.stopped) return false;
+    return this.run(document, hint);
+  }
+
   /** How late the oldest due document is, in ms (0 when nothing is due). */
   async lagMs(): Promise<number> {
     const now = new Date();
@@ -247,7 +266,11 @@ export class DueWorker<T extends Document, H = never> {
       { returnDocument: 'after' },
     )) as T | null;
     if (!current) return false;
-    const logger = this.options.logger.child({ worker: this.options.name, doc_id: String(document._id) });
+    return this.run(current, hint);
+  }
+
+  private async run(current: T, hint?: H): Promise<boolean> {
+    const logger = this.options.logger.child({ worker: this.options.name, doc_id: String(current._id) });
     try {
       await this.options.handle(current, logger, hint);
       DueWorker.onOutcome?.(this.options.name, 'done');

@@ -26,8 +26,12 @@ export class WebhookDeliveryStore {
     return this.model.collection;
   }
 
-  /** Queues an event for an endpoint, due now. Null when it was already queued (a redelivered event). */
-  async enqueue(input: Pick<WebhookDeliveryDoc, 'endpoint_id' | 'event_id' | 'event_type' | 'merchant_id' | 'mode'>): Promise<WebhookDeliveryDoc | null> {
+  /**
+   * Queues an event for an endpoint, due now, or already leased until `leasedUntil` by a caller
+   * that attempts it at once (DueWorker.runLeased: no claim needed). Null when it was already
+   * queued (a redelivered event).
+   */
+  async enqueue(input: Pick<WebhookDeliveryDoc, 'endpoint_id' | 'event_id' | 'event_type' | 'merchant_id' | 'mode'>, leasedUntil?: Date): Promise<WebhookDeliveryDoc | null> {
     const now = new Date();
     const trace: Record<string, string> = {};
     propagation.inject(context.active(), trace);
@@ -37,7 +41,7 @@ export class WebhookDeliveryStore {
       ...(Object.keys(trace).length > 0 ? { trace } : {}),
       status: 'pending',
       attempts: [],
-      due_at: now,
+      due_at: leasedUntil ?? now,
       window_start: now,
       manual: false,
       created_at: now,

@@ -10,7 +10,7 @@ import { registerWebhookDeliveryModel, type WebhookDeliveryDoc } from '../db/web
 import { WebhookDeliveryStore } from '../db/webhook-delivery.store';
 import { registerWebhookEndpointModel, type WebhookEndpointDoc } from '../db/webhook-endpoint.model';
 import { WebhookEndpointStore } from '../db/webhook-endpoint.store';
-import { fanOutEvent } from '../events/webhook-fanout';
+import { fanOutEvent, type FirstAttempts } from '../events/webhook-fanout';
 import { createEndpointDisableWorker } from '../jobs/endpoint-disable.worker';
 import { createWebhookDeliveryWorker, type DeliveryWorkerOptions } from './webhook-delivery.worker';
 import { WebhookSender } from './webhook-sender';
@@ -154,22 +154,45 @@ describe('webhook deliveries against the real store and broker', () => {
     });
     const hinted = unlogged('payment.succeeded');
     const queued: Array<{ delivery: WebhookDeliveryDoc; endpoint: WebhookEndpointDoc }> = [];
+    const counts = { released: 0, kicked: 0 };
+    const w = worker();
+    const firstAttempts = (): FirstAttempts => ({
+      reserve: () => w.leaseEnd(),
+      release: () => void (counts.released += 1),
+      attempt: (delivery, endpoint) => void queued.push({ delivery, endpoint }),
+      queued: () => void (counts.kicked += 1),
+    });
     const envelope = (entry: EventDoc) => ({ id: entry._id, type: entry.type, merchant_id: merchant, mode: 'test' as const, source: null });
-    expect(await fanOutEvent(envelope(hinted), endpoints, deliveries, (delivery, endpoint) => queued.push({ delivery, endpoint }))).toBe(1);
+    expect(await fanOutEvent(envelope(hinted), endpoints, deliveries, firstAttempts())).toBe(1);
     expect(queued[0]!.endpoint).toMatchObject({ _id: doc._id, url: doc.url, secrets: doc.secrets });
+    // Stored already leased to the attempt: a due-work pass meanwhile does not send it too.
+    expect(queued[0]!.delivery.due_at!.getTime()).toBeGreaterThan(Date.now() + 1_000);
+    await worker().tick();
+    expect(receiver.received).toHaveLength(0);
 
-    expect(await worker().runNow(queued[0]!.delivery, { event: hinted, endpoint: queued[0]!.endpoint })).toBe(true);
+    expect(await w.runLeased(queued[0]!.delivery, { event: hinted, endpoint: queued[0]!.endpoint })).toBe(true);
     expect(receiver.received).toHaveLength(1);
     expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ id: hinted._id, type: 'payment.succeeded' });
     expect(signatureMatches(String(receiver.received[0]!.headers['service-signature']), receiver.received[0]!.body, secret)).toBe(true);
     expect((await deliveries.get(scope, queued[0]!.delivery._id)).status).toBe('delivered');
+    // The same event again queues nothing and gives its reservation back.
+    expect(await fanOutEvent(envelope(hinted), endpoints, deliveries, firstAttempts())).toBe(0);
+    expect(counts).toEqual({ released: 1, kicked: 0 });
 
     // A hint about another event is not used: the attempt reads the log, misses, and sends nothing.
     const other = unlogged('payment.failed');
-    expect(await fanOutEvent(envelope(other), endpoints, deliveries, (delivery, endpoint) => queued.push({ delivery, endpoint }))).toBe(1);
-    expect(await worker().runNow(queued[1]!.delivery, { event: hinted, endpoint: queued[1]!.endpoint })).toBe(false);
+    expect(await fanOutEvent(envelope(other), endpoints, deliveries, firstAttempts())).toBe(1);
+    expect(await w.runLeased(queued[1]!.delivery, { event: hinted, endpoint: queued[1]!.endpoint })).toBe(false);
     expect(receiver.received).toHaveLength(1);
     expect((await deliveries.get(scope, queued[1]!.delivery._id)).attempts).toEqual([]);
+
+    // No room to attempt now: stored due now and left to due work, which sends it.
+    const busy: FirstAttempts = { ...firstAttempts(), reserve: () => null };
+    const third = await logEvent('payment.succeeded');
+    expect(await fanOutEvent(third, endpoints, deliveries, busy)).toBe(1);
+    expect(counts.kicked).toBe(1);
+    await worker().tick();
+    expect(receiver.received.map((r) => JSON.parse(r.body).id)).toEqual([hinted._id, third.id]);
     await endpoints.delete(scope, doc._id);
   });
 
