@@ -132,8 +132,9 @@ function Connect({ kinds, onCreated }: { kinds: Kind[]; onCreated: () => void })
   return (
     <Section title="Nova integração">
       <Form label="Nova integração" onSubmit={() => void create.run()} error={create.error} busy={create.busy} submitLabel="Conectar">
+        {kind?.description ? <p class="muted">{kind.description}</p> : null}
         <div class="grid">
-          <Select label="Ferramenta" value={kindId} onValue={(value) => { setKindId(value); setValues({}); }} options={kinds.map((candidate): [string, string] => [candidate.id, candidate.name])} hint={kind?.description} />
+          <Select label="Ferramenta" value={kindId} onValue={(value) => { setKindId(value); setValues({}); }} options={kinds.map((candidate): [string, string] => [candidate.id, candidate.name])} />
           <Select label="Vendas enviadas" value={sales} onValue={setSales} options={SALES} />
           {[...(kind?.credentials ?? []), ...(kind?.options ?? [])].map((field) => (
             <Field key={`${kindId}-${field.name}`} label={field.label} required={field.required} hint={field.description ?? undefined} autoComplete="off" value={values[field.name] ?? ''} onValue={(value) => setValues({ ...values, [field.name]: value })} />
