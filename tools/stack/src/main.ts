@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startDemoMerchant, type DemoMerchant } from './demo-merchant';
-import { seedStack } from './seed';
+import { SEED_OWNER, seedStack } from './seed';
 import { REPO_ROOT } from './stack-layout';
 import { startStack } from './start-stack';
 
@@ -42,7 +42,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 
-  const seed = await seedStack({ ports: stack.ports, certDir, stateFile: path.join(stateDir, 'seed.json') }).catch(async (error: Error) => {
+  const owner = { email: process.env.ORQUESTRA_OWNER_EMAIL ?? SEED_OWNER.email, password: process.env.ORQUESTRA_OWNER_PASSWORD ?? SEED_OWNER.password };
+  const seed = await seedStack({ ports: stack.ports, certDir, stateFile: path.join(stateDir, 'seed.json'), owner }).catch(async (error: Error) => {
     // The services and emulators are child processes: never leave them running without their parent.
     await stack.stop();
     throw error;
@@ -61,6 +62,8 @@ async function main(): Promise<void> {
     ORQUESTRA_MERCHANT_ID: seed.merchantId,
     ORQUESTRA_TEST_PROVIDER_ACCOUNT_ID: seed.testProviderAccountId,
     EFI_EMULATOR_CONTROL_URL: stack.efiControlUrl,
+    ORQUESTRA_DASHBOARD_URL: `${stack.baseUrl}/dashboard`,
+    ORQUESTRA_OWNER_EMAIL: owner.email,
   };
   const envFile = ownDir ? path.join(stateDir, 'stack.env') : path.join(REPO_ROOT, 'stack.env');
   writeFileSync(envFile, Object.entries(values).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
@@ -73,6 +76,8 @@ Orquestra is running.
   Test key (full)        ${seed.testKey}
   Test key (restricted)  ${seed.restrictedTestKey}
   Live key (full)        ${seed.liveKey}
+  Dashboard              ${stack.baseUrl}/dashboard
+    sign in as           ${owner.email} / ${owner.password} (ORQUESTRA_OWNER_EMAIL / ORQUESTRA_OWNER_PASSWORD)
   Test provider account  ${seed.testProviderAccountId} (Efí emulator, https://localhost:${stack.ports.efiApi})
   Card fields demo       ${demo ? `${demo.url} (a merchant site of its own origin; card 4242 4242 4242 4242)` : 'not started'}
   Logs                   ${path.join(stateDir, 'logs')}

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { accounts, common, providers } from '@orquestra/contracts';
+import { accounts, common, owners, providers } from '@orquestra/contracts';
 import { createRpcClient } from '@orquestra/platform';
 import type { StackPorts } from './stack-layout';
 
@@ -19,7 +19,12 @@ export interface SeedResult {
   payoutDestinationId: string;
   /** The same key saved in live mode (with `withLiveAccount`), for test/live isolation; payouts stay off in live. */
   livePayoutDestinationId: string | null;
+  /** The merchant's owner (dashboard sign-in), when `owner` was asked for. */
+  owner: { email: string; password: string } | null;
 }
+
+/** The seeded merchant's owner, unless ORQUESTRA_OWNER_EMAIL / ORQUESTRA_OWNER_PASSWORD say otherwise. */
+export const SEED_OWNER = { email: 'owner@orquestra.test', password: 'orquestra-dev-123' } as const;
 
 /** The company's own Pix key the seeded merchant's payouts go to (not the key it receives on). */
 export const SEED_PAYOUT_PIX_KEY = 'financeiro@loja-teste.orquestra.dev';
@@ -69,10 +74,16 @@ export async function seedStack(options: {
   withLiveAccount?: boolean;
   /** Also connect a second test-mode Efí account (priority 20), for failover. */
   withSecondTestAccount?: boolean;
+  /**
+   * Also give the merchant its owner (the dashboard's sign-in). Idempotent: a later start finds the
+   * owner and sets the password given again, so the banner's password always works.
+   */
+  owner?: { email: string; password: string };
 }): Promise<SeedResult> {
   const state: SeedState = existsSync(options.stateFile) ? (JSON.parse(readFileSync(options.stateFile, 'utf8')) as SeedState) : {};
   const accountsClient = createRpcClient(accounts.AccountsServiceService, `127.0.0.1:${options.ports.accounts}`, { deadlineMs: 10_000 });
   const providersClient = createRpcClient(providers.ProvidersServiceService, `127.0.0.1:${options.ports.providers}`, { deadlineMs: 20_000 });
+  const ownersClient = createRpcClient(owners.OwnersServiceService, `127.0.0.1:${options.ports.accounts}`, { deadlineMs: 10_000 });
   try {
     const email = options.email ?? 'loja-teste@orquestra.dev';
     const merchant = await accountsClient
@@ -170,6 +181,10 @@ export async function seedStack(options: {
     const payoutDestinationId = await saveDestination(common.Mode.MODE_TEST);
     const livePayoutDestinationId = options.withLiveAccount ? await saveDestination(common.Mode.MODE_LIVE) : null;
 
+    if (options.owner) {
+      await ownersClient.createOwner({ merchant_id: merchant.id, email: options.owner.email, password: options.owner.password, reset_password: true });
+    }
+
     const next: SeedState = { merchantId: merchant.id, testKey, restrictedTestKey, liveKey, clientSecret };
     writeFileSync(options.stateFile, JSON.stringify(next, null, 2), { mode: 0o600 });
     return {
@@ -184,8 +199,10 @@ export async function seedStack(options: {
       secondEmulatorClientId: clientFor('testB').clientId,
       payoutDestinationId,
       livePayoutDestinationId,
+      owner: options.owner ? { email: options.owner.email.toLowerCase(), password: options.owner.password } : null,
     };
   } finally {
+    ownersClient.close();
     accountsClient.close();
     providersClient.close();
   }

@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startDemoMerchant } from './demo-merchant';
-import { seedStack } from './seed';
+import { SEED_OWNER, seedStack } from './seed';
 import { REPO_ROOT } from './stack-layout';
 import { startStack } from './start-stack';
 import { startStackControl } from './stack-control';
@@ -49,6 +49,9 @@ async function main(): Promise<void> {
     overrides: {
       providers: { PROVIDER_TIMEOUT_MS: '1500', BREAKER_RESET_TIMEOUT_MS: '1500', BREAKER_ROLLING_WINDOW_MS: '3000' },
       payments: { PROVIDER_CALL_DEADLINE_MS: '5000' },
+      // Every dashboard suite signs in from 127.0.0.1: the per-IP sign-in limit is not what they test
+      // (the per-e-mail one is, with an e-mail of their own).
+      accounts: { SIGN_IN_MAX_PER_IP: '10000' },
       // The failover suite fails account A on purpose many times; its breaker (not its 5-minute
       // success rate, covered by unit tests) is what those tests exercise.
       routing: { HEALTH_MIN_ATTEMPTS: '1000' },
@@ -82,6 +85,7 @@ async function main(): Promise<void> {
     stateFile: path.join(stateDir, 'seed.json'),
     email: `e2e-${Date.now()}@orquestra.dev`,
     withLiveAccount: true,
+    owner: SEED_OWNER,
   });
   // A second merchant with two test accounts (A priority 10, B priority 20) for failover tests,
   // so that breaker and health state from those tests never reach the other suites.
@@ -135,6 +139,7 @@ async function main(): Promise<void> {
         liveKey: seed.liveKey,
         payoutDestinationId: seed.payoutDestinationId,
         merchantId: seed.merchantId,
+        owner: seed.owner,
         testProviderAccountId: seed.testProviderAccountId,
         liveProviderAccountId: seed.liveProviderAccountId ?? '',
         emulatorClientId: seed.emulatorClient.clientId,

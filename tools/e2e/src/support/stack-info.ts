@@ -24,6 +24,8 @@ export interface StackInfo {
   /** The seeded merchant's saved Pix key (test mode), where its payouts may go. */
   payoutDestinationId: string;
   merchantId: string;
+  /** The seeded merchant's owner: the dashboard's sign-in (owner@orquestra.test in the test stack too). */
+  owner: { email: string; password: string };
   testProviderAccountId: string;
   liveProviderAccountId: string;
   emulatorClientId: string;
