@@ -90,6 +90,27 @@ describe('OutboxRelay against the real store and broker', () => {
     }
   });
 
+  it('publishes the events a writer stored already leased with one store command, and the sweeper leaves them alone meanwhile', async () => {
+    const counted = await MongoClient.connect(mongoUrl, { monitorCommands: true });
+    try {
+      const things = counted.db(collection.dbName).collection('things');
+      const relay = new OutboxRelay({ bus, logger, sweepMinAgeMs: 0 });
+      await relay.watch(things);
+      const events = [event('thing.created', { id: 'thing_w' })];
+      await things.insertOne({ _id: 'thing_w' as never, status: 'new', outbox: events, outbox_since: new Date(Date.now() - 60_000), outbox_lease: relay.leaseEnd() });
+      // Old enough for the sweeper, but leased: it publishes nothing of it.
+      expect(await relay.sweep()).toBe(0);
+      const commands: string[] = [];
+      counted.on('commandStarted', (started) => commands.push(started.commandName));
+      expect(await relay.publishWritten(things, 'thing_w', events)).toBe(1);
+      expect(commands).toEqual(['update']);
+      await waitForEvents(events.map((e) => e.id));
+      expect(await things.findOne({ _id: 'thing_w' as never })).toMatchObject({ outbox: [], outbox_since: null, outbox_lease: null });
+    } finally {
+      await counted.close();
+    }
+  });
+
   it('leaves events in place while the broker is unreachable and the sweeper publishes them later', async () => {
     const infra = await ensureTestInfra();
     const downBus = new EventBus({ url: 'amqp://guest:guest@127.0.0.1:1', exchange, logger });

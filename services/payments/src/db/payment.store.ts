@@ -270,10 +270,12 @@ export class PaymentStore {
       version: 0,
       outbox: outboxEntries([...events, ...attemptEvents(doc, doc.attempts)]),
       outbox_since: new Date(),
+      // Stored already leased to this relay, which publishes the events at once (no claim).
+      outbox_lease: this.outbox.leaseEnd(),
     };
     await this.model.create(stored);
     this.metrics?.entering(stored);
-    void this.outbox.flush(this.collection, doc._id);
+    void this.outbox.publishWritten(this.collection, doc._id, stored.outbox);
     return stored;
   }
 
