@@ -49,8 +49,20 @@ export class AnalyticsLedger {
     this.contributions = models.contributions.collection as unknown as Collection<ContributionDoc>;
   }
 
-  /** Applies one observed state of a payment (from an event or a read). */
-  async record(state: PaymentState): Promise<RecordOutcome> {
+  /**
+   * Applies one observed state of a payment (from an event or a read). `likelyFirst` (a
+   * payment.created event) tries the contribution's insert before reading it: one store command
+   * less for a new payment, one more (the refused insert) in the rare case it was not the first.
+   */
+  async record(state: PaymentState, options: { likelyFirst?: boolean } = {}): Promise<RecordOutcome> {
+    if (options.likelyFirst) {
+      const op = await this.insertFirst(state);
+      if (op) {
+        await this.applyToBuckets(op);
+        await this.finish(state.id, op);
+        return 'applied';
+      }
+    }
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
       const prepared = await this.prepare(state);
       if (prepared.kind === 'stale' || prepared.kind === 'unchanged') return prepared.kind;
@@ -76,14 +88,8 @@ export class AnalyticsLedger {
     const to = contributionOf(state);
     const from = current?.applied ?? null;
     if (!current) {
-      const op: PendingOpDoc = { op_id: `${state.id}:1`, from: null, to, version };
-      try {
-        await this.contributions.insertOne({ _id: state.id, merchant_id: state.merchant_id, mode: state.mode, seq: 1, applied: null, version: null, pending: op });
-        return { kind: 'op', op };
-      } catch (error) {
-        if (isDuplicateKey(error)) return { kind: 'conflict' };
-        throw error;
-      }
+      const op = await this.insertFirst(state);
+      return op ? { kind: 'op', op } : { kind: 'conflict' };
     }
     if (sameContribution(from, to)) {
       // Newer but adds the same (say, metadata changed): only the version moves.
@@ -93,6 +99,18 @@ export class AnalyticsLedger {
     const op: PendingOpDoc = { op_id: `${state.id}:${current.seq + 1}`, from, to, version };
     const written = await this.contributions.updateOne({ _id: state.id, seq: current.seq, pending: null }, { $set: { pending: op }, $inc: { seq: 1 } });
     return written.matchedCount === 1 ? { kind: 'op', op } : { kind: 'conflict' };
+  }
+
+  /** Step 1 for a payment without a contribution yet: its document inserted with the first operation pending; null when one exists already. */
+  private async insertFirst(state: PaymentState): Promise<PendingOpDoc | null> {
+    const op: PendingOpDoc = { op_id: `${state.id}:1`, from: null, to: contributionOf(state), version: versionOf(state) };
+    try {
+      await this.contributions.insertOne({ _id: state.id, merchant_id: state.merchant_id, mode: state.mode, seq: 1, applied: null, version: null, pending: op });
+      return op;
+    } catch (error) {
+      if (isDuplicateKey(error)) return null;
+      throw error;
+    }
   }
 
   /** Step 2. Each bucket's share of the operation, at most once per bucket. */

@@ -59,6 +59,6 @@ export async function startAnalyticsConsumer(bus: EventBus, ledger: AnalyticsLed
       logger.error({ event_id: event.id, type: event.type }, 'analytics: event without a readable payment dropped');
       return;
     }
-    await ledger.record(state);
+    await ledger.record(state, { likelyFirst: event.type === 'payment.created' });
   });
 }

@@ -168,6 +168,23 @@ describe('analytics buckets against the real store and RabbitMQ', () => {
     expect(contribution?.version?.at).toBe(at(3_000).getTime());
   });
 
+  it('a payment.created tried as the first contribution: one insert for a new payment, and the normal path when it is not the first', async () => {
+    const merchant = 'acct_first';
+    const created = state('pay_first', { merchant_id: merchant });
+    expect(await ledger.record(created, { likelyFirst: true })).toBe('applied');
+    const paid = { ...created, status: 'succeeded' as const, fee: 90, updated_at: at(1_000) };
+    expect(await ledger.record(paid)).toBe('applied');
+    // The creation again (a redelivery, or late): refused insert, then read: older than applied.
+    expect(await ledger.record(created, { likelyFirst: true })).toBe('stale');
+    // Left pending by a crash: a late creation resumes that operation instead of skipping it.
+    const refunded = { ...paid, status: 'refunded' as const, amount_refunded: 10_000, updated_at: at(2_000) };
+    expect((await ledger.prepare(refunded)).kind).toBe('op');
+    expect(await ledger.record(created, { likelyFirst: true })).toBe('stale');
+    const totals = (await overview.get({ merchantId: merchant, mode: 'test' }, '2026-11-10', '2026-11-10')).totals;
+    expect(totals).toMatchObject({ created: 1, approved: 1, gross: 10_000, refunded: 10_000, fees: 90 });
+    expect((await contributions.findById('pay_first').lean())?.pending).toBeNull();
+  });
+
   it('moves a payment between buckets on failover and a method chosen later, and on a new São Paulo day boundary keeps its creation day', async () => {
     const merchant = 'acct_move';
     // 00:30 in São Paulo on the 11th is 03:30 UTC: the 11th, not the 10th.
