@@ -47,6 +47,13 @@ export const gatewayConfigShape = {
     .transform((value): boolean | number | string =>
       value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value,
     ),
+  /**
+   * Keys signing the OAuth server's cookies (interaction and session), comma-separated, the first
+   * signing; the same list on every replica. Unset: one random key per process (one replica only).
+   */
+  OAUTH_COOKIE_KEYS: z.string().default('').transform((value) => value.split(',').map((key) => key.trim()).filter(Boolean)),
+  /** The OAuth server's signing keys as JWKS JSON (RSA); unset: one made at start (nothing we issue is signed). */
+  OAUTH_JWKS: z.string().optional(),
   /** Public base address, used as the OpenAPI server URL. */
   PUBLIC_BASE_URL: z.string().url().default('http://localhost:8080'),
   /**

@@ -7,6 +7,8 @@ import { createDownstreamClients } from './grpc/downstream.clients';
 import { GrpcReadinessProbe } from './health/readiness.probe';
 import { createApp } from './http/app';
 import { answerMalformedRequests } from './http/client-error.handler';
+import { createOAuthClients } from './oauth/oauth.clients';
+import { createOAuthEdge } from './oauth/oauth.server';
 
 // Bootstrap only: config, logger, clients, HTTP server, graceful shutdown.
 const config = loadGatewayConfig();
@@ -39,6 +41,17 @@ if (config.METRICS_PORT > 0) {
   });
 }
 
+// OAuth apps (docs/oauth.md): oidc-provider at /oauth, its models kept by accounts.
+const oauthClients = createOAuthClients(config.ACCOUNTS_GRPC_ADDR, config.GRPC_DEADLINE_MS);
+const oauth = createOAuthEdge({
+  publicBaseUrl: config.PUBLIC_BASE_URL,
+  clients: oauthClients,
+  logger,
+  cookieKeys: config.OAUTH_COOKIE_KEYS,
+  jwksJson: config.OAUTH_JWKS,
+  trustProxy: config.TRUST_PROXY !== false,
+});
+
 // Cache signals only (a revoked API key dropped at once): the gateway publishes and consumes no events.
 const bus = new EventBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger });
 bus.onMessage = (direction) => metrics.busMessages.inc({ direction });
@@ -47,6 +60,7 @@ startBusInBackground(bus, logger);
 
 const app = createApp({
   keyRevocations,
+  oauth,
   metrics,
   clients,
   logger,
@@ -89,6 +103,7 @@ function shutdown(signal: string): void {
     clearTimeout(force);
     clients.close();
     void bus.close();
+    oauthClients.close();
     readiness.close();
     logger.info('stopped');
     process.exit(0);

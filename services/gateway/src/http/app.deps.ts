@@ -4,6 +4,7 @@ import type { RequestHandler, Router } from 'express';
 import type { KeyRevocations } from '../auth/key-revocations';
 import type { DownstreamClients } from '../grpc/downstream.clients';
 import type { ReadinessCheck } from '../health/readiness.probe';
+import type { OAuthEdge } from '../oauth/oauth.server';
 
 /** Tunables of the HTTP edge (from config in production, chosen freely by tests). */
 export interface GatewaySettings {
@@ -29,6 +30,8 @@ export interface GatewayDeps {
   keyRevocations?: KeyRevocations;
   /** More /dashboard/api routes behind the owner's session and CSRF (the OAuth apps' pages). */
   dashboardRoutes?: Router[];
+  /** The OAuth server (/oauth) and its /v1 access-token check; absent, only API keys work. */
+  oauth?: OAuthEdge;
 }
 
 /** What route factories receive: the deps plus the shared auth middleware instance. */

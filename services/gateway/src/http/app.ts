@@ -48,7 +48,7 @@ export function createApp(deps: GatewayDeps): Express {
     (keyId) => resolver.dropKey(keyId),
     () => resolver.clear(),
   );
-  const context: RouteContext = { ...deps, authenticate: authMiddleware(resolver) };
+  const context: RouteContext = { ...deps, authenticate: authMiddleware(resolver, deps.oauth?.accessTokens) };
 
   if (deps.metrics) app.use(httpMetricsMiddleware(deps.metrics));
   app.use(requestIdMiddleware());
@@ -65,6 +65,8 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(cardFieldsRoutes(context));
   // The merchant-site tracking script (public): /v1/tracking.js.
   app.use(trackingScriptRoutes(context));
+  // OAuth apps (docs/oauth.md): the authorization server and its consent page.
+  if (deps.oauth) app.use('/oauth', deps.oauth.router);
   // The authenticated public API: by API key here, by the owner's session at /dashboard/api/v1.
   app.use('/v1', v1Routes(context));
   // The owner's API for the dashboard (session cookie, CSRF, never an API key; docs/dashboard.md).

@@ -1,0 +1,218 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { oauth, owners } from '@orquestra/contracts';
+import { createRpcClient } from '@orquestra/platform';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { api, pixPayment } from './support/api';
+import { stackInfo } from './support/stack-info';
+
+/**
+ * An OAuth app of a platform, authorized by the stack's seeded merchant in a real browser (the
+ * consent page under /oauth, signed in with the owner's dashboard session), then calling /v1 with
+ * its tokens: authorization code + PKCE, refresh with rotation, revocation failing at once, and a
+ * restricted grant held to a restricted key's rules.
+ */
+
+const ARTIFACTS = path.resolve(__dirname, '../../../.local/e2e-artifacts');
+const PASSWORD = 'senha-de-teste-oauth-123';
+
+const accountsAddress = () => `127.0.0.1:${stackInfo().ports.accounts}`;
+const base64url = (bytes: Buffer) => bytes.toString('base64url');
+
+function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = base64url(randomBytes(32));
+  return { verifier, challenge: base64url(createHash('sha256').update(verifier).digest()) };
+}
+
+describe('OAuth apps', () => {
+  const store = createRpcClient(oauth.OAuthStoreServiceService, accountsAddress(), { deadlineMs: 10_000 });
+  const ownersRpc = createRpcClient(owners.OwnersServiceService, accountsAddress(), { deadlineMs: 10_000 });
+  let browser: Browser;
+  let callback: Server;
+  let redirectUri: string;
+  let clientId: string;
+  let clientSecret: string;
+  let merchantSession: string;
+  const suffix = `${Date.now()}`;
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    // The app's own redirect endpoint (what a platform's server would be).
+    callback = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
+    redirectUri = `http://localhost:${(callback.address() as AddressInfo).port}/callback`;
+
+    // The platform: a merchant of its own whose owner registers the app.
+    const platform = await ownersRpc.signUp({ merchant_name: 'Plataforma Parceira', email: `plataforma-${suffix}@orquestra.dev`, password: PASSWORD, ip: '127.0.0.1' });
+    const registered = await store.registerApp({ merchant_id: platform.merchant!.id, name: 'Conector Parceiro', redirect_uris: [redirectUri], logo_url: '' });
+    clientId = registered.app!.id;
+    clientSecret = registered.client_secret;
+
+    // The merchant that authorizes it: the seeded one (it has test accounts), through an owner of its own.
+    const email = `dono-oauth-${suffix}@orquestra.dev`;
+    await ownersRpc.createOwner({ merchant_id: stackInfo().merchantId, email, password: PASSWORD, reset_password: true });
+    const signedIn = await ownersRpc.signIn({ email, password: PASSWORD, totp_code: '', ip: '127.0.0.1' });
+    merchantSession = signedIn.session!.token;
+
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    callback?.close();
+    store.close();
+    ownersRpc.close();
+  });
+
+  function authorizeUrl(scope: string, challenge: string | undefined, state: string): string {
+    const url = new URL(`${stackInfo().baseUrl}/oauth/auth`);
+    url.search = new URLSearchParams({
+      client_id: clientId,
+      response_type: 'code',
+      redirect_uri: redirectUri,
+      scope,
+      state,
+      ...(challenge ? { code_challenge: challenge, code_challenge_method: 'S256' } : {}),
+    }).toString();
+    return url.toString();
+  }
+
+  async function signedInPage(): Promise<Page> {
+    const context = await browser.newContext({ locale: 'pt-BR' });
+    await context.addCookies([{ name: 'orq_session', value: merchantSession, url: stackInfo().baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+    return context.newPage();
+  }
+
+  /** Runs the consent page in Chromium and answers the code the app's redirect URI received. */
+  async function authorize(choice: { mode: 'Teste' | 'Produção'; access: 'Acesso total' | 'Acesso restrito' }, challenge: string, screenshot?: string): Promise<string> {
+    const page = await signedInPage();
+    const state = randomUUID();
+    await page.goto(authorizeUrl('payments:full payments:restricted mode:test', challenge, state));
+    await page.getByRole('heading', { name: /Conector Parceiro quer acessar/ }).waitFor();
+    await page.getByLabel(choice.mode).check();
+    await page.getByLabel(choice.access).check();
+    if (screenshot) {
+      const file = path.join(ARTIFACTS, screenshot);
+      await page.screenshot({ path: file, fullPage: true });
+      console.log(`OAuth consent page screenshot: ${file}`);
+    }
+    await Promise.all([page.waitForURL((url) => url.toString().startsWith(redirectUri)), page.getByRole('button', { name: 'Autorizar' }).click()]);
+    const landed = new URL(page.url());
+    await page.context().close();
+    expect(landed.searchParams.get('state')).toBe(state);
+    expect(landed.searchParams.get('error')).toBeNull();
+    return landed.searchParams.get('code')!;
+  }
+
+  async function token(params: Record<string, string>): Promise<{ status: number; body: Record<string, any> }> {
+    const response = await fetch(`${stackInfo().baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}`,
+      },
+      body: new URLSearchParams(params).toString(),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  }
+
+  it('publishes its endpoints, and refuses an authorization request without PKCE', async () => {
+    const discovery = await fetch(`${stackInfo().baseUrl}/oauth/.well-known/openid-configuration`);
+    expect(discovery.status).toBe(200);
+    const metadata = (await discovery.json()) as Record<string, any>;
+    expect(metadata).toMatchObject({
+      issuer: `${stackInfo().baseUrl}/oauth`,
+      code_challenge_methods_supported: ['S256'],
+      grant_types_supported: expect.arrayContaining(['authorization_code', 'refresh_token']),
+      scopes_supported: expect.arrayContaining(['payments:full', 'payments:restricted', 'mode:test', 'mode:live']),
+    });
+    const noPkce = await fetch(authorizeUrl('payments:full mode:test', undefined, 's'), { redirect: 'manual' });
+    const location = new URL(noPkce.headers.get('location') ?? '', stackInfo().baseUrl);
+    expect(location.toString().startsWith(redirectUri)).toBe(true);
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+  });
+
+  it('asks an owner without a dashboard session to sign in first', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(authorizeUrl('payments:full mode:test', pkcePair().challenge, 's'));
+    await page.getByRole('heading', { name: 'Entre no painel para continuar' }).waitFor();
+    await context.close();
+  });
+
+  it('authorizes with code + PKCE, calls /v1, refreshes with rotation, and fails at once when revoked', async () => {
+    const { challenge } = pkcePair();
+    const code = await authorize({ mode: 'Teste', access: 'Acesso total' }, challenge, 'oauth-consent.png');
+
+    // The code needs its verifier: without it, or with another, no token.
+    expect(await token({ grant_type: 'authorization_code', code, redirect_uri: redirectUri })).toMatchObject({ status: 400 });
+    expect(await token({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: pkcePair().verifier }))
+      .toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+
+    // Whether or not the failures spent the code, a fresh authorization gets a clean one.
+    const second = pkcePair();
+    const code2 = await authorize({ mode: 'Teste', access: 'Acesso total' }, second.challenge);
+    const issued = await token({ grant_type: 'authorization_code', code: code2, redirect_uri: redirectUri, code_verifier: second.verifier });
+    expect(issued).toMatchObject({
+      status: 200,
+      body: { token_type: 'Bearer', expires_in: 600, scope: 'payments:full mode:test', access_token: expect.any(String), refresh_token: expect.any(String) },
+    });
+    const access = issued.body.access_token as string;
+
+    const created = await api('POST', '/v1/payments', { key: access, body: pixPayment(), idempotencyKey: randomUUID() });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ object: 'payment', mode: 'test' });
+    expect((await api('GET', `/v1/payments/${created.body.id}`, { key: access })).status).toBe(200);
+    // Full access reaches full-key routes.
+    expect((await api('GET', '/v1/customers', { key: access })).status).toBe(200);
+
+    // Refresh: a new pair; the used refresh token is spent.
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: issued.body.refresh_token });
+    expect(refreshed).toMatchObject({ status: 200, body: { access_token: expect.any(String), refresh_token: expect.any(String) } });
+    expect(refreshed.body.refresh_token).not.toBe(issued.body.refresh_token);
+    const access2 = refreshed.body.access_token as string;
+    expect((await api('GET', `/v1/payments/${created.body.id}`, { key: access2 })).status).toBe(200);
+
+    // The merchant sees the app among its authorizations and revokes it: the next call fails.
+    const { authorizations } = await store.listAuthorizations({ merchant_id: stackInfo().merchantId });
+    const mine = authorizations.filter((grant) => grant.app_id === clientId && grant.access === oauth.AuthorizationAccess.AUTHORIZATION_ACCESS_FULL);
+    expect(mine.length).toBeGreaterThanOrEqual(1);
+    for (const grant of mine) await store.revokeAuthorization({ merchant_id: stackInfo().merchantId, authorization_id: grant.id });
+    const revoked = await api('GET', `/v1/payments/${created.body.id}`, { key: access2 });
+    expect(revoked).toMatchObject({ status: 401, body: { error: { code: 'unauthenticated' } } });
+    expect((await token({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token })).body.error).toBe('invalid_grant');
+  });
+
+  it('holds a restricted grant to a restricted key\'s rules', async () => {
+    const { verifier, challenge } = pkcePair();
+    const code = await authorize({ mode: 'Teste', access: 'Acesso restrito' }, challenge);
+    const issued = await token({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier });
+    expect(issued).toMatchObject({ status: 200, body: { scope: 'payments:restricted mode:test' } });
+    const access = issued.body.access_token as string;
+    const created = await api('POST', '/v1/payments', { key: access, body: pixPayment(), idempotencyKey: randomUUID() });
+    expect(created.status).toBe(201);
+    expect((await api('GET', `/v1/payments/${created.body.id}`, { key: access })).status).toBe(200);
+    const refused = await api('GET', '/v1/customers', { key: access });
+    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'restricted_key' } } });
+    expect((await api('POST', `/v1/payments/${created.body.id}/refund`, { key: access, body: {} })).status).toBe(403);
+  });
+
+  it('uses a code once: a replayed code is refused and revokes the tokens it gave', async () => {
+    const { verifier, challenge } = pkcePair();
+    const code = await authorize({ mode: 'Teste', access: 'Acesso restrito' }, challenge);
+    const exchange = { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier };
+    const issued = await token(exchange);
+    expect(issued.status).toBe(200);
+    expect((await api('GET', '/v1/payments?limit=1', { key: issued.body.access_token })).status).toBe(200);
+    expect((await token(exchange)).body.error).toBe('invalid_grant');
+    expect((await api('GET', '/v1/payments?limit=1', { key: issued.body.access_token })).status).toBe(401);
+  });
+
+  it('refuses garbage and unknown bearer values', async () => {
+    expect((await api('GET', '/v1/payments', { key: 'not-a-token' })).status).toBe(401);
+    expect((await api('GET', '/v1/payments', { key: base64url(randomBytes(32)) })).status).toBe(401);
+  });
+});
