@@ -129,9 +129,13 @@ describe('dashboard: the static app at /dashboard', () => {
     expect(page.url()).toBe(dashboardUrl('/pagamentos'));
     expect(await page.getByRole('note').textContent()).toContain('Modo de teste');
     expect(await page.getByRole('radio', { name: 'Teste' }).isChecked()).toBe(true);
-    // Keyboard: the first Tab reaches the skip link, which leads to the main content.
+    // Keyboard, on a fresh load: the first Tab reaches the skip link, which leads to the main content.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Pagamentos' }).waitFor();
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Pular para o conteúdo');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('conteudo');
   });
 
   it('creates a restricted test key in the UI, whose secret works on /v1 until it is revoked in the UI', async () => {

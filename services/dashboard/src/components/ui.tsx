@@ -8,7 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import { formatBrl, formatDateTime } from '../lib/format';
 import { statusLabel, statusTone } from '../lib/labels';
-import { BASE, navigate } from '../lib/router';
+import { BASE, hasNavigated, navigate } from '../lib/router';
 import { onModeChange } from '../lib/mode';
 
 export function Link(props: { href: string; children: ComponentChildren; class?: string; 'aria-current'?: 'page' | undefined }) {
@@ -121,8 +121,9 @@ export function PageHeader({ title, description, actions }: { title: string; des
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${title} — Orquestra`;
-    // Screen readers and keyboards start at the new page's title after a navigation.
-    heading.current?.focus({ preventScroll: true });
+    // Screen readers and keyboards start at the new page's title after a navigation (a fresh load
+    // keeps the document's order, so the first Tab reaches the skip link).
+    if (hasNavigated()) heading.current?.focus({ preventScroll: true });
   }, [title]);
   return (
     <div class="page-header">

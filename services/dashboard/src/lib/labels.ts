@@ -44,14 +44,21 @@ export const PAYMENT_STATUSES = ['requires_method', 'pending', 'processing', 'su
 export const METHODS = ['pix', 'card', 'boleto'];
 
 export const AUDIT_ACTIONS: Record<string, string> = {
-  'api_key.created': 'Chave de API criada',
-  'api_key.revoked': 'Chave de API revogada',
-  'session.created': 'Entrada no painel',
-  'session.revoked': 'Saída do painel',
-  'sessions.revoked_all': 'Saída de todos os dispositivos',
-  'payout_settings.updated': 'Configuração de repasses alterada',
-  'payout_destination.created': 'Chave Pix de repasse salva',
+  'owner.signed_up': 'Conta criada',
+  'session.signed_in': 'Entrada no painel',
+  'session.sign_in_failed': 'Tentativa de entrada recusada',
+  'session.signed_out': 'Saída do painel',
+  'session.revoked_all': 'Saída de todos os dispositivos',
+  'totp.setup_started': 'Verificação em duas etapas: configuração iniciada',
   'totp.enabled': 'Verificação em duas etapas ativada',
   'totp.disabled': 'Verificação em duas etapas desativada',
+  'api_key.created': 'Chave de API criada',
+  'api_key.revoked': 'Chave de API revogada',
+  'payout_settings.updated': 'Configuração de repasses alterada',
+  'payout_destination.created': 'Chave Pix de repasse salva',
+  'api.request': 'Alteração pela API do painel',
+  'oauth_app.created': 'App OAuth registrado',
+  'oauth_app.deleted': 'App OAuth excluído',
+  'oauth_authorization.revoked': 'Autorização de app OAuth revogada',
 };
 export const auditActionLabel = (action: string): string => AUDIT_ACTIONS[action] ?? action;

@@ -8,6 +8,12 @@ import { useEffect, useState } from 'preact/hooks';
 export const BASE = '/dashboard';
 
 const listeners = new Set<() => void>();
+let navigated = false;
+
+/** False until the first navigation inside the app: a fresh load keeps the browser's own focus order. */
+export function hasNavigated(): boolean {
+  return navigated;
+}
 
 /** The path inside the dashboard ("/pagamentos/pay_123"), without the query. */
 export function currentPath(): string {
@@ -23,10 +29,12 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
   const url = `${BASE}${to}`;
   if (options.replace) history.replaceState(null, '', url);
   else history.pushState(null, '', url);
+  navigated = true;
   for (const listener of listeners) listener();
 }
 
 addEventListener('popstate', () => {
+  navigated = true;
   for (const listener of listeners) listener();
 });
 

@@ -4,6 +4,7 @@ import { v1, type List } from '../../api/client';
 import { Badge, ConfirmButton, ErrorMessage, Field, Form, Notice, PageHeader, Section, Select, Show, Table, useAction, useLoad } from '../../components/ui';
 import { formatRate, parseBrlToCents, formatBrl } from '../../lib/format';
 import { ApiError } from '../../api/client';
+import { routingReason } from '../../lib/routing-reasons';
 import type { ProviderAccount } from './provider-accounts';
 
 interface Rule {
@@ -69,7 +70,7 @@ export function RoutingPage() {
         </Show>
       </Section>
       <Show loaded={accounts}>{(list) => <NewRule accounts={list.data} onCreated={rules.reload} />}</Show>
-      <DryRun />
+      <DryRun names={Object.fromEntries((accounts.data?.data ?? []).map((account) => [account.id, account.name]))} />
     </>
   );
 }
@@ -103,7 +104,7 @@ function NewRule({ accounts, onCreated }: { accounts: ProviderAccount[]; onCreat
   );
 }
 
-function DryRun() {
+function DryRun({ names }: { names: Record<string, string> }) {
   const [method, setMethod] = useState('pix');
   const [amount, setAmount] = useState('100,00');
   const [result, setResult] = useState<Simulation | undefined>();
@@ -131,10 +132,10 @@ function DryRun() {
             rowKey={(row) => row.account_id}
             columns={[
               { header: 'Posição', cell: (row) => row.rank ?? '—', class: 'num' },
-              { header: 'Conta', cell: (row) => <span class="mono">{row.account_id}</span> },
+              { header: 'Conta', cell: (row) => <>{names[row.account_id] ?? ''} <small class="mono muted">{row.account_id}</small></> },
               { header: 'Provedor', cell: (row) => row.provider },
               { header: 'Decisão', cell: (row) => <span class={`badge badge-${row.verdict === 'chosen' ? 'ok' : row.verdict === 'excluded' ? 'bad' : 'neutral'}`}>{VERDICT[row.verdict]}</span> },
-              { header: 'Por quê', cell: (row) => row.reasons.join('; ') || '—' },
+              { header: 'Por quê', cell: (row) => row.reasons.map(routingReason).join('; ') || '—' },
               { header: 'Sucesso recente', cell: (row) => `${formatRate(row.success_rate)} (${row.recent_attempts} tentativas)` },
             ]}
           />
