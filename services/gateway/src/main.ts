@@ -61,6 +61,8 @@ startBusInBackground(bus, logger);
 const app = createApp({
   keyRevocations,
   oauth,
+  // The dashboard's OAuth apps and authorizations, behind /dashboard/api's session and CSRF.
+  dashboardRoutes: [oauth.dashboardRouter],
   metrics,
   clients,
   logger,

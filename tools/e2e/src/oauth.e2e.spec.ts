@@ -3,8 +3,6 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { oauth, owners } from '@orquestra/contracts';
-import { createRpcClient } from '@orquestra/platform';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { api, pixPayment } from './support/api';
 import { stackInfo } from './support/stack-info';
@@ -19,7 +17,43 @@ import { stackInfo } from './support/stack-info';
 const ARTIFACTS = path.resolve(__dirname, '../../../.local/e2e-artifacts');
 const PASSWORD = 'senha-de-teste-oauth-123';
 
-const accountsAddress = () => `127.0.0.1:${stackInfo().ports.accounts}`;
+type Json = Record<string, any>;
+
+/** An owner in the dashboard: the session cookie and the CSRF token, as the dashboard's pages send them. */
+class DashboardOwner {
+  private readonly jar = new Map<string, string>();
+  private csrf = '';
+
+  get session(): string {
+    return this.jar.get('orq_session') ?? '';
+  }
+
+  async call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
+    const headers: Record<string, string> = {};
+    if (this.jar.size > 0) headers.cookie = [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+    if (this.csrf && method !== 'GET') headers['x-csrf-token'] = this.csrf;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${stackInfo().baseUrl}/dashboard/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    for (const line of response.headers.getSetCookie()) {
+      const pair = line.split(';')[0] ?? '';
+      const name = pair.slice(0, pair.indexOf('='));
+      const value = pair.slice(pair.indexOf('=') + 1);
+      if (value === '' || /Expires=Thu, 01 Jan 1970/i.test(line)) this.jar.delete(name);
+      else this.jar.set(name, value);
+    }
+    const text = await response.text();
+    return { status: response.status, body: text ? (JSON.parse(text) as Json) : {} };
+  }
+
+  async enter(path: '/signup' | '/session', body: Json): Promise<void> {
+    const answer = await this.call('POST', path, body);
+    expect(answer.status).toBeLessThan(300);
+    const me = await this.call('GET', '/me');
+    expect(me.status).toBe(200);
+    this.csrf = me.body.csrf_token as string;
+  }
+}
+
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
 
 function pkcePair(): { verifier: string; challenge: string } {
@@ -28,8 +62,8 @@ function pkcePair(): { verifier: string; challenge: string } {
 }
 
 describe('OAuth apps', () => {
-  const store = createRpcClient(oauth.OAuthStoreServiceService, accountsAddress(), { deadlineMs: 10_000 });
-  const ownersRpc = createRpcClient(owners.OwnersServiceService, accountsAddress(), { deadlineMs: 10_000 });
+  const platformOwner = new DashboardOwner();
+  const merchantOwner = new DashboardOwner();
   let browser: Browser;
   let callback: Server;
   let redirectUri: string;
@@ -45,17 +79,16 @@ describe('OAuth apps', () => {
     await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
     redirectUri = `http://localhost:${(callback.address() as AddressInfo).port}/callback`;
 
-    // The platform: a merchant of its own whose owner registers the app.
-    const platform = await ownersRpc.signUp({ merchant_name: 'Plataforma Parceira', email: `plataforma-${suffix}@orquestra.dev`, password: PASSWORD, ip: '127.0.0.1' });
-    const registered = await store.registerApp({ merchant_id: platform.merchant!.id, name: 'Conector Parceiro', redirect_uris: [redirectUri], logo_url: '' });
-    clientId = registered.app!.id;
-    clientSecret = registered.client_secret;
+    // The platform: a merchant of its own whose owner registers the app in the dashboard.
+    await platformOwner.enter('/signup', { merchant_name: 'Plataforma Parceira', email: `plataforma-${suffix}@orquestra.dev`, password: PASSWORD });
+    const registered = await platformOwner.call('POST', '/oauth/apps', { name: 'Conector Parceiro', redirect_uris: [redirectUri] });
+    expect(registered).toMatchObject({ status: 201, body: { client_id: expect.stringMatching(/^oapp_/), client_secret: expect.stringMatching(/^oas_/) } });
+    clientId = registered.body.client_id as string;
+    clientSecret = registered.body.client_secret as string;
 
-    // The merchant that authorizes it: the seeded one (it has test accounts), through an owner of its own.
-    const email = `dono-oauth-${suffix}@orquestra.dev`;
-    await ownersRpc.createOwner({ merchant_id: stackInfo().merchantId, email, password: PASSWORD, reset_password: true });
-    const signedIn = await ownersRpc.signIn({ email, password: PASSWORD, totp_code: '', ip: '127.0.0.1' });
-    merchantSession = signedIn.session!.token;
+    // The merchant that authorizes it: the seeded one (it has test accounts), signed in as its owner.
+    await merchantOwner.enter('/session', stackInfo().owner);
+    merchantSession = merchantOwner.session;
 
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   });
@@ -63,8 +96,6 @@ describe('OAuth apps', () => {
   afterAll(async () => {
     await browser?.close();
     callback?.close();
-    store.close();
-    ownersRpc.close();
   });
 
   function authorizeUrl(scope: string, challenge: string | undefined, state: string): string {
@@ -118,6 +149,24 @@ describe('OAuth apps', () => {
     });
     return { status: response.status, body: (await response.json()) as Record<string, any> };
   }
+
+  it('lists the platform\'s app without its secret, and only to its owner', async () => {
+    const listed = await platformOwner.call('GET', '/oauth/apps');
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toEqual([expect.objectContaining({ id: clientId, name: 'Conector Parceiro', redirect_uris: [redirectUri] })]);
+    expect(JSON.stringify(listed.body)).not.toContain(clientSecret);
+    expect((await merchantOwner.call('GET', '/oauth/apps')).body.data.map((app: Json) => app.id)).not.toContain(clientId);
+    // Never with an API key, and never without the CSRF token.
+    const byKey = await fetch(`${stackInfo().baseUrl}/dashboard/api/oauth/apps`, { headers: { authorization: `Bearer ${stackInfo().testKey}` } });
+    expect(byKey.status).toBe(401);
+    const noCsrf = await fetch(`${stackInfo().baseUrl}/dashboard/api/oauth/apps`, {
+      method: 'POST',
+      headers: { cookie: `orq_session=${platformOwner.session}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'X', redirect_uris: [redirectUri] }),
+    });
+    expect(noCsrf.status).toBe(403);
+    expect((await platformOwner.call('POST', '/oauth/apps', { name: 'Inseguro', redirect_uris: ['http://app.example/cb'] })).status).toBe(400);
+  });
 
   it('publishes its endpoints, and refuses an authorization request without PKCE', async () => {
     const discovery = await fetch(`${stackInfo().baseUrl}/oauth/.well-known/openid-configuration`);
@@ -176,14 +225,18 @@ describe('OAuth apps', () => {
     const access2 = refreshed.body.access_token as string;
     expect((await api('GET', `/v1/payments/${created.body.id}`, { key: access2 })).status).toBe(200);
 
-    // The merchant sees the app among its authorizations and revokes it: the next call fails.
-    const { authorizations } = await store.listAuthorizations({ merchant_id: stackInfo().merchantId });
-    const mine = authorizations.filter((grant) => grant.app_id === clientId && grant.access === oauth.AuthorizationAccess.AUTHORIZATION_ACCESS_FULL);
+    // The merchant sees the app among its authorizations in the dashboard and revokes it: the next call fails.
+    const listed = await merchantOwner.call('GET', '/oauth/authorizations');
+    expect(listed.status).toBe(200);
+    const mine = (listed.body.data as Json[]).filter((grant) => grant.app.id === clientId && grant.access === 'full');
     expect(mine.length).toBeGreaterThanOrEqual(1);
-    for (const grant of mine) await store.revokeAuthorization({ merchant_id: stackInfo().merchantId, authorization_id: grant.id });
+    expect(mine[0]).toMatchObject({ object: 'oauth_authorization', mode: 'test', app: { name: 'Conector Parceiro' } });
+    for (const grant of mine) expect((await merchantOwner.call('DELETE', `/oauth/authorizations/${grant.id}`)).status).toBe(200);
     const revoked = await api('GET', `/v1/payments/${created.body.id}`, { key: access2 });
     expect(revoked).toMatchObject({ status: 401, body: { error: { code: 'unauthenticated' } } });
     expect((await token({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token })).body.error).toBe('invalid_grant');
+    const audit = await merchantOwner.call('GET', '/audit?limit=20');
+    expect((audit.body.data as Json[]).map((entry) => entry.action)).toContain('oauth_authorization.revoked');
   });
 
   it('holds a restricted grant to a restricted key\'s rules', async () => {
