@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { generateSync } from 'otplib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { api, pixPayment } from './support/api';
 import { stackInfo } from './support/stack-info';
@@ -217,6 +218,75 @@ describe('dashboard: the static app at /dashboard', () => {
     await page.reload();
     await page.getByText(made.body.id as string).waitFor();
     await shot(page, 'payouts');
+  });
+
+  it('refunds part of a payment and creates a webhook endpoint (secret shown once, then rotated) in the UI', async () => {
+    await page.goto(dashboardUrl(`/pagamentos/${paymentId}`));
+    const refundForm = page.getByRole('form', { name: 'Estornar pagamento' });
+    await refundForm.getByLabel('Valor (R$)').fill('10,00');
+    await refundForm.getByLabel('Motivo').fill('Produto devolvido');
+    await refundForm.getByRole('button', { name: 'Estornar', exact: true }).click();
+    await page.getByText(/Estorno re_\w+ de R\$ 10,00 pedido\./).waitFor();
+    const read = await api('GET', `/v1/payments/${paymentId}`);
+    expect(read.body.refunds).toEqual([expect.objectContaining({ amount: 1000, reason: 'Produto devolvido' })]);
+
+    await page.goto(dashboardUrl('/desenvolvedores/webhooks'));
+    const form = page.getByRole('form', { name: 'Novo endpoint de webhook' });
+    await form.getByLabel('URL').fill('https://loja.exemplo.com.br/webhooks/orquestra');
+    await form.getByRole('button', { name: 'Criar endpoint' }).click();
+    const secret = await page.locator('.secret input').inputValue();
+    expect(secret.length).toBeGreaterThan(16);
+    await page.getByRole('button', { name: 'Já copiei' }).click();
+    const row = page.locator('tr', { hasText: 'loja.exemplo.com.br' });
+    await row.getByRole('button', { name: 'Trocar segredo' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Trocar segredo' }).click();
+    const rotated = await page.locator('.secret input').inputValue();
+    expect(rotated).not.toBe(secret);
+    await row.getByRole('button', { name: 'Entregas' }).click();
+    await page.getByRole('heading', { name: /Entregas de we_/ }).waitFor();
+    await shot(page, 'webhook-created');
+  });
+
+  it('signs up a new merchant, turns TOTP on, and the next sign-in asks for the code', async () => {
+    const other = await browser.newContext({ locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
+    const tab = await other.newPage();
+    tab.on('pageerror', (error) => pageErrors.push(error.message));
+    const email = `dono-${randomUUID().slice(0, 8)}@exemplo.com.br`;
+    const password = 'uma-senha-longa-123';
+    await tab.goto(dashboardUrl('/cadastro'));
+    await tab.getByLabel('Nome da empresa').fill('Loja Nova E2E');
+    await tab.getByLabel('E-mail').fill(email);
+    await tab.getByLabel('Senha').fill(password);
+    await shot(tab, 'sign-up');
+    await tab.getByRole('button', { name: 'Criar conta' }).click();
+    await tab.getByRole('heading', { level: 1, name: 'Pagamentos' }).waitFor();
+    expect(await tab.locator('.merchant').textContent()).toBe('Loja Nova E2E');
+
+    await tab.getByRole('link', { name: 'Segurança da conta' }).click();
+    await tab.getByRole('button', { name: 'Configurar aplicativo autenticador' }).click();
+    const totpSecret = (await tab.locator('.secret .mono').textContent())?.trim() ?? '';
+    expect(totpSecret).toMatch(/^[A-Z2-7]{16,}$/);
+    await tab.getByLabel('Código de 6 dígitos').fill(generateSync({ secret: totpSecret }));
+    await tab.getByRole('button', { name: 'Ativar', exact: true }).click();
+    await tab.getByText('Verificação em duas etapas ativada.').waitFor();
+
+    await tab.getByRole('button', { name: 'Sair', exact: true }).click();
+    await tab.getByRole('heading', { name: 'Entrar no painel' }).waitFor();
+    await tab.getByLabel('E-mail').fill(email);
+    await tab.getByLabel('Senha').fill(password);
+    await tab.getByRole('button', { name: 'Entrar' }).click();
+    const code = tab.getByLabel('Código de verificação');
+    await code.waitFor();
+    await code.fill('000000');
+    await tab.getByRole('button', { name: 'Confirmar código' }).click();
+    await tab.getByRole('alert').waitFor();
+    await shot(tab, 'sign-in-totp');
+    // The code of the next 30-second step (accepted: one step of drift), since a step already used
+    // to turn TOTP on is never accepted again.
+    await code.fill(generateSync({ secret: totpSecret, epoch: Math.floor(Date.now() / 1000) + 30 }));
+    await tab.getByRole('button', { name: 'Confirmar código' }).click();
+    await tab.getByRole('heading', { level: 1, name: 'Pagamentos' }).waitFor();
+    await other.close();
   });
 
   it('visits every page: a title, no script error, every control labelled; screenshots kept', async () => {

@@ -120,14 +120,18 @@ function ProviderChart({ daily, kind }: { daily: Day[]; kind: 'volume' | 'rate' 
           backgroundColor: COLORS[index % COLORS.length],
           borderColor: COLORS[index % COLORS.length],
           spanGaps: true,
+          pointRadius: 4,
+          clip: false as const,
         })),
       },
       options: {
         responsive: true,
         maintainAspectRatio: false,
         animation: false,
+        layout: { padding: { top: 8 } },
         scales: {
-          x: { stacked: kind === 'volume' },
+          // Points sit inside the axis (not on its edges), so a single day with payments stays visible.
+          x: { stacked: kind === 'volume', offset: true },
           y: { stacked: kind === 'volume', beginAtZero: true, ...(kind === 'rate' ? { max: 100 } : {}), ticks: { callback: (value) => (kind === 'volume' ? `R$ ${Number(value).toLocaleString('pt-BR')}` : `${String(value)}%`) } },
         },
         plugins: { legend: { position: 'bottom' } },
