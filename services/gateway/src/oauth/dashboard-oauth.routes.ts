@@ -74,7 +74,8 @@ export function dashboardOAuthRoutes(deps: {
     }
     const answer = await store.registerApp({ merchant_id: owner.merchant_id, ...parsed.data }, opts(res));
     await audit(res, owner, 'oauth_app.created', answer.app?.id ?? '');
-    res.status(201).json({ app: toAppBody(answer.app), client_id: answer.app?.id, client_secret: answer.client_secret });
+    // The secret appears here once; it is stored sealed and never answered again.
+    res.status(201).json({ ...toAppBody(answer.app), client_secret: answer.client_secret });
   });
 
   router.delete('/oauth/apps/:id', async (req, res) => {
