@@ -11,8 +11,9 @@ import { stackInfo } from './support/stack-info';
 
 // The owner's dashboard (issue 19) in Debian's Chromium against the whole stack: the static mount,
 // signing in, a restricted test key created in the UI, used from here on /v1, revoked in the UI
-// and refused at once; payouts by API turned off and on in the UI around a payout by API; every
-// page visited (no script error, a title, labelled controls) and screenshotted to the artifacts.
+// and refused at once; payouts by API turned off and on in the UI around a payout by API; a refund,
+// a webhook endpoint, dispute evidence and TOTP done in the UI; every page visited (no script
+// error, a title, labelled controls) and screenshotted to the artifacts.
 
 const ARTIFACTS = path.resolve(__dirname, '../../../.local/e2e-artifacts');
 const OWNER = { email: 'owner@orquestra.test', password: 'orquestra-dev-123' };
@@ -245,6 +246,25 @@ describe('dashboard: the static app at /dashboard', () => {
     await row.getByRole('button', { name: 'Entregas' }).click();
     await page.getByRole('heading', { name: /Entregas de we_/ }).waitFor();
     await shot(page, 'webhook-created');
+  });
+
+  it('answers an open MED dispute with evidence in the UI', async () => {
+    const paid = await api('POST', '/v1/payments', { body: pixPayment({ amount: 3000 }), idempotencyKey: randomUUID() });
+    expect((await api('POST', `/v1/payments/${paid.body.id}/simulate`)).status).toBe(200);
+    const dispute = await api('POST', `/v1/payments/${paid.body.id}/simulate-dispute`, { body: {} });
+    expect(dispute.status).toBe(201);
+
+    await page.goto(dashboardUrl('/disputas'));
+    const row = page.locator('tr', { hasText: dispute.body.id as string });
+    await row.getByRole('button', { name: 'Enviar provas' }).click();
+    const form = page.getByRole('form', { name: 'Enviar provas' });
+    await form.getByLabel('Explicação').fill('O comprador recebeu o produto: entrega confirmada pelos Correios.');
+    await form.getByLabel('Links de comprovantes').fill('https://loja.exemplo.com.br/entregas/123.pdf');
+    await shot(page, 'dispute-evidence');
+    await form.getByRole('button', { name: 'Enviar provas' }).click();
+    await row.getByText('Provas enviadas em').waitFor();
+    const read = await api('GET', `/v1/disputes/${dispute.body.id}`);
+    expect(read.body.evidence).toMatchObject({ text: expect.stringContaining('entrega confirmada'), urls: ['https://loja.exemplo.com.br/entregas/123.pdf'] });
   });
 
   it('signs up a new merchant, turns TOTP on, and the next sign-in asks for the code', async () => {
