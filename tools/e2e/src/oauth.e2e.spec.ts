@@ -3,6 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { owners } from '@orquestra/contracts';
+import { createRpcClient } from '@orquestra/platform';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { api, pixPayment } from './support/api';
 import { stackInfo } from './support/stack-info';
@@ -86,8 +88,16 @@ describe('OAuth apps', () => {
     clientId = registered.body.client_id as string;
     clientSecret = registered.body.client_secret as string;
 
-    // The merchant that authorizes it: the seeded one (it has test accounts), signed in as its owner.
-    await merchantOwner.enter('/session', stackInfo().owner);
+    // The merchant that authorizes it: the seeded one (it has test accounts), through an owner of
+    // this suite's own (the seeded owner's sign-ins are other suites' and rate-limited per e-mail).
+    const ownerEmail = `dono-oauth-${suffix}@orquestra.dev`;
+    const ownersRpc = createRpcClient(owners.OwnersServiceService, `127.0.0.1:${stackInfo().ports.accounts}`, { deadlineMs: 10_000 });
+    try {
+      await ownersRpc.createOwner({ merchant_id: stackInfo().merchantId, email: ownerEmail, password: PASSWORD, reset_password: true });
+    } finally {
+      ownersRpc.close();
+    }
+    await merchantOwner.enter('/session', { email: ownerEmail, password: PASSWORD });
     merchantSession = merchantOwner.session;
 
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
