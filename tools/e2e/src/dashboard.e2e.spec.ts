@@ -22,7 +22,7 @@ const OWNER = { email: 'owner@orquestra.test', password: 'orquestra-dev-123' };
  * What the running gateway offers, asked once when the file loads (jest decides skips before tests
  * run): the dashboard API of engineer A's side of issue 19, and the seeded owner's sign-in.
  */
-function probeBackend(): { dashboardApi: boolean; seededOwner: boolean } {
+function probeBackend(): { dashboardApi: boolean; seededOwner: boolean; oauthApps: boolean } {
   const script = `
     const base = process.argv[1];
     (async () => {
@@ -30,22 +30,26 @@ function probeBackend(): { dashboardApi: boolean; seededOwner: boolean } {
       const body = await me.json().catch(() => ({}));
       const dashboardApi = !(me.status === 404 && body?.error?.code === 'route_not_found');
       let seededOwner = false;
+      let oauthApps = false;
       if (dashboardApi) {
         const signIn = await fetch(base + '/dashboard/api/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(${JSON.stringify(OWNER)}) });
         seededOwner = signIn.status === 200;
+        const cookie = (signIn.headers.getSetCookie?.() ?? []).map((c) => c.split(';')[0]).join('; ');
+        if (seededOwner) oauthApps = (await fetch(base + '/dashboard/api/oauth/apps', { headers: { cookie } })).status === 200;
       }
-      process.stdout.write(JSON.stringify({ dashboardApi, seededOwner }));
-    })().catch(() => process.stdout.write('{"dashboardApi":false,"seededOwner":false}'));`;
+      process.stdout.write(JSON.stringify({ dashboardApi, seededOwner, oauthApps }));
+    })().catch(() => process.stdout.write('{"dashboardApi":false,"seededOwner":false,"oauthApps":false}'));`;
   const run = spawnSync(process.execPath, ['-e', script, stackInfo().baseUrl], { encoding: 'utf8', timeout: 15_000 });
   try {
-    return JSON.parse(run.stdout) as { dashboardApi: boolean; seededOwner: boolean };
+    return JSON.parse(run.stdout) as { dashboardApi: boolean; seededOwner: boolean; oauthApps: boolean };
   } catch {
-    return { dashboardApi: false, seededOwner: false };
+    return { dashboardApi: false, seededOwner: false, oauthApps: false };
   }
 }
 
 const backend = probeBackend();
 const NO_API = 'skipped: GET /dashboard/api/me answers 404 route_not_found (the dashboard API is not in this gateway yet)';
+const NO_OAUTH = 'skipped: GET /dashboard/api/oauth/apps does not answer 200 for the seeded owner (the OAuth routes are not in this gateway yet)';
 const NO_SEED = 'skipped: the stack seed has no owner@orquestra.test (payouts need the seeded merchant, its Efí account and saved Pix key)';
 
 const dashboardUrl = (route = '') => `${stackInfo().baseUrl}/dashboard${route}`;
@@ -265,6 +269,23 @@ describe('dashboard: the static app at /dashboard', () => {
     await row.getByText('Provas enviadas em').waitFor();
     const read = await api('GET', `/v1/disputes/${dispute.body.id}`);
     expect(read.body.evidence).toMatchObject({ text: expect.stringContaining('entrega confirmada'), urls: ['https://loja.exemplo.com.br/entregas/123.pdf'] });
+  });
+
+  (backend.oauthApps ? it : it.skip)(`registers an OAuth app (client secret shown once) and deletes it in the UI${backend.oauthApps ? '' : ` (${NO_OAUTH})`}`, async () => {
+    await page.goto(dashboardUrl('/desenvolvedores/oauth'));
+    const form = page.getByRole('form', { name: 'Registrar app OAuth' });
+    const name = `App E2E ${randomUUID().slice(0, 6)}`;
+    await form.getByLabel('Nome do app').fill(name);
+    await form.getByLabel('URLs de redirecionamento').fill('https://app.exemplo.com.br/oauth/callback');
+    await form.getByRole('button', { name: 'Registrar app' }).click();
+    const secret = await page.locator('.secret input').inputValue();
+    expect(secret.length).toBeGreaterThan(16);
+    const row = page.locator('tr', { hasText: name });
+    await row.waitFor();
+    await shot(page, 'oauth-app-created');
+    await row.getByRole('button', { name: 'Excluir', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Excluir app' }).click();
+    await row.waitFor({ state: 'detached' });
   });
 
   it('signs up a new merchant, turns TOTP on, and the next sign-in asks for the code', async () => {

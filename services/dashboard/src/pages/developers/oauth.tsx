@@ -45,6 +45,8 @@ export function OAuthPage() {
     const app = await api<OAuthApp>('POST', '/oauth/apps', { body: { name, redirect_uris: redirects.split(/[\s,]+/).filter(Boolean), ...(logo ? { logo_url: logo } : {}) } });
     setCreated(app);
     setName('');
+    setRedirects('');
+    setLogo('');
     apps.reload();
   });
   const removeApp = useAction(async (id: string) => {
