@@ -49,7 +49,8 @@ const ADDRESSES = {
 // Variables without a default in the services' config.ts (or whose default is wrong in a cluster).
 const REQUIRED_ENV = {
   // The gateway's broker connection carries only cache signals (a revoked API key dropped at once).
-  gateway: ['HTTP_PORT', 'PUBLIC_BASE_URL', 'PAY_BASE_URL', 'NODE_ENV', 'AMQP_URL', 'EVENTS_EXCHANGE'],
+  // OAUTH_COOKIE_KEYS: one list shared by every replica, or a consent crosses replicas and fails.
+  gateway: ['HTTP_PORT', 'PUBLIC_BASE_URL', 'PAY_BASE_URL', 'NODE_ENV', 'AMQP_URL', 'EVENTS_EXCHANGE', 'OAUTH_COOKIE_KEYS'],
   accounts: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'METRICS_PORT', 'OWNER_SECRETS_KEYS'],
   payments: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS', 'PUBLIC_BASE_URL', 'PAY_BASE_URL'],
   routing: ['MONGO_URL', 'AMQP_URL', 'GRPC_ADDRESS'],
@@ -126,7 +127,7 @@ function checkCommon(label, objects, metrics) {
     }
     if (name !== 'vault') check(!env.has('CARD_ENCRYPTION_KEYS') && !env.has('FINGERPRINT_KEY'), `${where}: only the vault gets the card keys`);
     if (name !== 'tracking') check(!env.has('INTEGRATION_CREDENTIALS_KEYS'), `${where}: only tracking gets INTEGRATION_CREDENTIALS_KEYS`);
-    for (const secretVar of ['MONGO_URL', 'AMQP_URL', 'CREDENTIALS_ENCRYPTION_KEYS', 'WEBHOOK_SECRETS_ENCRYPTION_KEYS', 'CARD_ENCRYPTION_KEYS', 'FINGERPRINT_KEY', 'INTEGRATION_CREDENTIALS_KEYS']) {
+    for (const secretVar of ['MONGO_URL', 'AMQP_URL', 'CREDENTIALS_ENCRYPTION_KEYS', 'WEBHOOK_SECRETS_ENCRYPTION_KEYS', 'CARD_ENCRYPTION_KEYS', 'FINGERPRINT_KEY', 'INTEGRATION_CREDENTIALS_KEYS', 'OAUTH_COOKIE_KEYS']) {
       if (env.has(secretVar)) check(env.get(secretVar).valueFrom?.secretKeyRef, `${where}: ${secretVar} comes from a Secret`);
     }
 
