@@ -34,13 +34,21 @@ export function DisputesPage() {
               rows={list.data}
               rowKey={(dispute) => dispute.id}
               columns={[
-                { header: 'Disputa', cell: (dispute) => <span class="mono">{dispute.id}</span> },
-                { header: 'Tipo', cell: (dispute) => (dispute.kind === 'med' ? 'MED (Pix)' : 'Chargeback') },
+                {
+                  header: 'Disputa',
+                  cell: (dispute) => (
+                    <>
+                      {dispute.kind === 'med' ? 'MED (Pix)' : 'Chargeback'}
+                      <br />
+                      <small class="mono muted">{dispute.id}</small>
+                    </>
+                  ),
+                },
                 { header: 'Valor', cell: (dispute) => <Money cents={dispute.amount} />, class: 'num' },
                 { header: 'Situação', cell: (dispute) => <Badge status={dispute.status} /> },
                 { header: 'Motivo', cell: (dispute) => dispute.reason ?? '—' },
                 { header: 'Prazo', cell: (dispute) => <When at={dispute.due_at} /> },
-                { header: 'Pagamento', cell: (dispute) => <Link href={`/pagamentos/${dispute.payment_id}`}>{dispute.payment_id}</Link> },
+                { header: 'Pagamento', cell: (dispute) => <Link href={`/pagamentos/${dispute.payment_id}`} class="break">{dispute.payment_id}</Link> },
                 {
                   header: 'Ações',
                   cell: (dispute) =>
