@@ -18,14 +18,16 @@ const ctx = {} as never;
 const PASSWORD = 'senha-muito-boa-1';
 
 /** One accounts replica: its own connection to the shared store, its own handlers. */
-async function replica(url: string, dbName: string, limits = { windowMs: 60_000, maxPerEmail: 5, maxPerIp: 1_000 }) {
+const OLD_KEY = `t1:${randomBytes(32).toString('base64')}`;
+
+async function replica(url: string, dbName: string, limits = { windowMs: 60_000, maxPerEmail: 5, maxPerIp: 1_000 }, sealKeys = OLD_KEY) {
   const db = await connectDatabase({ url, dbName, logger: pino({ level: 'silent' }) });
   const models = { ...registerAccountsModels(db), ...registerOwnerModels(db) };
   await ensureIndexes(db);
   const audit = new AuditStore(models.audit);
   const revoked: string[] = [];
   const keys = accountsHandlers(models, { audit, onKeyRevoked: async ({ key_id }) => void revoked.push(key_id) });
-  const box = SecretBox.fromConfig(`t1:${randomBytes(32).toString('base64')}`);
+  const box = SecretBox.fromConfig(sealKeys);
   const rpc = ownersHandlers({ models, box, limiter: new SignInLimiter(models.signInCounters, limits), audit, sessionTtlHours: 12 });
   return { db, models, rpc, keys, revoked };
 }
@@ -153,6 +155,23 @@ describe('owners against the real store', () => {
     const log = await rpc.listAudit({ merchant_id: up.merchant!.id, limit: 2, starting_after: '' }, ctx);
     expect(log.data.map((e) => e.action)).toEqual(['session.signed_in', 'totp.enabled']);
     expect(log.has_more).toBe(true);
+  });
+
+  it('seals a TOTP secret again with the newest key at the next sign-in after a key rotation', async () => {
+    const up = await rpc.signUp({ merchant_name: 'Rotação', email: 'rotacao@loja.com', password: PASSWORD, ip: '' }, ctx);
+    const actor = { owner_id: up.owner!.id, email: up.owner!.email, ip: '' };
+    const { secret } = await rpc.setupTotp({ actor }, ctx);
+    await rpc.enableTotp({ actor, code: totpCode(secret) }, ctx);
+    expect((await a.models.owners.findById(actor.owner_id).lean())!.totp_secret!.key_id).toBe('t1');
+    const rotated = await replica(url, dbName, undefined, `t2:${randomBytes(32).toString('base64')},${OLD_KEY}`);
+    try {
+      const next = totpCode(secret, Math.floor(Date.now() / 1000) + 30);
+      const signedIn = await rotated.rpc.signIn({ email: 'rotacao@loja.com', password: PASSWORD, totp_code: next, ip: '' }, ctx);
+      expect(signedIn.outcome).toBe(SignInOutcome.SIGN_IN_OUTCOME_SIGNED_IN);
+      expect((await a.models.owners.findById(actor.owner_id).lean())!.totp_secret!.key_id).toBe('t2');
+    } finally {
+      await rotated.db.close();
+    }
   });
 
   it('creates the seed owner of an existing merchant once, resetting its password when asked', async () => {

@@ -147,6 +147,12 @@ export function ownersHandlers(deps: OwnersDeps): Handlers<typeof owners.OwnersS
           step !== undefined &&
           (await models.owners.updateOne({ _id: owner._id, totp_enabled: true, totp_last_step: { $lt: step } }, { $set: { totp_last_step: step } })).modifiedCount === 1;
         if (!accepted) return { outcome: SignInOutcome.SIGN_IN_OUTCOME_TOTP_REQUIRED, retry_after_seconds: 0 };
+        // Key rotation (OWNER_SECRETS_KEYS): a secret sealed with an older key is sealed again with
+        // the current one, guarded by the old seal so a concurrent change is never overwritten.
+        const sealed = owner.totp_secret;
+        if (sealed && box.needsReseal(sealed)) {
+          await models.owners.updateOne({ _id: owner._id, 'totp_secret.iv': sealed.iv }, { $set: { totp_secret: box.seal(box.open(sealed)) } });
+        }
       }
       const merchant = await merchantOf(owner);
       const session = await openSession(owner, ip);
