@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import type { ErrorCode } from '@orquestra/platform';
 import { errorResponses, json } from '../openapi/openapi.helpers';
+import { registerDashboardOAuthPaths } from '../oauth/dashboard-oauth.openapi';
 import { ErrorBodySchema } from '../schemas/error.response.schema';
 import { z } from '../schemas/zod-openapi';
 import {
@@ -110,6 +111,9 @@ export function buildDashboardOpenApiDocument(options: { serverUrl: string }): R
     request: { headers: CsrfHeader, query: ModeQuery, body: { content: { 'application/json': { schema: PayoutDestinationBodySchema } } } },
     responses: { 201: json(PayoutDestinationSchema, 'A chave salva (a mesma, se já estava salva).'), ...errorResponses('parameter_missing', 'parameter_invalid', 'invalid_json', ...MUTATION_ERRORS) },
   });
+
+  // The OAuth apps' routes (services/gateway/src/oauth, docs/oauth.md).
+  registerDashboardOAuthPaths(registry);
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

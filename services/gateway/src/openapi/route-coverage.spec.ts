@@ -2,6 +2,8 @@ import { createApp } from '../http/app';
 import { TEST_SETTINGS, alwaysReady, silentLogger } from '../testing/fixtures';
 import { fakeClients } from '../testing/fake-clients';
 import { buildDashboardOpenApiDocument } from '../dashboard-api/dashboard-api.openapi';
+import { dashboardOAuthRoutes } from '../oauth/dashboard-oauth.routes';
+import type { OAuthClients } from '../oauth/oauth.clients';
 import { buildOpenApiDocument } from './openapi.document';
 
 // Walks the routers of the real express app and fails when a route it serves is missing from the
@@ -45,7 +47,9 @@ function documentedRoutes(build: typeof buildOpenApiDocument = buildOpenApiDocum
 const PUBLIC_V1 = new Set(['GET /v1/openapi.json', 'GET /v1/cards/fields.js', 'POST /v1/cards/tokenize', 'GET /v1/tracking.js']);
 
 describe('OpenAPI route coverage', () => {
-  const app = createApp({ clients: fakeClients(), logger: silentLogger, readiness: alwaysReady, settings: TEST_SETTINGS });
+  // The OAuth apps' dashboard routes come with main.ts's OAuth server; mounted here as there.
+  const dashboardRoutes = [dashboardOAuthRoutes({ clients: {} as OAuthClients, logger: silentLogger })];
+  const app = createApp({ clients: fakeClients(), logger: silentLogger, readiness: alwaysReady, settings: TEST_SETTINGS, dashboardRoutes });
   const stack = (app as unknown as { router: { stack: RouterLayer[] } }).router.stack;
   const all = [...new Set(servedRoutes(stack))].sort();
   // /dashboard/api has its own document (the owner's routes, which no API key reaches); its
