@@ -375,6 +375,18 @@ describe('dashboard: the static app at /dashboard', () => {
     await page.goto(dashboardUrl('/desenvolvedores/auditoria'));
     await page.getByText('Chave de API revogada').first().waitFor();
 
+    // Live mode: chosen in the header, kept across a reload, no test banner; then back to test.
+    await page.goto(dashboardUrl('/saldos'));
+    await page.getByRole('radio', { name: 'Produção' }).check();
+    await page.reload();
+    await page.locator('main h1').waitFor();
+    expect(await page.getByRole('radio', { name: 'Produção' }).isChecked()).toBe(true);
+    expect(await page.getByRole('note').count()).toBe(0);
+    await page.waitForFunction(() => !document.querySelector('.loading'), undefined, { timeout: 15_000 });
+    await shot(page, 'live-mode');
+    await page.getByRole('radio', { name: 'Teste' }).check();
+    expect(await page.getByRole('note').textContent()).toContain('Modo de teste');
+
     // Small screens: the navigation folds behind the Menu button.
     await page.setViewportSize({ width: 390, height: 800 });
     await page.goto(dashboardUrl('/pagamentos'));
