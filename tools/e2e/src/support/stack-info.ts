@@ -26,6 +26,8 @@ export interface StackInfo {
   merchantId: string;
   /** The seeded merchant's owner: the dashboard's sign-in (owner@orquestra.test in the test stack too). */
   owner: { email: string; password: string };
+  /** Sign-in attempts one e-mail may make per 15 minutes in this stack before 429. */
+  signInMaxPerEmail: number;
   testProviderAccountId: string;
   liveProviderAccountId: string;
   emulatorClientId: string;
