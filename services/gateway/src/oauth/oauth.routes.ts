@@ -1,3 +1,4 @@
+import { common } from '@orquestra/contracts';
 import { AppError, type Logger } from '@orquestra/platform';
 import express, { Router, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
@@ -24,6 +25,7 @@ export function cookieValue(header: string | undefined, name: string): string | 
 }
 
 interface OwnerOfRequest {
+  ownerId: string;
   merchantId: string;
   merchantName: string;
   ownerEmail: string;
@@ -54,7 +56,7 @@ export function oauthRoutes(deps: {
     try {
       const answer = await clients.owners.authenticateSession({ token }, { requestId: res.locals.requestId });
       if (!answer.owner || !answer.merchant) return undefined;
-      return { merchantId: answer.merchant.id, merchantName: answer.merchant.name, ownerEmail: answer.owner.email };
+      return { ownerId: answer.owner.id, merchantId: answer.merchant.id, merchantName: answer.merchant.name, ownerEmail: answer.owner.email };
     } catch (error) {
       if (error instanceof AppError && error.code === 'unauthenticated') return undefined;
       throw error;
@@ -141,6 +143,18 @@ export function oauthRoutes(deps: {
       if (rejected.length > 0) grant.rejectOIDCScope(rejected.join(' '));
       const grantId = await grant.save();
       logger.info({ request_id: res.locals.requestId, merchant_id: owner.merchantId, client_id: details.params.client_id, mode, access }, 'oauth app authorized');
+      await clients.owners
+        .recordAudit(
+          {
+            merchant_id: owner.merchantId,
+            actor: { owner_id: owner.ownerId, email: owner.ownerEmail, ip: req.ip ?? '' },
+            action: 'oauth_authorization.created',
+            target: `${String(details.params.client_id)} ${access} (${grantId})`,
+            mode: mode === 'live' ? common.Mode.MODE_LIVE : common.Mode.MODE_TEST,
+          },
+          { requestId: res.locals.requestId },
+        )
+        .catch((error: unknown) => logger.warn({ err: error, request_id: res.locals.requestId }, 'audit entry not recorded'));
       await provider.interactionFinished(req, res, { login: { accountId: owner.merchantId, remember: false }, consent: { grantId } }, { mergeWithLastSubmission: false });
     });
   });
