@@ -43,10 +43,10 @@ const schema = new Schema<IntegrationDoc>(
     name: { type: String, required: true },
     enabled: { type: Boolean, required: true },
     sales: { type: String, enum: INTEGRATION_SALES, required: true },
-    // The kind's options, checked by checkIntegrationInput: plain texts.
-    options: { type: Schema.Types.Mixed, default: {} },
+    // The kind's options, checked by checkIntegrationInput: plain texts by option name.
+    options: { type: Map, of: String, default: {} },
     credentials_sealed: { type: sealedSchema, required: true },
-    credentials_last4: { type: Schema.Types.Mixed, default: {} },
+    credentials_last4: { type: Map, of: String, default: {} },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

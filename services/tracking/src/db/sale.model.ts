@@ -33,6 +33,18 @@ export interface SaleDoc {
   updated_at: Date;
 }
 
+/** The buyer as the payment names them (snapshotOf in sales.service.ts: every field, null when absent). */
+const customerSchema = new Schema<SaleDoc['customer']>(
+  {
+    name: { type: String, default: null },
+    email: { type: String, default: null },
+    phone: { type: String, default: null },
+    document: { type: String, default: null },
+    ip: { type: String, default: null },
+  },
+  { _id: false, minimize: false },
+);
+
 const schema = new Schema<SaleDoc>(
   {
     _id: { type: String, required: true },
@@ -46,8 +58,9 @@ const schema = new Schema<SaleDoc>(
     fee: { type: Number, default: null },
     net: { type: Number, default: null },
     description: { type: String, default: null },
-    customer: { type: Schema.Types.Mixed, required: true },
-    tracking: { type: Schema.Types.Mixed, default: {} },
+    customer: { type: customerSchema, required: true },
+    // The payment's tracking keys (libs/contracts TRACKING_KEYS) and their texts.
+    tracking: { type: Map, of: String, default: {} },
     subscription_id: { type: String, default: null },
     payment_created_at: { type: Date, required: true },
     approved_at: { type: Date, default: null },

@@ -23,7 +23,8 @@ const schema = new Schema<VisitDoc>(
     _id: { type: String, required: true },
     merchant_id: { type: String, required: true },
     mode: { type: String, enum: ['test', 'live'], required: true },
-    tracking: { type: Schema.Types.Mixed, default: {} },
+    // The spec's tracking keys (libs/contracts TRACKING_KEYS) and their texts.
+    tracking: { type: Map, of: String, default: {} },
     ip: { type: String, default: null },
     user_agent: { type: String, default: null },
     url: { type: String, default: null },

@@ -131,7 +131,7 @@ export class DeliveriesService {
       outbox_lease: null,
     };
     try {
-      await this.deliveries.collection.insertOne(doc as never);
+      await this.deliveries.create(doc);
       return doc;
     } catch (error) {
       if (isDuplicateKeyError(error)) return null;
@@ -143,10 +143,10 @@ export class DeliveriesService {
     const lower = lowerStages(stage);
     if (lower.length === 0) return;
     const now = new Date();
-    await this.deliveries.collection.updateMany(
+    await this.deliveries.updateMany(
       // One on its way to the tool is left to finish (it may well arrive): its answer is recorded,
       // and the higher stage waits for it.
-      { integration_id: integrationId, payment_id: paymentId, nonce: '', status: 'pending', event: { $in: lower }, $or: [{ sending_until: null }, { sending_until: { $lte: now } }] } as never,
+      { integration_id: integrationId, payment_id: paymentId, nonce: '', status: 'pending', event: { $in: lower }, $or: [{ sending_until: null }, { sending_until: { $lte: now } }] },
       { $set: { status: 'superseded', reason: 'superseded', reason_text: REASON_TEXT.superseded, due_at: null, next_attempt_at: null, updated_at: now } },
     );
   }
@@ -177,7 +177,7 @@ export class DeliveriesService {
       const inFlight = await this.deliveries.exists({ integration_id: claimed.integration_id, payment_id: claimed.payment_id, nonce: '', event: { $in: lowerStages(claimed.event) }, sending_until: { $gt: now } });
       if (inFlight) {
         const at = new Date(now.getTime() + 500);
-        await this.deliveries.collection.updateOne({ _id: claimed._id, status: 'pending' } as never, { $set: { due_at: at } });
+        await this.deliveries.updateOne({ _id: claimed._id, status: 'pending' }, { $set: { due_at: at } });
         return this.options.kickAt(at);
       }
     }
@@ -188,8 +188,8 @@ export class DeliveriesService {
     if (isOrderStage(claimed.event)) {
       // Marked on its way only while still pending: one superseded meanwhile is not sent at all,
       // and a higher stage checking for one on its way sees this mark (written before the send).
-      const marked = await this.deliveries.collection.updateOne(
-        { _id: claimed._id, status: 'pending' } as never,
+      const marked = await this.deliveries.updateOne(
+        { _id: claimed._id, status: 'pending' },
         { $set: { sending_until: new Date(Date.now() + this.options.toolTimeoutMs + 1_000) } },
       );
       if (marked.matchedCount === 0) return;
@@ -220,11 +220,14 @@ export class DeliveriesService {
     const attempts = claimed.attempts + 1;
     const next = nextAttemptAt(attempts, this.options.retryScheduleMs, new Date());
     if (!next) return this.finish(claimed, 'failed', 'retries_exhausted', record);
-    const updated = await this.deliveries.collection.findOneAndUpdate(
-      { _id: claimed._id, status: 'pending' } as never,
-      { $set: { ...record, attempts, due_at: next, next_attempt_at: next, sending_until: null, updated_at: new Date() } },
-      { returnDocument: 'after' },
-    );
+    const updated = await this.deliveries
+      .findOneAndUpdate(
+        { _id: claimed._id, status: 'pending' },
+        { $set: { ...record, attempts, due_at: next, next_attempt_at: next, sending_until: null, updated_at: new Date() } },
+        { new: true },
+      )
+      .lean<DeliveryDoc>()
+      .exec();
     if (!updated) await this.recordOnly(claimed, attempts, record);
     else this.options.kickAt(next);
     this.options.onOutcome?.(claimed.kind, 'retry');
@@ -254,26 +257,26 @@ export class DeliveriesService {
     const publish = status === 'failed' && claimed.nonce === '';
     const after = { ...claimed, ...set } as DeliveryDoc;
     const update = publish ? withOutbox({ $set: set }, [deliveryFailedEvent(after)]) : { $set: set };
-    const updated = await this.deliveries.collection.findOneAndUpdate({ _id: claimed._id, status: 'pending' } as never, update, { returnDocument: 'after' });
+    const updated = await this.deliveries.findOneAndUpdate({ _id: claimed._id, status: 'pending' }, update, { new: true }).lean<DeliveryDoc>().exec();
     if (!updated) {
       if (record) await this.recordOnly(claimed, attempts, record, status === 'delivered' ? now : null);
       return;
     }
     this.options.onOutcome?.(claimed.kind, reason ?? status);
-    if (publish) await this.outbox.flush(this.deliveries.collection as never, claimed._id);
+    if (publish) await this.outbox.flush(this.deliveries.collection, claimed._id);
   }
 
   private async recordOnly(claimed: DeliveryDoc, attempts: number, record: AttemptRecord, deliveredAt: Date | null = null): Promise<void> {
-    await this.deliveries.collection.updateOne(
-      { _id: claimed._id } as never,
+    await this.deliveries.updateOne(
+      { _id: claimed._id },
       { $set: { ...record, attempts, sending_until: null, updated_at: new Date(), ...(deliveredAt ? { delivered_at: deliveredAt } : {}) } },
     );
   }
 
   /** An integration was deleted: its pending sends are dropped (kept as not sent, with the reason). */
   async integrationDeleted(integration: IntegrationDoc): Promise<void> {
-    await this.deliveries.collection.updateMany(
-      { integration_id: integration._id, status: 'pending' } as never,
+    await this.deliveries.updateMany(
+      { integration_id: integration._id, status: 'pending' },
       { $set: { status: 'not_sent', reason: 'integration_deleted', reason_text: REASON_TEXT.integration_deleted, due_at: null, next_attempt_at: null, updated_at: new Date() } },
     );
   }

@@ -125,7 +125,7 @@ export class IntegrationsService {
       created_at: now,
       updated_at: now,
     };
-    await this.integrations.collection.insertOne(doc as never);
+    await this.integrations.create(doc);
     await this.changed(scope.merchantId);
     return doc;
   }
@@ -161,21 +161,20 @@ export class IntegrationsService {
         set.credentials_sealed = this.box.seal(JSON.stringify(credentials));
         set.credentials_last4 = last4Of(credentials);
       }
-      const updated = await this.integrations.collection.findOneAndUpdate(
-        { _id: current._id, merchant_id: scope.merchantId, updated_at: current.updated_at } as never,
-        { $set: set },
-        { returnDocument: 'after' },
-      );
+      const updated = await this.integrations
+        .findOneAndUpdate({ _id: current._id, merchant_id: scope.merchantId, updated_at: current.updated_at }, { $set: set }, { new: true })
+        .lean<IntegrationDoc>()
+        .exec();
       if (updated) {
         await this.changed(scope.merchantId);
-        return updated as unknown as IntegrationDoc;
+        return updated;
       }
     }
     throw new AppError('service_unavailable', { param: 'integration', message: 'A integração foi alterada ao mesmo tempo por outra chamada: tente de novo.' });
   }
 
   async delete(scope: CallerScope, id: string): Promise<IntegrationDoc> {
-    const deleted = id ? ((await this.integrations.collection.findOneAndDelete({ _id: id, merchant_id: scope.merchantId, ...visibleTo(scope) } as never)) as unknown as IntegrationDoc | null) : null;
+    const deleted = id ? await this.integrations.findOneAndDelete({ _id: id, merchant_id: scope.merchantId, ...visibleTo(scope) }).lean<IntegrationDoc>().exec() : null;
     if (!deleted) throw integrationNotFound();
     await this.changed(scope.merchantId);
     await this.onDeleted(deleted);

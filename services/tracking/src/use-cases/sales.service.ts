@@ -82,7 +82,7 @@ export class SalesService {
       created_at: now,
       updated_at: now,
     };
-    const inserted = await this.sales.collection.insertOne(doc as never).then(
+    const inserted = await this.sales.create(doc).then(
       () => true,
       (error: unknown) => {
         if (isDuplicateKeyError(error)) return false;
@@ -90,11 +90,10 @@ export class SalesService {
       },
     );
     if (!inserted) {
-      const id = { _id: object.id } as never;
-      await this.sales.collection.updateOne({ ...(id as object), snapshot_at: { $lt: snapshot.snapshot_at } } as never, { $set: { ...snapshot, updated_at: now } });
+      await this.sales.updateOne({ _id: object.id, snapshot_at: { $lt: snapshot.snapshot_at } }, { $set: { ...snapshot, updated_at: now } });
       // Instants first, so deliveries made for the stage see them.
-      if (doc.approved_at) await this.sales.collection.updateOne({ _id: object.id, approved_at: null } as never, { $set: { approved_at: doc.approved_at } });
-      if (doc.refunded_at) await this.sales.collection.updateOne({ _id: object.id, refunded_at: null } as never, { $set: { refunded_at: doc.refunded_at } });
+      if (doc.approved_at) await this.sales.updateOne({ _id: object.id, approved_at: null }, { $set: { approved_at: doc.approved_at } });
+      if (doc.refunded_at) await this.sales.updateOne({ _id: object.id, refunded_at: null }, { $set: { refunded_at: doc.refunded_at } });
       if (stage) await this.moveStage(object.id, stage, now);
     }
     if (stage && (await this.wantsDeliveries(event.merchant_id, event.mode))) await this.deliverIfAt(object.id, stage);
@@ -109,7 +108,7 @@ export class SalesService {
     const known = await this.sales.exists({ _id: paymentId });
     if (!known) throw new SaleNotKnownYet(paymentId);
     const at = new Date(event.created * 1000);
-    await this.sales.collection.updateOne({ _id: paymentId, chargedback_at: null } as never, { $set: { chargedback_at: at } });
+    await this.sales.updateOne({ _id: paymentId, chargedback_at: null }, { $set: { chargedback_at: at } });
     await this.moveStage(paymentId, stage, new Date());
     if (await this.wantsDeliveries(event.merchant_id, event.mode)) await this.deliverIfAt(paymentId, stage);
   }
@@ -117,7 +116,7 @@ export class SalesService {
   /** The one write that moves a stage: only to a higher rank (a same-rank stage never replaces the first). */
   private async moveStage(paymentId: string, stage: OrderStage, now: Date): Promise<void> {
     const rank = stageRank(stage);
-    await this.sales.collection.updateOne({ _id: paymentId, stage_rank: { $lt: rank } } as never, { $set: { stage, stage_rank: rank, updated_at: now } });
+    await this.sales.updateOne({ _id: paymentId, stage_rank: { $lt: rank } }, { $set: { stage, stage_rank: rank, updated_at: now } });
   }
 
   /**

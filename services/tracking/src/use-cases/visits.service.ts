@@ -43,11 +43,12 @@ export class VisitsService {
       $inc: { count: 1 },
     };
     try {
-      await this.visits.collection.updateOne({ _id: request.payment_id } as never, update, { upsert: true });
+      // Every field is in the update: no schema default is added to the insert (setDefaultsOnInsert).
+      await this.visits.updateOne({ _id: request.payment_id }, update, { upsert: true, setDefaultsOnInsert: false });
     } catch (error) {
       // Two first visits at once: one inserted, the other updates it.
       if (!isDuplicateKeyError(error)) throw error;
-      await this.visits.collection.updateOne({ _id: request.payment_id } as never, update);
+      await this.visits.updateOne({ _id: request.payment_id }, update);
     }
     await this.fillMissingTracking(request.payment_id, tracking);
   }
@@ -58,13 +59,13 @@ export class VisitsService {
    */
   private async fillMissingTracking(paymentId: string, tracking: Record<string, string>): Promise<void> {
     for (let attempt = 0; attempt < FILL_TRIES; attempt++) {
-      const current = await this.visits.collection.findOne({ _id: paymentId } as never, { projection: { tracking: 1 } });
-      const stored = ((current as { tracking?: Record<string, string> } | null)?.tracking ?? {}) as Record<string, string>;
+      const current = await this.visits.findOne({ _id: paymentId }, { tracking: 1 }).lean<Pick<VisitDoc, '_id' | 'tracking'>>().exec();
+      const stored = current?.tracking ?? {};
       const missing = Object.keys(tracking).filter((key) => !(key in stored));
       if (missing.length === 0) return;
       const filter = Object.fromEntries([['_id', paymentId], ...missing.map((key) => [`tracking.${key}`, { $exists: false }])]);
       const set = Object.fromEntries(missing.map((key) => [`tracking.${key}`, tracking[key]]));
-      const result = await this.visits.collection.updateOne(filter as never, { $set: set });
+      const result = await this.visits.updateOne(filter, { $set: set });
       if (result.modifiedCount === 1) return;
     }
   }
