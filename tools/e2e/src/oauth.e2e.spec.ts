@@ -202,6 +202,18 @@ describe('OAuth apps', () => {
     await context.close();
   });
 
+  it('sends the browser back with access_denied when the merchant refuses', async () => {
+    const page = await signedInPage();
+    await page.goto(authorizeUrl('payments:full mode:test', pkcePair().challenge, 'refused'));
+    await page.getByRole('heading', { name: /Conector Parceiro quer acessar/ }).waitFor();
+    await Promise.all([page.waitForURL((url) => url.toString().startsWith(redirectUri)), page.getByRole('button', { name: 'Recusar' }).click()]);
+    const landed = new URL(page.url());
+    await page.context().close();
+    expect(landed.searchParams.get('error')).toBe('access_denied');
+    expect(landed.searchParams.get('state')).toBe('refused');
+    expect(landed.searchParams.get('code')).toBeNull();
+  });
+
   it('authorizes with code + PKCE, calls /v1, refreshes with rotation, and fails at once when revoked', async () => {
     const { challenge } = pkcePair();
     const code = await authorize({ mode: 'Teste', access: 'Acesso total' }, challenge, 'oauth-consent.png');

@@ -32,10 +32,11 @@ export function grantOfScope(scope: unknown): { mode: ModeName; access: OAuthAcc
   if (typeof scope !== 'string') return undefined;
   const scopes = new Set(scope.split(' '));
   const modes = (['test', 'live'] as const).filter((mode) => scopes.has(OAUTH_SCOPES[mode]));
-  if (modes.length !== 1) return undefined;
+  const [mode] = modes;
+  if (modes.length !== 1 || !mode) return undefined;
   if (!scopes.has(OAUTH_SCOPES.full) && !scopes.has(OAUTH_SCOPES.restricted)) return undefined;
   const access: OAuthAccessName = scopes.has(OAUTH_SCOPES.full) && !scopes.has(OAUTH_SCOPES.restricted) ? 'full' : 'restricted';
-  return { mode: modes[0]!, access };
+  return { mode, access };
 }
 
 /**
