@@ -20,7 +20,7 @@ const PASSWORD = 'senha-muito-boa-1';
 /** One accounts replica: its own connection to the shared store, its own handlers. */
 const OLD_KEY = `t1:${randomBytes(32).toString('base64')}`;
 
-async function replica(url: string, dbName: string, limits = { windowMs: 60_000, maxPerEmail: 5, maxPerIp: 1_000 }, sealKeys = OLD_KEY) {
+async function replica(url: string, dbName: string, limits = { windowMs: 60_000, maxPerEmail: 8, maxPerIp: 1_000 }, sealKeys = OLD_KEY) {
   const db = await connectDatabase({ url, dbName, logger: pino({ level: 'silent' }) });
   const models = { ...registerAccountsModels(db), ...registerOwnerModels(db) };
   await ensureIndexes(db);
@@ -101,8 +101,9 @@ describe('owners against the real store', () => {
       Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).rpc.signIn({ email: 'alvo@loja.com', password: 'chute-errado', totp_code: '', ip: `10.1.0.${i}` }, ctx)),
     );
     const limited = tries.filter((t) => t.outcome === SignInOutcome.SIGN_IN_OUTCOME_RATE_LIMITED);
-    expect(tries.filter((t) => t.outcome === SignInOutcome.SIGN_IN_OUTCOME_INVALID_CREDENTIALS)).toHaveLength(5);
-    expect(limited).toHaveLength(7);
+    // 8 per e-mail: the sign-up took one, so 7 guesses get an answer and 5 wait.
+    expect(tries.filter((t) => t.outcome === SignInOutcome.SIGN_IN_OUTCOME_INVALID_CREDENTIALS)).toHaveLength(7);
+    expect(limited).toHaveLength(5);
     expect(limited[0]!.retry_after_seconds).toBeGreaterThan(0);
     expect(limited[0]!.retry_after_seconds).toBeLessThanOrEqual(60);
     // Even the right password waits out the window.
@@ -117,6 +118,9 @@ describe('owners against the real store', () => {
         Array.from({ length: 6 }, (_, i) => (i % 2 ? ipA : ipB).rpc.signIn({ email: `spray${i}@loja.com`, password: 'x', totp_code: '', ip: '10.9.9.9' }, ctx)),
       );
       expect(tries.filter((t) => t.outcome === SignInOutcome.SIGN_IN_OUTCOME_RATE_LIMITED)).toHaveLength(3);
+      // Sign-ups from that address are stopped too, in Portuguese, and make nothing.
+      await expect(ipA.rpc.signUp({ merchant_name: 'Robô', email: 'robo@loja.com', password: PASSWORD, ip: '10.9.9.9' }, ctx)).rejects.toMatchObject({ code: 'rate_limited', message: expect.stringContaining('Aguarde') });
+      expect(await ipA.models.owners.countDocuments({ email: 'robo@loja.com' })).toBe(0);
     } finally {
       await ipA.db.close();
       await ipB.db.close();

@@ -91,7 +91,14 @@ export function ownersHandlers(deps: OwnersDeps): Handlers<typeof owners.OwnersS
     async signUp({ merchant_name, email, password, ip }) {
       const name = checkMerchantName(merchant_name);
       const address = checkEmail(email);
-      const passwordHash = await hashPassword(checkNewPassword(password));
+      checkNewPassword(password);
+      // Sign-ups share the sign-in counters (the IP's and the e-mail's): a script creating merchants
+      // from one address is stopped like one guessing passwords.
+      const charged = await limiter.charge(address, ip);
+      if (!charged.allowed) {
+        throw new AppError('rate_limited', { message: `Muitas tentativas a partir deste endereço. Aguarde ${Math.ceil(charged.retryAfterSeconds / 60)} minuto(s) e tente novamente.` });
+      }
+      const passwordHash = await hashPassword(password);
       const createdAt = now();
       const owner: OwnerDoc = {
         _id: newId('owner'),

@@ -52,7 +52,7 @@ export function buildDashboardOpenApiDocument(options: { serverUrl: string }): R
     summary: 'Cria um lojista com seu dono e abre uma sessão (cookie orq_session)',
     security: NONE,
     request: { body: { content: { 'application/json': { schema: SignUpBodySchema } } } },
-    responses: { 201: json(SessionAnswerSchema, 'Lojista e dono criados; sessão aberta.'), ...errorResponses('parameter_missing', 'parameter_invalid', 'invalid_json', 'service_unavailable', 'internal') },
+    responses: { 201: json(SessionAnswerSchema, 'Lojista e dono criados; sessão aberta.'), ...errorResponses('parameter_missing', 'parameter_invalid', 'invalid_json', 'rate_limited', 'service_unavailable', 'internal') },
   });
   path('post', '/session', {
     operationId: 'dashboardSignIn',
