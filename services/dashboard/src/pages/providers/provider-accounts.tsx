@@ -72,7 +72,6 @@ function Priority({ account, onSave }: { account: ProviderAccount; onSave: (prio
   return (
     <form
       class="inline-form"
-      aria-label={`Prioridade de ${account.name}`}
       onSubmit={(event) => {
         event.preventDefault();
         onSave(Number(value));
@@ -100,6 +99,7 @@ function Connect({ providers, onConnected }: { providers: Provider[]; onConnecte
     const account = await v1<ProviderAccount>('POST', '/provider-accounts', { body: { provider: code, credentials, ...(name ? { name } : {}), priority: Number(priority) } });
     setConnected(account);
     setCredentials({});
+    setName('');
     onConnected();
   });
   return (

@@ -33,15 +33,18 @@ function describeConditions(rule: Rule): string {
   return parts.join('; ') || 'todos os pagamentos';
 }
 
-function describeTarget(rule: Rule): string {
+function describeTarget(rule: Rule, names: Record<string, string>): string {
   const target = rule.target;
-  const list = target.type === 'accounts' ? `em ordem: ${target.accounts.join(' → ')}` : `por peso: ${target.weights.map((weight) => `${weight.account_id} ${weight.percentage}%`).join(', ')}`;
+  const name = (id: string) => names[id] ?? id;
+  const list = target.type === 'accounts' ? `em ordem: ${target.accounts.map(name).join(' → ')}` : `por peso: ${target.weights.map((weight) => `${name(weight.account_id)} ${weight.percentage}%`).join(', ')}`;
   return `${list}${target.fallback ? '; se falharem, as demais contas' : ''}`;
 }
 
 export function RoutingPage() {
   const rules = useLoad(() => v1<List<Rule>>('GET', '/routing-rules'));
   const accounts = useLoad(() => v1<List<ProviderAccount>>('GET', '/provider-accounts'));
+  const names = Object.fromEntries((accounts.data?.data ?? []).map((account) => [account.id, account.name]));
+  const ruleNames = Object.fromEntries((rules.data?.data ?? []).map((rule) => [rule.id, rule.name]));
   const remove = useAction(async (id: string) => {
     await v1('DELETE', `/routing-rules/${id}`);
     rules.reload();
@@ -61,7 +64,7 @@ export function RoutingPage() {
                 { header: 'Ordem', cell: (rule) => rule.priority, class: 'num' },
                 { header: 'Nome', cell: (rule) => rule.name },
                 { header: 'Quando', cell: describeConditions },
-                { header: 'Envia para', cell: describeTarget },
+                { header: 'Envia para', cell: (rule) => describeTarget(rule, names) },
                 { header: 'Situação', cell: (rule) => <Badge status={rule.enabled ? 'active' : 'inactive'} /> },
                 { header: 'Ações', cell: (rule) => <ConfirmButton label="Excluir" title={`Excluir a regra "${rule.name}"?`} message={<p>Os próximos pagamentos deixam de seguir esta regra.</p>} confirmLabel="Excluir regra" onConfirm={() => remove.run(rule.id)} /> },
               ]}
@@ -70,7 +73,7 @@ export function RoutingPage() {
         </Show>
       </Section>
       <Show loaded={accounts}>{(list) => <NewRule accounts={list.data} onCreated={rules.reload} />}</Show>
-      <DryRun names={Object.fromEntries((accounts.data?.data ?? []).map((account) => [account.id, account.name]))} />
+      <DryRun names={names} ruleNames={ruleNames} />
     </>
   );
 }
@@ -104,7 +107,9 @@ function NewRule({ accounts, onCreated }: { accounts: ProviderAccount[]; onCreat
   );
 }
 
-function DryRun({ names }: { names: Record<string, string> }) {
+function DryRun({ names, ruleNames }: { names: Record<string, string>; ruleNames: Record<string, string> }) {
+  // Rule ids in the planner's reasons read as the rules' names.
+  const withNames = (text: string) => text.replace(/\brr_[0-9a-z]+\b/g, (id) => (ruleNames[id] ? `"${ruleNames[id]}"` : id));
   const [method, setMethod] = useState('pix');
   const [amount, setAmount] = useState('100,00');
   const [result, setResult] = useState<Simulation | undefined>();
@@ -125,7 +130,7 @@ function DryRun({ names }: { names: Record<string, string> }) {
       {result ? (
         <div aria-live="polite">
           {result.error ? <Notice tone="warn">{result.error.message}</Notice> : null}
-          <p>{result.matched_rule_id ? `Regra aplicada: ${result.matched_rule_id}.` : 'Nenhuma regra se aplica: vale a prioridade das contas e a taxa de sucesso recente.'}</p>
+          <p>{result.matched_rule_id ? `Regra aplicada: ${withNames(result.matched_rule_id)}.` : 'Nenhuma regra se aplica: vale a prioridade das contas e a taxa de sucesso recente.'}</p>
           <Table
             caption="Resultado da simulação"
             rows={result.accounts}
@@ -135,7 +140,7 @@ function DryRun({ names }: { names: Record<string, string> }) {
               { header: 'Conta', cell: (row) => <>{names[row.account_id] ?? ''} <small class="mono muted">{row.account_id}</small></> },
               { header: 'Provedor', cell: (row) => row.provider },
               { header: 'Decisão', cell: (row) => <span class={`badge badge-${row.verdict === 'chosen' ? 'ok' : row.verdict === 'excluded' ? 'bad' : 'neutral'}`}>{VERDICT[row.verdict]}</span> },
-              { header: 'Por quê', cell: (row) => row.reasons.map(routingReason).join('; ') || '—' },
+              { header: 'Por quê', cell: (row) => withNames(row.reasons.map(routingReason).join('; ')) || '—' },
               { header: 'Sucesso recente', cell: (row) => `${formatRate(row.success_rate)} (${row.recent_attempts} tentativas)` },
             ]}
           />
