@@ -1,4 +1,3 @@
-import type { Collection } from 'mongodb';
 import type { BucketDoc, BucketModel, ContributionDoc, ContributionModel, PendingOpDoc } from './analytics.model';
 import { bucketId, compareVersions, contributionOf, COUNT_FIELDS, deltaBetween, versionOf, zeroCounts, type BucketDelta, type Contribution, type PaymentState } from './figures';
 
@@ -40,13 +39,16 @@ function isDuplicateKey(error: unknown): boolean {
  * same one included) resumes it before anything else, and the guards skip what already landed.
  */
 export class AnalyticsLedger {
-  private readonly buckets: Collection<BucketDoc>;
-  private readonly contributions: Collection<ContributionDoc>;
+  private readonly buckets: BucketModel;
+  private readonly contributions: ContributionModel;
 
+  /**
+   * Every write names each field it sets (the schemas declare them all) and one command each; the
+   * bucket upsert adds no schema default (setDefaultsOnInsert: false): its `$setOnInsert` is whole.
+   */
   constructor(models: { buckets: BucketModel; contributions: ContributionModel }) {
-    // The driver's collections: these writes are exactly the documented ones (no casting or defaults).
-    this.buckets = models.buckets.collection as unknown as Collection<BucketDoc>;
-    this.contributions = models.contributions.collection as unknown as Collection<ContributionDoc>;
+    this.buckets = models.buckets;
+    this.contributions = models.contributions;
   }
 
   /**
@@ -81,7 +83,7 @@ export class AnalyticsLedger {
    * writer got there between the read and the write (read again).
    */
   async prepare(state: PaymentState): Promise<PrepareResult> {
-    const current = await this.contributions.findOne({ _id: state.id });
+    const current = await this.contributions.findOne({ _id: state.id }).lean<ContributionDoc>().exec();
     if (current?.pending) return { kind: 'resume', op: current.pending };
     const version = versionOf(state);
     if (current?.version && compareVersions(version, current.version) <= 0) return { kind: 'stale' };
@@ -105,7 +107,7 @@ export class AnalyticsLedger {
   private async insertFirst(state: PaymentState): Promise<PendingOpDoc | null> {
     const op: PendingOpDoc = { op_id: `${state.id}:1`, from: null, to: contributionOf(state), version: versionOf(state) };
     try {
-      await this.contributions.insertOne({ _id: state.id, merchant_id: state.merchant_id, mode: state.mode, seq: 1, applied: null, version: null, pending: op });
+      await this.contributions.create({ _id: state.id, merchant_id: state.merchant_id, mode: state.mode, seq: 1, applied: null, version: null, pending: op });
       return op;
     } catch (error) {
       if (isDuplicateKey(error)) return null;
@@ -147,7 +149,7 @@ export class AnalyticsLedger {
       await this.buckets.updateOne(
         { _id: id },
         { $setOnInsert: { ...key, provider, ...zeroCounts(), rev: 0, ops: [] } as Partial<BucketDoc> },
-        { upsert: true },
+        { upsert: true, setDefaultsOnInsert: false },
       );
     } catch (error) {
       // Two first writers at once: the other one created it.
