@@ -128,10 +128,15 @@ describe('OAuth apps', () => {
   }
 
   /** Runs the consent page in Chromium and answers the code the app's redirect URI received. */
-  async function authorize(choice: { mode: 'Teste' | 'Produção'; access: 'Acesso total' | 'Acesso restrito' }, challenge: string, screenshot?: string): Promise<string> {
+  async function authorize(
+    choice: { mode: 'Teste' | 'Produção'; access: 'Acesso total' | 'Acesso restrito' },
+    challenge: string,
+    screenshot?: string,
+    scope = 'payments:full payments:restricted mode:test',
+  ): Promise<string> {
     const page = await signedInPage();
     const state = randomUUID();
-    await page.goto(authorizeUrl('payments:full payments:restricted mode:test', challenge, state));
+    await page.goto(authorizeUrl(scope, challenge, state));
     await page.getByRole('heading', { name: /Conector Parceiro quer acessar/ }).waitFor();
     await page.getByLabel(choice.mode).check();
     await page.getByLabel(choice.access).check();
@@ -272,7 +277,22 @@ describe('OAuth apps', () => {
     expect((await api('GET', `/v1/payments/${created.body.id}`, { key: access })).status).toBe(200);
     const refused = await api('GET', '/v1/customers', { key: access });
     expect(refused).toMatchObject({ status: 403, body: { error: { code: 'restricted_key' } } });
+    // Like a restricted key, it reads only the payments it created.
+    const byOwnerKey = await api('POST', '/v1/payments', { key: stackInfo().testKey, body: pixPayment(), idempotencyKey: randomUUID() });
+    expect(byOwnerKey.status).toBe(201);
+    expect((await api('GET', `/v1/payments/${byOwnerKey.body.id}`, { key: access })).status).toBe(404);
     expect((await api('POST', `/v1/payments/${created.body.id}/refund`, { key: access, body: {} })).status).toBe(403);
+  });
+
+  it('acts in live mode when the merchant grants live', async () => {
+    const { verifier, challenge } = pkcePair();
+    const code = await authorize({ mode: 'Produção', access: 'Acesso restrito' }, challenge, undefined, 'payments:restricted mode:test mode:live');
+    const issued = await token({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier });
+    expect(issued).toMatchObject({ status: 200, body: { scope: 'payments:restricted mode:live' } });
+    const listed = await api('GET', '/v1/payments?limit=1', { key: issued.body.access_token });
+    expect(listed.status).toBe(200);
+    const created = await api('POST', '/v1/payments', { key: issued.body.access_token, body: pixPayment(), idempotencyKey: randomUUID() });
+    expect(created.body.mode).toBe('live');
   });
 
   it('uses a code once: a replayed code is refused and revokes the tokens it gave', async () => {
