@@ -52,6 +52,28 @@ const NO_API = 'skipped: GET /dashboard/api/me answers 404 route_not_found (the 
 const NO_OAUTH = 'skipped: GET /dashboard/api/oauth/apps does not answer 200 for the seeded owner (the OAuth routes are not in this gateway yet)';
 const NO_SEED = 'skipped: the stack seed has no owner@orquestra.test (payouts need the seeded merchant, its Efí account and saved Pix key)';
 
+/** Every page of the navigation (and one payment), with the name of its screenshot. */
+const PAGES = (paymentId: string): Array<[string, string]> => [
+  ['/pagamentos', 'payments'],
+  [`/pagamentos/${paymentId}`, 'payment-detail'],
+  ['/disputas', 'disputes'],
+  ['/assinaturas', 'subscriptions'],
+  ['/clientes', 'customers'],
+  ['/saldos', 'balances'],
+  ['/repasses', 'payouts'],
+  ['/subcontas', 'subaccounts'],
+  ['/provedores', 'provider-accounts'],
+  ['/roteamento', 'routing'],
+  ['/analises', 'analytics'],
+  ['/conciliacao', 'reconciliation'],
+  ['/integracoes', 'integrations'],
+  ['/desenvolvedores/chaves', 'api-keys'],
+  ['/desenvolvedores/webhooks', 'webhooks'],
+  ['/desenvolvedores/oauth', 'oauth'],
+  ['/desenvolvedores/auditoria', 'audit'],
+  ['/conta', 'account'],
+];
+
 const dashboardUrl = (route = '') => `${stackInfo().baseUrl}/dashboard${route}`;
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -383,28 +405,45 @@ describe('dashboard: the static app at /dashboard', () => {
     await other.close();
   });
 
+  (backend.seededOwner ? it : it.skip)(`has no serious or critical accessibility violation on any page (axe-core, WCAG 2 A and AA)${backend.seededOwner ? '' : ` (${NO_SEED})`}`, async () => {
+    // axe is injected as an inline script, which the dashboard's CSP refuses: this one context bypasses it.
+    const audit = await browser.newContext({ locale: 'pt-BR', timezoneId: 'America/Sao_Paulo', bypassCSP: true });
+    const tab = await audit.newPage();
+    await tab.goto(dashboardUrl('/entrar'));
+    const findings: string[] = [];
+    const check = async (route: string) => {
+      await tab.waitForFunction(() => !document.querySelector('.loading'), undefined, { timeout: 15_000 });
+      await tab.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+      const { passed, violations } = await tab.evaluate(async () => {
+        const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+        return {
+          passed: (result.passes as unknown[]).length,
+          violations: (result.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>)
+            .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+            .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')}`),
+        };
+      });
+      // The audit ran for real: a page passes a good number of rules (labels, contrast, names, landmarks…).
+      expect({ route, ran: passed > 10 }).toEqual({ route, ran: true });
+      findings.push(...violations.map((violation) => `${route}: ${violation}`));
+    };
+    await tab.getByRole('heading', { name: 'Entrar no painel' }).waitFor();
+    await check('/entrar');
+    await tab.getByLabel('E-mail').fill(OWNER.email);
+    await tab.getByLabel('Senha').fill(OWNER.password);
+    await tab.getByRole('button', { name: 'Entrar' }).click();
+    await tab.getByRole('heading', { level: 1, name: 'Pagamentos' }).waitFor();
+    for (const [route] of PAGES(paymentId)) {
+      await tab.goto(dashboardUrl(route));
+      await tab.locator('main h1').waitFor();
+      await check(route);
+    }
+    await audit.close();
+    expect(findings).toEqual([]);
+  });
+
   it('visits every page: a title, no script error, every control labelled; screenshots kept', async () => {
-    const routes: Array<[string, string]> = [
-      ['/pagamentos', 'payments'],
-      [`/pagamentos/${paymentId}`, 'payment-detail'],
-      ['/disputas', 'disputes'],
-      ['/assinaturas', 'subscriptions'],
-      ['/clientes', 'customers'],
-      ['/saldos', 'balances'],
-      ['/repasses', 'payouts'],
-      ['/subcontas', 'subaccounts'],
-      ['/provedores', 'provider-accounts'],
-      ['/roteamento', 'routing'],
-      ['/analises', 'analytics'],
-      ['/conciliacao', 'reconciliation'],
-      ['/integracoes', 'integrations'],
-      ['/desenvolvedores/chaves', 'api-keys'],
-      ['/desenvolvedores/webhooks', 'webhooks'],
-      ['/desenvolvedores/oauth', 'oauth'],
-      ['/desenvolvedores/auditoria', 'audit'],
-      ['/conta', 'account'],
-    ];
-    for (const [route, name] of routes) {
+    for (const [route, name] of PAGES(paymentId)) {
       await page.goto(dashboardUrl(route));
       await page.locator('main h1').waitFor();
       // Loading is over when no "Carregando…" remains.
