@@ -10,7 +10,8 @@ import { stackInfo } from './support/stack-info';
  * the providers service uses them), API keys (valid, restricted, live and unknown ones) and card
  * numbers sent in request bodies (rejected fields, malformed JSON), and card numbers and security
  * codes through the vault (card fields tokenize, accepted and refused, a saved card paid at a
- * Stripe account, deleted). The test performs those
+ * Stripe account, deleted), and the owner's dashboard secrets (password, session token, CSRF
+ * token, TOTP secret, a key made there). The test performs those
  * actions against the running stack, then reads every service's log file and looks for each
  * secret as is and inside base64 (as a Basic auth header or an encoded blob would carry it).
  *
@@ -256,6 +257,40 @@ describe('secrets never appear in the logs', () => {
     expect({ status: paidWithCard.status, error: paidWithCard.body.error ?? null }).toEqual({ status: 201, error: null });
     expect((await api('DELETE', `/v1/cards/${saved.body.id}`, { key })).status).toBe(200);
     expect((await api('POST', `/v1/provider-accounts/${cardsAccount.body.id}/disable`, { key })).status).toBe(200);
+
+    // The owner's dashboard: a password (signed up, then a wrong one and the right one), the
+    // session token of the cookie, the CSRF token, a TOTP secret, and an API key made there.
+    const dashboard = async (method: string, route: string, body?: unknown, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${stackInfo().baseUrl}/dashboard/api${route}`, {
+        method,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
+    };
+    const ownerEmail = `log-secrecy-${hex(4)}@loja.com.br`;
+    const password = `LOGSECRETPW${hex(12)}`;
+    const up = await dashboard('POST', '/signup', { merchant_name: 'Log secrecy', email: ownerEmail, password });
+    expect(up.status).toBe(201);
+    expect((await dashboard('POST', '/session', { email: ownerEmail, password: `LOGSECRETWRONG${hex(8)}` })).status).toBe(401);
+    const signedIn = await dashboard('POST', '/session', { email: ownerEmail, password });
+    const sessionToken = (/orq_session=([^;]+)/.exec(signedIn.headers.getSetCookie().join('\n')) ?? [])[1] ?? '';
+    expect(sessionToken).toHaveLength(43);
+    const me = await dashboard('GET', '/me', undefined, { cookie: `orq_session=${sessionToken}` });
+    const csrfCookie = (/orq_csrf=([^;]+)/.exec(me.headers.getSetCookie().join('\n')) ?? [])[1] ?? '';
+    const owned = { cookie: `orq_session=${sessionToken}; orq_csrf=${csrfCookie}`, 'x-csrf-token': me.body.csrf_token as string };
+    const totp = await dashboard('POST', '/totp/setup', undefined, owned);
+    expect(totp.status).toBe(200);
+    const ownerKey = await dashboard('POST', '/keys', { name: 'log secrecy', mode: 'test', restricted: true }, owned);
+    expect(ownerKey.status).toBe(201);
+    Object.assign(secrets, {
+      'owner password': password,
+      'owner session token': sessionToken,
+      'dashboard CSRF token': me.body.csrf_token as string,
+      'owner TOTP secret': totp.body.secret as string,
+      'API key made in the dashboard': ownerKey.body.secret as string,
+    });
 
     // Log writers flush asynchronously.
     await new Promise((resolve) => setTimeout(resolve, 1500));
