@@ -247,7 +247,7 @@ describe('dashboard: the static app at /dashboard', () => {
     await shot(page, 'payouts');
   });
 
-  it('refunds part of a payment and creates a webhook endpoint (secret shown once, then rotated) in the UI', async () => {
+  it('refunds part of a payment, finds it by search and status, and creates a webhook endpoint (secret shown once, then rotated) in the UI', async () => {
     await page.goto(dashboardUrl(`/pagamentos/${paymentId}`));
     const refundForm = page.getByRole('form', { name: 'Estornar pagamento' });
     await refundForm.getByLabel('Valor (R$)').fill('10,00');
@@ -256,6 +256,21 @@ describe('dashboard: the static app at /dashboard', () => {
     await page.getByText(/Estorno re_\w+ de R\$ 10,00 pedido\./).waitFor();
     const read = await api('GET', `/v1/payments/${paymentId}`);
     expect(read.body.refunds).toEqual([expect.objectContaining({ amount: 1000, reason: 'Produto devolvido' })]);
+
+    // The list's search and filters are the API's: this payment by its id, then by its new status.
+    await page.goto(dashboardUrl('/pagamentos'));
+    const filters = page.getByRole('search', { name: 'Filtrar pagamentos' });
+    await filters.getByLabel('Buscar').fill(paymentId);
+    await filters.getByRole('button', { name: 'Filtrar' }).click();
+    await page.waitForFunction((id) => {
+      const rows = document.querySelectorAll('main tbody tr');
+      return rows.length === 1 && rows[0]?.textContent?.includes(id);
+    }, paymentId);
+    await filters.getByLabel('Buscar').fill('');
+    await filters.getByLabel('Situação').selectOption('partially_refunded');
+    await filters.getByRole('button', { name: 'Filtrar' }).click();
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('main tbody tr')).every((row) => row.textContent?.includes('Estornado em parte')));
+    await page.locator('main table a', { hasText: paymentId }).waitFor();
 
     await page.goto(dashboardUrl('/desenvolvedores/webhooks'));
     const form = page.getByRole('form', { name: 'Novo endpoint de webhook' });
