@@ -174,6 +174,19 @@ describe('/dashboard/api', () => {
     );
   });
 
+  it('takes the mode from X-Orquestra-Mode too, keeps the other query parameters, and refuses an unknown mode', async () => {
+    clients.payments.listPayments = jest.fn(async () => ({ data: [], has_more: false }));
+    expect((await app.request('GET', '/dashboard/api/v1/payments?limit=5&mode=live', { headers: session })).status).toBe(200);
+    expect(clients.payments.listPayments).toHaveBeenLastCalledWith(expect.objectContaining({ limit: 5, caller: expect.objectContaining({ mode: common.Mode.MODE_LIVE }) }), expect.anything());
+    expect((await app.request('GET', '/dashboard/api/v1/payments', { headers: { ...session, 'x-orquestra-mode': 'live' } })).status).toBe(200);
+    expect(clients.payments.listPayments).toHaveBeenLastCalledWith(expect.objectContaining({ caller: expect.objectContaining({ mode: common.Mode.MODE_LIVE }) }), expect.anything());
+    expect((await app.request('GET', '/dashboard/api/v1/payments', { headers: session })).status).toBe(200);
+    expect(clients.payments.listPayments).toHaveBeenLastCalledWith(expect.objectContaining({ caller: expect.objectContaining({ mode: common.Mode.MODE_TEST }) }), expect.anything());
+    const unknown = await app.request('GET', '/dashboard/api/v1/payments?mode=prod', { headers: session });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error).toMatchObject({ code: 'parameter_invalid', param: 'mode' });
+  });
+
   it('sets payout controls with the contract’s names, audits them, and maps accounts’ params back', async () => {
     clients.accounts.setPayoutSettings = jest.fn(async () => ({ settings: { api_enabled: true, daily_limit: 5_000, updated_at: '2026-11-28T10:00:00.000Z' } }));
     clients.accounts.createPayoutDestination = jest.fn(async () => {
