@@ -1,3 +1,4 @@
 export * from './infra';
 export * from './state-diagram';
 export * from './teardown';
+export * from './eventually';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { WEBHOOK_ENDPOINTS_CHANGED } from '@orquestra/contracts';
 import { connectDatabase, ensureIndexes, EventBus, InvalidatingCache, OutboxRelay, SecretBox } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, eventually, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerWebhookEndpointModel, type WebhookEndpointDoc } from './webhook-endpoint.model';
@@ -51,17 +51,6 @@ describe('the enabled-endpoints cache across replicas (real store and broker)', 
     for (const { db } of replicas.slice(1)) await db.close();
     if (replicas[0]) await dropTestDatabase(replicas[0].db);
   });
-
-  /** The other replica's view, polled until it shows `expected` (the signal crosses the broker). */
-  async function eventually(read: () => Promise<string[]>, expected: string[]): Promise<void> {
-    const deadline = Date.now() + 5_000;
-    for (;;) {
-      const seen = await read();
-      if (JSON.stringify(seen) === JSON.stringify(expected)) return;
-      if (Date.now() > deadline) throw new Error(`saw ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
 
   it('serves repeated reads from the cache and sees every change made on either replica', async () => {
     const [a, b] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connectDatabase, ensureIndexes, EventBus, OutboxRelay, SecretBox } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, eventually, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { createAdTools } from '../tools/registry';
@@ -53,16 +53,6 @@ describe('the enabled-integrations cache across replicas (real store and broker)
     for (const { db } of replicas.slice(1)) await db.close();
     if (replicas[0]) await dropTestDatabase(replicas[0].db);
   });
-
-  async function eventually(read: () => Promise<string[]>, expected: string[]): Promise<void> {
-    const deadline = Date.now() + 5_000;
-    for (;;) {
-      const seen = await read();
-      if (JSON.stringify(seen) === JSON.stringify(expected)) return;
-      if (Date.now() > deadline) throw new Error(`saw ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
 
   it('sees on one replica what the other changed, and reads no sale back for a merchant without integrations', async () => {
     const [a, b] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];
