@@ -56,7 +56,7 @@ describe('npm run owner -- cards … against the vault', () => {
     mongoUrl = infra.mongoUrl;
     dbPrefix = uniqueDbPrefix('owner_cards');
     const [accountsAddress, vaultAddress] = await Promise.all([
-      startService('accounts', {}),
+      startService('accounts', { OWNER_SECRETS_KEYS: `o1:${randomBytes(32).toString('base64')}` }),
       startService('vault', { CARD_ENCRYPTION_KEYS: `t1:${randomBytes(32).toString('base64')}`, FINGERPRINT_KEY: randomBytes(32).toString('base64') }),
     ]);
     client = createRpcClient(accounts.AccountsServiceService, accountsAddress, { deadlineMs: 10_000 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -50,6 +51,7 @@ describe('npm run owner -- … against the accounts service', () => {
         AMQP_URL: infra.amqpUrl,
         DB_PREFIX: dbPrefix,
         EVENTS_EXCHANGE: `${dbPrefix}events`,
+        OWNER_SECRETS_KEYS: `o1:${randomBytes(32).toString('base64')}`,
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
