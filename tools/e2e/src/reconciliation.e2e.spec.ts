@@ -79,7 +79,8 @@ async function findingsOf(runId: string, query = ''): Promise<Json[]> {
 
 const account = (run: Json, id: string): Json => (run.accounts as Json[]).find((report) => report.provider_account_id === id)!;
 
-const NOTHING_ELSE = { missing_at_provider: 0, amount_differences: 0, fee_differences: 0, refund_differences: 0, error: null };
+/** And no per-account note (boletos skipped and the like: docs/reconciliation.md). */
+const NOTHING_ELSE = { missing_at_provider: 0, amount_differences: 0, fee_differences: 0, refund_differences: 0, error: null, notes: [] };
 
 /** RFC 4180 (quoted cells, doubled quotes, CRLF rows), to read back the downloaded file. */
 function parseCsv(text: string): string[][] {

@@ -23,7 +23,15 @@ async function freePort(): Promise<number> {
 
 function startAccounts(env: Record<string, string>): { child: ChildProcess; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', METRICS_PORT: '0', EVENTS_EXCHANGE: `health_${randomBytes(3).toString('hex')}`, ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      LOG_LEVEL: 'warn',
+      METRICS_PORT: '0',
+      EVENTS_EXCHANGE: `health_${randomBytes(3).toString('hex')}`,
+      // Required configuration (owners' TOTP secrets are sealed with it): without it the process exits at start.
+      OWNER_SECRETS_KEYS: `o1:${randomBytes(32).toString('base64')}`,
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
