@@ -54,6 +54,8 @@ describe('cycle payments (real store and broker)', () => {
   /** The next CreateCycleCharge answers: null for the charge, else the error thrown. */
   const nextAnswers: Array<Error | null> = [];
   let cycleChargeRead: providersContract.CycleCharge | undefined;
+  let plainChargeRead: providersContract.Charge | undefined;
+  let refundAnswer: providersContract.RefundStatus = providersContract.RefundStatus.REFUND_STATUS_SUCCEEDED;
 
   const scope = { merchantId: 'acct_cycles', mode: 'test' as const };
   const providersClient = {
@@ -77,6 +79,11 @@ describe('cycle payments (real store and broker)', () => {
       return { charge };
     },
     getCycleCharge: async () => ({ charge: cycleChargeRead }),
+    // The plain charge API: Efí answers a paid cobr's txid as its Pix, refunds included.
+    getCharge: async () => {
+      if (!plainChargeRead) throw new RpcError('not_found', GrpcStatus.NOT_FOUND, { param: 'provider_payment_id' });
+      return { charge: plainChargeRead };
+    },
     simulateCycleCharge: async (request: providersContract.SimulateCycleChargeRequest) => {
       simulated.push(request);
       // As the sandbox does: the debit is made and reported (webhook → providers → the bus).
@@ -86,7 +93,7 @@ describe('cycle payments (real store and broker)', () => {
     refundCharge: async (request: providersContract.RefundChargeRequest) => {
       refundCalls.push(request);
       const refund: providersContract.ProviderRefund = {
-        provider_refund_id: `D${request.refund_key}`, refund_key: request.refund_key, amount: request.amount, status: providersContract.RefundStatus.REFUND_STATUS_SUCCEEDED,
+        provider_refund_id: `D${request.refund_key}`, refund_key: request.refund_key, amount: request.amount, status: refundAnswer,
         failure_code: '', failure_reason: '', reason: request.reason, created_at: new Date().toISOString(),
       };
       return { refund };
@@ -328,6 +335,26 @@ describe('cycle payments (real store and broker)', () => {
     const { payment } = await refunds.refund({ caller, payment_id: pending._id, idempotency_key: '', request_hash: '', amount: 990, reason: '' }, 'req');
     expect(payment).toMatchObject({ status: 'partially_refunded', amount_refunded: 990 });
     expect(refundCalls.at(-1)).toMatchObject({ amount: 990, end_to_end_id: 'E2EREFUND', ref: { provider_payment_id: pending.provider_payment_id } });
+  });
+
+  it("sync settles a cycle's refund the provider accepted but whose outcome never arrived, from the Pix the charge API reads", async () => {
+    const paid = (await cycles.create(cycleRequest({ subscription_id: 'sub_refund_sync', cycle: 1 }), 'req')).payment;
+    await report({ provider_charge_id: paid.provider_payment_id, status: 'paid', end_to_end_id: 'E2ELOST' });
+    await until(withStatus(paid._id, 'succeeded'), 'the paid cycle');
+    const caller: common.Caller = { merchant_id: scope.merchantId, mode: common.Mode.MODE_TEST, key_id: 'key_sub', restricted: false, request_id: '' };
+    // Accepted (EM_PROCESSAMENTO), its outcome's webhook lost.
+    refundAnswer = providersContract.RefundStatus.REFUND_STATUS_PENDING;
+    const { payment } = await refunds.refund({ caller, payment_id: paid._id, idempotency_key: '', request_hash: '', amount: 500, reason: '' }, 'req');
+    expect(payment.refunds?.[0]).toMatchObject({ status: 'pending', provider_refund_id: expect.stringMatching(/^D/) });
+    const refundId = payment.refunds?.[0]?.id ?? '';
+
+    cycleChargeRead = { ...providerCharges.get(paid._id)!, status: 'paid', end_to_end_id: 'E2ELOST' };
+    plainChargeRead = {
+      provider_payment_id: paid.provider_payment_id, status: providersContract.ChargeStatus.CHARGE_STATUS_PAID, end_to_end_id: 'E2ELOST',
+      refunds: [{ provider_refund_id: `D${refundId}`, refund_key: refundId, amount: 500, status: providersContract.RefundStatus.REFUND_STATUS_SUCCEEDED, failure_code: '', failure_reason: '', reason: '', created_at: new Date().toISOString() }],
+    } as unknown as providersContract.Charge;
+    expect(await sync.sync(paid._id, scope, 'req')).toMatchObject({ status: 'partially_refunded', amount_refunded: 500, refunds: [expect.objectContaining({ id: refundId, status: 'succeeded' })] });
+    refundAnswer = providersContract.RefundStatus.REFUND_STATUS_SUCCEEDED;
   });
 
   it('lists a subscription\'s cycles, newest first, within the caller\'s merchant and mode', async () => {

@@ -67,6 +67,27 @@ export class PaymentSync {
     );
     if (charge) await this.cycleCharges.apply(payment, cycleChargeView(charge));
     const fresh = await this.store.findById(payment._id);
-    if (fresh) await this.refunds.resume(fresh, requestId);
+    if (!fresh) return;
+    await this.refunds.resume(fresh, requestId);
+    await this.syncCycleRefunds(fresh, requestId);
+  }
+
+  /**
+   * The refunds of a paid cycle are those of the Pix it received, which the recurrence API does not
+   * report: while one the provider accepted awaits its outcome (its webhook may have been lost),
+   * the Pix is read through the charge API (Efí answers a paid cobr's txid with its devoluções) and
+   * its refunds applied as for any Pix. A provider that cannot read a cycle there leaves them to
+   * its webhook, as before.
+   */
+  private async syncCycleRefunds(payment: PaymentDoc, requestId: string): Promise<void> {
+    const awaiting = (payment.refunds ?? []).some((refund) => refund.status === 'pending' && refund.provider_refund_id);
+    if (!awaiting) return;
+    const charge = await this.providers.getCharge({ ref: chargeRef(payment) }, { requestId }).then(
+      (answer) => answer.charge,
+      (error: Error) => void this.logger.warn({ payment_id: payment._id, err: error.message }, 'cycle refunds not readable through the charge API; left to the webhook'),
+    );
+    const view = charge ? chargeView(charge) : undefined;
+    // Only a paid Pix carries the cycle's refunds; any other answer is not about this payment's money.
+    if (view?.status === 'paid') await this.charges.apply(payment, view);
   }
 }
