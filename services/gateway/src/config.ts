@@ -1,7 +1,7 @@
 import { baseConfigShape, loadConfig } from '@orquestra/platform';
 import { z } from 'zod';
 
-const { NODE_ENV, LOG_LEVEL, GRPC_DEADLINE_MS, SHUTDOWN_GRACE_MS, METRICS_PORT, AMQP_URL, EVENTS_EXCHANGE } = baseConfigShape;
+const { NODE_ENV, LOG_LEVEL, LOG_FORMAT, GRPC_DEADLINE_MS, SHUTDOWN_GRACE_MS, METRICS_PORT, AMQP_URL, EVENTS_EXCHANGE } = baseConfigShape;
 
 /**
  * The gateway's settings. It owns no database, so it takes only the parts of the base shape it
@@ -12,6 +12,7 @@ export const gatewayConfigShape = {
   SERVICE_NAME: z.string().min(1).default('gateway'),
   NODE_ENV,
   LOG_LEVEL,
+  LOG_FORMAT,
   SHUTDOWN_GRACE_MS,
   AMQP_URL,
   EVENTS_EXCHANGE,

@@ -12,7 +12,7 @@ import { createOAuthEdge } from './oauth/oauth.server';
 
 // Bootstrap only: config, logger, clients, HTTP server, graceful shutdown.
 const config = loadGatewayConfig();
-const logger = createLogger({ service: config.SERVICE_NAME, level: config.LOG_LEVEL });
+const logger = createLogger({ service: config.SERVICE_NAME, level: config.LOG_LEVEL, format: config.LOG_FORMAT });
 
 const clients = createDownstreamClients(
   {

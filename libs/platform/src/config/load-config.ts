@@ -5,6 +5,8 @@ export const baseConfigShape = {
   SERVICE_NAME: z.string().min(1),
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Log lines: `auto` is readable (pino-pretty) in a terminal and JSON otherwise; `json` or `pretty` forces one. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   MONGO_URL: z.string().url().default('mongodb://127.0.0.1:27017'),
   AMQP_URL: z.string().url().default('amqp://guest:guest@127.0.0.1:5672'),
   /** Prefix for database names, so that test runs never touch development data. */

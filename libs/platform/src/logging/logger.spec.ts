@@ -1,5 +1,6 @@
 import pino from 'pino';
-import { REDACT_PATHS } from './logger';
+import { baseConfigShape, loadConfig } from '../config/load-config';
+import { chooseLogFormat, createLogger, REDACT_PATHS } from './logger';
 
 // pino with the platform's redaction, writing to memory (createLogger writes to stdout).
 function logged(object: Record<string, unknown>): string {
@@ -19,5 +20,31 @@ describe('log redaction of card data', () => {
     for (const secret of ['4242424242424242', '5555555555554444', '4000000000000002', '378282246310005', '"321"', '"654"', '"987"', '"1234"']) expect(line).not.toContain(secret);
     // What is not card data stays.
     expect(JSON.parse(line)).toMatchObject({ account_id: 'pa_1', msg: 'charge' });
+  });
+});
+
+describe('log format', () => {
+  it('is pretty in a terminal and JSON when the output is a file or a pipe', () => {
+    expect(chooseLogFormat(true)).toBe('pretty');
+    expect(chooseLogFormat(true, 'auto')).toBe('pretty');
+    expect(chooseLogFormat(false, 'auto')).toBe('json');
+    expect(chooseLogFormat(undefined, 'auto')).toBe('json');
+  });
+
+  it('follows LOG_FORMAT when it is json or pretty', () => {
+    expect(chooseLogFormat(true, 'json')).toBe('json');
+    expect(chooseLogFormat(false, 'pretty')).toBe('pretty');
+  });
+
+  it('reads LOG_FORMAT from the config, auto by default, and refuses other values', () => {
+    const base = { SERVICE_NAME: 'test' };
+    expect(loadConfig(baseConfigShape, base).LOG_FORMAT).toBe('auto');
+    expect(loadConfig(baseConfigShape, { ...base, LOG_FORMAT: 'json' }).LOG_FORMAT).toBe('json');
+    expect(() => loadConfig(baseConfigShape, { ...base, LOG_FORMAT: 'yaml' })).toThrow(/LOG_FORMAT/);
+  });
+
+  it('creates a logger for either format', () => {
+    expect(createLogger({ service: 'test', level: 'silent', format: 'json' }).level).toBe('silent');
+    expect(createLogger({ service: 'test', level: 'silent', format: 'pretty' }).level).toBe('silent');
   });
 });

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 /**
  * Paths pino removes from every log line. Credentials, API keys, card data and webhook bodies never
@@ -38,13 +39,31 @@ export const REDACT_PATHS = [
 
 export type { Logger };
 
-export function createLogger(options: { service: string; level: string }): Logger {
-  return pino({
+export type LogFormat = 'pretty' | 'json';
+
+/**
+ * How a service writes its log: readable lines (pino-pretty) when its output is a terminal, one JSON
+ * object per line otherwise (a file, a pipe, a container's log collector). LOG_FORMAT=json|pretty
+ * (the service's config) overrides the choice either way.
+ */
+export function chooseLogFormat(isTTY: boolean | undefined, requested: LogFormat | 'auto' = 'auto'): LogFormat {
+  if (requested !== 'auto') return requested;
+  return isTTY ? 'pretty' : 'json';
+}
+
+export function createLogger(options: { service: string; level: string; format?: LogFormat | 'auto' }): Logger {
+  const format = chooseLogFormat(process.stdout.isTTY, options.format);
+  const settings = {
     name: options.service,
     level: options.level,
     base: { service: options.service },
+    // Redaction happens before the line is formatted, so pretty output is redacted the same way.
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-  });
+    formatters: { level: (label: string) => ({ level: label }) },
+  };
+  if (format === 'json') return pino(settings);
+  // pino-pretty as a stream in this thread (not a worker transport): services are bundled, and the
+  // stream needs no worker file beside the bundle. The level is a label here (the formatter above).
+  return pino(settings, pretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }));
 }

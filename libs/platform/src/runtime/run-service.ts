@@ -11,6 +11,7 @@ import { ServiceMetrics, startMetricsServer } from '../metrics';
 export interface ServiceBaseConfig {
   SERVICE_NAME: string;
   LOG_LEVEL: string;
+  LOG_FORMAT?: 'auto' | 'json' | 'pretty';
   MONGO_URL: string;
   AMQP_URL: string;
   DB_PREFIX: string;
@@ -46,7 +47,7 @@ export async function runService<C extends ServiceBaseConfig>(options: {
   setup: (context: ServiceContext<C>) => Promise<void>;
 }): Promise<ServiceContext<C>> {
   const { config } = options;
-  const logger = createLogger({ service: config.SERVICE_NAME, level: config.LOG_LEVEL });
+  const logger = createLogger({ service: config.SERVICE_NAME, level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const cleanups: Array<() => Promise<void> | void> = [];
   const grpc = new GrpcServer(logger);
   const metrics = new ServiceMetrics(config.SERVICE_NAME);
