@@ -18,5 +18,6 @@ module.exports = {
     '<rootDir>/services/dashboard',
     '<rootDir>/tools/owner',
     '<rootDir>/tools/emulators',
+    '<rootDir>/tools/stack',
   ],
 };

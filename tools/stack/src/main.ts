@@ -3,6 +3,7 @@ import path from 'node:path';
 import { startDemoMerchant, type DemoMerchant } from './demo-merchant';
 import { SEED_OWNER, seedStack } from './seed';
 import { REPO_ROOT } from './stack-layout';
+import { otelEnvironment } from './launcher-env';
 import { startStack } from './start-stack';
 
 /**
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
     logLevel: process.env.LOG_LEVEL ?? 'info',
     // The store keeps npm start's data, so the emulators keep theirs: a restart works like the first start.
     emulatorStateDir: path.join(stateDir, 'emulators'),
+    // The launcher's OTEL_* settings (exporter, endpoint, sampler, …) reach every service.
+    shared: otelEnvironment(process.env),
   });
   let stopping = false;
   const running: { demo?: DemoMerchant } = {};

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { checkGrpcHealth } from '@orquestra/platform';
 import { ProcessGroup } from './process-group';
+import { withShared } from './launcher-env';
 import { localEncryptionKeys, REPO_ROOT, serviceEnvironment, stackPorts, type StackPorts } from './stack-layout';
 
 export const SERVICES = ['accounts', 'vault', 'providers', 'routing', 'notifications', 'subscriptions', 'payouts', 'payments', 'tracking', 'gateway'] as const;
@@ -77,7 +78,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     logLevel: options.logLevel ?? 'info',
     ...(options.overrides ? { overrides: options.overrides } : {}),
   });
-  for (const name of SERVICES) env[name] = { ...(options.shared ?? {}), ...(env[name] ?? {}) };
+  Object.assign(env, withShared(env, SERVICES, options.shared ?? {}));
   const script = (name: string) => path.join(REPO_ROOT, 'dist', 'services', name, 'main.js');
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
   const controlUrls = Object.fromEntries(EMULATORS.map((code) => [code, `http://127.0.0.1:${ports[`${code}Control`]}`])) as Record<EmulatorCode, string>;
