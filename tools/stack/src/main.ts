@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startDemoMerchant, type DemoMerchant } from './demo-merchant';
 import { SEED_OWNER, seedStack } from './seed';
+import { sandboxGuide } from './sandbox-guide';
 import { REPO_ROOT } from './stack-layout';
 import { otelEnvironment } from './launcher-env';
 import { startStack } from './start-stack';
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop());
 
   const owner = { email: process.env.ORQUESTRA_OWNER_EMAIL ?? SEED_OWNER.email, password: process.env.ORQUESTRA_OWNER_PASSWORD ?? SEED_OWNER.password };
-  const seed = await seedStack({ ports: stack.ports, certDir, stateFile: path.join(stateDir, 'seed.json'), owner }).catch(async (error: Error) => {
+  const seed = await seedStack({ ports: stack.ports, certDir, stateFile: path.join(stateDir, 'seed.json'), owner, withAllEmulators: true }).catch(async (error: Error) => {
     // The services and emulators are child processes: never leave them running without their parent.
     await stack.stop();
     throw error;
@@ -65,6 +66,11 @@ async function main(): Promise<void> {
     ORQUESTRA_MERCHANT_ID: seed.merchantId,
     ORQUESTRA_TEST_PROVIDER_ACCOUNT_ID: seed.testProviderAccountId,
     EFI_EMULATOR_CONTROL_URL: stack.efiControlUrl,
+    ASAAS_EMULATOR_CONTROL_URL: stack.controlUrls.asaas,
+    PAGARME_EMULATOR_CONTROL_URL: stack.controlUrls.pagarme,
+    MERCADOPAGO_EMULATOR_CONTROL_URL: stack.controlUrls.mercadopago,
+    STRIPE_EMULATOR_CONTROL_URL: stack.controlUrls.stripe,
+    WOOVI_EMULATOR_CONTROL_URL: stack.controlUrls.woovi,
     ORQUESTRA_DASHBOARD_URL: `${stack.baseUrl}/dashboard`,
     ORQUESTRA_OWNER_EMAIL: owner.email,
   };
@@ -86,13 +92,7 @@ Orquestra is running.
   Logs                   ${path.join(stateDir, 'logs')}
   These values are also in ${envFile}
 
-Try it:
-
-  curl -s ${stack.baseUrl}/v1/payments \\
-    -H "Authorization: Bearer ${seed.testKey}" \\
-    -H "Idempotency-Key: $(uuidgen 2>/dev/null || date +%s%N)" \\
-    -H "Content-Type: application/json" \\
-    -d '{"method":"pix","amount":1990,"customer":{"name":"Maria Silva","email":"maria@example.com"},"metadata":{"order_id":"42"}}'
+${sandboxGuide({ baseUrl: stack.baseUrl, testKey: seed.testKey, efiAccountId: seed.testProviderAccountId, accounts: seed.emulatorAccounts, controlUrls: stack.controlUrls })}
 
 Press Ctrl-C to stop.`);
 }

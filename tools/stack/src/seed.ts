@@ -21,6 +21,46 @@ export interface SeedResult {
   livePayoutDestinationId: string | null;
   /** The merchant's owner (dashboard sign-in), when `owner` was asked for. */
   owner: { email: string; password: string } | null;
+  /** With `withAllEmulators` (npm start only): the test account connected at each other emulator. */
+  emulatorAccounts: Array<{ provider: EmulatorProvider; accountId: string; priority: number }>;
+}
+
+export type EmulatorProvider = 'asaas' | 'pagarme' | 'mercadopago' | 'stripe' | 'woovi';
+
+/**
+ * The developer stack's test accounts at the five emulators besides Efí (Efí stays first, priority
+ * 10, for Pix). Lower priority numbers are tried first: boleto and card go to Asaas, then the others
+ * as fallbacks. Credentials derive from the merchant id and the seed's saved secret, so a restart
+ * registers (and finds) the same ones. Pure: unit-tested in seed.spec.ts.
+ */
+export function emulatorAccountPlan(
+  merchantId: string,
+  secret: string,
+): Array<{ provider: EmulatorProvider; name: string; priority: number; credentials: Record<string, string> }> {
+  const tag = `${merchantId.replace(/[^A-Za-z0-9]/g, '')}${secret.replace(/[^A-Za-z0-9]/g, '').slice(-16)}`;
+  return [
+    { provider: 'asaas', name: 'Asaas sandbox (emulador local)', priority: 30, credentials: { api_key: `$aact_hmlg_${tag}` } },
+    { provider: 'pagarme', name: 'Pagar.me teste (emulador local)', priority: 40, credentials: { secret_key: `sk_test_${tag}` } },
+    {
+      provider: 'mercadopago',
+      name: 'Mercado Pago teste (emulador local)',
+      priority: 50,
+      credentials: { access_token: `TEST-${tag}`, webhook_secret: `whs${tag}` },
+    },
+    { provider: 'stripe', name: 'Stripe teste (emulador local)', priority: 60, credentials: { secret_key: `sk_test_${tag}` } },
+    { provider: 'woovi', name: 'Woovi teste (emulador local)', priority: 70, credentials: { app_id: `app_${tag}` } },
+  ];
+}
+
+/** Registers an account at an emulator's control port: true when the emulator did not know it (201). */
+async function registerEmulatorAccount(controlUrl: string, credentials: Record<string, string>): Promise<boolean> {
+  const response = await fetch(`${controlUrl}/__control/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  if (!response.ok) throw new Error(`emulator at ${controlUrl} refused the account: ${response.status}`);
+  return response.status === 201;
 }
 
 /** The seeded merchant's owner, unless ORQUESTRA_OWNER_EMAIL / ORQUESTRA_OWNER_PASSWORD say otherwise. */
@@ -79,6 +119,12 @@ export async function seedStack(options: {
    * owner and sets the password given again, so the banner's password always works.
    */
   owner?: { email: string; password: string };
+  /**
+   * Also connect a test account at each other emulator (Asaas, Pagar.me, Mercado Pago, Stripe,
+   * Woovi), so Pix, boleto and card all work (npm start; the e2e stack's seed leaves it off).
+   * Idempotent: a later start finds them; one an emulator forgot is replaced, as for Efí.
+   */
+  withAllEmulators?: boolean;
 }): Promise<SeedResult> {
   const state: SeedState = existsSync(options.stateFile) ? (JSON.parse(readFileSync(options.stateFile, 'utf8')) as SeedState) : {};
   const accountsClient = createRpcClient(accounts.AccountsServiceService, `127.0.0.1:${options.ports.accounts}`, { deadlineMs: 10_000 });
@@ -162,6 +208,51 @@ export async function seedStack(options: {
     const liveProviderAccountId = options.withLiveAccount ? await connect(common.Mode.MODE_LIVE) : null;
     const secondTestProviderAccountId = options.withSecondTestAccount ? await connect(common.Mode.MODE_TEST, true) : null;
 
+    const emulatorAccounts: SeedResult['emulatorAccounts'] = [];
+    if (options.withAllEmulators) {
+      const controlPorts: Record<EmulatorProvider, number> = {
+        asaas: options.ports.asaasControl,
+        pagarme: options.ports.pagarmeControl,
+        mercadopago: options.ports.mercadopagoControl,
+        stripe: options.ports.stripeControl,
+        woovi: options.ports.wooviControl,
+      };
+      const listed = (await providersClient.listAccounts({ merchant_id: merchant.id, mode: common.Mode.MODE_TEST })).accounts;
+      for (const planned of emulatorAccountPlan(merchant.id, clientSecret)) {
+        // 201: the emulator did not know the account (first start, or it forgot its state).
+        const forgotten = await registerEmulatorAccount(`http://127.0.0.1:${controlPorts[planned.provider]}`, planned.credentials);
+        const existing = listed.find((a) => a.provider === planned.provider && a.priority === planned.priority && a.enabled && !a.name.endsWith(REPLACED_SUFFIX));
+        if (existing && !forgotten) {
+          emulatorAccounts.push({ provider: planned.provider, accountId: existing.id, priority: planned.priority });
+          continue;
+        }
+        if (existing) {
+          // Connecting sets up the account's webhook at the emulator: a fresh account replaces the forgotten one.
+          await providersClient.updateAccount({
+            merchant_id: merchant.id,
+            mode: common.Mode.MODE_TEST,
+            account_id: existing.id,
+            enabled: false,
+            name: `${existing.name}${REPLACED_SUFFIX}`,
+            set_fees: false,
+            fees: [],
+          });
+        }
+        const { account } = await providersClient.connectAccount({
+          merchant_id: merchant.id,
+          mode: common.Mode.MODE_TEST,
+          provider: planned.provider,
+          name: planned.name,
+          priority: planned.priority,
+          enabled: true,
+          credentials: planned.credentials,
+          fees: [],
+        });
+        if (!account) throw new Error(`the ${planned.provider} account was not connected`);
+        emulatorAccounts.push({ provider: planned.provider, accountId: account.id, priority: planned.priority });
+      }
+    }
+
     // The owner's payout controls (docs/owner.md), so a fresh `npm start` has a working payout path.
     // Turned on only while never set: a restart never undoes the owner's `payouts disable`.
     const { settings } = await accountsClient.getPayoutSettings({ merchant_id: merchant.id, mode: common.Mode.MODE_TEST });
@@ -200,6 +291,7 @@ export async function seedStack(options: {
       payoutDestinationId,
       livePayoutDestinationId,
       owner: options.owner ? { email: options.owner.email.toLowerCase(), password: options.owner.password } : null,
+      emulatorAccounts,
     };
   } finally {
     ownersClient.close();
