@@ -13,7 +13,9 @@ import { WebhookReceiver } from './support/webhook-receiver';
  * stack: it pays, stops, starts again and pays again (simulate → succeeded by the provider's
  * webhook, and the merchant's webhook delivered), then starts once more after the emulator lost
  * its memory (data from before emulators kept state), where the seed replaces the account whose
- * webhook the emulator forgot.
+ * webhook the emulator forgot. npm start's seed connects a test account at every emulator: they are
+ * reused across the restart, boleto and card pay (at Asaas), and the Asaas account is replaced too
+ * when the Asaas emulator lost its state.
  */
 jest.setTimeout(400_000);
 
@@ -106,6 +108,14 @@ async function call(stack: StackEnv, method: string, route: string, body?: unkno
 }
 
 const pix = () => ({ method: 'pix', amount: 1990, customer: { name: 'Maria Silva', email: 'maria@example.com' }, metadata: { order_id: randomUUID() } });
+/** Boleto and card go to the seed's Asaas account (npm start connects one at every emulator); Asaas needs a CPF. */
+const other = (method: 'boleto' | 'card') => ({ method, amount: 4990, customer: { name: 'Maria Silva', email: 'maria@example.com', document: '52998224725' } });
+const EMULATORS = ['asaas', 'efi', 'mercadopago', 'pagarme', 'stripe', 'woovi'];
+/** The enabled test accounts, provider → id. */
+async function enabledAccounts(env: StackEnv): Promise<Record<string, string>> {
+  const accounts = (await call(env, 'GET', '/v1/provider-accounts')).body.data as Json[];
+  return Object.fromEntries(accounts.filter((a) => a.enabled).map((a) => [a.provider as string, a.id as string]));
+}
 
 describe('npm start after npm run stop', () => {
   const receiver = new WebhookReceiver();
@@ -120,8 +130,8 @@ describe('npm start after npm run stop', () => {
     await receiver.stop();
   });
 
-  async function createPending(env: StackEnv): Promise<Json> {
-    const created = await call(env, 'POST', '/v1/payments', pix());
+  async function createPending(env: StackEnv, body: Json = pix()): Promise<Json> {
+    const created = await call(env, 'POST', '/v1/payments', body);
     expect(created.status).toBe(201);
     expect(created.body.status).toBe('pending');
     return created.body;
@@ -140,6 +150,9 @@ describe('npm start after npm run stop', () => {
 
   it('pays on the first start, and after a restart pays new and earlier payments the same way', async () => {
     const first = await stack.start();
+    // A test account at each of the six emulators (npm start's seed only; the e2e stack's seed does not).
+    const accountsFirst = await enabledAccounts(first);
+    expect(Object.keys(accountsFirst).sort()).toEqual(EMULATORS);
     const hook = await call(first, 'POST', '/v1/webhook-endpoints', { url: `${receiver.url}/restart`, events: ['payment.*'] });
     expect(hook.status).toBe(201);
     const paidBefore = await createPending(first);
@@ -156,12 +169,20 @@ describe('npm start after npm run stop', () => {
     // A Pix created before the restart is still payable, and a new one too.
     await pay(second, openAcrossRestart);
     await pay(second, await createPending(second));
+    // The restart reused the accounts at every emulator, and boleto and card work out of the box.
+    expect(await enabledAccounts(second)).toEqual(accountsFirst);
+    for (const method of ['boleto', 'card'] as const) {
+      const payment = await createPending(second, other(method));
+      expect(payment.provider).toBe('asaas');
+      await pay(second, payment);
+    }
     await stack.stop();
   });
 
   it('replaces the seeded account whose webhook the emulator forgot (its state file gone), and pays', async () => {
     const before = JSON.parse(readFileSync(path.join(DIR, 'seed.json'), 'utf8')) as Json;
     rmSync(path.join(DIR, 'emulators', 'efi.json'));
+    rmSync(path.join(DIR, 'emulators', 'asaas.json'));
     const third = await stack.start();
     const seedAfter = JSON.parse(readFileSync(path.join(DIR, 'seed.json'), 'utf8')) as Json;
     expect(seedAfter.testKey).toBe(before.testKey);
@@ -171,6 +192,13 @@ describe('npm start after npm run stop', () => {
     expect(replaced[0]).toMatchObject({ enabled: false });
     expect(replaced[0]!.name).toMatch(/substituída/);
     await pay(third, await createPending(third));
+    // Asaas forgot its account too (it answers the seed's registration as new): replaced, and a card pays.
+    const asaas = accounts.filter((a) => a.provider === 'asaas');
+    expect(asaas.map((a) => a.enabled).sort()).toEqual([false, true]);
+    expect(asaas.find((a) => !a.enabled)!.name).toMatch(/substituída/);
+    const card = await createPending(third, other('card'));
+    expect(card.provider_account_id).toBe(asaas.find((a) => a.enabled)!.id);
+    await pay(third, card);
     await stack.stop();
   });
 });
