@@ -1,7 +1,7 @@
 /** Loading data and running actions: their states, errors and notices. */
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { ApiError } from '../api/client';
+import { ApiError, v1, type List } from '../api/client';
 import { onModeChange } from '../lib/mode';
 
 export interface Loaded<T> {
@@ -9,6 +9,22 @@ export interface Loaded<T> {
   error: ApiError | undefined;
   loading: boolean;
   reload: () => void;
+}
+
+/**
+ * A list the API pages with `starting_after`: the rows loaded so far for `query` and `more()` for
+ * the next page. A new `query` object (a submitted filter form) starts from the first page again.
+ */
+export function usePagedList<T extends { id: string }>(path: string, query: Record<string, string>, pageSize = 25): { loaded: Loaded<List<T>>; rows: T[]; more: () => void } {
+  const [after, setAfter] = useState<{ query: Record<string, string>; id: string }>({ query, id: '' });
+  const startingAfter = after.query === query ? after.id : '';
+  const [rows, setRows] = useState<T[]>([]);
+  const loaded = useLoad(async () => {
+    const page = await v1<List<T>>('GET', path, { query: { ...query, limit: pageSize, starting_after: startingAfter } });
+    setRows((previous) => (startingAfter ? [...previous, ...page.data] : page.data));
+    return page;
+  }, [path, query, startingAfter]);
+  return { loaded, rows, more: () => setAfter({ query, id: rows.at(-1)?.id ?? '' }) };
 }
 
 /** Loads with `load` when `deps` (or the test/live mode) change; keeps the last data while reloading. */

@@ -1,7 +1,6 @@
 /** Customers: found by document or e-mail (the API's filters), paged. */
 import { useState } from 'preact/hooks';
-import { v1, type List } from '../../api/client';
-import { Field, MoreButton, PageHeader, Section, Show, Table, When, useLoad } from '../../components/ui';
+import { Field, MoreButton, PageHeader, Section, Show, Table, When, usePagedList } from '../../components/ui';
 
 interface Customer {
   id: string;
@@ -16,13 +15,7 @@ export function CustomersPage() {
   const [document, setDocument] = useState('');
   const [email, setEmail] = useState('');
   const [filters, setFilters] = useState({ document: '', email: '' });
-  const [after, setAfter] = useState('');
-  const [rows, setRows] = useState<Customer[]>([]);
-  const loaded = useLoad(async () => {
-    const page = await v1<List<Customer>>('GET', '/customers', { query: { ...filters, limit: 25, starting_after: after } });
-    setRows((previous) => (after ? [...previous, ...page.data] : page.data));
-    return page;
-  }, [filters, after]);
+  const { loaded, rows, more } = usePagedList<Customer>('/customers', filters);
   return (
     <>
       <PageHeader title="Clientes" description="Compradores guardados pelos pagamentos e assinaturas (um por CPF/CNPJ)." />
@@ -33,7 +26,6 @@ export function CustomersPage() {
           aria-label="Buscar clientes"
           onSubmit={(event) => {
             event.preventDefault();
-            setAfter('');
             setFilters({ document, email });
           }}
         >
@@ -62,7 +54,7 @@ export function CustomersPage() {
                   { header: 'Desde', cell: (customer) => <When at={customer.created_at} /> },
                 ]}
               />
-              <MoreButton hasMore={page.has_more} onMore={() => setAfter(rows.at(-1)?.id ?? '')} busy={loaded.loading} />
+              <MoreButton hasMore={page.has_more} onMore={more} busy={loaded.loading} />
             </>
           )}
         </Show>

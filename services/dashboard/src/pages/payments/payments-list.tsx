@@ -1,7 +1,6 @@
 /** Payments: the API's filters (status, method, provider) and search (q), paged with starting_after. */
 import { useState } from 'preact/hooks';
-import { v1, type List } from '../../api/client';
-import { Badge, Field, Link, Money, MoreButton, PageHeader, Section, Select, Show, Table, When, useLoad } from '../../components/ui';
+import { Badge, Field, Link, Money, MoreButton, PageHeader, Section, Select, Show, Table, When, usePagedList } from '../../components/ui';
 import { METHODS, PAYMENT_STATUSES, methodLabel, statusLabel } from '../../lib/labels';
 import type { Payment } from './payment.types';
 
@@ -11,13 +10,7 @@ export function PaymentsPage() {
   const [provider, setProvider] = useState('');
   const [q, setQ] = useState('');
   const [filters, setFilters] = useState({ status: '', method: '', provider: '', q: '' });
-  const [after, setAfter] = useState('');
-  const [rows, setRows] = useState<Payment[]>([]);
-  const loaded = useLoad(async () => {
-    const page = await v1<List<Payment>>('GET', '/payments', { query: { ...filters, limit: 25, starting_after: after } });
-    setRows((previous) => (after ? [...previous, ...page.data] : page.data));
-    return page;
-  }, [filters, after]);
+  const { loaded, rows, more } = usePagedList<Payment>('/payments', filters);
 
   return (
     <>
@@ -29,7 +22,6 @@ export function PaymentsPage() {
           aria-label="Filtrar pagamentos"
           onSubmit={(event) => {
             event.preventDefault();
-            setAfter('');
             setFilters({ status, method, provider, q });
           }}
         >
@@ -62,7 +54,7 @@ export function PaymentsPage() {
                   { header: 'Criado em', cell: (payment) => <When at={payment.created_at} /> },
                 ]}
               />
-              <MoreButton hasMore={page.has_more} onMore={() => setAfter(rows.at(-1)?.id ?? '')} busy={loaded.loading} />
+              <MoreButton hasMore={page.has_more} onMore={more} busy={loaded.loading} />
             </>
           )}
         </Show>
