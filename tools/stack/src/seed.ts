@@ -129,6 +129,10 @@ export async function seedStack(options: {
   const state: SeedState = existsSync(options.stateFile) ? (JSON.parse(readFileSync(options.stateFile, 'utf8')) as SeedState) : {};
   const accountsClient = createRpcClient(accounts.AccountsServiceService, `127.0.0.1:${options.ports.accounts}`, { deadlineMs: 10_000 });
   const providersClient = createRpcClient(providers.ProvidersServiceService, `127.0.0.1:${options.ports.providers}`, { deadlineMs: 20_000 });
+  /** Switches off (and names as replaced) an account whose emulator forgot it; a fresh one is connected next. */
+  const retireForgotten = async (merchantId: string, existing: { id: string; name: string }, mode: common.Mode) => {
+    await providersClient.updateAccount({ merchant_id: merchantId, mode, account_id: existing.id, enabled: false, name: `${existing.name}${REPLACED_SUFFIX}`, set_fees: false, fees: [] });
+  };
   const ownersClient = createRpcClient(owners.OwnersServiceService, `127.0.0.1:${options.ports.accounts}`, { deadlineMs: 10_000 });
   try {
     const email = options.email ?? 'loja-teste@orquestra.dev';
@@ -173,19 +177,9 @@ export async function seedStack(options: {
           !a.name.endsWith(REPLACED_SUFFIX),
       );
       if (existing && (await emulatorKnowsWebhook(efiControlUrl, client.clientId))) return existing.id;
-      if (existing) {
-        // Only connecting registers the webhook (its URL carries a secret the providers service
-        // keeps), so a fresh account replaces the forgotten one, which is switched off.
-        await providersClient.updateAccount({
-          merchant_id: merchant.id,
-          mode,
-          account_id: existing.id,
-          enabled: false,
-          name: `${existing.name}${REPLACED_SUFFIX}`,
-          set_fees: false,
-          fees: [],
-        });
-      }
+      // Only connecting registers the webhook (its URL carries a secret the providers service
+      // keeps), so a fresh account replaces the forgotten one, which is switched off.
+      if (existing) await retireForgotten(merchant.id, existing, mode);
       const { account } = await providersClient.connectAccount({
         merchant_id: merchant.id,
         mode,
@@ -226,18 +220,8 @@ export async function seedStack(options: {
           emulatorAccounts.push({ provider: planned.provider, accountId: existing.id, priority: planned.priority });
           continue;
         }
-        if (existing) {
-          // Connecting sets up the account's webhook at the emulator: a fresh account replaces the forgotten one.
-          await providersClient.updateAccount({
-            merchant_id: merchant.id,
-            mode: common.Mode.MODE_TEST,
-            account_id: existing.id,
-            enabled: false,
-            name: `${existing.name}${REPLACED_SUFFIX}`,
-            set_fees: false,
-            fees: [],
-          });
-        }
+        // Connecting sets up the account's webhook at the emulator: a fresh account replaces the forgotten one.
+        if (existing) await retireForgotten(merchant.id, existing, common.Mode.MODE_TEST);
         const { account } = await providersClient.connectAccount({
           merchant_id: merchant.id,
           mode: common.Mode.MODE_TEST,
