@@ -13,7 +13,7 @@ module.exports = function preset(projectRoot, overrides = {}) {
       '^@orquestra/platform/telemetry$': path.join(__dirname, 'libs/platform/src/telemetry/index.ts'),
       '^@orquestra/platform/webhooks$': path.join(__dirname, 'libs/platform/src/webhooks/index.ts'),
       '^@orquestra/platform$': path.join(__dirname, 'libs/platform/src/index.ts'),
-      '^@orquestra/sdk$': path.join(__dirname, 'libs/sdk/src/index.ts'),
+      '^@orquestra/node$': path.join(__dirname, 'libs/sdk/src/index.ts'),
       '^@orquestra/contracts$': path.join(__dirname, 'libs/contracts/src/index.ts'),
       '^@orquestra/emulators$': path.join(__dirname, 'tools/emulators/index.ts'),
     },

@@ -6,7 +6,7 @@
 //   set -a; source stack.env; set +a
 //   npx esbuild libs/sdk/examples/pix-bot.ts --bundle --platform=node --outfile=.local/pix-bot.js && node .local/pix-bot.js
 //
-// In your own project, import from '@orquestra/sdk' instead of '../src'.
+// In your own project, import from '@orquestra/node' instead of '../src'.
 import { randomUUID } from 'node:crypto';
 import { Orquestra, type Payment, type PaymentStatus } from '../src';
 

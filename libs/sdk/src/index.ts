@@ -1,4 +1,4 @@
-// @orquestra/sdk — a typed client for the Orquestra REST API (Node.js ≥ 20).
+// @orquestra/node — a typed client for the Orquestra REST API (Node.js ≥ 20).
 export { Orquestra } from './client';
 export type { ApiResponse, ClientOptions, RequestSpec } from './http/transport';
 export { Transport } from './http/transport';

@@ -13,7 +13,7 @@ import {
   SCHEMA_FIELDS,
   constructEvent,
   type Payment,
-} from '@orquestra/sdk';
+} from '@orquestra/node';
 import { STACK_INFO_FILE, stackInfo } from './support/stack-info';
 
 // The SDK (libs/sdk) against the real stack: what a merchant's code and a sales bot do with it.

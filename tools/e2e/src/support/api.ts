@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Orquestra, type CreatePaymentParams } from '@orquestra/sdk';
+import { Orquestra, type CreatePaymentParams } from '@orquestra/node';
 import { stackInfo } from './stack-info';
 
 export interface ApiResponse<T = Record<string, any>> {
