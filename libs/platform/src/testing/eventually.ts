@@ -11,3 +11,22 @@ export async function eventually<T>(read: () => Promise<T>, expected: T, timeout
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/**
+ * Runs `assertion` (jest `expect` calls, say) until it stops throwing, or rethrows its last failure
+ * once `timeoutMs` has passed: for background work (an outbox relay, a consumer, a due-work job, a
+ * webhook) that must have happened, instead of a fixed sleep that a loaded machine outlasts. Answers
+ * what the assertion returned. The deadline is generous on purpose: it only costs time on failure.
+ * For "exactly N" counts, wait with this until N is reached, then re-check after a short pause.
+ */
+export async function eventuallyExpect<T>(assertion: () => T | Promise<T>, timeoutMs = 15_000, intervalMs = 25): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await assertion();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

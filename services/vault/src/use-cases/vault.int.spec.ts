@@ -1,6 +1,6 @@
 import { common, vault } from '@orquestra/contracts';
 import { AppError, connectDatabase, createRpcClient, ensureIndexes, EventBus, GrpcServer, OutboxRelay, SecretBox, type EventEnvelope, type RpcClient } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, eventuallyExpect, uniqueDbPrefix } from '@orquestra/platform/testing';
 import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
@@ -149,8 +149,11 @@ describe('vault against the real store and broker', () => {
     await expect(save('acct_save', token)).rejects.toMatchObject({ param: 'vault_token', message: expect.stringContaining(card.id) });
     await expect(save('acct_other', (await tokenize('acct_save')).token)).rejects.toMatchObject({ param: 'vault_token' });
 
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const created = published.filter((e) => e.type === 'card.created' && (e.data.object as { id: string }).id === card.id);
+    // The outbox relay publishes card.created in the background: wait for it, then make sure no second one follows.
+    const createdOf = () => published.filter((e) => e.type === 'card.created' && (e.data.object as { id: string }).id === card.id);
+    await eventuallyExpect(() => expect(createdOf()).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const created = createdOf();
     expect(created).toHaveLength(1);
     expect(created[0]!.data.object).toMatchObject({ object: 'card', last4: '1111', customer: 'cus_1' });
     expect(JSON.stringify(created[0])).not.toContain(VISA);
@@ -203,8 +206,10 @@ describe('vault against the real store and broker', () => {
     const tombstone = await cards.collection.findOne({ _id: ids[0] as never });
     expect(tombstone).toMatchObject({ number_sealed: null, cvc_sealed: null, last4: '', fingerprint: '', holder_name: '', metadata: {} });
     await expect(client.revealCard({ merchant_id: 'acct_list', mode: Mode.MODE_TEST, card_id: ids[0]!, token: '', payment_id: '' })).rejects.toMatchObject({ code: 'invalid_card' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(published.filter((e) => e.type === 'card.deleted' && (e.data.object as { id: string }).id === ids[0])).toHaveLength(1);
+    const deletedOf = () => published.filter((e) => e.type === 'card.deleted' && (e.data.object as { id: string }).id === ids[0]);
+    await eventuallyExpect(() => expect(deletedOf()).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(deletedOf()).toHaveLength(1);
   });
 
   it('a card fields token charges one payment: its retries reveal it again, another payment is refused, and two racing payments get one winner', async () => {
@@ -265,8 +270,12 @@ describe('vault against the real store and broker', () => {
     expect((await client.revealCard({ merchant_id: 'acct_cvc', mode: Mode.MODE_TEST, card_id: timed.id, token: '', payment_id: '' })).card).toMatchObject({ number: VISA, cvc: '' });
 
     // An unsaved token loses its code on the same schedule and keeps its number until it expires.
+    const tokenizedFrom = Date.now();
     const { token } = await tokenize('acct_cvc');
-    await new Promise((resolve) => setTimeout(resolve, CVC_TTL_MS + 1_000));
+    expect(await tokens.collection.findOne({ _id: token as never })).toMatchObject({ cvc_sealed: expect.objectContaining({ key_id: 'k1' }) });
+    // Deleted by the due work in the background: polled for, and never before its lifetime is over.
+    await eventuallyExpect(async () => expect(await tokens.collection.findOne({ _id: token as never })).toMatchObject({ cvc_sealed: null }), 15_000, 100);
+    expect(Date.now()).toBeGreaterThanOrEqual(tokenizedFrom + CVC_TTL_MS);
     expect(await tokens.collection.findOne({ _id: token as never })).toMatchObject({ cvc_sealed: null, number_sealed: expect.objectContaining({ key_id: 'k1' }) });
     expect((await client.revealCard({ merchant_id: 'acct_cvc', mode: Mode.MODE_TEST, card_id: '', token, payment_id: 'pay_1' })).card).toMatchObject({ number: VISA, cvc: '' });
   });
