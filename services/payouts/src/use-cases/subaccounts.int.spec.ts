@@ -1,6 +1,6 @@
 import { common, payouts, providers } from '@orquestra/contracts';
 import { AppError, connectDatabase, createRpcClient, ensureIndexes, EventBus, GrpcServer, OutboxRelay, type EventEnvelope, type Handlers } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, eventuallyExpect, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerSubaccountModel, type SubaccountModel } from '../db/subaccount.model';
@@ -98,8 +98,11 @@ describe('subaccounts against the real store and broker', () => {
     expect(fake.made.get(subaccount._id)).toBe(1);
     const { toProtoSubaccount } = await import('./subaccounts.service');
     expect(toProtoSubaccount(subaccount).details['login_email']).toBe('an******@exemplo.com.br');
+    // The outbox relay publishes in the background: wait for the event, then make sure it stays one.
+    const createdEvents = () => published.filter((e) => e.type === 'subaccount.created' && (e.data.object as { id: string }).id === subaccount._id);
+    await eventuallyExpect(() => expect(createdEvents()).toHaveLength(1));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(published.filter((e) => e.type === 'subaccount.created' && (e.data.object as { id: string }).id === subaccount._id)).toHaveLength(1);
+    expect(createdEvents()).toHaveLength(1);
   });
 
   it('a field the provider requires and the body lacks: 400 naming it, nothing stored', async () => {
@@ -143,8 +146,10 @@ describe('subaccounts against the real store and broker', () => {
     const synced = await service.sync(scope, subaccount._id);
     expect(synced).toMatchObject({ status: 'active', status_detail: 'Aprovada.' });
     expect(await service.sync(scope, subaccount._id)).toMatchObject({ status: 'active' });
+    const updatedEvents = () => published.filter((e) => e.type === 'subaccount.updated' && (e.data.object as { id: string }).id === subaccount._id);
+    await eventuallyExpect(() => expect(updatedEvents()).toHaveLength(2));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(published.filter((e) => e.type === 'subaccount.updated' && (e.data.object as { id: string }).id === subaccount._id)).toHaveLength(2);
+    expect(updatedEvents()).toHaveLength(2);
     expect(await service.balance(scope, subaccount._id)).toEqual({ available: 12_345, currency: 'BRL', as_of: '2026-11-24T12:00:00.000Z' });
     await expect(service.get({ ...scope, mode: 'live' }, subaccount._id)).rejects.toMatchObject({ code: 'not_found' });
   });
