@@ -27,6 +27,7 @@ export const ID_PREFIXES = {
   reconciliationFinding: 'rcf',
   owner: 'own',
   auditEntry: 'aud',
+  requestLog: 'rlog',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

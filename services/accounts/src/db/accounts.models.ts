@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { PIX_KEY_TYPES, type PixKeyType } from '../domain/pix-key';
+import { registerRequestLogModel, type RequestLogDoc } from './request-log.model';
 
 export interface MerchantDoc {
   _id: string;
@@ -109,6 +110,7 @@ export interface AccountsModels {
   apiKeys: Model<ApiKeyDoc>;
   payoutSettings: Model<PayoutSettingsDoc>;
   payoutDestinations: Model<PayoutDestinationDoc>;
+  requestLogs: Model<RequestLogDoc>;
 }
 
 export function registerAccountsModels(connection: Connection): AccountsModels {
@@ -117,5 +119,6 @@ export function registerAccountsModels(connection: Connection): AccountsModels {
     apiKeys: connection.model<ApiKeyDoc>('ApiKey', apiKeySchema, 'api_keys'),
     payoutSettings: connection.model<PayoutSettingsDoc>('PayoutSettings', payoutSettingsSchema, 'payout_settings'),
     payoutDestinations: connection.model<PayoutDestinationDoc>('PayoutDestination', payoutDestinationSchema, 'payout_destinations'),
+    requestLogs: registerRequestLogModel(connection),
   };
 }

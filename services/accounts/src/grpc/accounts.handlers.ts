@@ -4,6 +4,7 @@ import type { AccountsModels, ApiKeyDoc, MerchantDoc } from '../db/accounts.mode
 import type { AuditStore } from '../db/audit.store';
 import { generateKeySecret, hashKeySecret, KEY_LAST_USED_RESOLUTION_MS, parseKeySecret, type KeyKindName } from '../domain/api-key';
 import { payoutControlHandlers } from './payout-controls.handlers';
+import { RequestLogStore } from '../db/request-log.store';
 
 const { KeyKind } = accounts;
 
@@ -50,6 +51,7 @@ export interface AccountsHandlerDeps {
 
 export function accountsHandlers(models: AccountsModels, deps: AccountsHandlerDeps = {}): Handlers<typeof accounts.AccountsServiceService> {
   const now = deps.now ?? (() => new Date());
+  const requestLogs = new RequestLogStore(models.requestLogs);
   return {
     async authenticateKey({ secret }) {
       const parsed = parseKeySecret(secret);
@@ -147,5 +149,9 @@ export function accountsHandlers(models: AccountsModels, deps: AccountsHandlerDe
     },
 
     ...payoutControlHandlers(models),
+    async recordRequestLogs({ entries }) {
+      return { recorded: await requestLogs.record(entries) };
+    },
+    listRequestLogs: (request) => requestLogs.list(request),
   };
 }
