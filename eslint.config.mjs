@@ -27,6 +27,8 @@ export default [
             { sourceTag: 'type:webapp', onlyDependOnLibsWithTags: [] },
             // The SDK ships to merchants on its own: it depends on no other project.
             { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: [] },
+            // The orq CLI ships beside the SDK and talks to the API only through it.
+            { sourceTag: 'type:cli', onlyDependOnLibsWithTags: ['type:sdk'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
           ],
         },
@@ -44,7 +46,7 @@ export default [
   },
   {
     // The config loader is the one place allowed to read process.env; tools and tests set it up.
-    files: ['libs/platform/src/config/**', 'libs/platform/src/testing/**', 'tools/**', '**/*.spec.ts', 'e2e/**', 'libs/sdk/examples/**'],
+    files: ['libs/platform/src/config/**', 'libs/platform/src/testing/**', 'tools/**', '**/*.spec.ts', 'e2e/**', 'libs/sdk/examples/**', 'libs/cli/src/main.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
