@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { grpcTarget, replicaPorts, singleReplicas, type Replicas, type ReplicatedService } from './replicas';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 
@@ -93,8 +94,11 @@ export function serviceEnvironment(options: {
   logLevel: string;
   /** Extra variables per service (e.g. shorter timeouts for the failover tests). */
   overrides?: Record<string, Record<string, string>>;
+  /** Replicas per service (replicas.ts): clients get every replica's address. Default: one each. */
+  replicas?: Replicas;
 }): Record<string, Record<string, string>> {
   const { ports } = options;
+  const replicas = options.replicas ?? singleReplicas();
   const publicBase = `http://localhost:${ports.gateway}`;
   const common = {
     NODE_ENV: 'development',
@@ -104,7 +108,11 @@ export function serviceEnvironment(options: {
     DB_PREFIX: options.dbPrefix,
     EVENTS_EXCHANGE: `${options.dbPrefix}events`,
   };
-  const addr = (port: number) => `127.0.0.1:${port}`;
+  // The address clients of a gRPC service dial: every replica's (replicas.ts).
+  const addr = (service: Exclude<ReplicatedService, 'gateway'>) => {
+    const base = { main: ports[service], metrics: ports[`${service}Metrics`] };
+    return grpcTarget(Array.from({ length: replicas[service] }, (_, i) => replicaPorts(base, i, false).main));
+  };
   const env: Record<string, Record<string, string>> = {
     accounts: {
       ...common,
@@ -123,9 +131,9 @@ export function serviceEnvironment(options: {
       PROVIDER_EXTRA_CA_FILE: path.join(options.certDir, 'ca.pem'),
       // Efí infrações are polled every few minutes in production; fast here so tests see them.
       DISPUTE_POLL_INTERVAL_MS: '1000',
-      VAULT_GRPC_ADDR: addr(ports.vault),
+      VAULT_GRPC_ADDR: addr('vault'),
     },
-    routing: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.routing}`, METRICS_PORT: String(ports.routingMetrics), PROVIDERS_GRPC_ADDR: addr(ports.providers) },
+    routing: { ...common, GRPC_ADDRESS: `127.0.0.1:${ports.routing}`, METRICS_PORT: String(ports.routingMetrics), PROVIDERS_GRPC_ADDR: addr('providers') },
     notifications: {
       ...common,
       GRPC_ADDRESS: `127.0.0.1:${ports.notifications}`,
@@ -137,15 +145,15 @@ export function serviceEnvironment(options: {
       ...common,
       GRPC_ADDRESS: `127.0.0.1:${ports.subscriptions}`,
       METRICS_PORT: String(ports.subscriptionsMetrics),
-      PROVIDERS_GRPC_ADDR: addr(ports.providers),
-      PAYMENTS_GRPC_ADDR: addr(ports.payments),
+      PROVIDERS_GRPC_ADDR: addr('providers'),
+      PAYMENTS_GRPC_ADDR: addr('payments'),
     },
     payouts: {
       ...common,
       GRPC_ADDRESS: `127.0.0.1:${ports.payouts}`,
       METRICS_PORT: String(ports.payoutsMetrics),
-      PROVIDERS_GRPC_ADDR: addr(ports.providers),
-      ACCOUNTS_GRPC_ADDR: addr(ports.accounts),
+      PROVIDERS_GRPC_ADDR: addr('providers'),
+      ACCOUNTS_GRPC_ADDR: addr('accounts'),
     },
     vault: {
       ...common,
@@ -172,9 +180,9 @@ export function serviceEnvironment(options: {
     payments: {
       ...common,
       GRPC_ADDRESS: `127.0.0.1:${ports.payments}`, METRICS_PORT: String(ports.paymentsMetrics),
-      ROUTING_GRPC_ADDR: addr(ports.routing),
-      PROVIDERS_GRPC_ADDR: addr(ports.providers),
-      PAYOUTS_GRPC_ADDR: addr(ports.payouts),
+      ROUTING_GRPC_ADDR: addr('routing'),
+      PROVIDERS_GRPC_ADDR: addr('providers'),
+      PAYOUTS_GRPC_ADDR: addr('payouts'),
       PUBLIC_BASE_URL: publicBase,
       PAY_BASE_URL: `${publicBase}/pay`,
     },
@@ -182,15 +190,15 @@ export function serviceEnvironment(options: {
       ...common,
       HTTP_PORT: String(ports.gateway),
       METRICS_PORT: String(ports.gatewayMetrics),
-      ACCOUNTS_GRPC_ADDR: addr(ports.accounts),
-      PAYMENTS_GRPC_ADDR: addr(ports.payments),
-      ROUTING_GRPC_ADDR: addr(ports.routing),
-      PROVIDERS_GRPC_ADDR: addr(ports.providers),
-      NOTIFICATIONS_GRPC_ADDR: addr(ports.notifications),
-      SUBSCRIPTIONS_GRPC_ADDR: addr(ports.subscriptions),
-      PAYOUTS_GRPC_ADDR: addr(ports.payouts),
-      VAULT_GRPC_ADDR: addr(ports.vault),
-      TRACKING_GRPC_ADDR: addr(ports.tracking),
+      ACCOUNTS_GRPC_ADDR: addr('accounts'),
+      PAYMENTS_GRPC_ADDR: addr('payments'),
+      ROUTING_GRPC_ADDR: addr('routing'),
+      PROVIDERS_GRPC_ADDR: addr('providers'),
+      NOTIFICATIONS_GRPC_ADDR: addr('notifications'),
+      SUBSCRIPTIONS_GRPC_ADDR: addr('subscriptions'),
+      PAYOUTS_GRPC_ADDR: addr('payouts'),
+      VAULT_GRPC_ADDR: addr('vault'),
+      TRACKING_GRPC_ADDR: addr('tracking'),
       // Its own address: the OpenAPI server, the card fields' script and the origin of their iframe.
       PUBLIC_BASE_URL: publicBase,
       // The payment page is served by the gateway at the path of the payments' PAY_BASE_URL.

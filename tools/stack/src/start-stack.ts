@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { checkGrpcHealth } from '@orquestra/platform';
+import { startHttpBalancer, type HttpBalancer } from './http-balancer';
 import { ProcessGroup } from './process-group';
 import { withShared } from './launcher-env';
+import { parseReplicas, replicaName, replicaPorts, type Replicas } from './replicas';
 import { localEncryptionKeys, REPO_ROOT, serviceEnvironment, stackPorts, type StackPorts } from './stack-layout';
 
 export const SERVICES = ['accounts', 'vault', 'providers', 'routing', 'notifications', 'subscriptions', 'payouts', 'payments', 'tracking', 'gateway'] as const;
@@ -32,6 +34,20 @@ export interface StackOptions {
    * accounts, charges and webhooks its providers service set up before. Unset: in memory (tests).
    */
   emulatorStateDir?: string;
+  /**
+   * Replicas per service (replicas.ts); default one each, or what ORQUESTRA_REPLICAS says
+   * (`2`, or `payments=2,providers=2`). Several gateways run behind the launcher's HTTP balancer.
+   */
+  replicas?: Replicas;
+}
+
+/** One running replica of a service: its process name and ports (`main`: gRPC, or HTTP for the gateway). */
+export interface ReplicaInfo {
+  service: (typeof SERVICES)[number];
+  name: string;
+  index: number;
+  main: number;
+  metrics: number;
 }
 
 export interface RunningStack {
@@ -42,9 +58,17 @@ export interface RunningStack {
   controlUrls: Record<EmulatorCode, string>;
   processes: ProcessGroup;
   env: Record<string, Record<string, string>>;
+  /** Replicas per service, and every replica's process name and ports. */
+  replicas: Replicas;
+  replicaList: ReplicaInfo[];
+  /** The HTTP balancer in front of the gateway replicas (only with more than one). */
+  balancer?: HttpBalancer;
   stop(): Promise<void>;
-  /** Restarts one service process (e.g. after `kill -9` in a resilience test). */
-  restart(name: (typeof SERVICES)[number]): Promise<void>;
+  /**
+   * Restarts one service process (e.g. after `kill -9` in a resilience test): a replica's own name
+   * (`payments-2`) restarts that replica; the service's name restarts its first one.
+   */
+  restart(name: string): Promise<void>;
 }
 
 async function waitFor(what: string, probe: () => Promise<boolean>, deadline: number, group: ProcessGroup): Promise<void> {
@@ -67,6 +91,7 @@ const httpOk = (url: string) => fetch(url, { signal: AbortSignal.timeout(1_000) 
  */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const ports = stackPorts(options.portOffset ?? 0);
+  const replicas = options.replicas ?? parseReplicas(process.env['ORQUESTRA_REPLICAS']);
   const group = new ProcessGroup(path.join(options.stateDir, 'logs'));
   const env = serviceEnvironment({
     ports,
@@ -76,12 +101,35 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     encryptionKeys: localEncryptionKeys(options.stateDir),
     certDir: options.certDir,
     logLevel: options.logLevel ?? 'info',
+    replicas,
     ...(options.overrides ? { overrides: options.overrides } : {}),
   });
   Object.assign(env, withShared(env, SERVICES, options.shared ?? {}));
   const script = (name: string) => path.join(REPO_ROOT, 'dist', 'services', name, 'main.js');
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
   const controlUrls = Object.fromEntries(EMULATORS.map((code) => [code, `http://127.0.0.1:${ports[`${code}Control`]}`])) as Record<EmulatorCode, string>;
+  const balanced = replicas.gateway > 1;
+  const replicaList: ReplicaInfo[] = SERVICES.flatMap((service) =>
+    Array.from({ length: replicas[service] }, (_, index) => ({
+      service,
+      name: replicaName(service, index),
+      index,
+      ...replicaPorts({ main: ports[service], metrics: ports[`${service}Metrics`] }, index, service === 'gateway' && balanced),
+    })),
+  );
+  /** A replica's environment: its service's, with its own listening ports. */
+  const replicaEnv = (replica: ReplicaInfo): Record<string, string> => ({
+    // The service's name, not the process's: it names the service's database and queues.
+    SERVICE_NAME: replica.service,
+    ...(env[replica.service] ?? {}),
+    ...(replica.service === 'gateway' ? { HTTP_PORT: String(replica.main) } : { GRPC_ADDRESS: `127.0.0.1:${replica.main}` }),
+    METRICS_PORT: String(replica.metrics),
+  });
+  const ready = (replica: ReplicaInfo, until: number) =>
+    replica.service === 'gateway'
+      ? waitFor(replica.name, () => httpOk(`http://127.0.0.1:${replica.main}/readyz`), until, group)
+      : waitFor(replica.name, () => checkGrpcHealth(`127.0.0.1:${replica.main}`), until, group);
+  let balancer: HttpBalancer | undefined;
   try {
     // Emulators first: the providers service needs Woovi's webhook public key at start.
     for (const code of EMULATORS) {
@@ -103,14 +151,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       const wooviKey = await fetch(`${controlUrls.woovi}/__control/public-key`).then((r) => r.text());
       env['providers'] = { ...env['providers'], PROVIDER_SETTINGS: JSON.stringify({ woovi: { webhook_public_key: wooviKey } }) };
     }
-    for (const name of SERVICES) group.start(name, script(name), env[name] ?? {});
-    for (const name of SERVICES) {
-      if (name === 'gateway') continue;
-      const port = ports[name];
-      await waitFor(name, () => checkGrpcHealth(`127.0.0.1:${port}`), deadline, group);
+    for (const replica of replicaList) group.start(replica.name, script(replica.service), replicaEnv(replica));
+    for (const replica of replicaList) if (replica.service !== 'gateway') await ready(replica, deadline);
+    for (const replica of replicaList) if (replica.service === 'gateway') await ready(replica, deadline);
+    if (balanced) {
+      const targets = replicaList.filter((r) => r.service === 'gateway').map((r) => r.main);
+      balancer = await startHttpBalancer({ port: ports.gateway, targets });
     }
-    await waitFor('gateway', () => httpOk(`http://127.0.0.1:${ports.gateway}/readyz`), deadline, group);
   } catch (error) {
+    await balancer?.close();
     await group.stop(2_000);
     throw error;
   }
@@ -122,8 +171,16 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     controlUrls,
     processes: group,
     env,
-    stop: () => group.stop(),
+    replicas,
+    replicaList,
+    ...(balancer ? { balancer } : {}),
+    stop: async () => {
+      await balancer?.close();
+      await group.stop();
+    },
     async restart(name) {
+      const replica = replicaList.find((r) => r.name === name);
+      if (!replica) throw new Error(`no replica named ${name}`);
       const previous = group.processes.find((p) => p.name === name && p.child.exitCode === null && p.child.signalCode === null);
       if (previous) {
         previous.child.kill('SIGTERM');
@@ -134,10 +191,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         const old = group.processes[i];
         if (old && old.name === name && (old.child.exitCode !== null || old.child.signalCode !== null)) group.processes.splice(i, 1);
       }
-      group.start(name, script(name), env[name] ?? {});
-      const restartDeadline = Date.now() + 30_000;
-      if (name === 'gateway') await waitFor(name, () => httpOk(`http://127.0.0.1:${ports.gateway}/readyz`), restartDeadline, group);
-      else await waitFor(name, () => checkGrpcHealth(`127.0.0.1:${ports[name]}`), restartDeadline, group);
+      group.start(name, script(replica.service), replicaEnv(replica));
+      await ready(replica, Date.now() + 30_000);
     },
   };
 }

@@ -158,6 +158,8 @@ async function main(): Promise<void> {
         dbPrefix,
         subscriptionsClockFile,
         ports: stack.ports,
+        // Every replica's process name and ports (several with ORQUESTRA_REPLICAS; one each otherwise).
+        replicas: stack.replicaList,
         logDir: path.join(stateDir, 'logs'),
       },
       null,

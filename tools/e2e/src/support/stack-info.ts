@@ -37,6 +37,8 @@ export interface StackInfo {
   /** The subscriptions service's test clock file: `{"offset_ms": n}` moves its day forward. */
   subscriptionsClockFile: string;
   ports: Record<string, number>;
+  /** Every service process: one per service, or several with ORQUESTRA_REPLICAS (tools/stack/src/replicas.ts). */
+  replicas: Array<{ service: string; name: string; index: number; main: number; metrics: number }>;
   logDir: string;
 }
 
