@@ -38,7 +38,7 @@ describe('EventBus against a real RabbitMQ', () => {
     });
     await bus.publish(envelope('refund.created'));
     await bus.publish(envelope('payment.created'));
-    const deadline = Date.now() + 5_000;
+    const deadline = Date.now() + 15_000;
     while (got.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 200));
     expect(got).toEqual(['payment.created']);
@@ -72,7 +72,7 @@ describe('EventBus against a real RabbitMQ', () => {
       if (calls === 1) throw new Error('first try fails');
     });
     await bus.publish(envelope('flaky.once'));
-    const deadline = Date.now() + 5_000;
+    const deadline = Date.now() + 15_000;
     while (calls < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 400));
     expect(calls).toBe(2);
@@ -91,7 +91,7 @@ describe('EventBus against a real RabbitMQ', () => {
       });
       await counted.publish(envelope('count.me'));
       expect(messages.published).toBe(1);
-      const deadline = Date.now() + 5_000;
+      const deadline = Date.now() + 15_000;
       while (calls < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(messages).toEqual({ published: 1, consumed: 2 });
     } finally {
@@ -113,7 +113,7 @@ describe('EventBus against a real RabbitMQ', () => {
       expect(attached).toEqual([1, 1]);
       await buses[0]!.publish(envelope('cache.dropped'));
       await buses[0]!.publish(envelope('other.thing'));
-      const deadline = Date.now() + 5_000;
+      const deadline = Date.now() + 15_000;
       while (got.some((g) => g.length < 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 200));
       expect(got).toEqual([['cache.dropped'], ['cache.dropped']]);
@@ -127,7 +127,7 @@ describe('EventBus against a real RabbitMQ', () => {
       expect(subscriptions[1]!.live).toBe(true);
       expect(attached).toEqual([1, 2]);
       await buses[0]!.publish(envelope('cache.again'));
-      const again = Date.now() + 5_000;
+      const again = Date.now() + 15_000;
       // Both processes get it (the publisher's own subscription too): wait for each, not only the reconnected one.
       while (got.some((g) => g.length < 2) && Date.now() < again) await new Promise((r) => setTimeout(r, 20));
       expect(got).toEqual([['cache.dropped', 'cache.again'], ['cache.dropped', 'cache.again']]);

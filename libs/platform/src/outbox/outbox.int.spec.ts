@@ -165,10 +165,10 @@ describe('OutboxRelay against the real store and broker', () => {
   it('takes over the outbox of a relay that died holding its lease once the lease has passed', async () => {
     const e = event('thing.orphaned', { id: 'thing_4' });
     await collection.insertOne({ _id: 'thing_4' as never, outbox: [], outbox_since: null });
-    await collection.updateOne({ _id: 'thing_4' as never }, withOutbox({ $set: { outbox_lease: new Date(Date.now() + 300) } }, [e]));
+    await collection.updateOne({ _id: 'thing_4' as never }, withOutbox({ $set: { outbox_lease: new Date(Date.now() + 1_000) } }, [e]));
     const relay = new OutboxRelay({ bus, logger });
     expect(await relay.flush(collection, 'thing_4')).toBe(0);
-    await new Promise((r) => setTimeout(r, 350));
+    await new Promise((r) => setTimeout(r, 1_050));
     expect(await relay.flush(collection, 'thing_4')).toBe(1);
     await waitForEvents([e.id]);
     expect((await collection.findOne({ _id: 'thing_4' as never }))?.outbox).toEqual([]);

@@ -295,10 +295,12 @@ describe('analytics buckets against the real store and RabbitMQ', () => {
 
     // An event older than what the rebuild read changes nothing; a newer one moves the buckets.
     await bus.publish(eventOf(state('pay_rb_3', { merchant_id: merchant, provider: 'woovi', provider_account_id: 'pa_woovi', amount: 5_000, updated_at: at(5_000) })));
-    await bus.publish(eventOf(state('pay_rb_3', { merchant_id: merchant, status: 'failed', provider: 'woovi', provider_account_id: 'pa_woovi', amount: 5_000, updated_at: at(10_000) })));
+    const failedLater = state('pay_rb_3', { merchant_id: merchant, status: 'failed', provider: 'woovi', provider_account_id: 'pa_woovi', amount: 5_000, updated_at: at(10_000) });
+    await bus.publish(eventOf(failedLater));
     const paidLater = state('pay_rb_4', { merchant_id: merchant, status: 'succeeded', provider: 'woovi', provider_account_id: 'pa_woovi', amount: 5_000, fee: 50, updated_at: at(20_000) });
     await bus.publish(eventOf(paidLater));
-    await settled({ pay_rb_4: paidLater.updated_at });
+    // Both newer events applied (the consumer may take them in either order), then the stale one had its time too.
+    await settled({ pay_rb_3: failedLater.updated_at, pay_rb_4: paidLater.updated_at });
     await drain();
     totals = (await overview.get({ merchantId: merchant, mode: 'test' }, '2026-11-10', '2026-11-10')).totals;
     expect(totals).toEqual({ ...expected, gross: 15_000, fees: 150, net: 9_850, approved: 3, pending: 0, approval_rate: 3 / 4 });
