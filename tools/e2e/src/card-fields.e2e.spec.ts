@@ -14,7 +14,7 @@ import { stackInfo } from './support/stack-info';
 
 const ARTIFACTS = path.resolve(__dirname, '../../../.local/e2e-artifacts');
 const NUMBER = '4242424242424242';
-const CUSTOMER = { name: 'Maria da Silva', document: '123.456.789-09', email: 'maria@exemplo.com.br' };
+const CUSTOMER = { name: 'Maria da Silva', document: '529.982.247-25', email: 'maria@exemplo.com.br' };
 
 const merchant = () => stackInfo().vaultMerchant;
 const full = () => merchant().testKey;

@@ -49,7 +49,7 @@ async function createWithoutMethod(description: string) {
   const created = await api('POST', '/v1/payments', {
     key: key(),
     idempotencyKey: randomUUID(),
-    body: { amount: 8990, description, customer: { name: 'Maria da Silva', document: '123.456.789-09', email: 'maria@exemplo.com.br' } },
+    body: { amount: 8990, description, customer: { name: 'Maria da Silva', document: '529.982.247-25', email: 'maria@exemplo.com.br' } },
   });
   expect({ status: created.status, error: created.body.error ?? null }).toEqual({ status: 201, error: null });
   expect(created.body).toMatchObject({ status: 'requires_method', method: null });

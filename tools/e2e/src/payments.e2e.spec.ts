@@ -11,7 +11,7 @@ describe('Pix payments through the REST API', () => {
         amount: 5050,
         description: 'Camiseta',
         expires_in_minutes: 15,
-        customer: { name: 'Maria Silva', email: 'maria@example.com', document: '123.456.789-09' },
+        customer: { name: 'Maria Silva', email: 'maria@example.com', document: '529.982.247-25' },
         metadata: { order_id: 'A-1', bot: 'vendas' },
         tracking: { utm_source: 'instagram', utm_campaign: 'black-friday' },
       },

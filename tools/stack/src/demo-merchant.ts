@@ -171,7 +171,7 @@ export async function startDemoMerchant(options: { port: number; platformBaseUrl
         const { token, holder_name } = JSON.parse(raw || '{}') as { token?: string; holder_name?: string };
         const answer = await api('/v1/cards', {
           method: 'POST',
-          body: JSON.stringify({ vault_token: token, holder_name, customer: { name: 'Maria da Silva', document: '123.456.789-09', email: 'maria@exemplo.com.br' } }),
+          body: JSON.stringify({ vault_token: token, holder_name, customer: { name: 'Maria da Silva', document: '529.982.247-25', email: 'maria@exemplo.com.br' } }),
         });
         return send(res, answer.status, 'application/json', await answer.text());
       }

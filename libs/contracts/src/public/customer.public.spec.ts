@@ -5,7 +5,7 @@ const ADDRESS = { street: 'Avenida Paulista', number: '1578', neighborhood: 'Bel
 const EVERY: CustomerFields = {
   name: 'Maria da Silva',
   email: 'maria@exemplo.com.br',
-  document: '12345678909',
+  document: '52998224725',
   phone: '+55 11 91234-5678',
   address: { ...ADDRESS, complement: 'Conjunto 12' },
   ip: '177.10.20.30',
@@ -18,8 +18,8 @@ describe('customer ⇄ proto Customer', () => {
   });
 
   it('keeps what was not given absent, on the wire and back (never an empty string)', () => {
-    const wire = Customer.decode(Customer.encode(customerToProto({ document: '12345678909', address: ADDRESS })).finish());
-    expect(customerFromProto(wire)).toStrictEqual({ document: '12345678909', address: ADDRESS });
+    const wire = Customer.decode(Customer.encode(customerToProto({ document: '52998224725', address: ADDRESS })).finish());
+    expect(customerFromProto(wire)).toStrictEqual({ document: '52998224725', address: ADDRESS });
   });
 
   it('carries an empty string given as such, distinct from absent', () => {
@@ -39,7 +39,7 @@ describe('toPublicCustomer', () => {
       id: 'cus_1',
       name: 'Maria da Silva',
       email: 'maria@exemplo.com.br',
-      document: '12345678909',
+      document: '52998224725',
       phone: '+55 11 91234-5678',
       address: { ...ADDRESS, complement: 'Conjunto 12' },
     });

@@ -17,7 +17,7 @@ const pending: Subscription = {
   provider: 'efi',
   provider_account_id: 'acc_1',
   approval: { qr_code: '000201…', url: 'https://pay.example/r/1' },
-  customer: { id: 'cus_1', name: 'Ana', document: '12345678909' },
+  customer: { id: 'cus_1', name: 'Ana', document: '52998224725' },
   metadata: { plan: 'gold' },
   tracking: {},
   payments: [],

@@ -5,6 +5,9 @@ import { cnpj, cpf } from 'cpf-cnpj-validator';
  * `cpf-cnpj-validator` (Receita Federal's modulo-11 rules, repeated-digit numbers refused, and the
  * alphanumeric CNPJ of Nota Técnica RFB 49/2024, issued from July 2026).
  *
+ * The library also refuses the well-known sample 123.456.789-09 (its check digits hold, but it is
+ * nobody's CPF): test data uses real-format numbers such as 529.982.247-25.
+ *
  * Two readings, because not every party takes the alphanumeric form yet:
  * - `parseTaxId`: any valid CPF or CNPJ, alphanumeric CNPJ included (letters upper-cased);
  * - `numericTaxId`: only the all-digit forms, for provider fields documented as digits (the Pix
@@ -31,4 +34,13 @@ export function parseTaxId(text: string | undefined): TaxId | null {
 export function numericTaxId(text: string | undefined): TaxId | null {
   const parsed = parseTaxId(text);
   return parsed && /^\d+$/.test(parsed.value) ? parsed : null;
+}
+
+/**
+ * The form a CPF/CNPJ is stored and looked up by: letters and digits only, upper case. For an
+ * all-digit document it is its digits (what stores kept before the alphanumeric CNPJ), so records
+ * and indexes written earlier keep matching. No check-digit test: for reading stored documents.
+ */
+export function taxIdKey(text: string | undefined): string {
+  return (text ?? '').replace(/[^0-9A-Za-z]/g, '').toUpperCase();
 }

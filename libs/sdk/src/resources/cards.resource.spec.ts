@@ -55,10 +55,10 @@ beforeEach(() => {
 
 describe('cards and cardsConfig resources', () => {
   it('saves a card with the body as given and no Idempotency-Key (the token is single-use)', async () => {
-    const card = await orquestra.cards.create({ vault_token: 'tok_1', holder_name: 'MARIA', customer: { name: 'Maria', document: '12345678909' }, metadata: { a: '1' } });
+    const card = await orquestra.cards.create({ vault_token: 'tok_1', holder_name: 'MARIA', customer: { name: 'Maria', document: '52998224725' }, metadata: { a: '1' } });
     expect(card).toMatchObject({ id: 'card_1', cvc_available_until: null });
     expect(seen).toEqual([
-      { method: 'POST', url: '/v1/cards', idempotencyKey: undefined, body: JSON.stringify({ vault_token: 'tok_1', holder_name: 'MARIA', customer: { name: 'Maria', document: '12345678909' }, metadata: { a: '1' } }) },
+      { method: 'POST', url: '/v1/cards', idempotencyKey: undefined, body: JSON.stringify({ vault_token: 'tok_1', holder_name: 'MARIA', customer: { name: 'Maria', document: '52998224725' }, metadata: { a: '1' } }) },
     ]);
   });
 

@@ -9,7 +9,7 @@ import { startApp, type RunningApp } from '../testing/http-harness';
 
 const FULL = { authorization: `Bearer ${TEST_KEY}` };
 const BOT = { authorization: `Bearer ${RESTRICTED_KEY}` };
-const BODY = { method: 'pix', amount: 1990, customer: { name: 'Maria da Silva', document: '123.456.789-09' }, metadata: { order_id: '42' } };
+const BODY = { method: 'pix', amount: 1990, customer: { name: 'Maria da Silva', document: '529.982.247-25' }, metadata: { order_id: '42' } };
 
 describe('gateway over HTTP, with fake backends', () => {
   let app: RunningApp;
@@ -33,13 +33,13 @@ describe('gateway over HTTP, with fake backends', () => {
       expect(answer.headers.get('idempotent-replayed')).toBeNull();
       expect(answer.json).toMatchObject({ id: 'pay_01jabc', object: 'payment', status: 'pending', next_action: { type: 'pix_qr' } });
       const [request, options] = createPayment.mock.calls[0] as unknown as [payments.CreatePaymentRequest, { requestId: string; deadlineMs: number }];
-      const normalized = { ...BODY, customer: { name: 'Maria da Silva', document: '12345678909' } };
+      const normalized = { ...BODY, customer: { name: 'Maria da Silva', document: '52998224725' } };
       expect(request).toMatchObject({
         caller: { merchant_id: 'acct_1', key_id: 'key_full', mode: common.Mode.MODE_TEST, restricted: false, request_id: options.requestId },
         idempotency_key: 'order-42',
         request_hash: requestHash(normalized),
         amount: 1990,
-        customer: { document: '12345678909', ip: '127.0.0.1' },
+        customer: { document: '52998224725', ip: '127.0.0.1' },
       });
       expect(options).toEqual({ requestId: answer.headers.get('x-request-id'), deadlineMs: 2_000 });
     });

@@ -48,7 +48,7 @@ describe('create-payment request mapper', () => {
       customer: {
         name: 'Ana',
         email: 'ana@x.com',
-        document: '123.456.789-09',
+        document: '529.982.247-25',
         phone: '+55 11 90000-0000',
         ip: '200.1.1.1',
         address: { street: 'Rua A', number: '1', neighborhood: 'B', city: 'C', state: 'rj', zip: '20000-000' },
@@ -67,7 +67,7 @@ describe('create-payment request mapper', () => {
       tracking: { utm_source: 'ig' },
       provider_account_id: 'pa_1',
       customer: {
-        document: '12345678909',
+        document: '52998224725',
         ip: '200.1.1.1',
         address: { street: 'Rua A', number: '1', neighborhood: 'B', city: 'C', state: 'RJ', zip: '20000000' },
       },

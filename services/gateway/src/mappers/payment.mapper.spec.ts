@@ -97,7 +97,7 @@ describe('payment mapper', () => {
       protoPayment({
         customer: {
           name: 'Maria',
-          document: '12345678909',
+          document: '52998224725',
           address: { street: 'Av. Paulista', number: '1', neighborhood: 'Centro', city: 'SP', state: 'SP', zip: '01310100' },
         },
         customer_id: 'cus_01jcustomer',
@@ -107,7 +107,7 @@ describe('payment mapper', () => {
       id: 'cus_01jcustomer',
       name: 'Maria',
       email: null,
-      document: '12345678909',
+      document: '52998224725',
       phone: null,
       address: { street: 'Av. Paulista', number: '1', neighborhood: 'Centro', city: 'SP', state: 'SP', zip: '01310100', complement: null },
     });

@@ -83,7 +83,7 @@ describe('card routes', () => {
       const saves: vault.SaveCardRequest[] = [];
       clients.customers.upsertCustomer = async (request) => {
         upserts.push(request.customer);
-        return { customer: { id: 'cus_01jcus', name: 'Maria da Silva', email: '', document: '12345678909', phone: '', mode: common.Mode.MODE_TEST, created_at: '', updated_at: '' }, created: true };
+        return { customer: { id: 'cus_01jcus', name: 'Maria da Silva', email: '', document: '52998224725', phone: '', mode: common.Mode.MODE_TEST, created_at: '', updated_at: '' }, created: true };
       };
       clients.vault.saveCard = async (request) => {
         saves.push(request);
@@ -91,11 +91,11 @@ describe('card routes', () => {
       };
       const answer = await app.request('POST', '/v1/cards', {
         headers: RESTRICTED,
-        body: { vault_token: 'tok_01jtok', holder_name: 'MARIA DA SILVA', customer: { name: 'Maria da Silva', document: '123.456.789-09' }, metadata: { pedido: '1' } },
+        body: { vault_token: 'tok_01jtok', holder_name: 'MARIA DA SILVA', customer: { name: 'Maria da Silva', document: '529.982.247-25' }, metadata: { pedido: '1' } },
       });
       expect(answer.status).toBe(201);
       expect(answer.headers.get('location')).toBe('/v1/cards/card_01jcard');
-      expect(upserts).toEqual([expect.objectContaining({ name: 'Maria da Silva', document: '12345678909' })]);
+      expect(upserts).toEqual([expect.objectContaining({ name: 'Maria da Silva', document: '52998224725' })]);
       expect(saves).toEqual([expect.objectContaining({ vault_token: 'tok_01jtok', holder_name: 'MARIA DA SILVA', customer_id: 'cus_01jcus', metadata: { pedido: '1' } })]);
       expect(answer.json).toEqual({
         id: 'card_01jcard',
@@ -125,7 +125,7 @@ describe('card routes', () => {
       [{ holder_name: 'M', customer_id: 'cus_1' }, 'parameter_missing', 'vault_token'],
       [{ vault_token: 'tok_1', customer_id: 'cus_1' }, 'parameter_missing', 'holder_name'],
       [{ vault_token: 'tok_1', holder_name: 'M' }, 'parameter_missing', 'customer'],
-      [{ vault_token: 'tok_1', holder_name: 'M', customer_id: 'cus_1', customer: { name: 'A', document: '12345678909' } }, 'parameter_invalid', 'customer_id'],
+      [{ vault_token: 'tok_1', holder_name: 'M', customer_id: 'cus_1', customer: { name: 'A', document: '52998224725' } }, 'parameter_invalid', 'customer_id'],
       [{ vault_token: 'tok_1', holder_name: 'M', customer: { name: 'A' } }, 'parameter_missing', 'customer.document'],
       [{ vault_token: '4242424242424242', holder_name: 'M', customer_id: 'cus_1' }, 'parameter_invalid', 'vault_token'],
     ])('refuses %j with %s on %s, in Portuguese', async (body, code, param) => {

@@ -50,7 +50,7 @@ describe('customer routes', () => {
         },
       ],
     });
-    expect(seen[0]).toMatchObject({ document: '529.982.247-25', email: '', limit: 3 });
+    expect(seen[0]).toMatchObject({ document: '52998224725', email: '', limit: 3 });
   });
 
   it('refuses restricted keys and bad filters with the param named', async () => {

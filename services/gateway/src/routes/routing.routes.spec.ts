@@ -54,7 +54,7 @@ describe('POST /v1/routing/simulate', () => {
     clients.routing.simulate = simulate;
     const answer = await app.request('POST', '/v1/routing/simulate', {
       headers: FULL,
-      body: { method: 'pix', amount: 1990, metadata: { product: 'curso' }, customer: { document: '123.456.789-09' } },
+      body: { method: 'pix', amount: 1990, metadata: { product: 'curso' }, customer: { document: '529.982.247-25' } },
     });
     expect(answer.status).toBe(200);
     expect(simulate.mock.calls[0]?.[0]).toEqual({
@@ -62,9 +62,9 @@ describe('POST /v1/routing/simulate', () => {
       method: 'pix',
       amount: 1990,
       metadata: { product: 'curso' },
-      customer: { document: '12345678909' },
+      customer: { document: '52998224725' },
     });
-    expect(simulate.mock.calls[0]?.[0].customer).toStrictEqual({ document: '12345678909' });
+    expect(simulate.mock.calls[0]?.[0].customer).toStrictEqual({ document: '52998224725' });
     expect(answer.json).toEqual({
       object: 'routing_simulation',
       candidates: [{ account_id: 'pa_b2', provider: 'efi', rank: 1, priority: 20, reason: 'target of rule rr_1' }],
@@ -126,7 +126,7 @@ describe('POST /v1/routing/simulate', () => {
     ['amount 0', { method: 'pix', amount: 0 }, 'amount_too_small', 'amount', 'maior ou igual a 1'],
     ['amount with cents as decimals', { method: 'pix', amount: 19.9 }, 'parameter_invalid', 'amount', 'número inteiro'],
     ['metadata that is not text', { method: 'pix', amount: 100, metadata: { n: 1 } }, 'metadata_invalid', 'metadata.n', 'valores de texto'],
-    ['a bad customer document', { method: 'pix', amount: 100, customer: { document: '123' } }, 'parameter_invalid', 'customer.document', 'CPF (11 dígitos)'],
+    ['a bad customer document', { method: 'pix', amount: 100, customer: { document: '123' } }, 'parameter_invalid', 'customer.document', 'confira os dígitos verificadores'],
     ['an unknown field', { method: 'pix', amount: 100, provider_account_id: 'pa_1' }, 'parameter_invalid', 'provider_account_id', 'não existe'],
   ])('refuses %s with a Portuguese error naming the param', async (_label, body, code, param, text) => {
     const answer = await app.request('POST', '/v1/routing/simulate', { headers: FULL, body });

@@ -91,7 +91,7 @@ export const SaveCardSchema = z
     example: {
       vault_token: 'tok_01j9z0k3x7m2q8r4t6v8w0y2a4',
       holder_name: 'MARIA DA SILVA',
-      customer: { name: 'Maria da Silva', document: '123.456.789-09', email: 'maria@exemplo.com.br' },
+      customer: { name: 'Maria da Silva', document: '529.982.247-25', email: 'maria@exemplo.com.br' },
       metadata: { pedido: '1234' },
     },
   });

@@ -26,11 +26,16 @@ describe('CreatePayment schema', () => {
       expect(parseOrThrow(CreatePaymentSchema, VALID, 'body')).toEqual(VALID);
     });
 
-    it('CPF and CNPJ with punctuation, stored as digits', () => {
-      expect(parseOrThrow(CreatePaymentSchema, withCustomer({ document: '123.456.789-09' }), 'body').customer.document).toBe('12345678909');
+    it('CPF and CNPJ with punctuation and valid check digits, stored as digits', () => {
+      expect(parseOrThrow(CreatePaymentSchema, withCustomer({ document: '529.982.247-25' }), 'body').customer.document).toBe('52998224725');
       expect(parseOrThrow(CreatePaymentSchema, withCustomer({ document: '12.345.678/0001-95' }), 'body').customer.document).toBe(
         '12345678000195',
       );
+    });
+
+    it("the alphanumeric CNPJ (Receita Federal's example), in any case, stored upper case without punctuation", () => {
+      expect(parseOrThrow(CreatePaymentSchema, withCustomer({ document: '12.ABC.345/01DE-35' }), 'body').customer.document).toBe('12ABC34501DE35');
+      expect(parseOrThrow(CreatePaymentSchema, withCustomer({ document: '12abc34501de35' }), 'body').customer.document).toBe('12ABC34501DE35');
     });
 
     it('an address, with the state upper-cased and the CEP as digits', () => {
@@ -45,7 +50,7 @@ describe('CreatePayment schema', () => {
         amount: 100_000_000_000,
         currency: 'BRL',
         description: 'd'.repeat(500),
-        customer: { name: 'n'.repeat(200), email: 'a@b.com.br', document: '12345678909', phone: '+55 11 91234-5678', address, ip: '2001:db8::1' },
+        customer: { name: 'n'.repeat(200), email: 'a@b.com.br', document: '52998224725', phone: '+55 11 91234-5678', address, ip: '2001:db8::1' },
         expires_in_minutes: 43_200,
         metadata,
         tracking: { utm_source: 's'.repeat(500), fbclid: 'x', ttp: 'y' },
@@ -122,8 +127,13 @@ describe('CreatePayment schema', () => {
       ['empty customer.name', withCustomer({ name: '' }), 'customer.name', 'pelo menos 1 caractere'],
       ['customer.name over 200', withCustomer({ name: 'x'.repeat(201) }), 'customer.name', 'no máximo 200'],
       ['bad customer.email', withCustomer({ email: 'maria@' }), 'customer.email', 'e-mail válido'],
-      ['customer.document of 10 digits', withCustomer({ document: '1234567890' }), 'customer.document', 'CPF (11 dígitos) ou CNPJ (14 dígitos)'],
-      ['customer.document of 12 digits', withCustomer({ document: '123456789012' }), 'customer.document', 'CPF'],
+      ['customer.document of 10 digits', withCustomer({ document: '1234567890' }), 'customer.document', 'Informe 11 dígitos (CPF) ou 14 caracteres'],
+      ['customer.document of 12 digits', withCustomer({ document: '123456789012' }), 'customer.document', 'CPF ou CNPJ inválido'],
+      ['a CPF with a wrong check digit', withCustomer({ document: '529.982.247-24' }), 'customer.document', 'confira os dígitos verificadores'],
+      ['a CPF of repeated digits', withCustomer({ document: '111.111.111-11' }), 'customer.document', 'confira os dígitos verificadores'],
+      ['a CNPJ with a wrong check digit', withCustomer({ document: '11.222.333/0001-82' }), 'customer.document', 'confira os dígitos verificadores'],
+      ['an alphanumeric CNPJ with a wrong check digit', withCustomer({ document: '12.ABC.345/01DE-36' }), 'customer.document', 'confira os dígitos verificadores'],
+      ['letters in the check digits', withCustomer({ document: '12ABC34501DEAB' }), 'customer.document', 'CPF ou CNPJ inválido'],
       ['customer.phone with letters', withCustomer({ phone: 'call me' }), 'customer.phone', 'telefone'],
       ['customer.ip not an IP', withCustomer({ ip: '999.1.1.1' }), 'customer.ip', 'IP'],
       ['address.state of 3 letters', withCustomer({ address: { ...address, state: 'SPX' } }), 'customer.address.state', 'UF'],

@@ -76,7 +76,7 @@ export const CreatePaymentSchema = z
       method: 'pix',
       amount: 1990,
       description: 'Plano mensal',
-      customer: { name: 'Maria da Silva', email: 'maria@exemplo.com.br', document: '12345678909' },
+      customer: { name: 'Maria da Silva', email: 'maria@exemplo.com.br', document: '52998224725' },
       expires_in_minutes: 30,
       metadata: { order_id: '10293' },
       tracking: { utm_source: 'facebook' },

@@ -29,7 +29,12 @@ export const SubscriptionCustomerSchema = CustomerSchema.omit({ ip: true })
     name: z.string().trim().min(1).max(SUBSCRIPTION_CUSTOMER_NAME_MAX).openapi({ example: 'Maria da Silva' }),
     document: CustomerSchema.shape.document
       .unwrap()
-      .openapi({ description: 'CPF (11 dígitos) ou CNPJ (14 dígitos); pontuação aceita e removida.', example: '123.456.789-09' }),
+      .openapi({
+        description:
+          'CPF (11 dígitos) ou CNPJ (14 dígitos), conferido pelos dígitos verificadores; pontuação aceita e removida. ' +
+          'O CNPJ alfanumérico ainda não é aceito no Pix Automático.',
+        example: '529.982.247-25',
+      }),
   })
   .openapi('SubscriptionCustomerInput', { description: 'O pagador: nome e CPF/CNPJ obrigatórios; o endereço completo quando a conta o exige.' });
 
@@ -54,7 +59,7 @@ export const CreateSubscriptionSchema = z
   .strict()
   .openapi('CreateSubscription', {
     example: {
-      customer: { name: 'Maria da Silva', document: '12345678909' },
+      customer: { name: 'Maria da Silva', document: '52998224725' },
       frequency: 'monthly',
       amount: 2990,
       description: 'Plano mensal',

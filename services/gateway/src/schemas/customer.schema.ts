@@ -1,4 +1,10 @@
+import { parseTaxId } from '@orquestra/platform';
 import { z } from './zod-openapi';
+
+/** The refusal of a CPF/CNPJ whose check digits do not hold (or whose length fits neither), naming the field. */
+export const TAX_ID_INVALID = (param: string): string =>
+  `CPF ou CNPJ inválido em ${param}: confira os dígitos verificadores. ` +
+  'Informe 11 dígitos (CPF) ou 14 caracteres (CNPJ, inclusive o alfanumérico); pontos, traço e barra são aceitos.';
 
 const SEPARATORS = /[.\-/\s]/g;
 const digitsOf = (value: string): string => value.replace(SEPARATORS, '');
@@ -37,15 +43,18 @@ export const CustomerSchema = z
       .string()
       .trim()
       .max(20)
-      .refine((value) => /^(\d{11}|\d{14})$/.test(digitsOf(value)), {
-        message:
-          'O campo customer.document deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos); pontos, traço e barra são aceitos.',
+      .transform((value, ctx) => {
+        const taxId = parseTaxId(value);
+        if (taxId) return taxId.value;
+        ctx.addIssue({ code: 'custom', message: TAX_ID_INVALID('customer.document') });
+        return z.NEVER;
       })
-      .transform(digitsOf)
       .optional()
       .openapi({
-        description: 'CPF (11 dígitos) ou CNPJ (14 dígitos); pontuação aceita e removida.',
-        example: '123.456.789-09',
+        description:
+          'CPF (11 dígitos) ou CNPJ (14 caracteres, inclusive o CNPJ alfanumérico), conferido pelos dígitos verificadores; ' +
+          'pontuação aceita e removida, letras guardadas em maiúsculas.',
+        example: '529.982.247-25',
       }),
     phone: z
       .string()

@@ -21,7 +21,7 @@ export const SimulationCustomerSchema = z
   .strict()
   .openapi('SimulationCustomer', {
     description: 'Dados do cliente que o pagamento teria. Importa só a presença de document, email, phone e address (contas que os exigem).',
-    example: { document: '123.456.789-09', email: 'maria@exemplo.com.br' },
+    example: { document: '529.982.247-25', email: 'maria@exemplo.com.br' },
   });
 
 export const SimulateRoutingSchema = z
@@ -33,7 +33,7 @@ export const SimulateRoutingSchema = z
   })
   .strict()
   .openapi('SimulateRouting', {
-    example: { method: 'pix', amount: 1990, metadata: { product: 'curso' }, customer: { document: '12345678909' } },
+    example: { method: 'pix', amount: 1990, metadata: { product: 'curso' }, customer: { document: '52998224725' } },
   });
 
 export type SimulateRoutingInput = z.output<typeof SimulateRoutingSchema>;

@@ -11,7 +11,7 @@ export const FIELD_HINTS_PT_BR: Record<string, string> = {
   customer: 'Informe o cliente como objeto, com pelo menos o nome (customer.name).',
   'customer.name': 'Informe o nome do cliente.',
   'customer.email': 'Informe um e-mail válido, por exemplo cliente@exemplo.com.br.',
-  'customer.document': 'Informe um CPF (11 dígitos) ou CNPJ (14 dígitos); pontos, traço e barra são aceitos.',
+  'customer.document': 'Informe um CPF (11 dígitos) ou CNPJ (14 caracteres, inclusive o alfanumérico) com dígitos verificadores válidos; pontos, traço e barra são aceitos.',
   'customer.phone': 'Informe o telefone com DDD, por exemplo +55 11 91234-5678.',
   'customer.ip': 'Informe o IP do comprador (IPv4 ou IPv6) ou omita o campo para usar o IP de quem chama a API.',
   'customer.address': 'Informe o endereço com street, number, neighborhood, city, state, zip e, se houver, complement.',

@@ -1,10 +1,9 @@
 import { customers as customersContract, modeFromName } from '@orquestra/contracts';
-import { AppError, isDuplicateKeyError, newId } from '@orquestra/platform';
+import { AppError, isDuplicateKeyError, newId, taxIdKey } from '@orquestra/platform';
 import type { FilterQuery } from 'mongoose';
 import type { CustomerDoc, CustomerModel } from './customer.model';
 import type { PaymentDoc } from './payment.model';
 
-const digitsOf = (document: string | undefined) => (document ?? '').replace(/\D/g, '');
 
 export function toProtoCustomer(doc: CustomerDoc): customersContract.CustomerRecord {
   return {
@@ -38,7 +37,7 @@ export class CustomerStore {
    * undefined when the buyer has no CPF/CNPJ.
    */
   async upsert(payment: Pick<PaymentDoc, 'merchant_id' | 'mode' | 'customer'>): Promise<{ id: string; created: boolean } | undefined> {
-    const document = digitsOf(payment.customer.document);
+    const document = taxIdKey(payment.customer.document);
     if (document.length !== 11 && document.length !== 14) return undefined;
     const key = { merchant_id: payment.merchant_id, mode: payment.mode, document };
     const latest = { name: payment.customer.name, email: payment.customer.email ?? '', phone: payment.customer.phone ?? '' };
@@ -76,7 +75,7 @@ export class CustomerStore {
     query: { document: string; email: string; limit: number; startingAfter: string },
   ): Promise<{ data: CustomerDoc[]; hasMore: boolean }> {
     const filter: FilterQuery<CustomerDoc> = { merchant_id: scope.merchantId, mode: scope.mode };
-    if (query.document) filter.document = digitsOf(query.document);
+    if (query.document) filter.document = taxIdKey(query.document);
     if (query.email) filter.email = { $regex: `^${query.email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, $options: 'i' };
     // Ids are ULIDs: newest first, and a cursor stays correct while customers are created.
     if (query.startingAfter) filter._id = { $lt: query.startingAfter };

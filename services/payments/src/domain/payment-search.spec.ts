@@ -14,6 +14,14 @@ describe('payment search', () => {
     expect(searchableDocument(undefined)).toBe('');
   });
 
+  it('finds by an alphanumeric CNPJ in any case, kept upper case in the index', () => {
+    expect(documentDigits('12.abc.345/01de-35')).toBe('12ABC34501DE35');
+    expect(searchableDocument('12ABC34501DE35')).toBe('12ABC34501DE35');
+    expect(searchFilter('12.ABC.345/01DE-35')).toEqual({ $or: [{ 'search.document': '12ABC34501DE35' }, { 'customer.document': '12.ABC.345/01DE-35' }] });
+    // A name that happens to be 14 letters and digits is still a name when its check digits fail.
+    expect(searchFilter('ABCDEFGHIJKL00')).toEqual({ 'customer.name': { $regex: 'ABCDEFGHIJKL00', $options: 'i' } });
+  });
+
   it('finds by e-mail case-insensitively and exactly, by name partially, with regex characters escaped', () => {
     expect(searchFilter('Maria@Example.com')).toEqual({ 'customer.email': { $regex: '^Maria@Example\\.com$', $options: 'i' } });
     expect(searchFilter('silva')).toEqual({ 'customer.name': { $regex: 'silva', $options: 'i' } });

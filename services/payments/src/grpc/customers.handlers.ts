@@ -1,5 +1,5 @@
 import type { customers as customersContract } from '@orquestra/contracts';
-import { AppError, type Handlers } from '@orquestra/platform';
+import { AppError, parseTaxId, type Handlers } from '@orquestra/platform';
 import { toPaymentCustomerDoc } from '../db/payment-customer.mapper';
 import { toProtoCustomer, type CustomerStore } from '../db/customer.store';
 import { scopeOf } from './payments.handlers';
@@ -22,9 +22,11 @@ export function customersHandlers(customers: CustomerStore): Handlers<typeof cus
       const scope = scopeOf(request.caller);
       const customer = request.customer;
       if (!customer?.name?.trim()) throw new AppError('parameter_missing', { param: 'customer.name', message: 'Informe o nome do cliente (customer.name).' });
-      const document = (customer.document ?? '').replace(/\D/g, '');
-      if (document.length !== 11 && document.length !== 14) {
-        throw new AppError('parameter_invalid', { param: 'customer.document', message: 'Informe o CPF (11 dígitos) ou CNPJ (14 dígitos) do cliente em customer.document.' });
+      if (!parseTaxId(customer.document)) {
+        throw new AppError('parameter_invalid', {
+          param: 'customer.document',
+          message: 'CPF ou CNPJ inválido em customer.document: confira os dígitos verificadores (11 dígitos de CPF ou 14 caracteres de CNPJ, inclusive o alfanumérico).',
+        });
       }
       const upserted = await customers.upsert({ merchant_id: scope.merchantId, mode: scope.mode, customer: toPaymentCustomerDoc(customer) });
       if (!upserted) throw new AppError('internal');

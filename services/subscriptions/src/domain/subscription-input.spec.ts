@@ -72,6 +72,7 @@ describe('POST /subscriptions domain rules', () => {
     ['a name over 140', { ...valid, customer: { name: 'a'.repeat(141), document: '52998224725' } }, { code: 'parameter_invalid', param: 'customer.name' }],
     ['no document', { ...valid, customer: { name: 'Maria' } }, { code: 'parameter_missing', param: 'customer.document' }],
     ['a wrong check digit', { ...valid, customer: { name: 'Maria', document: '529.982.247-24' } }, { code: 'parameter_invalid', param: 'customer.document' }],
+    ['an alphanumeric CNPJ (not in the Pix API yet)', { ...valid, customer: { name: 'Empresa', document: '12.ABC.345/01DE-35' } }, { code: 'parameter_invalid', param: 'customer.document' }],
     ['no frequency', { ...valid, frequency: undefined }, { code: 'parameter_missing', param: 'frequency' }],
     ['a daily frequency', { ...valid, frequency: 'daily' }, { code: 'parameter_invalid', param: 'frequency' }],
     ['a zero amount', { ...valid, amount: 0 }, { code: 'amount_too_small', param: 'amount' }],

@@ -4,7 +4,7 @@
  * these are the rules of the subscription itself. The first field refused is returned, with the
  * Portuguese message the API answers.
  */
-import { numericTaxId } from '@orquestra/platform';
+import { numericTaxId, parseTaxId } from '@orquestra/platform';
 import { isCalendarDate, type CalendarDate } from './calendar-date';
 import { FREQUENCIES, isFrequency, type Frequency } from './cycle-schedule';
 import { accept, refuse, type Validated } from './input-error';
@@ -59,6 +59,13 @@ export function validateSubscriptionInput(input: CreateSubscriptionInput, today:
   }
   // The Pix API's `devedor.cpf|cnpj` take digits: the alphanumeric CNPJ is not accepted there yet.
   const document = numericTaxId(input.customer.document);
+  if (!document && parseTaxId(input.customer.document)) {
+    return refuse(
+      'parameter_invalid',
+      'customer.document',
+      'O Pix Automático ainda não aceita o CNPJ alfanumérico em customer.document: informe o CPF do pagador ou um CNPJ só com dígitos.',
+    );
+  }
   if (!document) {
     return refuse('parameter_invalid', 'customer.document', 'O campo customer.document não é um CPF (11 dígitos) nem um CNPJ (14 dígitos) válido: confira os dígitos verificadores.');
   }

@@ -13,7 +13,7 @@
  * Over 300 lines: Pagar.me's order and charge wire types, one request builder per method and the
  * exhaustive status map, which read those types.
  */
-import { assertNever } from '@orquestra/platform';
+import { assertNever, numericTaxId } from '@orquestra/platform';
 import type { CreateChargeInput, ProviderCharge, ProviderChargeStatus } from '../provider-adapter';
 import { boletoDueDate, endOfDueDate } from '../../domain/boleto-due-date';
 import { declineReason, type CardDeclineCode } from '../../domain/card-declines';
@@ -169,11 +169,13 @@ export function parsePhone(phone: string | undefined): PagarmePhone {
 export function customerFor(customer: CreateChargeInput['customer']): PagarmeCreateOrderRequest['customer'] {
   const name = truncate(customer.name.trim(), NAME_MAX);
   const email = customer.email?.trim() ?? '';
-  const document = (customer.document ?? '').replace(/\D/g, '');
+  // The all-digit forms only: Pagar.me documents `document` as the CPF's or CNPJ's digits.
+  const taxId = numericTaxId(customer.document);
   if (!name) throw new RangeError('customer.name is required by Pagar.me');
   if (!email) throw new RangeError('customer.email is required by Pagar.me');
-  if (document.length !== 11 && document.length !== 14) throw new RangeError('customer.document (CPF or CNPJ) is required by Pagar.me');
-  const company = document.length === 14;
+  if (!taxId) throw new RangeError('customer.document (an all-digit CPF or CNPJ with valid check digits) is required by Pagar.me');
+  const document = taxId.value;
+  const company = taxId.kind === 'cnpj';
   return {
     name,
     email,

@@ -107,11 +107,6 @@ export function correlationIdFor(idempotencyKey: string): string {
   return `h-${createHash('sha256').update(`orquestra:woovi:charge:${idempotencyKey}`).digest('hex').slice(0, 40)}`;
 }
 
-/** True for an 11-digit CPF or 14-digit CNPJ with correct check digits. */
-export function isValidTaxId(digits: string): boolean {
-  return /^\d+$/.test(digits) && numericTaxId(digits) !== null;
-}
-
 /**
  * Woovi needs no customer for a Pix charge. One is sent only with a name and at least one field
  * Woovi identifies customers by (taxID, email, phone), each sent only when well-formed: a bad
@@ -120,11 +115,11 @@ export function isValidTaxId(digits: string): boolean {
 export function customerFor(customer: CustomerInput): WooviCustomerRequest | undefined {
   const name = customer.name.trim();
   if (!name) return undefined;
-  const taxID = (customer.document ?? '').replace(/\D/g, '');
+  const taxID = numericTaxId(customer.document)?.value;
   const email = customer.email?.trim() ?? '';
   const phoneDigits = (customer.phone ?? '').replace(/\D/g, '');
   const out: WooviCustomerRequest = { name: truncate(name, 200) };
-  if (isValidTaxId(taxID)) out.taxID = taxID;
+  if (taxID) out.taxID = taxID;
   if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) out.email = email;
   // Brazilian numbers with country code (12–13 digits) or without (10–11): Woovi writes `+55…`.
   if (/^\d{10,13}$/.test(phoneDigits)) out.phone = `+${phoneDigits.length <= 11 ? `55${phoneDigits}` : phoneDigits}`;
