@@ -13,6 +13,7 @@ import { RoutingResource, RoutingRulesResource } from './resources/routing.resou
 import { SubaccountsResource } from './resources/subaccounts.resource';
 import { SubscriptionsResource } from './resources/subscriptions.resource';
 import { WebhookDeliveriesResource, WebhookEndpointsResource } from './resources/webhook-endpoints.resource';
+import { webhooks } from './webhooks/signature';
 
 /**
  * The Orquestra API client.
@@ -20,9 +21,15 @@ import { WebhookDeliveriesResource, WebhookEndpointsResource } from './resources
  * @example
  * const orquestra = new Orquestra({ apiKey: process.env.ORQUESTRA_KEY!, baseUrl: 'https://api.orquestra.com.br' });
  * const payment = await orquestra.payments.create({ method: 'pix', amount: 1990, customer: { name: 'Maria' } });
- * console.log(payment.next_action?.qr_code);
+ * console.log(payment.next_action?.qr_code, payment.lastResponse.requestId);
+ *
+ * Every method takes RequestOptions last ({ timeout, signal, idempotencyKey, apiKey, maxRetries }).
  */
 export class Orquestra {
+  /** Webhook signature helpers (constructEvent, verifySignature, generateTestHeader), also without a client. */
+  static readonly webhooks = webhooks;
+  /** The same helpers on an instance: `orquestra.webhooks.constructEvent(rawBody, header, secret)`. */
+  readonly webhooks = webhooks;
   readonly payments: PaymentsResource;
   readonly subscriptions: SubscriptionsResource;
   readonly payouts: PayoutsResource;

@@ -70,6 +70,8 @@ export class ProviderError extends OrquestraError {}
 export class ApiError extends OrquestraError {}
 /** Raised when no response arrived (connection refused, reset, timeout), after the retries ran out. */
 export class ConnectionError extends OrquestraError {}
+/** Raised when the caller's AbortSignal (request option `signal`) aborted the call; `cause` is the signal's reason. */
+export class RequestAbortedError extends OrquestraError {}
 
 function isErrorBody(value: unknown): value is { error: ApiErrorBody } {
   const error = (value as { error?: Partial<ApiErrorBody> } | null)?.error;

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Orquestra } from '../client';
-import { ApiError, ConnectionError, ConflictError, IdempotencyError, InvalidRequestError, NotFoundError, PermissionError, RateLimitError } from '../errors';
+import { ApiError, ConnectionError, ConflictError, IdempotencyError, InvalidRequestError, NotFoundError, PermissionError, RateLimitError, RequestAbortedError } from '../errors';
 
 // A real HTTP server plays the API with scripted answers; the SDK talks to it over the network.
 
@@ -11,7 +11,7 @@ interface Seen {
   headers: IncomingMessage['headers'];
   body: string;
 }
-type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'drop';
+type Answer = { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number } | 'drop';
 
 let server: Server;
 let baseUrl: string;
@@ -44,8 +44,12 @@ beforeAll(async () => {
         req.socket.destroy();
         return;
       }
-      res.writeHead(answer.status, { 'content-type': 'application/json', 'x-request-id': `req_${seen.length}`, ...answer.headers });
-      res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+      const send = () => {
+        res.writeHead(answer.status, { 'content-type': 'application/json', 'x-request-id': `req_${seen.length}`, ...answer.headers });
+        res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+      };
+      if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -159,5 +163,99 @@ describe('SDK transport', () => {
     script = [{ status: 200, body: payment }];
     await client().payments.retrieve('pay/../x');
     expect(seen[2]!.url).toBe('/v1/payments/pay%2F..%2Fx');
+  });
+
+  it('takes per-request options: another API key, Idempotency-Key, maxRetries', async () => {
+    script = [{ status: 201, body: payment }, { status: 503, body: errorBody('service_unavailable', 'api_error') }];
+    await client().payments.create({ amount: 1, customer: { name: 'A' } }, { apiKey: 'svc_test_other', idempotencyKey: 'pedido-7' });
+    expect(seen[0]!.headers['authorization']).toBe('Bearer svc_test_other');
+    expect(seen[0]!.headers['idempotency-key']).toBe('pedido-7');
+    await expect(client().payments.retrieve('pay_1', { maxRetries: 0 })).rejects.toBeInstanceOf(ApiError);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.headers['authorization']).toBe('Bearer svc_test_sdk');
+  });
+
+  it('sends an Idempotency-Key only to routes that honour one (a cancel carrying one is still not retried)', async () => {
+    script = [{ status: 503, body: errorBody('service_unavailable', 'api_error') }];
+    await expect(client().payments.cancel('pay_1', { idempotencyKey: 'k-1' })).rejects.toBeInstanceOf(ApiError);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.headers['idempotency-key']).toBeUndefined();
+  });
+
+  it('aborts a try that exceeds the per-request timeout, then retries a read', async () => {
+    script = [{ status: 200, body: payment, delayMs: 1_000 }, { status: 200, body: payment }];
+    const started = Date.now();
+    await expect(client().payments.retrieve('pay_1', { timeout: 100 })).resolves.toMatchObject({ id: 'pay_1' });
+    expect(Date.now() - started).toBeLessThan(900);
+    expect(seen).toHaveLength(2);
+
+    script = [{ status: 201, body: payment, delayMs: 1_000 }];
+    const lost = await client().payments.cancel('pay_1', { timeout: 100 }).catch((e: unknown) => e);
+    expect(lost).toBeInstanceOf(ConnectionError);
+    expect(lost).toMatchObject({ code: 'timeout' });
+  });
+
+  it('stops at once, retries included, when the caller aborts its signal', async () => {
+    script = [{ status: 200, body: payment, delayMs: 1_000 }];
+    const controller = new AbortController();
+    const call = client().payments.retrieve('pay_1', { signal: controller.signal }).catch((e: unknown) => e);
+    setTimeout(() => controller.abort(new Error('user left')), 50);
+    const error = await call;
+    expect(error).toBeInstanceOf(RequestAbortedError);
+    expect(error).toMatchObject({ code: 'request_aborted', cause: new Error('user left') });
+    expect(seen).toHaveLength(1);
+
+    // An abort during the backoff wait ends the call without the next try.
+    const slow = new Orquestra({ apiKey: 'svc_test_sdk', baseUrl, retry: { maxRetries: 2, initialDelayMs: 5_000, maxDelayMs: 5_000 } });
+    script = [{ status: 503, body: errorBody('service_unavailable', 'api_error') }, { status: 200, body: payment }];
+    const waiting = new AbortController();
+    const started = Date.now();
+    const during = slow.payments.retrieve('pay_1', { signal: waiting.signal }).catch((e: unknown) => e);
+    setTimeout(() => waiting.abort(), 100);
+    expect(await during).toBeInstanceOf(RequestAbortedError);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(seen).toHaveLength(2);
+
+    await expect(client().payments.retrieve('pay_1', { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(RequestAbortedError);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('puts lastResponse on results, out of JSON and keys', async () => {
+    script = [{ status: 201, body: payment, headers: { 'x-request-id': 'req_abc' } }];
+    const created = await client().payments.create({ amount: 1, customer: { name: 'A' } }, { idempotencyKey: 'pedido-9' });
+    expect(created.lastResponse).toMatchObject({ requestId: 'req_abc', statusCode: 201, idempotencyKey: 'pedido-9' });
+    expect(created.lastResponse.headers.get('content-type')).toBe('application/json');
+    expect(JSON.stringify(created)).toBe(JSON.stringify(payment));
+    expect(Object.keys(created)).toEqual(Object.keys(payment));
+
+    script = [{ status: 200, body: { object: 'list', data: [payment], has_more: false } }];
+    const page = await client().payments.list({ limit: 1 });
+    expect(page.lastResponse).toMatchObject({ requestId: 'req_2', statusCode: 200, idempotencyKey: null });
+    expect(Object.keys(page)).toEqual(['object', 'data', 'has_more']);
+  });
+
+  it('iterates every page of a list() with for await, keeping filters and options', async () => {
+    script = [
+      { status: 200, body: { object: 'list', data: [{ id: 'pay_3' }, { id: 'pay_2' }], has_more: true } },
+      { status: 200, body: { object: 'list', data: [{ id: 'pay_1' }], has_more: false } },
+    ];
+    const ids: string[] = [];
+    for await (const p of client().payments.list({ limit: 2, method: 'pix' }, { apiKey: 'svc_test_pages' })) ids.push(p.id);
+    expect(ids).toEqual(['pay_3', 'pay_2', 'pay_1']);
+    expect(seen.map((s) => s.url)).toEqual(['/v1/payments?limit=2&method=pix', '/v1/payments?limit=2&method=pix&starting_after=pay_2']);
+    expect(seen.map((s) => s.headers['authorization'])).toEqual(['Bearer svc_test_pages', 'Bearer svc_test_pages']);
+
+    script = [
+      { status: 200, body: { object: 'list', data: [{ id: 'pay_3' }, { id: 'pay_2' }], has_more: true } },
+      { status: 200, body: { object: 'list', data: [{ id: 'pay_1' }], has_more: true } },
+    ];
+    expect((await client().payments.list({ limit: 2 }).toArray({ max: 3 })).map((p) => p.id)).toEqual(['pay_3', 'pay_2', 'pay_1']);
+    expect(seen).toHaveLength(4);
+  });
+
+  it('sends nothing for a listAll that is never iterated', async () => {
+    client().payments.listAll();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toHaveLength(0);
   });
 });

@@ -1,7 +1,6 @@
-import type { Query } from '../http/transport';
+import type { RequestOptions, WithLastResponse } from '../http/transport';
 import type { Card, CardsConfig, CreateCardParams, DeletedCard, ListCardsParams, UpdateCardsConfigParams } from '../types/card.types';
-import type { List } from '../types/common.types';
-import { Resource, segment } from './resource';
+import { Resource, segment, type ListPromise } from './resource';
 
 /**
  * /v1/cards: saved cards. Restricted keys may save, list and read; deleting takes a full key.
@@ -13,38 +12,38 @@ export class CardsResource extends Resource {
    * Saves the card of a tok_… (valid 24 hours, once). No Idempotency-Key: the token is used up by
    * the first save, so a retry never saves a second card (look it up with `list({ customer_id })`).
    */
-  create(params: CreateCardParams): Promise<Card> {
-    return this.call({ method: 'POST', path: '/v1/cards', body: params });
+  create(params: CreateCardParams, options?: RequestOptions): Promise<WithLastResponse<Card>> {
+    return this.call({ method: 'POST', path: '/v1/cards', body: params }, options);
   }
 
-  retrieve(id: string): Promise<Card> {
-    return this.call({ method: 'GET', path: `/v1/cards/${segment(id)}` });
+  retrieve(id: string, options?: RequestOptions): Promise<WithLastResponse<Card>> {
+    return this.call({ method: 'GET', path: `/v1/cards/${segment(id)}` }, options);
   }
 
   /** One page, newest first. */
-  list(params: ListCardsParams = {}): Promise<List<Card>> {
-    return this.call({ method: 'GET', path: '/v1/cards', query: params as Query });
+  list(params: ListCardsParams = {}, options?: RequestOptions): ListPromise<Card> {
+    return this.pageList<Card>('/v1/cards', params, options);
   }
 
   /** Every card matching the filters, fetching pages as you iterate. */
-  listAll(params: ListCardsParams = {}): AsyncGenerator<Card> {
-    return this.paginate<Card, ListCardsParams>('/v1/cards', params);
+  listAll(params: ListCardsParams = {}, options?: RequestOptions): AsyncGenerator<Card> {
+    return this.paginate<Card>('/v1/cards', params, options);
   }
 
   /** Deletes the card, also from the vault (full keys only). */
-  delete(id: string): Promise<DeletedCard> {
-    return this.call({ method: 'DELETE', path: `/v1/cards/${segment(id)}` });
+  delete(id: string, options?: RequestOptions): Promise<WithLastResponse<DeletedCard>> {
+    return this.call({ method: 'DELETE', path: `/v1/cards/${segment(id)}` }, options);
   }
 }
 
 /** /v1/cards/config: the card fields' script, publishable key and allowed sites. */
 export class CardsConfigResource extends Resource {
-  retrieve(): Promise<CardsConfig> {
-    return this.call({ method: 'GET', path: '/v1/cards/config' });
+  retrieve(options?: RequestOptions): Promise<WithLastResponse<CardsConfig>> {
+    return this.call({ method: 'GET', path: '/v1/cards/config' }, options);
   }
 
   /** Replaces the allowed sites (full keys only); an empty list allows any site. */
-  update(params: UpdateCardsConfigParams): Promise<CardsConfig> {
-    return this.call({ method: 'PATCH', path: '/v1/cards/config', body: params });
+  update(params: UpdateCardsConfigParams, options?: RequestOptions): Promise<WithLastResponse<CardsConfig>> {
+    return this.call({ method: 'PATCH', path: '/v1/cards/config', body: params }, options);
   }
 }

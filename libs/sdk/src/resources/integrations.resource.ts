@@ -1,4 +1,4 @@
-import type { Query } from '../http/transport';
+import type { RequestOptions, WithLastResponse } from '../http/transport';
 import type { List } from '../types/common.types';
 import type {
   CreateIntegrationParams,
@@ -9,51 +9,51 @@ import type {
   ListIntegrationDeliveriesParams,
   UpdateIntegrationParams,
 } from '../types/integration.types';
-import { Resource, segment } from './resource';
+import { Resource, segment, type ListPromise } from './resource';
 
 /** /v1/integration-kinds: the ad tools, their credential fields and options, and what is sent. Full key. */
 export class IntegrationKindsResource extends Resource {
-  list(): Promise<List<IntegrationKind>> {
-    return this.call({ method: 'GET', path: '/v1/integration-kinds' });
+  list(options?: RequestOptions): Promise<WithLastResponse<List<IntegrationKind>>> {
+    return this.call({ method: 'GET', path: '/v1/integration-kinds' }, options);
   }
 }
 
 /** /v1/integrations: sales sent to ad tools (credentials are never returned, only their last 4). Full key. */
 export class IntegrationsResource extends Resource {
-  create(params: CreateIntegrationParams): Promise<Integration> {
-    return this.call({ method: 'POST', path: '/v1/integrations', body: params });
+  create(params: CreateIntegrationParams, options?: RequestOptions): Promise<WithLastResponse<Integration>> {
+    return this.call({ method: 'POST', path: '/v1/integrations', body: params }, options);
   }
 
   /** Every integration, in one page. */
-  list(): Promise<List<Integration>> {
-    return this.call({ method: 'GET', path: '/v1/integrations' });
+  list(options?: RequestOptions): Promise<WithLastResponse<List<Integration>>> {
+    return this.call({ method: 'GET', path: '/v1/integrations' }, options);
   }
 
-  retrieve(id: string): Promise<Integration> {
-    return this.call({ method: 'GET', path: `/v1/integrations/${segment(id)}` });
+  retrieve(id: string, options?: RequestOptions): Promise<WithLastResponse<Integration>> {
+    return this.call({ method: 'GET', path: `/v1/integrations/${segment(id)}` }, options);
   }
 
-  update(id: string, params: UpdateIntegrationParams): Promise<Integration> {
-    return this.call({ method: 'PATCH', path: `/v1/integrations/${segment(id)}`, body: params });
+  update(id: string, params: UpdateIntegrationParams, options?: RequestOptions): Promise<WithLastResponse<Integration>> {
+    return this.call({ method: 'PATCH', path: `/v1/integrations/${segment(id)}`, body: params }, options);
   }
 
   /** Deletes it and its credentials; pending sends are dropped. */
-  delete(id: string): Promise<DeletedIntegration> {
-    return this.call({ method: 'DELETE', path: `/v1/integrations/${segment(id)}` });
+  delete(id: string, options?: RequestOptions): Promise<WithLastResponse<DeletedIntegration>> {
+    return this.call({ method: 'DELETE', path: `/v1/integrations/${segment(id)}` }, options);
   }
 
   /** The last sends, newest first, with the tool's answer. */
-  listDeliveries(id: string, params: ListIntegrationDeliveriesParams = {}): Promise<List<IntegrationDelivery>> {
-    return this.call({ method: 'GET', path: `/v1/integrations/${segment(id)}/deliveries`, query: params as Query });
+  listDeliveries(id: string, params: ListIntegrationDeliveriesParams = {}, options?: RequestOptions): ListPromise<IntegrationDelivery> {
+    return this.pageList<IntegrationDelivery>(`/v1/integrations/${segment(id)}/deliveries`, params, options);
   }
 
   /** Every send, page after page. */
-  listDeliveriesAll(id: string, params: ListIntegrationDeliveriesParams = {}): AsyncGenerator<IntegrationDelivery> {
-    return this.paginate<IntegrationDelivery, ListIntegrationDeliveriesParams>(`/v1/integrations/${segment(id)}/deliveries`, params);
+  listDeliveriesAll(id: string, params: ListIntegrationDeliveriesParams = {}, options?: RequestOptions): AsyncGenerator<IntegrationDelivery> {
+    return this.paginate<IntegrationDelivery>(`/v1/integrations/${segment(id)}/deliveries`, params, options);
   }
 
   /** Sends the last approved sale now, as a test (no retries), and answers the send with the tool's answer. */
-  test(id: string): Promise<IntegrationDelivery> {
-    return this.call({ method: 'POST', path: `/v1/integrations/${segment(id)}/test` });
+  test(id: string, options?: RequestOptions): Promise<WithLastResponse<IntegrationDelivery>> {
+    return this.call({ method: 'POST', path: `/v1/integrations/${segment(id)}/test` }, options);
   }
 }

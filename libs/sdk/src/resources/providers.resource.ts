@@ -1,38 +1,39 @@
+import type { RequestOptions, WithLastResponse } from '../http/transport';
 import type { List } from '../types/common.types';
 import type { ConnectProviderAccountParams, Provider, ProviderAccount, UpdateProviderAccountParams } from '../types/provider.types';
 import { Resource, segment } from './resource';
 
 /** /v1/providers: the supported providers, their credential fields and capabilities. */
 export class ProvidersResource extends Resource {
-  list(): Promise<List<Provider>> {
-    return this.call({ method: 'GET', path: '/v1/providers' });
+  list(options?: RequestOptions): Promise<WithLastResponse<List<Provider>>> {
+    return this.call({ method: 'GET', path: '/v1/providers' }, options);
   }
 }
 
 /** /v1/provider-accounts: connected provider accounts (credentials are never returned). */
 export class ProviderAccountsResource extends Resource {
-  list(): Promise<List<ProviderAccount>> {
-    return this.call({ method: 'GET', path: '/v1/provider-accounts' });
+  list(options?: RequestOptions): Promise<WithLastResponse<List<ProviderAccount>>> {
+    return this.call({ method: 'GET', path: '/v1/provider-accounts' }, options);
   }
 
   /** Connects an account; the credentials are checked with the provider first. */
-  create(params: ConnectProviderAccountParams): Promise<ProviderAccount> {
-    return this.call({ method: 'POST', path: '/v1/provider-accounts', body: params });
+  create(params: ConnectProviderAccountParams, options?: RequestOptions): Promise<WithLastResponse<ProviderAccount>> {
+    return this.call({ method: 'POST', path: '/v1/provider-accounts', body: params }, options);
   }
 
-  retrieve(id: string): Promise<ProviderAccount> {
-    return this.call({ method: 'GET', path: `/v1/provider-accounts/${segment(id)}` });
+  retrieve(id: string, options?: RequestOptions): Promise<WithLastResponse<ProviderAccount>> {
+    return this.call({ method: 'GET', path: `/v1/provider-accounts/${segment(id)}` }, options);
   }
 
-  update(id: string, params: UpdateProviderAccountParams): Promise<ProviderAccount> {
-    return this.call({ method: 'POST', path: `/v1/provider-accounts/${segment(id)}`, body: params });
+  update(id: string, params: UpdateProviderAccountParams, options?: RequestOptions): Promise<WithLastResponse<ProviderAccount>> {
+    return this.call({ method: 'POST', path: `/v1/provider-accounts/${segment(id)}`, body: params }, options);
   }
 
-  enable(id: string): Promise<ProviderAccount> {
-    return this.call({ method: 'POST', path: `/v1/provider-accounts/${segment(id)}/enable` });
+  enable(id: string, options?: RequestOptions): Promise<WithLastResponse<ProviderAccount>> {
+    return this.call({ method: 'POST', path: `/v1/provider-accounts/${segment(id)}/enable` }, options);
   }
 
-  disable(id: string): Promise<ProviderAccount> {
-    return this.call({ method: 'POST', path: `/v1/provider-accounts/${segment(id)}/disable` });
+  disable(id: string, options?: RequestOptions): Promise<WithLastResponse<ProviderAccount>> {
+    return this.call({ method: 'POST', path: `/v1/provider-accounts/${segment(id)}/disable` }, options);
   }
 }

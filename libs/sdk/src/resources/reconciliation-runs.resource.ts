@@ -1,5 +1,4 @@
-import type { Query } from '../http/transport';
-import type { List } from '../types/common.types';
+import type { Query, RequestOptions, WithLastResponse } from '../http/transport';
 import type {
   CreateReconciliationRunParams,
   ListReconciliationFindingsParams,
@@ -8,7 +7,7 @@ import type {
   ReconciliationFindingKind,
   ReconciliationRun,
 } from '../types/reconciliation.types';
-import { Resource, segment } from './resource';
+import { Resource, segment, type ListPromise } from './resource';
 
 /**
  * /v1/reconciliation-runs (full keys only): compares, for a period, each provider account's own
@@ -17,38 +16,38 @@ import { Resource, segment } from './resource';
  */
 export class ReconciliationRunsResource extends Resource {
   /** Starts a run (answers it queued). Not retried on a lost answer: list the runs before starting another. */
-  create(params: CreateReconciliationRunParams): Promise<ReconciliationRun> {
-    return this.call({ method: 'POST', path: '/v1/reconciliation-runs', body: params });
+  create(params: CreateReconciliationRunParams, options?: RequestOptions): Promise<WithLastResponse<ReconciliationRun>> {
+    return this.call({ method: 'POST', path: '/v1/reconciliation-runs', body: params }, options);
   }
 
-  retrieve(id: string): Promise<ReconciliationRun> {
-    return this.call({ method: 'GET', path: `/v1/reconciliation-runs/${segment(id)}` });
+  retrieve(id: string, options?: RequestOptions): Promise<WithLastResponse<ReconciliationRun>> {
+    return this.call({ method: 'GET', path: `/v1/reconciliation-runs/${segment(id)}` }, options);
   }
 
   /** One page, newest first. */
-  list(params: ListReconciliationRunsParams = {}): Promise<List<ReconciliationRun>> {
-    return this.call({ method: 'GET', path: '/v1/reconciliation-runs', query: params as Query });
+  list(params: ListReconciliationRunsParams = {}, options?: RequestOptions): ListPromise<ReconciliationRun> {
+    return this.pageList<ReconciliationRun>('/v1/reconciliation-runs', params, options);
   }
 
-  listAll(params: ListReconciliationRunsParams = {}): AsyncGenerator<ReconciliationRun> {
-    return this.paginate<ReconciliationRun, ListReconciliationRunsParams>('/v1/reconciliation-runs', params);
+  listAll(params: ListReconciliationRunsParams = {}, options?: RequestOptions): AsyncGenerator<ReconciliationRun> {
+    return this.paginate<ReconciliationRun>('/v1/reconciliation-runs', params, options);
   }
 
   /** One page of the run's differences (matched charges are only counted in the run's reports). */
-  listFindings(id: string, params: ListReconciliationFindingsParams = {}): Promise<List<ReconciliationFinding>> {
-    return this.call({ method: 'GET', path: `/v1/reconciliation-runs/${segment(id)}/findings`, query: params as Query });
+  listFindings(id: string, params: ListReconciliationFindingsParams = {}, options?: RequestOptions): ListPromise<ReconciliationFinding> {
+    return this.pageList<ReconciliationFinding>(`/v1/reconciliation-runs/${segment(id)}/findings`, params, options);
   }
 
-  listAllFindings(id: string, params: ListReconciliationFindingsParams = {}): AsyncGenerator<ReconciliationFinding> {
-    return this.paginate<ReconciliationFinding, ListReconciliationFindingsParams>(`/v1/reconciliation-runs/${segment(id)}/findings`, params);
+  listAllFindings(id: string, params: ListReconciliationFindingsParams = {}, options?: RequestOptions): AsyncGenerator<ReconciliationFinding> {
+    return this.paginate<ReconciliationFinding>(`/v1/reconciliation-runs/${segment(id)}/findings`, params, options);
   }
 
   /**
    * Every finding as CSV text (RFC 4180, a header row, one row per differing field; cells that a
    * spreadsheet would run as formulas carry a leading apostrophe).
    */
-  async findingsCsv(id: string, params: { kind?: ReconciliationFindingKind } = {}): Promise<string> {
-    const text = await this.call<unknown>({ method: 'GET', path: `/v1/reconciliation-runs/${segment(id)}/findings.csv`, query: params as Query });
+  async findingsCsv(id: string, params: { kind?: ReconciliationFindingKind } = {}, options?: RequestOptions): Promise<string> {
+    const text = await this.call<unknown>({ method: 'GET', path: `/v1/reconciliation-runs/${segment(id)}/findings.csv`, query: params as Query }, options);
     if (typeof text !== 'string') throw new Error('Orquestra: a resposta de findings.csv não é um CSV.');
     return text;
   }

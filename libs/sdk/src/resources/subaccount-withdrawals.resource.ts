@@ -1,7 +1,6 @@
-import type { Query } from '../http/transport';
-import type { List } from '../types/common.types';
+import type { RequestOptions, WithLastResponse } from '../http/transport';
 import type { CreateWithdrawalParams, ListWithdrawalsParams, Payout } from '../types/payout.types';
-import { Resource, segment, type IdempotentCallOptions } from './resource';
+import { Resource, segment, type ListPromise } from './resource';
 
 /**
  * /v1/subaccounts/{id}/withdrawals (full keys only; the subaccount must be active and the owner
@@ -14,18 +13,18 @@ export class SubaccountWithdrawalsResource extends Resource {
    * this always sends one (yours, or a fresh UUID reused on every retry), so a retried withdrawal
    * never leaves twice. With `uncertain: true`, do not create another: follow this one.
    */
-  create(subaccountId: string, params: CreateWithdrawalParams, options: IdempotentCallOptions = {}): Promise<Payout> {
-    return this.call({ method: 'POST', path: pathOf(subaccountId), body: params, idempotencyKey: options.idempotencyKey ?? true });
+  create(subaccountId: string, params: CreateWithdrawalParams, options: RequestOptions = {}): Promise<WithLastResponse<Payout>> {
+    return this.call({ method: 'POST', path: pathOf(subaccountId), body: params, idempotencyKey: true }, options);
   }
 
   /** One page of the subaccount's withdrawals, newest first. */
-  list(subaccountId: string, params: ListWithdrawalsParams = {}): Promise<List<Payout>> {
-    return this.call({ method: 'GET', path: pathOf(subaccountId), query: params as Query });
+  list(subaccountId: string, params: ListWithdrawalsParams = {}, options?: RequestOptions): ListPromise<Payout> {
+    return this.pageList<Payout>(pathOf(subaccountId), params, options);
   }
 
   /** Every withdrawal of the subaccount, fetching pages as you iterate. */
-  listAll(subaccountId: string, params: ListWithdrawalsParams = {}): AsyncGenerator<Payout> {
-    return this.paginate<Payout, ListWithdrawalsParams>(pathOf(subaccountId), params);
+  listAll(subaccountId: string, params: ListWithdrawalsParams = {}, options?: RequestOptions): AsyncGenerator<Payout> {
+    return this.paginate<Payout>(pathOf(subaccountId), params, options);
   }
 }
 

@@ -1,5 +1,4 @@
-import type { Query } from '../http/transport';
-import type { List } from '../types/common.types';
+import type { RequestOptions, WithLastResponse } from '../http/transport';
 import type {
   CreateSubaccountParams,
   ListSubaccountsParams,
@@ -9,7 +8,7 @@ import type {
   SubaccountOnboardingLink,
   UpdateSubaccountParams,
 } from '../types/subaccount.types';
-import { Resource, segment, type IdempotentCallOptions } from './resource';
+import { Resource, segment, type ListPromise } from './resource';
 import { SubaccountWithdrawalsResource } from './subaccount-withdrawals.resource';
 
 /** /v1/subaccounts: sellers' accounts that split payments pay into (full keys only). */
@@ -22,41 +21,41 @@ export class SubaccountsResource extends Resource {
    * provider analyses it. An Idempotency-Key is always sent (yours, or a fresh UUID reused on
    * every retry), so a retried create never registers the seller twice.
    */
-  create(params: CreateSubaccountParams, options: IdempotentCallOptions = {}): Promise<Subaccount> {
-    return this.call({ method: 'POST', path: '/v1/subaccounts', body: params, idempotencyKey: options.idempotencyKey ?? true });
+  create(params: CreateSubaccountParams, options: RequestOptions = {}): Promise<WithLastResponse<Subaccount>> {
+    return this.call({ method: 'POST', path: '/v1/subaccounts', body: params, idempotencyKey: true }, options);
   }
 
-  retrieve(id: string): Promise<SubaccountDetail> {
-    return this.call({ method: 'GET', path: `/v1/subaccounts/${segment(id)}` });
+  retrieve(id: string, options?: RequestOptions): Promise<WithLastResponse<SubaccountDetail>> {
+    return this.call({ method: 'GET', path: `/v1/subaccounts/${segment(id)}` }, options);
   }
 
   /** One page, newest first. */
-  list(params: ListSubaccountsParams = {}): Promise<List<Subaccount>> {
-    return this.call({ method: 'GET', path: '/v1/subaccounts', query: params as Query });
+  list(params: ListSubaccountsParams = {}, options?: RequestOptions): ListPromise<Subaccount> {
+    return this.pageList<Subaccount>('/v1/subaccounts', params, options);
   }
 
   /** Every subaccount matching the filters, fetching pages as you iterate. */
-  listAll(params: ListSubaccountsParams = {}): AsyncGenerator<Subaccount> {
-    return this.paginate<Subaccount, ListSubaccountsParams>('/v1/subaccounts', params);
+  listAll(params: ListSubaccountsParams = {}, options?: RequestOptions): AsyncGenerator<Subaccount> {
+    return this.paginate<Subaccount>('/v1/subaccounts', params, options);
   }
 
   /** Changes name and metadata in the service only (never at the provider). */
-  update(id: string, params: UpdateSubaccountParams): Promise<Subaccount> {
-    return this.call({ method: 'PATCH', path: `/v1/subaccounts/${segment(id)}`, body: params });
+  update(id: string, params: UpdateSubaccountParams, options?: RequestOptions): Promise<WithLastResponse<Subaccount>> {
+    return this.call({ method: 'PATCH', path: `/v1/subaccounts/${segment(id)}`, body: params }, options);
   }
 
   /** Asks the provider for the subaccount's status now and answers the subaccount as it is after that. */
-  sync(id: string): Promise<Subaccount> {
-    return this.call({ method: 'POST', path: `/v1/subaccounts/${segment(id)}/sync` });
+  sync(id: string, options?: RequestOptions): Promise<WithLastResponse<Subaccount>> {
+    return this.call({ method: 'POST', path: `/v1/subaccounts/${segment(id)}/sync` }, options);
   }
 
   /** A link where the holder completes the provider's identity verification (providers with identity onboarding). */
-  onboardingLink(id: string): Promise<SubaccountOnboardingLink> {
-    return this.call({ method: 'POST', path: `/v1/subaccounts/${segment(id)}/onboarding-link` });
+  onboardingLink(id: string, options?: RequestOptions): Promise<WithLastResponse<SubaccountOnboardingLink>> {
+    return this.call({ method: 'POST', path: `/v1/subaccounts/${segment(id)}/onboarding-link` }, options);
   }
 
   /** The subaccount's balance, read at the provider now. */
-  balance(id: string): Promise<SubaccountBalance> {
-    return this.call({ method: 'GET', path: `/v1/subaccounts/${segment(id)}/balance` });
+  balance(id: string, options?: RequestOptions): Promise<WithLastResponse<SubaccountBalance>> {
+    return this.call({ method: 'GET', path: `/v1/subaccounts/${segment(id)}/balance` }, options);
   }
 }

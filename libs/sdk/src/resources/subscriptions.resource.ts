@@ -1,5 +1,4 @@
-import type { Query } from '../http/transport';
-import type { List } from '../types/common.types';
+import type { RequestOptions, WithLastResponse } from '../http/transport';
 import type { Payment } from '../types/payment.types';
 import type {
   ChargeSubscriptionParams,
@@ -8,7 +7,7 @@ import type {
   Subscription,
   SubscriptionDetail,
 } from '../types/subscription.types';
-import { Resource, segment, type IdempotentCallOptions } from './resource';
+import { Resource, segment, type ListPromise } from './resource';
 
 /** /v1/subscriptions (automatic recurring Pix). */
 export class SubscriptionsResource extends Resource {
@@ -17,23 +16,23 @@ export class SubscriptionsResource extends Resource {
    * An Idempotency-Key is always sent (yours, or a fresh UUID reused on every retry), so a retried
    * create never makes a second subscription.
    */
-  create(params: CreateSubscriptionParams, options: IdempotentCallOptions = {}): Promise<Subscription> {
-    return this.call({ method: 'POST', path: '/v1/subscriptions', body: params, idempotencyKey: options.idempotencyKey ?? true });
+  create(params: CreateSubscriptionParams, options: RequestOptions = {}): Promise<WithLastResponse<Subscription>> {
+    return this.call({ method: 'POST', path: '/v1/subscriptions', body: params, idempotencyKey: true }, options);
   }
 
   /** One subscription with its cycles (payments). */
-  retrieve(id: string): Promise<SubscriptionDetail> {
-    return this.call({ method: 'GET', path: `/v1/subscriptions/${segment(id)}` });
+  retrieve(id: string, options?: RequestOptions): Promise<WithLastResponse<SubscriptionDetail>> {
+    return this.call({ method: 'GET', path: `/v1/subscriptions/${segment(id)}` }, options);
   }
 
   /** One page, newest first. */
-  list(params: ListSubscriptionsParams = {}): Promise<List<Subscription>> {
-    return this.call({ method: 'GET', path: '/v1/subscriptions', query: params as Query });
+  list(params: ListSubscriptionsParams = {}, options?: RequestOptions): ListPromise<Subscription> {
+    return this.pageList<Subscription>('/v1/subscriptions', params, options);
   }
 
   /** Every subscription matching the filter, fetching pages as you iterate. */
-  listAll(params: ListSubscriptionsParams = {}): AsyncGenerator<Subscription> {
-    return this.paginate<Subscription, ListSubscriptionsParams>('/v1/subscriptions', params);
+  listAll(params: ListSubscriptionsParams = {}, options?: RequestOptions): AsyncGenerator<Subscription> {
+    return this.paginate<Subscription>('/v1/subscriptions', params, options);
   }
 
   /**
@@ -41,17 +40,17 @@ export class SubscriptionsResource extends Resource {
    * until the payer's bank debits it. Needed for variable amounts; fixed amounts are charged by the
    * service on schedule. Idempotency-Key as on create, so a retry never charges a cycle twice.
    */
-  charge(id: string, params: ChargeSubscriptionParams = {}, options: IdempotentCallOptions = {}): Promise<Payment> {
-    return this.call({ method: 'POST', path: `/v1/subscriptions/${segment(id)}/charge`, body: params, idempotencyKey: options.idempotencyKey ?? true });
+  charge(id: string, params: ChargeSubscriptionParams = {}, options: RequestOptions = {}): Promise<WithLastResponse<Payment>> {
+    return this.call({ method: 'POST', path: `/v1/subscriptions/${segment(id)}/charge`, body: params, idempotencyKey: true }, options);
   }
 
   /** Cancels the subscription: no further cycle is charged. Not retried automatically. */
-  cancel(id: string): Promise<Subscription> {
-    return this.call({ method: 'POST', path: `/v1/subscriptions/${segment(id)}/cancel` });
+  cancel(id: string, options?: RequestOptions): Promise<WithLastResponse<Subscription>> {
+    return this.call({ method: 'POST', path: `/v1/subscriptions/${segment(id)}/cancel` }, options);
   }
 
   /** Test mode: approves the pending subscription as the payer's bank would (pending → active). */
-  simulate(id: string): Promise<Subscription> {
-    return this.call({ method: 'POST', path: `/v1/subscriptions/${segment(id)}/simulate` });
+  simulate(id: string, options?: RequestOptions): Promise<WithLastResponse<Subscription>> {
+    return this.call({ method: 'POST', path: `/v1/subscriptions/${segment(id)}/simulate` }, options);
   }
 }

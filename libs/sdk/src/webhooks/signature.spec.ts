@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { SignatureVerificationError, constructEvent, verifySignature } from './signature';
+import { Orquestra } from '../client';
+import { SignatureVerificationError, constructEvent, generateTestHeader, verifySignature } from './signature';
 
 // Vectors are built here with Node's crypto straight from the definition
 // (v1 = hex HMAC-SHA256 of "<t>.<raw body>"), not with the code under test.
@@ -63,5 +64,13 @@ describe('webhook signature verifier', () => {
   it('judges against the real clock by default', () => {
     const t = Math.floor(Date.now() / 1000);
     expect(codeOf(() => verifySignature(body, `t=${t},v1=${sign(secret, t, body)}`, secret))).toBeUndefined();
+  });
+
+  it('generates test headers the verifier accepts, also through the client and the class', () => {
+    const header = generateTestHeader(body, [oldSecret, secret], now);
+    expect(header).toBe(`t=${now},v1=${sign(oldSecret, now, body)},v1=${sign(secret, now, body)}`);
+    const client = new Orquestra({ apiKey: 'svc_test_x', baseUrl: 'http://127.0.0.1:1' });
+    expect(client.webhooks.constructEvent(body, header, secret, { nowSeconds: now })).toMatchObject({ id: 'evt_01' });
+    expect(codeOf(() => Orquestra.webhooks.verifySignature(body, header, 'whsec_other', { nowSeconds: now }))).toBe('signature_mismatch');
   });
 });

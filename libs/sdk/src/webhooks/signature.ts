@@ -91,3 +91,23 @@ export function constructEvent<T = Record<string, unknown>>(
   verifySignature(rawBody, header, secrets, options);
   return JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8')) as Event<T>;
 }
+
+/**
+ * A Service-Signature header for `rawBody`, as the API would send it: for your own tests of a
+ * webhook handler (pass several secrets to mimic a rotation).
+ */
+export function generateTestHeader(rawBody: string | Buffer, secrets: string | readonly string[], timestamp = Math.floor(Date.now() / 1000)): string {
+  const list = typeof secrets === 'string' ? [secrets] : secrets;
+  if (list.length === 0) throw new Error('Orquestra: informe ao menos um segredo para assinar.');
+  return [`t=${timestamp}`, ...list.map((secret) => `v1=${computeSignature(secret, timestamp, rawBody)}`)].join(',');
+}
+
+/** The webhook helpers as one object: `orquestra.webhooks.constructEvent(...)` or `Orquestra.webhooks…`. */
+export const webhooks = Object.freeze({
+  SIGNATURE_HEADER,
+  DEFAULT_TOLERANCE_SECONDS,
+  constructEvent,
+  verifySignature,
+  computeSignature,
+  generateTestHeader,
+});
