@@ -62,6 +62,15 @@ export const gatewayConfigShape = {
    * the page is served at its path (`/pay` here; `/` when it is a host of its own, pay.<domain>).
    */
   PAY_BASE_URL: z.string().url().default('http://localhost:8080/pay'),
+  /** The request log (GET /v1/request-logs): calls made with keys, sent to accounts in batches; false turns it off. */
+  REQUEST_LOG_ENABLED: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
+  /** Entries waiting for accounts at most (the newest are dropped past it), per batch, and how often a batch goes. */
+  REQUEST_LOG_MAX_QUEUE: z.coerce.number().int().positive().default(10_000),
+  REQUEST_LOG_BATCH_SIZE: z.coerce.number().int().positive().max(1000).default(500),
+  REQUEST_LOG_FLUSH_MS: z.coerce.number().int().positive().default(1_000),
 };
 
 export type GatewayConfig = Readonly<z.infer<z.ZodObject<typeof gatewayConfigShape>>>;

@@ -1,5 +1,6 @@
 import './telemetry';
 import { createServer } from 'node:http';
+import { Counter } from 'prom-client';
 import { createLogger, EventBus, ServiceMetrics, startMetricsServer } from '@orquestra/platform';
 import { startBusInBackground, subscribeKeyRevocations } from './auth/key-revocations';
 import { loadGatewayConfig } from './config';
@@ -9,6 +10,7 @@ import { createApp } from './http/app';
 import { answerMalformedRequests } from './http/client-error.handler';
 import { createOAuthClients } from './oauth/oauth.clients';
 import { createOAuthEdge } from './oauth/oauth.server';
+import { RequestLogRecorder } from './request-logs/request-log.recorder';
 
 // Bootstrap only: config, logger, clients, HTTP server, graceful shutdown.
 const config = loadGatewayConfig();
@@ -58,7 +60,27 @@ bus.onMessage = (direction) => metrics.busMessages.inc({ direction });
 const keyRevocations = subscribeKeyRevocations(bus, logger);
 startBusInBackground(bus, logger);
 
+// The request log (GET /v1/request-logs): batches to accounts, off the request path (request-log.recorder.ts).
+const requestLogDropped = new Counter({
+  name: 'orquestra_request_log_dropped_total',
+  help: 'Request-log entries not recorded: the queue was full, or accounts refused or missed a batch.',
+  labelNames: ['reason'],
+  registers: [metrics.registry],
+});
+const requestLog = config.REQUEST_LOG_ENABLED
+  ? new RequestLogRecorder({
+      send: (entries) => clients.accounts.recordRequestLogs({ entries }),
+      logger,
+      maxQueue: config.REQUEST_LOG_MAX_QUEUE,
+      batchSize: config.REQUEST_LOG_BATCH_SIZE,
+      flushIntervalMs: config.REQUEST_LOG_FLUSH_MS,
+      onDropped: (count, reason) => requestLogDropped.inc({ reason }, count),
+    })
+  : undefined;
+requestLog?.start();
+
 const app = createApp({
+  requestLog,
   keyRevocations,
   oauth,
   // The dashboard's OAuth apps and authorizations, behind /dashboard/api's session and CSRF.
@@ -101,8 +123,10 @@ function shutdown(signal: string): void {
     server.closeAllConnections();
   }, config.SHUTDOWN_GRACE_MS);
   force.unref();
-  server.close(() => {
+  server.close(async () => {
     clearTimeout(force);
+    // What the last requests logged goes out before the clients close.
+    await requestLog?.stop().catch(() => undefined);
     clients.close();
     void bus.close();
     oauthClients.close();

@@ -16,6 +16,8 @@ export interface DownstreamClients {
     | 'setPayoutSettings'
     | 'createPayoutDestination'
     | 'listPayoutDestinations'
+    | 'recordRequestLogs'
+    | 'listRequestLogs'
   >;
   /** Owners, sessions, TOTP and the audit log live in the accounts service (same address); /dashboard/api only. */
   owners: Pick<

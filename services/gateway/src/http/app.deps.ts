@@ -5,6 +5,7 @@ import type { KeyRevocations } from '../auth/key-revocations';
 import type { DownstreamClients } from '../grpc/downstream.clients';
 import type { ReadinessCheck } from '../health/readiness.probe';
 import type { OAuthEdge } from '../oauth/oauth.server';
+import type { RequestLogRecorder } from '../request-logs/request-log.recorder';
 
 /** Tunables of the HTTP edge (from config in production, chosen freely by tests). */
 export interface GatewaySettings {
@@ -32,6 +33,8 @@ export interface GatewayDeps {
   dashboardRoutes?: Router[];
   /** The OAuth server (/oauth) and its /v1 access-token check; absent, only API keys work. */
   oauth?: OAuthEdge;
+  /** Where /v1 calls made with a key are logged for GET /v1/request-logs; absent, nothing is. */
+  requestLog?: RequestLogRecorder;
 }
 
 /** What route factories receive: the deps plus the shared auth middleware instance. */

@@ -16,6 +16,7 @@ import { dashboardStatic, defaultDashboardDirectory } from './dashboard-static';
 import { errorHandler, notFoundHandler } from './error.handler';
 import { httpMetricsMiddleware } from './http-metrics.middleware';
 import { requestIdMiddleware } from './request-id.middleware';
+import { requestLogMiddleware } from '../request-logs/request-log.middleware';
 import { v1Routes } from './v1-routes';
 
 /**
@@ -53,6 +54,7 @@ export function createApp(deps: GatewayDeps): Express {
   if (deps.metrics) app.use(httpMetricsMiddleware(deps.metrics));
   app.use(requestIdMiddleware());
   app.use(accessLogMiddleware(deps.logger));
+  if (deps.requestLog) app.use(requestLogMiddleware(deps.requestLog));
   app.use(healthRoutes(deps.readiness));
   app.use(openApiRoutes({ serverUrl: deps.settings.publicBaseUrl }));
   app.use(docsRoutes({ serverUrl: deps.settings.publicBaseUrl }));

@@ -10,6 +10,7 @@ import { payoutsRoutes } from '../routes/payouts.routes';
 import { providerAccountsRoutes } from '../routes/provider-accounts.routes';
 import { providersRoutes } from '../routes/providers.routes';
 import { reconciliationRoutes } from '../routes/reconciliation.routes';
+import { requestLogsRoutes } from '../routes/request-logs.routes';
 import { routingRulesRoutes } from '../routes/routing-rules.routes';
 import { routingRoutes } from '../routes/routing.routes';
 import { subaccountsRoutes } from '../routes/subaccounts.routes';
@@ -42,5 +43,6 @@ export function v1Routes(context: RouteContext): Router {
   router.use(integrationsRoutes(context));
   router.use(reconciliationRoutes(context));
   router.use(analyticsRoutes(context));
+  router.use(requestLogsRoutes(context));
   return router;
 }

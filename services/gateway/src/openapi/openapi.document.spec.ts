@@ -134,6 +134,7 @@ describe('OpenAPI document', () => {
         'GET /v1/reconciliation-runs/{id}',
         'GET /v1/reconciliation-runs/{id}/findings',
         'GET /v1/reconciliation-runs/{id}/findings.csv',
+        'GET /v1/request-logs',
         'GET /v1/analytics/overview',
         'GET /v1/openapi.json',
         'GET /qr/{paymentId}.png',

@@ -13,6 +13,7 @@ import { registerPaymentPagePaths } from './payment-page.paths';
 import { registerPaymentPaths } from './payments.paths';
 import { registerPayoutPaths } from './payouts.paths';
 import { registerReconciliationPaths } from './reconciliation.paths';
+import { registerRequestLogPaths } from './request-logs.paths';
 import { registerAnalyticsPaths } from './analytics.paths';
 import { registerProviderPaths } from './provider.paths';
 import { registerRoutingPaths } from './routing.paths';
@@ -53,6 +54,7 @@ export function buildOpenApiDocument(options: { serverUrl: string }): ReturnType
   registerIntegrationPaths(registry);
   registerReconciliationPaths(registry);
   registerAnalyticsPaths(registry);
+  registerRequestLogPaths(registry);
   registerDocsPath(registry);
   registerPaymentPagePaths(registry);
 

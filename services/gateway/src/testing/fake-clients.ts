@@ -34,6 +34,8 @@ export function fakeClients(): FakeClients {
       setPayoutSettings: notStubbed('setPayoutSettings'),
       createPayoutDestination: notStubbed('createPayoutDestination'),
       listPayoutDestinations: notStubbed('listPayoutDestinations'),
+      recordRequestLogs: notStubbed('recordRequestLogs'),
+      listRequestLogs: notStubbed('listRequestLogs'),
     },
     owners: {
       signUp: notStubbed('signUp'),
