@@ -9,6 +9,7 @@ import { PaymentsResource } from './resources/payments.resource';
 import { BalancesResource, PayoutDestinationsResource, PayoutsResource } from './resources/payouts.resource';
 import { ProviderAccountsResource, ProvidersResource } from './resources/providers.resource';
 import { ReconciliationRunsResource } from './resources/reconciliation-runs.resource';
+import { RequestLogsResource } from './resources/request-logs.resource';
 import { RoutingResource, RoutingRulesResource } from './resources/routing.resource';
 import { SubaccountsResource } from './resources/subaccounts.resource';
 import { SubscriptionsResource } from './resources/subscriptions.resource';
@@ -51,6 +52,7 @@ export class Orquestra {
   readonly integrations: IntegrationsResource;
   readonly reconciliationRuns: ReconciliationRunsResource;
   readonly analytics: AnalyticsResource;
+  readonly requestLogs: RequestLogsResource;
   /** Lower-level access for routes this SDK does not wrap yet. */
   readonly transport: Transport;
 
@@ -77,5 +79,6 @@ export class Orquestra {
     this.integrations = new IntegrationsResource(this.transport);
     this.reconciliationRuns = new ReconciliationRunsResource(this.transport);
     this.analytics = new AnalyticsResource(this.transport);
+    this.requestLogs = new RequestLogsResource(this.transport);
   }
 }

@@ -19,6 +19,7 @@ export * from './types/webhook-endpoint.types';
 export * from './types/integration.types';
 export * from './types/reconciliation.types';
 export * from './types/analytics.types';
+export * from './types/request-log.types';
 export type { IdempotentCallOptions, ListPromise } from './resources/resource';
 export {
   constructEvent,

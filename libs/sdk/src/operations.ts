@@ -75,6 +75,7 @@ export const OPERATIONS: readonly SdkOperation[] = [
   op('GET', '/v1/reconciliation-runs/{id}/findings', 'reconciliationRuns.listFindings', 'reconciliationRuns.listAllFindings'),
   op('GET', '/v1/reconciliation-runs/{id}/findings.csv', 'reconciliationRuns.findingsCsv'),
 
+  op('GET', '/v1/request-logs', 'requestLogs.list', 'requestLogs.listAll'),
 
   op('GET', '/v1/routing-rules', 'routingRules.list'),
   op('POST', '/v1/routing-rules', 'routingRules.create'),

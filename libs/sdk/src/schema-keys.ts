@@ -12,6 +12,7 @@ import type { Card, CardsConfig, DeletedCard } from './types/card.types';
 import type { DeletedIntegration, Integration, IntegrationDelivery, IntegrationDeliveryResponse, IntegrationField, IntegrationKind } from './types/integration.types';
 import type { AnalyticsDayFigures, AnalyticsFigures, AnalyticsMethodFigures, AnalyticsOverview, AnalyticsProviderFigures } from './types/analytics.types';
 import type { ReconciliationAccountReport, ReconciliationFinding, ReconciliationRun } from './types/reconciliation.types';
+import type { RequestLog } from './types/request-log.types';
 import type { ApiErrorBody } from './errors';
 
 // The fields of each SDK type, by the name of the OpenAPI schema it mirrors. `fields<T>()` only
@@ -142,6 +143,10 @@ export const SCHEMA_FIELDS: Record<string, string[]> = {
   AnalyticsDayFigures: fields<AnalyticsDayFigures>({
     date: true, gross: true, refunded: true, fees: true, net: true, created: true, approved: true, refused: true, canceled: true,
     pending: true, approval_rate: true,
+  }),
+  RequestLog: fields<RequestLog>({
+    id: true, object: true, request_id: true, method: true, path: true, status: true, duration_ms: true, mode: true, key_id: true,
+    key_last4: true, created_at: true,
   }),
   ErrorBody: fields<ApiErrorBody>({ type: true, message: true, code: true, param: true }),
 };
