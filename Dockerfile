@@ -30,7 +30,8 @@ COPY tools/proto/ tools/proto/
 COPY tools/emulators/ tools/emulators/
 # /out mirrors the repository layout (dist/services/<svc>/main.js, dist/tools/emulators/<code>/main.js)
 # plus a package.json whose "main" is that bundle, so the image runs it with `node .`.
-# The gateway's image also holds the owner's dashboard (static files, dist/dashboard), which it serves.
+# The gateway's image also holds the owner's dashboard (static files, dist/dashboard), which it serves,
+# and the API reference's viewer bundle (dist/services/gateway/docs, copied by build-service.mjs).
 RUN set -eu; \
     case "${SERVICE:-}" in \
       "") echo "missing --build-arg SERVICE=<service> (gateway, accounts, payments, routing, providers, notifications) or SERVICE=emulators/<code>" >&2; exit 2 ;; \
@@ -44,7 +45,8 @@ RUN set -eu; \
     test -f "$main"; \
     mkdir -p "/out/$(dirname "$main")"; \
     cp "$main" "$main.map" "/out/$(dirname "$main")/"; \
-    if [ "$SERVICE" = gateway ]; then node tools/build/build-dashboard.mjs && cp -r dist/dashboard /out/dist/dashboard; fi; \
+    if [ "$SERVICE" = gateway ]; then node tools/build/build-dashboard.mjs && cp -r dist/dashboard /out/dist/dashboard \
+      && cp -r dist/services/gateway/docs /out/dist/services/gateway/docs; fi; \
     version="$(node -p 'require("./package.json").version')"; \
     name="orquestra-$(echo "$SERVICE" | tr / -)"; \
     printf '{"name":"%s","version":"%s","private":true,"main":"%s"}\n' "$name" "$version" "$main" > /out/package.json

@@ -2,7 +2,8 @@
 // npm packages stay external: they load from node_modules at run time, so OpenTelemetry's
 // require hooks and native modules behave exactly as in development.
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,5 +32,18 @@ for (const name of names) {
     tsconfig: path.join(root, 'tsconfig.base.json'),
     logLevel: 'warning',
   });
+  if (name === 'gateway') copyApiReferenceViewer();
   console.log(`built services/${name} → dist/services/${name}/main.js`);
+}
+
+/**
+ * The gateway serves the API reference at /docs with Scalar's standalone browser bundle, a dev
+ * dependency: it is copied beside the gateway's bundle (dist/services/gateway/docs), which the image
+ * ships without devDependencies (services/gateway/src/docs/api-reference.ts looks there first).
+ */
+function copyApiReferenceViewer() {
+  const main = createRequire(import.meta.url).resolve('@scalar/api-reference');
+  const directory = path.join(root, 'dist', 'services', 'gateway', 'docs');
+  mkdirSync(directory, { recursive: true });
+  copyFileSync(path.join(path.dirname(main), 'browser', 'standalone.js'), path.join(directory, 'api-reference.js'));
 }
