@@ -5,6 +5,7 @@ module.exports = {
     '<rootDir>/libs/platform',
     '<rootDir>/libs/contracts',
     '<rootDir>/libs/sdk',
+    '<rootDir>/libs/cli',
     '<rootDir>/services/accounts',
     '<rootDir>/services/gateway',
     '<rootDir>/services/payments',

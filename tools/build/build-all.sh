@@ -9,3 +9,5 @@ node tools/build/build-dashboard.mjs
 node tools/build/build-tool.mjs tools/stack/src/main.ts dist/tools/stack/main.js
 node tools/build/build-tool.mjs tools/stack/src/test-stack-main.ts dist/tools/stack/test-stack-main.js
 node tools/emulators/build.mjs
+# The orq CLI (libs/cli) with the SDK's source bundled in, for the stack and the e2e suite.
+node tools/build/build-tool.mjs libs/cli/src/main.ts dist/libs/cli/main.js

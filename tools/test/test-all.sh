@@ -22,7 +22,7 @@ bash tools/infra/certs.sh >/dev/null
 step "build"
 bash tools/build/build-all.sh
 step "type-check"
-for p in libs/platform libs/contracts libs/sdk services/accounts services/gateway services/payments services/providers services/routing services/notifications services/subscriptions services/payouts services/vault services/tracking services/dashboard tools/emulators tools/e2e tools/stack tools/owner tools/bench; do
+for p in libs/platform libs/contracts libs/sdk libs/cli services/accounts services/gateway services/payments services/providers services/routing services/notifications services/subscriptions services/payouts services/vault services/tracking services/dashboard tools/emulators tools/e2e tools/stack tools/owner tools/bench; do
   npx tsc --noEmit -p "$p/tsconfig.json"
 done
 step "lint (module boundaries included)"
