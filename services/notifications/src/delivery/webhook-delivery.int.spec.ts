@@ -263,7 +263,8 @@ describe('webhook deliveries against the real store and broker', () => {
 
   it('disables an endpoint at the end of its 5 failing days even when no delivery fails then, and never one that recovered', async () => {
     receiver.set((res) => void res.writeHead(500).end());
-    const disableAfterMs = 400;
+    // Long enough that the "not yet due" tick below surely falls inside it on a loaded machine.
+    const disableAfterMs = 1_500;
     const sick = (await endpoints.create(scope, { url: `${receiver.url}/quiet-sick`, events: ['*'], only_source: null, description: '' })).doc;
     const healed = (await endpoints.create(scope, { url: `${receiver.url}/healed`, events: ['*'], only_source: null, description: '' })).doc;
     // One failed delivery each (then no more events): the disabling is scheduled for failing_since + the period.

@@ -253,7 +253,7 @@ describe('reconciliation runs against the real store and broker', () => {
     // The relay removes the event from the outbox after the broker confirmed it: a moment after
     // the subscriber may already have it.
     let stored = await read(run._id);
-    for (let waited = 0; waited < 5_000 && stored.outbox.length > 0; waited += 50) {
+    for (let waited = 0; waited < 15_000 && stored.outbox.length > 0; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       stored = await read(run._id);
     }
@@ -304,7 +304,7 @@ describe('reconciliation runs against the real store and broker', () => {
     try {
       const created = await instance.create(scope, { start: periodStart, end: periodEnd }, false);
       let run = await read(created._id);
-      for (let waited = 0; waited < 5_000 && run.status !== 'completed'; waited += 50) {
+      for (let waited = 0; waited < 15_000 && run.status !== 'completed'; waited += 50) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         run = await read(created._id);
       }

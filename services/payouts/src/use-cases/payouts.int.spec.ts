@@ -142,7 +142,8 @@ describe('payouts against the real store and broker', () => {
       recheckBaseMs: 100,
       recheckMaxMs: 1_000,
       processingPollMs: 60_000,
-      notMadeAfterMs: 300,
+      // Long enough that a check right after the create surely falls inside it on a loaded machine.
+      notMadeAfterMs: 1_500,
       balanceTtlMs: 60_000,
     });
   });
@@ -233,7 +234,7 @@ describe('payouts against the real store and broker', () => {
     const reserved = await limit.reservedOn(dayId);
     const early = await service.check((await model.findById(payout._id).lean().exec())!);
     expect(early).toMatchObject({ status: 'pending', uncertain: true, checks: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    await new Promise((resolve) => setTimeout(resolve, 1_550));
     const failed = await service.check((await model.findById(payout._id).lean().exec())!);
     expect(failed).toMatchObject({ status: 'failed', failure_code: 'transfer_not_made' });
     expect(fake.creates.get(payout._id)).toBe(1);

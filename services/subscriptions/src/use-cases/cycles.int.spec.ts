@@ -242,12 +242,13 @@ describe('cycles against the real store and broker', () => {
     const sub = await activeSubscription({ next_charge_date: addDays(today, 7) });
     await replicas[0]!.schedulePass();
     const [cycle] = await cyclesOf(sub._id);
-    // The "dead" sender held the lease: nobody sends it meanwhile.
-    await cycleModel.updateOne({ _id: cycle!._id }, { $set: { due_at: new Date(Date.now() + 400) } });
+    // The "dead" sender held the lease: nobody sends it meanwhile (a lease long enough that the
+    // tick below surely falls inside it on a loaded machine).
+    await cycleModel.updateOne({ _id: cycle!._id }, { $set: { due_at: new Date(Date.now() + 1_000) } });
     const sender = cycleSender(stores.cycles, replicas[1]!, logger, 2_000);
     await sender.tick();
     expect((await cycleModel.findById(cycle!._id).lean().exec())?.status).toBe('sending');
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    await new Promise((resolve) => setTimeout(resolve, 1_050));
     await sender.tick();
     const sent = await cycleModel.findById(cycle!._id).lean().exec();
     expect(sent).toMatchObject({ status: 'scheduled', payment_id: cycle!.payment_id, provider_charge_id: `cobr_${cycle!.payment_id}` });
