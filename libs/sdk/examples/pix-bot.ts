@@ -6,7 +6,9 @@
 //   set -a; source stack.env; set +a
 //   npx esbuild libs/sdk/examples/pix-bot.ts --bundle --platform=node --outfile=.local/pix-bot.js && node .local/pix-bot.js
 //
-// In your own project, import from '@orquestra/node' instead of '../src'.
+// In your own project, import from '@orquestra/node' instead of '../src' (tools/sdk/pack-check.sh
+// does exactly that: it compiles this file against the packed package, as CommonJS and as an ES
+// module, and runs it).
 import { randomUUID } from 'node:crypto';
 import { Orquestra, type Payment, type PaymentStatus } from '../src';
 
@@ -69,7 +71,7 @@ export async function runPixBot(options: PixBotOptions): Promise<PixBotResult> {
   return { payment, polls, deliver };
 }
 
-async function main(): Promise<void> {
+export async function main(): Promise<void> {
   const apiKey = process.env.ORQUESTRA_TEST_KEY;
   const baseUrl = process.env.ORQUESTRA_BASE_URL;
   if (!apiKey || !baseUrl) throw new Error('Defina ORQUESTRA_BASE_URL e ORQUESTRA_TEST_KEY (veja stack.env).');
@@ -85,7 +87,8 @@ async function main(): Promise<void> {
   process.exitCode = result.deliver ? 0 : 1;
 }
 
-if (require.main === module) {
+// Runs when executed directly (node pix-bot.js, as CommonJS or as an ES module), not when imported.
+if (/pix-bot\.[cm]?[jt]s$/.test(process.argv[1] ?? '')) {
   main().catch((error: unknown) => {
     console.error(error);
     process.exitCode = 2;
