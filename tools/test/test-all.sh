@@ -30,6 +30,8 @@ step "lint (module boundaries included)"
 # (a clean clone has none): compute it first.
 NX_DAEMON=false npx nx show projects >/dev/null
 NX_DAEMON=false npx eslint libs services tools
+step "SDK package (@orquestra/node: publint, npm pack, installed into CommonJS and ES-module projects, tsc nodenext, run)"
+bash tools/sdk/pack-check.sh --skip-build
 step "Helm chart (helm lint --strict, helm template, rendered-manifest checks)"
 bash tools/k8s/helm-check.sh
 step "unit and integration tests"
