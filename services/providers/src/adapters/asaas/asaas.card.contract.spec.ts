@@ -46,7 +46,7 @@ async function typeCard(invoiceUrl: string, number: string): Promise<number> {
 }
 
 async function webhookFor(paymentId: string, event: string) {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 15_000;
   for (;;) {
     const hit = received.find((r) => r.rawBody.toString().includes(`"${event}"`) && r.rawBody.toString().includes(paymentId));
     if (hit) return { subPath: '', query: {}, headers: hit.headers, rawBody: hit.rawBody };

@@ -62,7 +62,7 @@ function boleto(overrides: Partial<CreateChargeInput> = {}): CreateChargeInput {
   };
 }
 
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 5_000): Promise<T> {
+async function waitFor<T>(probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();

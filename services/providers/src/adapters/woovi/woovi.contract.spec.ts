@@ -77,7 +77,7 @@ async function expectProviderError(promise: Promise<unknown>, kind: ProviderErro
   expect({ kind: (error as ProviderError).kind, code: (error as ProviderError).normalizedCode }).toEqual({ kind, code });
 }
 
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 5_000): Promise<T> {
+async function waitFor<T>(probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();

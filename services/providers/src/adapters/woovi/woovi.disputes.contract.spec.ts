@@ -29,7 +29,7 @@ const control = async (path: string, body: unknown = {}) => {
 };
 
 async function disputeWebhooks(count: number): Promise<WebhookRequest[]> {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 15_000;
   for (;;) {
     const found = received().filter((r) => r.rawBody.toString().includes('"dispute"'));
     if (found.length >= count) return found;
