@@ -34,6 +34,8 @@ step "SDK package (@orquestra/node: publint, npm pack, installed into CommonJS a
 bash tools/sdk/pack-check.sh --skip-build
 step "Helm chart (helm lint --strict, helm template, rendered-manifest checks)"
 bash tools/k8s/helm-check.sh
+step "OpenAPI document (built from the code, Redocly lint: recommended-strict, redocly.yaml)"
+bash tools/openapi/openapi.sh lint
 step "unit and integration tests"
 # On 2 cores jest runs the files in band: a handle a failed teardown left open would keep the run
 # alive until CI's own limit, hiding the failure. --forceExit ends it with the failure reported,

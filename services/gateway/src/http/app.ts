@@ -57,7 +57,7 @@ export function createApp(deps: GatewayDeps): Express {
   if (deps.requestLog) app.use(requestLogMiddleware(deps.requestLog));
   app.use(healthRoutes(deps.readiness));
   app.use(openApiRoutes({ serverUrl: deps.settings.publicBaseUrl }));
-  app.use(docsRoutes({ serverUrl: deps.settings.publicBaseUrl }));
+  app.use(docsRoutes());
   app.use(qrCodeRoutes(context));
   // The buyer's payment page (public), at the path of PAY_BASE_URL (`/pay`, or `/` on pay.<domain>).
   const payPath = new URL(deps.settings.payBaseUrl ?? `${deps.settings.publicBaseUrl}/pay`).pathname.replace(/\/+$/, '');

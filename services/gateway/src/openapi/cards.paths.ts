@@ -108,7 +108,7 @@ export function registerCardPaths(registry: OpenAPIRegistry): void {
     tags: ['Cards'],
     summary: 'O script dos campos de cartão (sem chave)',
     description:
-      'Para a página da loja: <script src="…/v1/cards/fields.js"></script>, depois ' +
+      'Para a página da loja: carregue `…/v1/cards/fields.js` num elemento script, depois ' +
       'const fields = Orquestra.cardFields({ publishableKey, container: "#cartao" }) e const card = await fields.tokenize() ' +
       '({ token, brand, last4, exp_month, exp_year }; em erro, rejeita com error.errors = [{ field, message }] em português).',
     security: PUBLIC,

@@ -43,9 +43,32 @@ describe('OpenAPI document', () => {
   it('is an OpenAPI 3.1 document with info, servers, paths and components', () => {
     expect(doc['openapi']).toBe('3.1.0');
     expect(doc['info']).toMatchObject({ title: 'Orquestra API', version: API_VERSION });
-    expect(doc['servers']).toEqual([{ url: 'https://api.example.com' }]);
+    expect(doc['servers']).toEqual([{ url: 'https://api.example.com', description: 'Este gateway (PUBLIC_BASE_URL).' }]);
+    expect(doc['info']['license']).toEqual({ name: 'Apache-2.0', identifier: 'Apache-2.0' });
     expect(Object.keys(doc['paths']).length).toBeGreaterThan(0);
     expect(doc['components']['securitySchemes']['bearerAuth']).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('declares every tag its operations use, once each, with a description', () => {
+    const declared = (doc['tags'] as Json[]).map((tag) => tag['name']);
+    expect(new Set(declared).size).toBe(declared.length);
+    expect((doc['tags'] as Json[]).filter((tag) => !tag['description'])).toEqual([]);
+    const used = new Set(operations().flatMap(({ op }) => op['tags'] as string[]));
+    expect([...used].filter((tag) => !declared.includes(tag))).toEqual([]);
+    expect(declared.filter((tag) => !used.has(tag))).toEqual([]);
+  });
+
+  it('lists each anyOf alternative once (zod-to-openapi repeats {type: null} for a nullable named schema)', () => {
+    const repeated: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (!node || typeof node !== 'object') return;
+      const anyOf = (node as Json)['anyOf'];
+      if (Array.isArray(anyOf) && new Set(anyOf.map((entry) => JSON.stringify(entry))).size !== anyOf.length) repeated.push(at);
+      for (const [key, value] of Object.entries(node as Json)) walk(value, `${at}/${key}`);
+    };
+    walk(doc, '#');
+    expect(repeated).toEqual([]);
+    expect(schemas['Payment']['properties']['method']).toEqual({ anyOf: [{ $ref: '#/components/schemas/PaymentMethod' }, { type: 'null' }] });
   });
 
   it('documents every route the gateway serves', () => {
@@ -147,6 +170,7 @@ describe('OpenAPI document', () => {
         'GET /healthz',
         'GET /readyz',
         'GET /docs',
+        'GET /docs/assets/{file}',
       ].sort(),
     );
   });

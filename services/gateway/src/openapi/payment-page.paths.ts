@@ -48,7 +48,7 @@ export function registerPaymentPagePaths(registry: OpenAPIRegistry): void {
     tags: ['Public'],
     summary: 'O script de rastreamento para o site da loja (sem chave): guarda UTMs e ids de clique e os leva aos links de pagamento',
     description:
-      'No site da loja: <script defer src="…/v1/tracking.js" data-hosts="pay.loja.com.br" data-days="30"></script>. ' +
+      'No site da loja: carregue `…/v1/tracking.js` num elemento script com `defer`, `data-hosts="pay.loja.com.br"` e `data-days="30"`. ' +
       'Guarda as chaves de tracking (utm_source, utm_medium, utm_campaign, utm_content, utm_term, src, sck, fbclid, gclid, ttclid, fbp, fbc, ttp) ' +
       'do endereço da página de entrada no próprio site (localStorage orquestra_utm, ou o cookie orquestra_utm), por data-days dias (padrão 30); ' +
       'um endereço com novas chaves substitui o conjunto guardado (último clique). Acrescenta as chaves guardadas aos links para a página de ' +
@@ -69,6 +69,11 @@ export function registerPaymentPagePaths(registry: OpenAPIRegistry): void {
       200: {
         description: 'status; final (nada mais muda); html do painel final quando final.',
         content: { 'application/json': { schema: z.object({ status: z.string(), final: z.boolean(), html: z.string().nullable() }) } },
+      },
+      404: html('Pagamento não encontrado: a mesma página amigável de GET /pay/{paymentId}.'),
+      503: {
+        description: 'Não foi possível consultar agora (a página tenta de novo).',
+        content: { 'application/json': { schema: z.object({ status: z.null(), final: z.literal(false), html: z.null() }) } },
       },
     },
   });

@@ -27,6 +27,9 @@ export const EventTypeSchema = z.enum(PUBLIC_EVENT_TYPES).openapi('EventType', {
   description: PUBLIC_EVENT_TYPES.map((type) => `- \`${type}\`${EVENT_CATALOGUE[type].status === 'reserved' ? ' (reservado)' : ''}: ${EVENT_CATALOGUE[type].description}`).join('\n'),
 });
 
+/** The event a webhook delivers: an Event whose type is one of the catalogue. */
+const WebhookEventSchema = EventSchema.extend({ type: EventTypeSchema }).openapi('WebhookEvent');
+
 const SIGNATURE_DOC =
   'Cada entrega é um POST com o objeto event no corpo e os cabeçalhos Service-Signature ' +
   '(t=<unix>,v1=<hex do HMAC-SHA256 de "<t>.<corpo bruto>" com o segredo whsec_…; um v1 por segredo válido durante a rotação) ' +
@@ -35,6 +38,7 @@ const SIGNATURE_DOC =
 /** /v1/events/{id}, /v1/webhook-endpoints…, /v1/webhook-deliveries… and the outgoing webhook itself. */
 export function registerWebhookPaths(registry: OpenAPIRegistry): void {
   registry.register('EventType', EventTypeSchema);
+  registry.register('WebhookEvent', WebhookEventSchema);
 
   registry.registerPath({
     method: 'get',
@@ -163,7 +167,7 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
         'Service-Signature': z.string().openapi({ example: 't=1790000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd' }),
         'Service-Event-Id': z.string().openapi({ example: 'evt_01j9z0k3x7m2q8r4t6v8w0y2a4' }),
       }),
-      body: { required: true, content: { 'application/json': { schema: EventSchema } } },
+      body: { required: true, content: { 'application/json': { schema: WebhookEventSchema } } },
     },
     responses: { 200: { description: 'Qualquer 2xx confirma a entrega; 410 desativa o endpoint; o resto é tentado de novo.' } },
   });

@@ -1,35 +1,30 @@
-import { createHash } from 'node:crypto';
 import { Router } from 'express';
-import { renderReferencePage } from '../docs/reference.page';
-import { REFERENCE_CSS } from '../docs/reference.style';
-import { buildOpenApiDocument } from '../openapi/openapi.document';
+import { DOCS_ASSETS, DOCS_CSP, INIT_SCRIPT, REFERENCE_PAGE, viewerBundlePath, type DocsAsset } from '../docs/api-reference';
+
+const secure = (res: import('express').Response) =>
+  res
+    .setHeader('Content-Security-Policy', DOCS_CSP)
+    .setHeader('X-Content-Type-Options', 'nosniff')
+    .setHeader('X-Frame-Options', 'DENY')
+    .setHeader('Referrer-Policy', 'same-origin');
 
 /**
- * The page allows exactly its own inline stylesheet (by hash) and nothing else: no scripts, no
- * requests to other origins, no framing.
+ * GET /docs — public: the API reference (docs/api-reference.ts), and its two scripts at
+ * /docs/assets/{file}. The page reads the document from /v1/openapi.json.
  */
-export const DOCS_CSP = [
-  "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(REFERENCE_CSS).digest('base64')}'`,
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-/** GET /docs — public: the API reference rendered from the OpenAPI document, built once on first request. */
-export function docsRoutes(options: { serverUrl: string }): Router {
+export function docsRoutes(): Router {
   const router = Router();
-  let page: string | undefined;
   router.get('/docs', (_req, res) => {
-    page ??= renderReferencePage(buildOpenApiDocument(options) as unknown as Record<string, unknown>);
-    res
-      .status(200)
-      .setHeader('Content-Type', 'text/html; charset=utf-8')
-      .setHeader('Content-Security-Policy', DOCS_CSP)
-      .setHeader('X-Content-Type-Options', 'nosniff')
-      .setHeader('Cache-Control', 'public, max-age=300')
-      .send(page);
+    secure(res).status(200).setHeader('Content-Type', 'text/html; charset=utf-8').setHeader('Cache-Control', 'public, max-age=300').send(REFERENCE_PAGE);
+  });
+  router.get('/docs/assets/:file', (req, res, next) => {
+    const file = req.params.file as DocsAsset;
+    if (!DOCS_ASSETS.includes(file)) return next();
+    secure(res).setHeader('Content-Type', 'text/javascript; charset=utf-8').setHeader('Cache-Control', 'public, max-age=3600');
+    if (file === 'init.js') return void res.status(200).send(INIT_SCRIPT);
+    res.sendFile(viewerBundlePath(), (error) => {
+      if (error && !res.headersSent) next(error);
+    });
   });
   return router;
 }

@@ -154,7 +154,7 @@ export const UpdateProviderAccountSchema = z
       });
     }
   })
-  .openapi('UpdateProviderAccount', { example: { priority: 5, fees: [{ method: 'pix', percentage: 1.19, fixed: 10 }] } });
+  .openapi('UpdateProviderAccount', { example: { priority: 5, fees: [{ method: 'pix', percentage: 0.99, fixed: 10 }] } });
 
 export type UpdateProviderAccountInput = z.output<typeof UpdateProviderAccountSchema>;
 
