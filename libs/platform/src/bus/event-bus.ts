@@ -1,5 +1,5 @@
 import { context, propagation } from '@opentelemetry/api';
-import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
+import amqp, { type ChannelModel, type ConfirmChannel, type ConsumeMessage, type Options } from 'amqplib';
 import type { Logger } from 'pino';
 import { newEvent, type EventEnvelope } from './event-envelope';
 
@@ -12,10 +12,22 @@ export interface ConsumerOptions {
   maxAttempts?: number;
   /** Wait between redeliveries (held in `<queue>.retry` by a per-queue TTL). */
   retryDelayMs?: number;
+  /**
+   * Deliveries that may end without an answer (the consumer crashed or lost its connection before
+   * acking: the quorum queue's `x-delivery-count`) before the bus parks the message in
+   * `<queue>.dlq` without running the handler again: a poison message that kills the process
+   * cannot crash-loop the consumer. Keep it below RabbitMQ 4's default `x-delivery-limit` (20).
+   */
+  maxReturns?: number;
   prefetch?: number;
 }
 
-export type EventHandler = (event: EventEnvelope, delivery: { attempt: number }) => Promise<void>;
+/**
+ * `attempt`: 1 for the first delivery, plus one per failure of the handler (each pass through
+ * `<queue>.retry`). `returns`: how often this delivery came back without an answer (quorum
+ * `x-delivery-count`: a crash or a lost connection of a consumer), 0 usually.
+ */
+export type EventHandler = (event: EventEnvelope, delivery: { attempt: number; returns: number }) => Promise<void>;
 
 interface Registered {
   options: Required<ConsumerOptions>;
@@ -43,9 +55,13 @@ interface Subscribed {
  *
  * - publish() resolves only after the broker confirms the message (publisher confirms), so a
  *   caller (the outbox relay) marks an event sent only when the broker has it.
- * - consume() gives each consumer a durable queue with manual acks. A handler that throws gets the
- *   message again after `retryDelayMs`, up to `maxAttempts` deliveries; then the message is parked
- *   in `<queue>.dlq` for a human. Handlers must be idempotent by event id (delivery is at least once).
+ * - consume() gives each consumer a durable quorum queue (replicated over the cluster's nodes) with
+ *   manual acks. A handler that throws gets the message again after `retryDelayMs`, up to
+ *   `maxAttempts` deliveries; then the message is parked in `<queue>.dlq` for a human. A message
+ *   returned `maxReturns` times without an answer (the consumer died with it) is parked too.
+ *   Dead-lettering between the queues is at-least-once. Handlers must be idempotent by event id
+ *   (delivery is at least once). Classic queues of earlier versions are retired on attach
+ *   (docs/rabbitmq.md).
  * - The connection is re-established with backoff when the broker goes away; consumers are
  *   re-attached. Publishing while disconnected throws, and the outbox retries later.
  *
@@ -68,7 +84,17 @@ export class EventBus {
   onMessage: ((direction: 'published' | 'consumed') => void) | undefined;
 
   constructor(
-    private readonly options: { url: string; exchange: string; logger: Logger },
+    private readonly options: {
+      url: string;
+      exchange: string;
+      logger: Logger;
+      /**
+       * Throwaway stacks only (tests, benchmarks): the broker deletes a consumer's queues once
+       * unused this long (`x-expires`), so stacks that are never torn down leave nothing behind.
+       * Never in production: a consumer stopped longer than this would lose its queue.
+       */
+      queueExpiresMs?: number;
+    },
   ) {}
 
   get connected(): boolean {
@@ -153,7 +179,7 @@ export class EventBus {
 
   async consume(options: ConsumerOptions, handler: EventHandler): Promise<void> {
     const registered: Registered = {
-      options: { maxAttempts: 8, retryDelayMs: 1_000, prefetch: 32, ...options },
+      options: { maxAttempts: 8, retryDelayMs: 1_000, maxReturns: 10, prefetch: 32, ...options },
       handler,
     };
     this.consumers.push(registered);
@@ -208,66 +234,130 @@ export class EventBus {
   }
 
   /**
-   * The broker-side name of a consumer's queue: `<exchange>.<queue>`. Stacks that share a broker
-   * (development, end-to-end tests, benchmarks, several environments) each have their own exchange;
-   * prefixing keeps one stack's consumers from ever taking another stack's events.
+   * The broker-side name of a consumer's queue: `<exchange>.<queue>.quorum`. Stacks that share a
+   * broker (development, end-to-end tests, benchmarks, several environments) each have their own
+   * exchange; prefixing keeps one stack's consumers from ever taking another stack's events. The
+   * `.quorum` suffix is the queue type: RabbitMQ cannot turn the classic queue of the same name
+   * (`legacyQueueName`) into a quorum queue, so the quorum queues got new names.
    */
   queueName(queue: string): string {
+    return `${this.options.exchange}.${queue}.quorum`;
+  }
+
+  /** The classic queue earlier versions declared for a consumer (with its `.retry` and `.dlq`). */
+  legacyQueueName(queue: string): string {
     return `${this.options.exchange}.${queue}`;
   }
 
   private async attach({ options: given, handler }: Registered): Promise<void> {
     const connection = this.connection;
     if (!connection) return;
-    const channel = await connection.createChannel();
+    const channel = await connection.createConfirmChannel();
     channel.on('error', (error: Error) => this.options.logger.warn({ err: error.message }, 'amqp consumer channel error'));
     const options = { ...given, queue: this.queueName(given.queue) };
     const { queue } = options;
     await channel.assertExchange(this.options.exchange, 'topic', { durable: true });
+    const quorum = quorumArguments(this.options.queueExpiresMs);
     await channel.assertQueue(queue, {
       durable: true,
-      arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': `${queue}.retry` },
+      arguments: {
+        ...quorum,
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': `${queue}.retry`,
+        // No x-delivery-limit: the broker would dead-letter into <queue>.retry, whose way back is a
+        // dead-letter cycle without a rejection, which RabbitMQ drops. The bus parks instead.
+      },
     });
     await channel.assertQueue(`${queue}.retry`, {
       durable: true,
       arguments: {
+        ...quorum,
         'x-message-ttl': options.retryDelayMs,
         'x-dead-letter-exchange': '',
         'x-dead-letter-routing-key': queue,
       },
     });
-    await channel.assertQueue(`${queue}.dlq`, { durable: true });
+    await channel.assertQueue(`${queue}.dlq`, { durable: true, arguments: quorumArguments(this.options.queueExpiresMs, false) });
     for (const pattern of options.patterns) await channel.bindQueue(queue, this.options.exchange, pattern);
     await channel.prefetch(options.prefetch);
     await channel.consume(queue, (message) => {
       if (message) void this.deliver(channel, message, options, handler);
     });
+    await this.retireClassicQueues(connection, given);
+  }
+
+  /**
+   * Retires the classic queues an earlier version declared for this consumer, now that its quorum
+   * queues are bound and consumed (a blue/green drain, docs/rabbitmq.md): unbinds the classic queue
+   * so new events go only to the quorum one, moves what waits in `.retry` and the queue itself into
+   * the quorum queue and what `.dlq` holds into the quorum `.dlq` (each message acked only after the
+   * broker confirmed its copy), then deletes each classic queue once empty — the queue itself only
+   * when no consumer of an older replica still reads it. What cannot be finished now (an older
+   * replica still running) is finished by the next attach. Moved messages may also have reached the
+   * quorum queue by their binding: handlers are idempotent by event id.
+   */
+  private async retireClassicQueues(connection: ChannelModel, given: Required<ConsumerOptions>): Promise<void> {
+    const legacy = this.legacyQueueName(given.queue);
+    const target = this.queueName(given.queue);
+    if (!(await queueExists(connection, legacy))) return;
+    const channel = await connection.createConfirmChannel();
+    channel.on('error', () => undefined); // a refused delete closes the channel; reported below
+    const log = { queue: legacy, quorum_queue: target };
+    try {
+      for (const pattern of given.patterns) await channel.unbindQueue(legacy, this.options.exchange, pattern);
+      const hasRetry = await queueExists(connection, `${legacy}.retry`);
+      // The retry queue first: its messages expire into the classic queue.
+      let moved = hasRetry ? await moveMessages(channel, `${legacy}.retry`, target) : 0;
+      moved += await moveMessages(channel, legacy, target);
+      await channel.deleteQueue(legacy, { ifUnused: true, ifEmpty: true });
+      if (hasRetry) {
+        moved += await moveMessages(channel, `${legacy}.retry`, target);
+        await channel.deleteQueue(`${legacy}.retry`, { ifEmpty: true });
+      }
+      let parked = 0;
+      if (await queueExists(connection, `${legacy}.dlq`)) {
+        parked = await moveMessages(channel, `${legacy}.dlq`, `${target}.dlq`);
+        await channel.deleteQueue(`${legacy}.dlq`, { ifEmpty: true });
+      }
+      this.options.logger.info({ ...log, moved, parked }, 'classic queues retired into quorum queues');
+    } catch (error) {
+      this.options.logger.warn({ ...log, err: (error as Error).message }, 'classic queue not retired yet (an older replica still consumes it?); the next start continues');
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
   }
 
   private async deliver(
-    channel: Channel,
+    channel: ConfirmChannel,
     message: ConsumeMessage,
     options: Required<ConsumerOptions>,
     handler: EventHandler,
   ): Promise<void> {
     this.onMessage?.('consumed');
     const attempt = deliveryAttempt(message, options.queue);
+    const returns = deliveryReturns(message);
+    if (returns >= options.maxReturns) {
+      // Came back maxReturns times without an answer: running it again would most likely kill
+      // this consumer too.
+      await this.park(channel, message, options.queue, `returned ${options.maxReturns} times without an answer (the consumer crashed or lost its connection)`);
+      return;
+    }
     let event: EventEnvelope;
     try {
       event = JSON.parse(message.content.toString('utf8')) as EventEnvelope;
     } catch {
-      this.park(channel, message, options.queue, 'unparseable message');
+      await this.park(channel, message, options.queue, 'unparseable message');
       return;
     }
     try {
       // The handler runs in the trace of the publisher (W3C headers of the message).
       const carrier = (message.properties.headers ?? {}) as Record<string, unknown>;
-      await context.with(propagation.extract(context.active(), carrier), () => handler(event, { attempt }));
+      await context.with(propagation.extract(context.active(), carrier), () => handler(event, { attempt, returns }));
       channel.ack(message);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       if (attempt >= options.maxAttempts) {
-        this.park(channel, message, options.queue, reason);
+        await this.park(channel, message, options.queue, reason);
         return;
       }
       this.options.logger.warn({ event_id: event.id, type: event.type, attempt, err: reason }, 'event handler failed; will retry');
@@ -276,13 +366,23 @@ export class EventBus {
     }
   }
 
-  private park(channel: Channel, message: ConsumeMessage, queue: string, reason: string): void {
+  /** Copies the message into `<queue>.dlq` and acks it once the broker confirmed the copy. */
+  private async park(channel: ConfirmChannel, message: ConsumeMessage, queue: string, reason: string): Promise<void> {
     this.options.logger.error({ queue, message_id: message.properties.messageId, reason }, 'event parked in dead-letter queue');
-    channel.sendToQueue(`${queue}.dlq`, message.content, {
-      ...message.properties,
-      headers: { ...message.properties.headers, 'x-parked-reason': reason.slice(0, 500) },
-    });
-    channel.ack(message);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        channel.sendToQueue(
+          `${queue}.dlq`,
+          message.content,
+          { ...publishOptionsOf(message), headers: { ...message.properties.headers, 'x-parked-reason': reason.slice(0, 500) } },
+          (error: unknown) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()),
+        );
+      });
+      channel.ack(message);
+    } catch (error) {
+      // Not parked: left unacked, the broker delivers it again once this channel is gone.
+      this.options.logger.warn({ queue, message_id: message.properties.messageId, err: (error as Error).message }, 'event not parked');
+    }
   }
 
   async close(): Promise<void> {
@@ -295,9 +395,68 @@ export class EventBus {
   }
 }
 
+/**
+ * Arguments of a consumer's durable queues: quorum type, dead-lettering at least once (the broker
+ * keeps a dead-lettered message until the target queue confirmed it; this needs `reject-publish`
+ * overflow), and the throwaway stacks' expiry. `deadLetters: false` for the `.dlq`, which has none.
+ */
+export function quorumArguments(expiresMs: number | undefined, deadLetters = true): Record<string, unknown> {
+  return {
+    'x-queue-type': 'quorum',
+    ...(deadLetters ? { 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish' } : {}),
+    ...(expiresMs ? { 'x-expires': expiresMs } : {}),
+  };
+}
+
 /** 1 for the first delivery; each pass through `<queue>.retry` adds one (RabbitMQ's x-death count). */
 export function deliveryAttempt(message: Pick<ConsumeMessage, 'properties'>, queue: string): number {
   const deaths = message.properties.headers?.['x-death'] as Array<{ queue?: string; count?: number }> | undefined;
   const rejectedHere = deaths?.find((death) => death.queue === queue)?.count ?? 0;
   return rejectedHere + 1;
+}
+
+/** How often this delivery came back to the queue unanswered (quorum queues' `x-delivery-count`). */
+export function deliveryReturns(message: Pick<ConsumeMessage, 'properties'>): number {
+  const count = Number(message.properties.headers?.['x-delivery-count'] ?? 0);
+  return Number.isFinite(count) ? count : 0;
+}
+
+/** The publish options that copy a received message (same id, type, headers, persistence). */
+function publishOptionsOf(message: Pick<ConsumeMessage, 'properties'>): Options.Publish {
+  const { contentType, contentEncoding, headers, deliveryMode, correlationId, messageId, timestamp, type, appId } = message.properties;
+  const options: Options.Publish = { persistent: deliveryMode === 2 || deliveryMode === undefined, headers };
+  if (contentType) options.contentType = contentType as string;
+  if (contentEncoding) options.contentEncoding = contentEncoding as string;
+  if (correlationId) options.correlationId = correlationId as string;
+  if (messageId) options.messageId = messageId as string;
+  if (timestamp) options.timestamp = timestamp as number;
+  if (type) options.type = type as string;
+  if (appId) options.appId = appId as string;
+  return options;
+}
+
+/** Whether the queue exists (a passive declare, on a channel of its own: a 404 closes it). */
+async function queueExists(connection: ChannelModel, queue: string): Promise<boolean> {
+  const channel = await connection.createChannel();
+  channel.on('error', () => undefined);
+  try {
+    await channel.checkQueue(queue);
+    await channel.close().catch(() => undefined);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Moves every message of `from` into `to`, acking each only after the broker confirmed its copy. */
+async function moveMessages(channel: ConfirmChannel, from: string, to: string): Promise<number> {
+  let moved = 0;
+  for (;;) {
+    const message = await channel.get(from, { noAck: false });
+    if (!message) return moved;
+    channel.sendToQueue(to, message.content, publishOptionsOf(message));
+    await channel.waitForConfirms();
+    channel.ack(message);
+    moved += 1;
+  }
 }
