@@ -32,6 +32,8 @@ NX_DAEMON=false npx nx show projects >/dev/null
 NX_DAEMON=false npx eslint libs services tools
 step "SDK package (@orquestra/node: publint, npm pack, installed into CommonJS and ES-module projects, tsc nodenext, run)"
 bash tools/sdk/pack-check.sh --skip-build
+step "CLI package (@orquestra/cli beside @orquestra/node: publint, npm pack, installed, orq run)"
+bash tools/cli/pack-check.sh
 step "Helm chart (helm lint --strict, helm template, rendered-manifest checks)"
 bash tools/k8s/helm-check.sh
 step "OpenAPI document (built from the code, Redocly lint: recommended-strict, redocly.yaml)"
