@@ -37,4 +37,5 @@ export * from './public/card.public';
 export * from './public/statuses';
 export * from './vault-card';
 export * from './tracking-keys';
+export * from './rpc-retry-policy';
 export * from './integration-kinds';

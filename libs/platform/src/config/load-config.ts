@@ -13,6 +13,13 @@ export const baseConfigShape = {
   DB_PREFIX: z.string().regex(/^[a-z0-9_]*$/).default('orq_'),
   EVENTS_EXCHANGE: z.string().default('orquestra.events'),
   GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * A gRPC server closes each client connection after about this long (GOAWAY), so clients resolve
+   * their target again and spread over replicas started since (docs/deployment.md); 0 never does.
+   */
+  GRPC_MAX_CONNECTION_AGE_MS: z.coerce.number().int().min(0).default(300_000),
+  /** Calls running on a connection that reached its age get this long to finish. */
+  GRPC_MAX_CONNECTION_AGE_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10_000),
   /**
    * After SIGTERM, how long health reports NOT_SERVING while calls are still served, so that load

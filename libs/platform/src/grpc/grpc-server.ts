@@ -41,15 +41,41 @@ export type Handlers<D> = {
  * await server.listen('0.0.0.0:50052');
  * server.setServing(true);
  */
+export interface GrpcServerOptions {
+  /**
+   * Connections are closed (GOAWAY) after about this long (grpc-js adds ±10 % jitter), so clients
+   * resolve the target again and spread over replicas started since; 0 keeps them forever.
+   */
+  maxConnectionAgeMs?: number;
+  /** Calls running when a connection reaches its age get this long to finish. */
+  maxConnectionAgeGraceMs?: number;
+}
+
+/**
+ * Trailer that tells a retrying client not to repeat the call: the handler answered, so the
+ * status is its verdict (even UNAVAILABLE, e.g. provider_unavailable), not a replica that failed.
+ */
+export const NO_RETRY_PUSHBACK = { key: 'grpc-retry-pushback-ms', value: '-1' } as const;
+
 export class GrpcServer {
-  private readonly server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  private readonly server: Server;
   private readonly health = new HealthImplementation({ '': 'NOT_SERVING' });
   private readonly serviceNames: string[] = [];
 
   /** Observes every call's duration (method, normalized code); set by runService. */
   onCallEnd: ((method: string, code: string, seconds: number) => void) | undefined;
 
-  constructor(private readonly logger: Logger) {
+  constructor(
+    private readonly logger: Logger,
+    options: GrpcServerOptions = {},
+  ) {
+    this.server = new Server({
+      'grpc.max_receive_message_length': 8 * 1024 * 1024,
+      ...(options.maxConnectionAgeMs ? { 'grpc.max_connection_age_ms': options.maxConnectionAgeMs } : {}),
+      ...(options.maxConnectionAgeMs && options.maxConnectionAgeGraceMs !== undefined
+        ? { 'grpc.max_connection_age_grace_ms': options.maxConnectionAgeGraceMs }
+        : {}),
+    });
     this.health.addToServer(this.server);
   }
 
@@ -91,6 +117,7 @@ export class GrpcServer {
       const metadata = new Metadata();
       metadata.set(ERROR_CODE_KEY, code);
       if (appError?.param) metadata.set(ERROR_PARAM_KEY, appError.param);
+      metadata.set(NO_RETRY_PUSHBACK.key, NO_RETRY_PUSHBACK.value);
       callback({
         code: grpcStatusFor(code),
         // gRPC details travel as an HTTP/2 header: percent-encoding by grpc-js keeps accents intact.

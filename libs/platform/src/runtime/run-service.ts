@@ -19,6 +19,8 @@ export interface ServiceBaseConfig {
   SHUTDOWN_GRACE_MS: number;
   SHUTDOWN_DRAIN_MS?: number;
   METRICS_PORT: number;
+  GRPC_MAX_CONNECTION_AGE_MS?: number;
+  GRPC_MAX_CONNECTION_AGE_GRACE_MS?: number;
 }
 
 export interface ServiceContext<C extends ServiceBaseConfig> {
@@ -49,7 +51,10 @@ export async function runService<C extends ServiceBaseConfig>(options: {
   const { config } = options;
   const logger = createLogger({ service: config.SERVICE_NAME, level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const cleanups: Array<() => Promise<void> | void> = [];
-  const grpc = new GrpcServer(logger);
+  const grpc = new GrpcServer(logger, {
+    maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+    maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
+  });
   const metrics = new ServiceMetrics(config.SERVICE_NAME);
   grpc.onCallEnd = (method, code, seconds) => metrics.rpcDuration.observe({ method, code }, seconds);
   try {
