@@ -3,6 +3,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { emulatorApiApp, finishApi, type ProviderAnswers } from './api-port';
 import { createEmulatorLogger } from './logger';
+import { eventuallyExpect } from '@orquestra/platform/testing';
+
+jest.setTimeout(30_000);
 
 class AcmeError extends Error {
   constructor(
@@ -70,7 +73,7 @@ describe('emulator API frame', () => {
   it('logs method, full path without the query, status and caller, and nothing else of the request', async () => {
     lines.length = 0;
     await call('POST', '/v1/charges?secret=s3cret', '{"card":"4111111111111111"}');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(lines).toEqual([{ method: 'POST', path: '/v1/charges', status: 409, account: 'acc_1', ms: expect.any(Number) }]);
+    // Logged when the answer is finished, which the caller may see first: polled for.
+    await eventuallyExpect(() => expect(lines).toEqual([{ method: 'POST', path: '/v1/charges', status: 409, account: 'acc_1', ms: expect.any(Number) }]));
   });
 });

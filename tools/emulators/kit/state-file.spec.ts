@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmulatorLogger } from './logger';
 import { decodeState, encodeState, refill, StateFile, type PersistentStore } from './state-file';
+import { eventuallyExpect } from '@orquestra/platform/testing';
+
+jest.setTimeout(30_000);
 
 const logger = createEmulatorLogger('state-file-spec', 'silent');
 
@@ -119,8 +122,8 @@ describe('StateFile', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`).then((r) => r.text());
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect((decodeState(readFileSync(file, 'utf8')) as { stores: { book: { next: number } } }).stores.book.next).toBe(7);
+      // Scheduled when the answer is finished (the caller may see it first), written after the debounce: polled for.
+      await eventuallyExpect(() => expect((decodeState(readFileSync(file, 'utf8')) as { stores: { book: { next: number } } }).stores.book.next).toBe(7));
     } finally {
       stateFile.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

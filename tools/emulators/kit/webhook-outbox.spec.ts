@@ -4,6 +4,9 @@ import { activityStats, DeliveryLog, withoutQuery, type DeliveryRecord } from '.
 import { FaultRegistry } from './fault-registry';
 import { createEmulatorLogger } from './logger';
 import { transportErrorCode, WebhookOutbox, type OutboundWebhook } from './webhook-outbox';
+import { eventuallyExpect } from '@orquestra/platform/testing';
+
+jest.setTimeout(30_000);
 
 interface Delivery extends DeliveryRecord {
   event: string;
@@ -108,7 +111,8 @@ describe('WebhookOutbox', () => {
     const outbox = new Outbox({ now: () => at }, log, { retries: 5, baseDelayMs: 60_000 }, logger);
     answers = [503];
     const delivery = outbox.notify(url);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The first attempt (a 503) over HTTP, then a retry a minute away that close must not wait for.
+    await eventuallyExpect(() => expect(delivery.attempts).toHaveLength(1));
     const started = Date.now();
     await outbox.close();
 

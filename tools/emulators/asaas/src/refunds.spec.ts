@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { createAsaasEmulator, type AsaasEmulator } from './asaas-emulator';
+import { eventuallyExpect } from '@orquestra/platform/testing';
 
 jest.setTimeout(30_000);
 
@@ -64,17 +65,22 @@ describe('POST /v3/payments/:id/refund', () => {
     expect(partial.json).toMatchObject({ id, status: 'RECEIVED', refunds: [{ status: 'PENDING', description: 'Item devolvido' }] });
     // Amounts are exact decimals on the wire.
     expect(partial.text).toContain('"value":10.45');
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    const list = await call('GET', `/v3/payments/${id}/refunds`);
-    expect(list.json).toMatchObject({ object: 'list', totalCount: 1, data: [{ status: 'DONE' }] });
+    // DONE once the emulator's settle timer fired: polled for.
+    const list = await eventuallyExpect(async () => {
+      const read = await call('GET', `/v3/payments/${id}/refunds`);
+      expect(read.json).toMatchObject({ object: 'list', totalCount: 1, data: [{ status: 'DONE' }] });
+      return read;
+    });
     expect(list.json['data'][0].transactionReceiptUrl).toMatch(/^https:/);
 
     const rest = await call('POST', `/v3/payments/${id}/refund`, '{}');
     expect(rest.json).toMatchObject({ status: 'REFUNDED' });
     expect(rest.text).toContain('"value":90.45');
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    await emulator.webhooksIdle();
-    expect(events).toEqual(expect.arrayContaining(['PAYMENT_PARTIALLY_REFUNDED', 'PAYMENT_REFUNDED']));
+    // The webhooks go out when the settle timer fires, over HTTP: polled for.
+    await eventuallyExpect(async () => {
+      await emulator.webhooksIdle();
+      expect(events).toEqual(expect.arrayContaining(['PAYMENT_PARTIALLY_REFUNDED', 'PAYMENT_REFUNDED']));
+    });
   });
 
   it('refuses more than is left (invalid_value), a bad value, and a charge not received (invalid_action)', async () => {

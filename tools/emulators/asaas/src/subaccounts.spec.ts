@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAsaasEmulator, type AsaasEmulator } from './asaas-emulator';
 
+jest.setTimeout(30_000);
+
 const KEY = '$aact_hmlg_000c3ViYWNjb3VudHMtZW11bGF0b3Itc3BlYw';
 let dir: string;
 let emulator: AsaasEmulator;
@@ -107,7 +109,7 @@ describe('Asaas emulator subaccounts', () => {
     expect((await ctl('/__control/subaccounts/nope/status', { status: 'active' })).status).toBe(404);
     expect(await ctl(`/__control/subaccounts/${id}/status`, { status: 'active' })).toMatchObject({ status: 200, json: { id, general: 'APPROVED' } });
     expect((await call('GET', '/myAccount/status', undefined, subKey)).json).toMatchObject({ general: 'APPROVED' });
-    for (let waited = 0; received.length === 0 && waited < 3_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; received.length === 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(received).toEqual([expect.objectContaining({ event: 'ACCOUNT_STATUS_GENERAL_APPROVAL_APPROVED', accountStatus: expect.objectContaining({ id, general: 'APPROVED' }) })]);
   });
 

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import { generateTestCerts, type TestCerts } from '../../testing/test-certs';
 import { createEfiEmulator, type EfiEmulator } from './efi-emulator';
+import { eventuallyExpect } from '@orquestra/platform/testing';
 
 jest.setTimeout(30_000);
 
@@ -210,9 +211,8 @@ describe('devoluções (PUT|GET /v2/pix/:e2eId/devolucao/:id)', () => {
     expect(created.body).toMatchObject({ id: 'dev1', valor: '4.00', natureza: 'ORIGINAL', descricao: 'Troca', status: 'EM_PROCESSAMENTO' });
     expect(created.body?.['rtrId']).toMatch(/^D[0-9]{8}[0-9]{12}[a-zA-Z0-9]{11}$/);
     expect((created.body?.['horario'] as Record<string, string>)['solicitacao']).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const read = await call('GET', `/v2/pix/${e2e}/devolucao/dev1`);
-    expect(read.body).toMatchObject({ status: 'DEVOLVIDO', horario: { liquidacao: expect.any(String) } });
+    // DEVOLVIDO once the emulator's settle timer fired: polled for.
+    await eventuallyExpect(async () => expect((await call('GET', `/v2/pix/${e2e}/devolucao/dev1`)).body).toMatchObject({ status: 'DEVOLVIDO', horario: { liquidacao: expect.any(String) } }));
     const charge = await call('GET', `/v2/cob/${txid}`);
     expect(charge.body).toMatchObject({ pix: [{ devolucoes: [{ id: 'dev1', status: 'DEVOLVIDO' }] }] });
   });
@@ -239,8 +239,7 @@ describe('devoluções (PUT|GET /v2/pix/:e2eId/devolucao/:id)', () => {
     const e2e = await paidPix('emulatortxid0000000000000000012', '10.00');
     expect((await controlCall('POST', '/__control/devolucoes/behaviour', { client_id: CLIENT.client_id, outcome: 'NAO_REALIZADO', settle_after_ms: 0 })).status).toBe(200);
     await call('PUT', `/v2/pix/${e2e}/devolucao/b1`, { valor: '10.00' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect((await call('GET', `/v2/pix/${e2e}/devolucao/b1`)).body).toMatchObject({ status: 'NAO_REALIZADO', motivo: expect.any(String) });
+    await eventuallyExpect(async () => expect((await call('GET', `/v2/pix/${e2e}/devolucao/b1`)).body).toMatchObject({ status: 'NAO_REALIZADO', motivo: expect.any(String) }));
     await controlCall('POST', '/__control/devolucoes/behaviour', { client_id: CLIENT.client_id, outcome: 'DEVOLVIDO', settle_after_ms: 0 });
     const dashboard = await controlCall('POST', `/__control/pix/${e2e}/devolucao`, { valor: '10.00' });
     expect(dashboard.status).toBe(201);

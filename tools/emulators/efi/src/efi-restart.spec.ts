@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { generateTestCerts, type TestCerts } from '../../testing/test-certs';
 import { createEfiEmulator, type EfiEmulator } from './efi-emulator';
+import { eventuallyExpect } from '@orquestra/platform/testing';
 
 jest.setTimeout(30_000);
 
@@ -123,10 +124,12 @@ it('keeps charges, the webhook registration and settling devoluções across a r
     expect(received.some((r) => r.path === '/hook/pix' && r.body.pix?.[0]?.txid === 'restarttxid00000000000000000002')).toBe(true);
 
     // The devolução asked for before the restart settles after it, with its webhook.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    await second.emulator.webhooksIdle();
-    expect((await second.call('GET', `/v2/pix/${e2e}/devolucao/dev1`)).body).toMatchObject({ status: 'DEVOLVIDO' });
-    expect(received.some((r) => r.body.pix?.[0]?.txid === 'restarttxid00000000000000000001')).toBe(true);
+    // Settled by the restored timer, then notified over HTTP: both polled for.
+    await eventuallyExpect(async () => {
+      expect((await second.call('GET', `/v2/pix/${e2e}/devolucao/dev1`)).body).toMatchObject({ status: 'DEVOLVIDO' });
+      await second.emulator.webhooksIdle();
+      expect(received.some((r) => r.body.pix?.[0]?.txid === 'restarttxid00000000000000000001')).toBe(true);
+    });
   } finally {
     await second.emulator.stop();
   }

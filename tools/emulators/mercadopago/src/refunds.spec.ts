@@ -1,5 +1,6 @@
 /** The emulator's refund routes over plain HTTP: documented errors, idempotency, listing, isolation. */
 import { createMercadoPagoEmulator, type MercadoPagoEmulator } from './mercadopago-emulator';
+import { eventuallyExpect } from '@orquestra/platform/testing';
 
 jest.setTimeout(30_000);
 
@@ -54,9 +55,8 @@ describe('POST /v1/payments/:id/refunds', () => {
     expect(first).toMatchObject({ status: 201, body: { payment_id: id, amount: 2.5, status: 'in_process' } });
     const again = await call('POST', `/v1/payments/${id}/refunds`, { key: 'rf-1', body: { amount: 2.5 } });
     expect(again.body.id).toBe(first.body.id);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    const list = await call('GET', `/v1/payments/${id}/refunds`);
-    expect(list.body).toEqual([expect.objectContaining({ id: first.body.id, status: 'approved' })]);
+    // Approved once the emulator's settle timer fired: polled for.
+    await eventuallyExpect(async () => expect((await call('GET', `/v1/payments/${id}/refunds`)).body).toEqual([expect.objectContaining({ id: first.body.id, status: 'approved' })]));
     expect((await call('GET', `/v1/payments/${id}/refunds/${first.body.id}`)).body.status).toBe('approved');
     const payment = await call('GET', `/v1/payments/${id}`);
     expect(payment.body).toMatchObject({ status: 'approved', status_detail: 'partially_refunded', transaction_amount_refunded: 2.5 });
@@ -65,8 +65,7 @@ describe('POST /v1/payments/:id/refunds', () => {
   it('refunds everything left without amount (refunded/refunded), then refuses more', async () => {
     const id = await paidPayment('7.00');
     expect((await call('POST', `/v1/payments/${id}/refunds`, { key: 'rf-all', body: {} })).body.amount).toBe(7);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect((await call('GET', `/v1/payments/${id}`)).body).toMatchObject({ status: 'refunded', status_detail: 'refunded' });
+    await eventuallyExpect(async () => expect((await call('GET', `/v1/payments/${id}`)).body).toMatchObject({ status: 'refunded', status_detail: 'refunded' }));
     expect((await call('POST', `/v1/payments/${id}/refunds`, { key: 'rf-more', body: { amount: 1 } })).status).toBe(400);
   });
 

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPagarmeEmulator, type PagarmeEmulator } from './pagarme-emulator';
 
+jest.setTimeout(30_000);
+
 const KEY = 'sk_test_recipientsSpec01';
 const OTHER = 'sk_test_recipientsSpec02';
 const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
@@ -125,7 +127,7 @@ describe('Pagar.me emulator recipients', () => {
     expect((await ctl('/__control/subaccounts/rp_nope/status', { status: 'active' })).status).toBe(404);
     expect((await ctl(`/__control/subaccounts/${id}/status`, { status: 'paid' })).status).toBe(400);
     expect(await ctl(`/__control/subaccounts/${id}/status`, { status: 'refused', reason: 'documento ilegível' })).toMatchObject({ status: 200, json: { status: 'refused', kyc_details: { status: 'denied', status_reason: 'documento ilegível' } } });
-    for (let waited = 0; received.length === 0 && waited < 3_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; received.length === 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(received).toEqual([expect.objectContaining({ type: 'recipient.updated', data: expect.objectContaining({ id, status: 'refused' }) })]);
     expect((await call('POST', `/recipients/${id}/kyc_link`, {})).status).toBe(412);
     expect((await ctl(`/__control/subaccounts/${id}/status`, { status: 'active' })).json).toMatchObject({ status: 'active', kyc_details: { status: 'approved' } });

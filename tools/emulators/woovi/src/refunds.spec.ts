@@ -1,5 +1,6 @@
 /** The emulator's refund routes over plain HTTP: by end-to-end id and by charge, idempotency, refusals. */
 import { createWooviEmulator, type WooviEmulator } from './woovi-emulator';
+import { eventuallyExpect } from '@orquestra/platform/testing';
 
 jest.setTimeout(30_000);
 
@@ -44,8 +45,8 @@ describe('refunds', () => {
     expect(first).toMatchObject({ status: 200, json: { refund: { status: 'IN_PROCESSING', value: 300, correlationID: 'rf-1', comment: 'Item devolvido' } } });
     const again = await call('POST', `${api}/api/v1/refund`, body);
     expect(again.json['refund'].refundId).toBe(first.json['refund'].refundId);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect((await call('GET', `${api}/api/v1/refund/rf-1`)).json['refund'].status).toBe('CONFIRMED');
+    // CONFIRMED once the emulator's settle timer fired: polled for.
+    await eventuallyExpect(async () => expect((await call('GET', `${api}/api/v1/refund/rf-1`)).json['refund'].status).toBe('CONFIRMED'));
     const list = await call('GET', `${api}/api/v1/charge/rf-order-1/refund`);
     expect(list.json['refunds']).toEqual([expect.objectContaining({ correlationID: 'rf-1', value: 300, status: 'CONFIRMED', endToEndId: expect.stringMatching(/^D/) })]);
   });

@@ -41,7 +41,7 @@ async function call(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unkno
 const createCharge = (body: Record<string, unknown>, appId = APP_A, query = '') => call('POST', `${api}/api/v1/charge${query}`, body, appId);
 const stats = async () => (await call('GET', `${control}/__control/stats`)).json;
 
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 3_000): Promise<T> {
+async function waitFor<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();
