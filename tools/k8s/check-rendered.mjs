@@ -2,8 +2,9 @@
 //   node tools/k8s/check-rendered.mjs <default values render> <values-all-options render>
 // helm lint only proves the YAML is well-formed; these checks hold the chart to what
 // docs/deployment.md promises: hardened pods, probes on the right ports, one Deployment, Service,
-// PodDisruptionBudget and NetworkPolicy per service, the documented caller graph, addresses that
-// resolve to the release's Services, /metrics on its own port in every service (the gateway too),
+// PodDisruptionBudget and NetworkPolicy per service, the documented caller graph, a headless
+// Service per gRPC service that clients address as dns:/// (round_robin over its pods) with the
+// servers' connection max age set, /metrics on its own port in every service (the gateway too),
 // and each option of values-all-options.yaml taking effect.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -73,6 +74,8 @@ const byComponent = (objects, kind) => new Map(ofKind(objects, kind).map((o) => 
 // A Service published outside the cluster (LoadBalancer, NodePort) leaves its metrics port to a
 // ClusterIP Service of its own, <name>-metrics.
 const isMetricsOnly = (o) => o.kind === 'Service' && o.metadata.name.endsWith('-metrics');
+// A gRPC service's headless Service (clusterIP None): the name its clients resolve to every pod.
+const isHeadless = (o) => o.kind === 'Service' && o.spec?.clusterIP === 'None';
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
@@ -84,8 +87,9 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
  */
 function checkCommon(label, objects, metrics) {
   const deployments = byComponent(objects, 'Deployment');
-  const services = byComponent(objects.filter((o) => !isMetricsOnly(o)), 'Service');
+  const services = byComponent(objects.filter((o) => !isMetricsOnly(o) && !isHeadless(o)), 'Service');
   const metricsServices = byComponent(objects.filter(isMetricsOnly), 'Service');
+  const headlessServices = byComponent(objects.filter(isHeadless), 'Service');
   const monitors = byComponent(objects, 'ServiceMonitor');
   const policies = byComponent(objects, 'NetworkPolicy');
   const serviceAccounts = ofKind(objects, 'ServiceAccount');
@@ -143,6 +147,15 @@ function checkCommon(label, objects, metrics) {
       for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
         check(container[probe]?.grpc?.port === GRPC_PORTS[name], `${where}: ${probe} is a native gRPC probe on ${GRPC_PORTS[name]}`);
       }
+      // Client-side balancing: a headless Service over the pods' gRPC port, and connections that age.
+      const headless = headlessServices.get(name);
+      check(headless, `${where}: no headless Service`);
+      check(headless?.metadata.name.length <= 63 && headless?.metadata.name.endsWith('-headless'), `${where}: headless Service name ${headless?.metadata.name}`);
+      check(same(headless?.spec.ports?.map((p) => [p.name, p.port, p.targetPort]), [['grpc', GRPC_PORTS[name], 'grpc']]), `${where}: headless Service port grpc ${GRPC_PORTS[name]} → container port grpc`);
+      check(!headless?.spec.publishNotReadyAddresses, `${where}: headless Service publishes pods that are not ready`);
+      check(Object.entries(headless?.spec.selector ?? { none: '' }).every(([k, v]) => deployment.spec.template.metadata.labels[k] === v), `${where}: headless Service selector does not match the pods`);
+      check(Number(env.get('GRPC_MAX_CONNECTION_AGE_MS')?.value) > 0, `${where}: GRPC_MAX_CONNECTION_AGE_MS not set`);
+      check(env.get('GRPC_MAX_CONNECTION_AGE_GRACE_MS')?.value !== undefined, `${where}: GRPC_MAX_CONNECTION_AGE_GRACE_MS not set`);
     }
 
     // /metrics, the same in every service (the gateway included): METRICS_PORT from metrics.port, a
@@ -189,14 +202,16 @@ function checkCommon(label, objects, metrics) {
       check(metricsRules.length === 0 && !monitors.get(name), `${where}: metrics ingress rule or ServiceMonitor with metrics off`);
     }
 
-    // Service-to-service addresses point at this release's Services and their ports.
+    // Service-to-service addresses: dns:/// over the callee's headless Service at its pods' gRPC
+    // port (grpc-js then balances round_robin over every pod the name resolves to).
     for (const [variable, callee] of Object.entries(ADDRESSES[name] ?? {})) {
-      const target = services.get(callee);
+      const target = headlessServices.get(callee);
       const value = env.get(variable)?.value ?? '';
-      const [host, addrPort] = value.split(':');
+      const [, host, addrPort] = /^dns:\/\/\/([^:]+):(\d+)$/.exec(value) ?? [];
       const namespace = target?.metadata.namespace;
-      check(target && host === `${target.metadata.name}.${namespace}.svc.cluster.local`, `${where}: ${variable}=${value} is not ${callee}'s Service`);
-      check(target && Number(addrPort) === target.spec.ports.find((p) => p.name === 'grpc')?.port, `${where}: ${variable} port is not ${callee}'s Service port`);
+      check(host !== undefined, `${where}: ${variable}=${value} is not a dns:/// target`);
+      check(target && host === `${target.metadata.name}.${namespace}.svc.cluster.local`, `${where}: ${variable}=${value} is not ${callee}'s headless Service`);
+      check(target && Number(addrPort) === GRPC_PORTS[callee], `${where}: ${variable} port is not ${callee}'s gRPC container port`);
     }
     // The Service selects exactly this Deployment's pods and targets a named container port.
     const selector = service.spec.selector;

@@ -78,10 +78,18 @@ app.kubernetes.io/component: {{ .name }}
 {{- end }}
 {{- end }}
 
-{{/* host:port of a service's gRPC Service. Call with (dict "root" $ "name" "payments"). */}}
+{{/* Name of a gRPC service's headless Service (at most 63 characters). Call with (dict "root" $ "name" "payments"). */}}
+{{- define "orquestra.headlessName" -}}
+{{- printf "%s-headless" (include "orquestra.componentName" . | trunc 54 | trimSuffix "-") }}
+{{- end }}
+
+{{/*
+Client address of a service's gRPC API: dns:/// over its headless Service at the pods' gRPC port,
+so clients balance round_robin over every ready pod. Call with (dict "root" $ "name" "payments").
+*/}}
 {{- define "orquestra.grpcAddr" -}}
 {{- $values := index .root.Values .name }}
-{{- printf "%s.%s.svc.%s:%d" (include "orquestra.componentName" .) .root.Release.Namespace .root.Values.clusterDomain (int $values.service.port) }}
+{{- printf "dns:///%s.%s.svc.%s:%d" (include "orquestra.headlessName" .) .root.Release.Namespace .root.Values.clusterDomain (int $values.grpcPort) }}
 {{- end }}
 
 {{- define "orquestra.payBaseUrl" -}}

@@ -40,6 +40,10 @@ where <spec> describes what differs between services:
 {{- end }}
 {{- /* 0 turns the metrics listener off (each service's default would open 9464 unannounced). */}}
 {{- $_ := set $env "METRICS_PORT" (ternary (toString $metricsPort) "0" $metricsOn) }}
+{{- if eq $svc.protocol "grpc" }}
+{{- $_ := set $env "GRPC_MAX_CONNECTION_AGE_MS" (toString (int $root.Values.common.grpc.maxConnectionAgeMs)) }}
+{{- $_ := set $env "GRPC_MAX_CONNECTION_AGE_GRACE_MS" (toString (int $root.Values.common.grpc.maxConnectionAgeGraceMs)) }}
+{{- end }}
 {{- range $key, $value := $svc.env }}{{ $_ := set $env $key (toString $value) }}{{ end }}
 {{- $_ := set $env "OTEL_SERVICE_NAME" $svc.name }}
 {{- range $key, $value := $root.Values.otel.env }}
@@ -268,6 +272,30 @@ spec:
       protocol: TCP
       appProtocol: http
     {{- end }}
+{{- if eq $svc.protocol "grpc" }}
+---
+# {{ $name }}'s pods by their own addresses: clients resolve this name (dns:///…) and balance
+# round_robin over every ready pod, where the ClusterIP Service above would pin each client's one
+# HTTP/2 connection to one pod. Servers close connections at GRPC_MAX_CONNECTION_AGE_MS, so
+# clients resolve again and spread over pods added since (docs/deployment.md).
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ include "orquestra.headlessName" (dict "root" $root "name" $svc.name) }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- $labels | nindent 4 }}
+spec:
+  clusterIP: None
+  selector:
+    {{- $selector | nindent 4 }}
+  ports:
+    - name: grpc
+      port: {{ $svc.port }}
+      targetPort: grpc
+      protocol: TCP
+      appProtocol: kubernetes.io/h2c
+{{- end }}
 {{- if and $metricsOn (ne $serviceType "ClusterIP") }}
 ---
 # {{ $name }} is published outside the cluster ({{ $serviceType }}); /metrics never is, so its
