@@ -129,6 +129,7 @@ export const OPERATIONS_OUTSIDE_SDK: Readonly<Record<string, string>> = {
   'GET /pay/{paymentId}/status': 'polled by the hosted payment page (browser)',
   'GET /qr/{paymentId}.png': 'the Pix QR image linked from next_action.qr_code_url',
   'GET /docs': 'the API reference page (HTML)',
+  'GET /docs/assets/{file}': 'the scripts and styles of the API reference page',
   'GET /healthz': 'liveness probe of the deployment, not part of the merchant API',
   'GET /readyz': 'readiness probe of the deployment, not part of the merchant API',
   'POST /webhooks/providers/{accountId}': 'where providers notify Orquestra, not merchants',

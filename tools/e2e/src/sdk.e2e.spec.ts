@@ -1,20 +1,22 @@
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { build } from 'esbuild';
 import {
   IdempotencyError,
   InvalidRequestError,
   NotFoundError,
+  OPERATIONS,
+  OPERATIONS_OUTSIDE_SDK,
   Orquestra,
   PermissionError,
   SCHEMA_FIELDS,
   constructEvent,
   type Payment,
 } from '@orquestra/node';
-import { STACK_INFO_FILE, stackInfo } from './support/stack-info';
+import { stackInfo } from './support/stack-info';
 
 // The SDK (libs/sdk) against the real stack: what a merchant's code and a sales bot do with it.
 
@@ -135,29 +137,54 @@ describe('SDK against the stack', () => {
   });
 });
 
-describe('the example Pix bot (libs/sdk/examples/pix-bot.ts)', () => {
-  it('creates a Pix, polls while it is open and stops with delivery when it succeeds', async () => {
-    const outfile = path.join(path.dirname(STACK_INFO_FILE), 'pix-bot.js');
-    await build({ entryPoints: [path.join(ROOT, 'libs/sdk/examples/pix-bot.ts')], outfile, bundle: true, platform: 'node', target: 'node20', logLevel: 'silent' });
-    const bot = spawn(process.execPath, [outfile], {
-      env: { ...process.env, ORQUESTRA_BASE_URL: stackInfo().baseUrl, ORQUESTRA_TEST_KEY: stackInfo().testKey, PIX_BOT_POLL_MS: '200' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    bot.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    bot.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => bot.once('exit', resolve));
+/** True when libs/sdk/dist is older than some source file of the SDK (then the pack check builds first). */
+function sdkDistStale(): boolean {
+  const dist = path.join(ROOT, 'libs/sdk/dist/index.d.mts');
+  let built: number;
+  try {
+    built = statSync(dist).mtimeMs;
+  } catch {
+    return true;
+  }
+  const newest = (dir: string): number =>
+    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((entry) => (entry.isDirectory() ? newest(path.join(dir, entry.name)) : statSync(path.join(dir, entry.name)).mtimeMs)));
+  return Math.max(newest(path.join(ROOT, 'libs/sdk/src')), statSync(path.join(ROOT, 'libs/sdk/package.json')).mtimeMs) > built;
+}
 
-    const paymentId = await until(async () => /Pagamento (pay_\w+) criado/.exec(output)?.[1], 'the bot to create its payment');
-    // Let it poll a pending payment a few times before the buyer pays.
-    await until(async () => ((output.match(/: pending/g) ?? []).length >= 2 ? true : undefined), 'the bot to poll');
-    await sdk().payments.simulate(paymentId);
-
-    expect(await exited).toBe(0);
-    expect(output).toContain(`Pagamento ${paymentId}: succeeded`);
-    expect(output).toMatch(/Pago: entregue o pedido/);
-    expect((await sdk().payments.retrieve(paymentId)).status).toBe('succeeded');
+describe('SDK coverage of the live OpenAPI document', () => {
+  it('has a method for every documented operation (bar the listed non-resources), and none for an undocumented one', async () => {
+    const doc = (await (await fetch(`${stackInfo().baseUrl}/v1/openapi.json`)).json()) as Json;
+    const methods = new Set(['get', 'post', 'put', 'patch', 'delete']);
+    const documented = Object.entries(doc['paths'] as Record<string, Json>)
+      .flatMap(([route, item]) => Object.keys(item).filter((key) => methods.has(key)).map((key) => `${key.toUpperCase()} ${route}`))
+      .sort();
+    const inSdk = OPERATIONS.map((operation) => `${operation.method} ${operation.path}`);
+    const outside = Object.keys(OPERATIONS_OUTSIDE_SDK);
+    expect({
+      withoutSdkMethod: documented.filter((operation) => !inSdk.includes(operation) && !outside.includes(operation)),
+      sdkMethodsForUndocumented: inSdk.filter((operation) => !documented.includes(operation)),
+      staleExclusions: outside.filter((operation) => !documented.includes(operation) || inSdk.includes(operation)),
+    }).toEqual({ withoutSdkMethod: [], sdkMethodsForUndocumented: [], staleExclusions: [] });
   });
+});
+
+describe('the packed SDK (npm pack → npm install) and the example Pix bot (libs/sdk/examples/pix-bot.ts)', () => {
+  it('installs, compiles as CommonJS and as an ES module, and the bot creates a Pix, polls and delivers once paid', async () => {
+    const args = [path.join(ROOT, 'tools/sdk/pack-check.sh'), ...(sdkDistStale() ? [] : ['--skip-build'])];
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile(
+        'bash',
+        args,
+        { cwd: ROOT, env: { ...process.env, ORQUESTRA_BASE_URL: stackInfo().baseUrl, ORQUESTRA_TEST_KEY: stackInfo().testKey }, timeout: 170_000, maxBuffer: 8 << 20 },
+        (error, stdout, stderr) => (error ? reject(new Error(`pack-check failed: ${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout)),
+      );
+    });
+    const paid = [...output.matchAll(/(commonjs|module): the example bot created (pay_\w+), polled it and delivered/g)].map((m) => [m[1], m[2]!] as const);
+    expect(paid.map(([project]) => project)).toEqual(['commonjs', 'module']);
+    for (const [, id] of paid) expect((await sdk().payments.retrieve(id)).status).toBe('succeeded');
+    expect(output).toMatch(/commonjs: installed, compiled .* loads node_modules\/@orquestra\/node\/dist\/index\.js/);
+    expect(output).toMatch(/module: installed, compiled .* loads file:.*\/@orquestra\/node\/dist\/index\.mjs/);
+  }, 180_000);
 });
 
 describe('webhook deliveries verified with the SDK', () => {
