@@ -38,6 +38,7 @@ void runCli(process.argv, {
   signal: stop.signal,
 }).then((code) => {
   process.exitCode = code;
-  // Leave even if a keep-alive socket lingers.
-  setImmediate(() => process.exit(code));
+  // Leave even if a keep-alive socket lingers, once what was written has been flushed (pipes are
+  // asynchronous on some systems, and a long JSON answer must not be cut).
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 });
