@@ -18,6 +18,14 @@ function promptSecret(question: string): Promise<string> {
   });
 }
 
+// `orq payments list | head`: the reader left; stop quietly, as other command-line tools do.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
 const stop = new AbortController();
 let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
