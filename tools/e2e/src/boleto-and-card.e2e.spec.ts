@@ -216,8 +216,12 @@ describe('an ambiguous card timeout (issue 3)', () => {
     if (first.status === 201) expect(first.body).toMatchObject({ status: 'succeeded', provider_account_id: accountA });
     else expect(first.body.error).toMatchObject({ code: 'provider_timeout' });
 
-    // Let every late answer (the create and its same-key resolution) land at the emulator.
-    await sleep(6_000);
+    // Let every late answer (the create and its same-key resolution) land at the emulator: wait for
+    // the one charge at A (a loaded machine may take longer than any fixed pause), and in any case
+    // 6 s from the answer, so that a second charge anywhere would have arrived, then count.
+    const settledAt = Date.now() + 6_000;
+    await eventually(async () => ((await chargesAt(stripeIdA)) >= beforeA + 1 ? true : undefined), 'the late PaymentIntent at Stripe A', 20_000);
+    await sleep(Math.max(1_000, settledAt - Date.now()));
     expect(await chargesAt(stripeIdA)).toBe(beforeA + 1);
     expect(await chargesAt(stripeIdB)).toBe(beforeB);
 
@@ -239,5 +243,5 @@ describe('an ambiguous card timeout (issue 3)', () => {
     const listed = await api('GET', `/v1/payments?method=card&limit=100`, { key: key() });
     const same = (listed.body.data as Array<Record<string, any>>).filter((p) => p.provider_payment_id === retried.body.provider_payment_id);
     expect(same).toHaveLength(1);
-  });
+  }, 90_000);
 });

@@ -292,7 +292,14 @@ describe('secrets never appear in the logs', () => {
       'API key made in the dashboard': ownerKey.body.secret as string,
     });
 
-    // Log writers flush asynchronously.
+    // Log writers flush asynchronously: wait until the gateway's line of the last request above is
+    // written (a loaded machine can take longer than any fixed pause), then give the other
+    // services' writers a moment more, so the searches below read everything that was logged.
+    await eventually(
+      async () => (serviceLogs().some((log) => log.file === 'gateway.log' && log.text.includes('"path":"/dashboard/api/keys"')) ? true : undefined),
+      "the gateway's log line of the dashboard key creation",
+      20_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1500));
   });
 
