@@ -193,6 +193,9 @@ function checkCommon(label, objects, metrics) {
         check(same(monitor?.spec.endpoints.map((e) => [e.port, e.path]), [['metrics', '/metrics']]), `${where}: ServiceMonitor scrapes port "metrics" at /metrics`);
         const selects = Object.entries(monitor?.spec.selector.matchLabels ?? { none: '' }).every(([k, v]) => exposed?.metadata.labels[k] === v);
         check(selects, `${where}: ServiceMonitor does not select the Service carrying the metrics port`);
+        // The Grafana dashboards select services by orquestra_service (k8s/orquestra/dashboards).
+        const relabel = monitor?.spec.endpoints[0]?.relabelings?.find((r) => r.targetLabel === 'orquestra_service');
+        check(relabel?.action === 'replace' && relabel.replacement === name, `${where}: ServiceMonitor sets orquestra_service="${name}"`);
       } else {
         check(!monitor, `${where}: ServiceMonitor with metrics.serviceMonitor.enabled off`);
       }
@@ -303,10 +306,31 @@ check(JSON.parse(providersEnv.get('PROVIDER_ENDPOINTS') ?? '{}').efi?.live, 'all
 check(JSON.parse(providersEnv.get('PROVIDER_SETTINGS') ?? '{}').woovi?.webhook_public_key?.includes('BEGIN PUBLIC KEY'), 'all-options: PROVIDER_SETTINGS rendered as JSON');
 check(a.deployments.get('payments')?.spec.template.spec.containers[0].image.includes('@sha256:'), 'all-options: image digest');
 
+// The Grafana dashboards: one ConfigMap per k8s/orquestra/dashboards/*.json with metrics on,
+// labelled for the Grafana sidecar, its JSON intact; none with metrics off.
+const dashboardsOf = (objects) => ofKind(objects, 'ConfigMap').filter((c) => Object.keys(c.data ?? {}).some((k) => k.endsWith('.json')));
+for (const [label, objects] of [['defaults', defaults], ['all-options', all]]) {
+  const maps = dashboardsOf(objects);
+  check(maps.length === 2, `${label}: a dashboard ConfigMap per dashboards/*.json (got ${maps.length})`);
+  for (const map of maps) {
+    check(map.metadata.labels?.grafana_dashboard === '1', `${label}/${map.metadata.name}: label grafana_dashboard "1"`);
+    for (const [file, text] of Object.entries(map.data)) {
+      let uid;
+      try {
+        uid = JSON.parse(text).uid;
+      } catch {
+        uid = undefined;
+      }
+      check(typeof uid === 'string' && file === `${uid}.json`, `${label}/${map.metadata.name}: ${file} is a dashboard whose uid names the file`);
+    }
+  }
+}
+
 // metrics.enabled=false: METRICS_PORT=0 everywhere (the services' default would open 9464), no
 // metrics port, annotation, ingress rule or ServiceMonitor (checkCommon).
 const metricsOff = loadAll(metricsOffFile);
 checkCommon('metrics-off', metricsOff, { ...defaultMetrics, port: 0, serviceMonitor: true });
+check(dashboardsOf(metricsOff).length === 0, 'metrics-off: no dashboard ConfigMaps');
 
 // gateway.service.type=LoadBalancer (with ServiceMonitors): the published Service carries the HTTP
 // port only; the metrics port sits on <gateway>-metrics, a ClusterIP Service the monitor selects.

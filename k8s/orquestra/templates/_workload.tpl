@@ -483,6 +483,12 @@ spec:
       path: /metrics
       interval: {{ $root.Values.metrics.serviceMonitor.interval }}
       scrapeTimeout: {{ $root.Values.metrics.serviceMonitor.scrapeTimeout }}
+      # The service's name on every series, as the Grafana dashboards select it (and as the
+      # docker-compose observability profile's Prometheus sets it).
+      relabelings:
+        - action: replace
+          targetLabel: orquestra_service
+          replacement: {{ $svc.name }}
 {{- end }}
 {{- end }}
 {{- end }}
