@@ -201,6 +201,8 @@ export function serviceEnvironment(options: {
       TRACKING_GRPC_ADDR: addr('tracking'),
       // Its own address: the OpenAPI server, the card fields' script and the origin of their iframe.
       PUBLIC_BASE_URL: publicBase,
+      // The OAuth server's cookie key, the same for every gateway replica (derived from the local key, stable across restarts).
+      OAUTH_COOKIE_KEYS: createHmac('sha256', options.encryptionKeys).update('orquestra oauth cookie key').digest('base64'),
       // The payment page is served by the gateway at the path of the payments' PAY_BASE_URL.
       PAY_BASE_URL: `${publicBase}/pay`,
     },

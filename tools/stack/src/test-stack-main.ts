@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     stateDir,
     certDir,
     logLevel: process.env.LOG_LEVEL ?? 'info',
-    readyTimeoutMs: 90_000,
+    readyTimeoutMs: Number(process.env.TEST_STACK_READY_TIMEOUT_MS ?? 90_000),
     // Traces go to the suite's own OTLP/HTTP JSON receiver (tools/e2e global setup), when it runs one.
     ...(process.env.TEST_STACK_OTLP_ENDPOINT
       ? {

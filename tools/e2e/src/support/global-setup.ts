@@ -48,7 +48,9 @@ export default async function globalSetup(): Promise<void> {
   });
   globalThis.__ORQUESTRA_E2E_STACK__ = child;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('test stack did not become ready in 120 s')), 120_000);
+    // E2E_STACK_START_TIMEOUT_MS: longer for a stack with several replicas of each service (run-replicas.sh).
+    const startTimeoutMs = Number(process.env.E2E_STACK_START_TIMEOUT_MS ?? 120_000);
+    const timer = setTimeout(() => reject(new Error(`test stack did not become ready in ${startTimeoutMs / 1000} s`)), startTimeoutMs);
     child.stdout?.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('TEST STACK READY')) {
         clearTimeout(timer);
