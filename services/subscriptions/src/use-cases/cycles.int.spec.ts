@@ -8,7 +8,7 @@ import { CycleStore } from '../db/cycle.store';
 import type { SubscriptionDoc } from '../db/subscription.model';
 import { registerSubscriptionModel, type SubscriptionModel } from '../db/subscription.model';
 import { SubscriptionStore, type CallerScope } from '../db/subscription.store';
-import { addDays, saoPauloDate } from '../domain/calendar-date';
+import { addDays } from '../domain/calendar-date';
 import { addBusinessDays, businessDayOnOrAfter } from '../domain/business-days';
 import { nextRetryDate } from '../domain/cycle-retries';
 import { cycleSender } from '../jobs/cycle-jobs';
@@ -131,7 +131,11 @@ describe('cycles against the real store and broker', () => {
   const published: EventEnvelope[] = [];
   const scope: CallerScope = { merchantId: 'acct_cycles', mode: 'test' };
   const logger = pino({ level: 'silent' });
-  let today = saoPauloDate(new Date());
+  // A fixed São Paulo date for the service's calendar (leases and due work still run on real time),
+  // not the real one: the windows below assume a plain week (on the Saturday a week before
+  // Carnival, say, "cycle 2 due in 7 days" is not sendable yet), and "today + 30" is cycle 2 of a
+  // monthly plan only after a 30-day month. A Wednesday with no national holiday within 45 days.
+  let today = '2026-07-22';
   const clock = () => new Date(`${today}T15:00:00Z`);
   let replicas: CyclesService[] = [];
   let stores: { subscriptions: SubscriptionStore; cycles: CycleStore };
@@ -353,7 +357,8 @@ describe('cycles against the real store and broker', () => {
 
   it('adopts the cycles a recurrence lists (Woovi sends no event when it creates one), each once', async () => {
     const sub = await activeSubscription({ cycles: 'provider', provider: 'woovi', provider_account_id: 'pa_woovi', frequency: 'monthly', amount: 3_000 });
-    fake.wooviDue = addDays(today, 30);
+    // Cycle 2 of a monthly plan from 2026-07-22: anchored on 08-22, a Saturday, due the Monday.
+    fake.wooviDue = '2026-08-24';
     await Promise.all([
       replicas[0]!.adoptListedCycles('pa_woovi', sub.provider_recurrence_id, ['woovi_c2']),
       replicas[1]!.adoptListedCycles('pa_woovi', sub.provider_recurrence_id, ['woovi_c2']),
