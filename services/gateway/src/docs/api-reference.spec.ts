@@ -20,7 +20,7 @@ describe('API reference at /docs', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
     const scripts = [...answer.text.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
-    expect(scripts.map((match) => match[1]!.trim())).toEqual(['src="/docs/assets/api-reference.js"', 'src="/docs/assets/init.js"']);
+    expect(scripts.map((match) => match[1]!.trim())).toEqual(['src="/docs/assets/init.js"', 'src="/docs/assets/api-reference.js"']);
     expect(scripts.every((match) => match[2] === '')).toBe(true);
     expect(answer.text).not.toMatch(/(src|href)="(https?:)?\/\//);
     expect(answer.text).toContain('<div id="app"></div>');
@@ -43,7 +43,8 @@ describe('API reference at /docs', () => {
     expect(answer.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect(answer.headers.get('content-security-policy')).toBe(DOCS_CSP);
     expect(answer.text).toBe(INIT_SCRIPT);
-    const configuration = JSON.parse(/createApiReference\('#app', (.*)\);/.exec(answer.text)![1]!);
+    expect(answer.text).toContain('globalThis.__zod_globalConfig = { jitless: true };');
+    const configuration = JSON.parse(/createApiReference\('#app', (.*)\)\);/.exec(answer.text)![1]!);
     expect(configuration).toEqual(VIEWER_CONFIGURATION);
     expect(configuration).toMatchObject({ url: '/v1/openapi.json', withDefaultFonts: false, telemetry: false, agent: { disabled: true }, mcp: { disabled: true } });
     expect(JSON.stringify(configuration)).not.toMatch(/https?:/);

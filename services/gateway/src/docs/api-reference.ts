@@ -30,22 +30,32 @@ export const VIEWER_CONFIGURATION = {
   metaData: { title: 'Orquestra API — referência' },
 } as const;
 
-/** The script that mounts the viewer (a file, not inline, so the CSP needs no hash or nonce). */
-export const INIT_SCRIPT = `Scalar.createApiReference('#app', ${JSON.stringify(VIEWER_CONFIGURATION)});\n`;
+/**
+ * The script that mounts the viewer (a file, not inline, so the CSP needs no hash or nonce). It runs
+ * before the bundle: zod 4 inside the viewer probes `new Function('')` once to choose its fast path,
+ * which the CSP refuses (and reports); `jitless` makes it skip the probe. The viewer mounts once the
+ * page, bundle included, is parsed.
+ */
+export const INIT_SCRIPT = [
+  'globalThis.__zod_globalConfig = { jitless: true };',
+  `document.addEventListener('DOMContentLoaded', () => Scalar.createApiReference('#app', ${JSON.stringify(VIEWER_CONFIGURATION)}));`,
+  '',
+].join('\n');
 
-/** The page: the mount point, the bundle and the init script; a plain-text fallback without JavaScript. */
+/** The page: the mount point, the init script and the bundle; a plain-text fallback without JavaScript. */
 export const REFERENCE_PAGE = `<!doctype html>
 <html lang="pt-BR">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Orquestra API — referência</title>
+<link rel="icon" href="data:,">
 </head>
 <body>
 <noscript>A referência da API precisa de JavaScript. O documento OpenAPI está em <a href="/v1/openapi.json">/v1/openapi.json</a>.</noscript>
 <div id="app"></div>
-<script src="/docs/assets/api-reference.js"></script>
 <script src="/docs/assets/init.js"></script>
+<script src="/docs/assets/api-reference.js"></script>
 </body>
 </html>
 `;
