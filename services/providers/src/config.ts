@@ -53,6 +53,11 @@ export const config = loadConfig({
   BREAKER_ROLLING_WINDOW_MS: z.coerce.number().int().min(1_000).default(10_000),
   /** Consecutive provider failures that open a breaker at once (0: only the percentage counts). */
   BREAKER_CONSECUTIVE_FAILURES: z.coerce.number().int().min(0).default(5),
+  /**
+   * How often each replica reads the breaker transitions the others stored (breaker_states), for
+   * one whose signal was lost; signals apply them at once.
+   */
+  BREAKER_SYNC_MS: z.coerce.number().int().min(200).default(2_000),
   /** Time between two polls of one account's disputes (Efí infrações): 5 minutes; seconds in tests. */
   DISPUTE_POLL_INTERVAL_MS: z.coerce.number().int().min(200).default(300_000),
   /** How far back a dispute poll looks (by opening date): MED answers and decisions fit in 30 days. */

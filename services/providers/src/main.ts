@@ -6,6 +6,8 @@ import { createAdapterFactory } from './adapters/adapter-factory';
 import './adapters';
 import { ProviderMetrics } from './breakers/provider-metrics';
 import { BreakerRegistry } from './breakers/breaker-registry';
+import { shareBreakers } from './breakers/shared-breakers';
+import { registerBreakerStateModel } from './db/breaker-state.model';
 import { config } from './config';
 import { registerProviderAccountModel } from './db/provider-account.model';
 import { registerWebhookReceiptModel } from './db/webhook-receipt.model';
@@ -26,6 +28,7 @@ void runService({
     const receipts = registerWebhookReceiptModel(db);
     const pollModel = registerDisputePollModel(db);
     const subaccountSecretModel = registerSubaccountSecretModel(db);
+    const breakerStates = registerBreakerStateModel(db);
     await ensureIndexes(db);
     await outbox.watch(receipts.collection);
     const breakers = new BreakerRegistry(
@@ -57,7 +60,19 @@ void runService({
     const accountsChanged = (scope: { merchant_id: string; mode: 'test' | 'live' }, change: ProviderAccountsChanged) =>
       bus.signal(PROVIDER_ACCOUNTS_CHANGED, scope, change);
     accounts.onChange = (account, reason) => accountsChanged({ merchant_id: account.merchant_id, mode: account.mode }, { account_id: account._id, reason });
-    breakers.onStateChange = (accountId) => void accountsChanged({ merchant_id: '', mode: 'test' }, { account_id: accountId, reason: 'breaker' });
+    // Every replica opens and closes the same breakers: its own transitions are stored and
+    // broadcast, the others' applied (breakers/shared-breakers.ts). Any change, its own or applied,
+    // tells routing, which then reads the accounts again from whichever replica it reaches.
+    const sharedBreakers = await shareBreakers({
+      bus,
+      model: breakerStates,
+      breakers,
+      logger,
+      resetTimeoutMs: config.BREAKER_RESET_TIMEOUT_MS,
+      syncMs: config.BREAKER_SYNC_MS,
+      onChange: (accountId) => void accountsChanged({ merchant_id: '', mode: 'test' }, { account_id: accountId, reason: 'breaker' }),
+    });
+    onShutdown(() => sharedBreakers.stop());
     const subaccountSecrets = new SubaccountSecrets(subaccountSecretModel, secretBox);
     const webhooks = new WebhookIntakeService(accounts, receipts, outbox, logger, subaccountSecrets);
     // Disputes of providers that list them (Efí infrações): polled per account as due work.

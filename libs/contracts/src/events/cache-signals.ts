@@ -50,3 +50,24 @@ export type ApiKeysChanged = z.infer<typeof apiKeysChangedSchema>;
  * skip sales of merchants without any). Confirmed by the broker before the change is answered.
  */
 export const INTEGRATIONS_CHANGED = 'internal.integrations.changed' as const;
+
+/**
+ * A providers replica's circuit breaker for an account opened (the provider keeps failing) or
+ * closed (its recovery trial succeeded). Broadcast to every providers replica, which applies it to
+ * its own breaker of that account, so all replicas refuse (and routing, reading any of them, skips)
+ * the same accounts within the broker's delay. Half-open is each replica's own trial and is not
+ * shared. The transition is also kept in providers' `breaker_states` collection, which replicas
+ * read every few seconds and at start (a lost signal or a replica started later catches up).
+ */
+export const PROVIDER_BREAKERS_CHANGED = 'internal.provider_breakers.changed' as const;
+
+export const providerBreakersChangedSchema = z.object({
+  account_id: z.string().min(1),
+  state: z.enum(['open', 'closed']),
+  /** When the transition happened (ISO 8601): of two transitions of an account, the later wins. */
+  changed_at: z.string().datetime(),
+  /** The replica whose breaker changed: it ignores its own signal. */
+  replica: z.string().min(1),
+});
+
+export type ProviderBreakersChanged = z.infer<typeof providerBreakersChangedSchema>;

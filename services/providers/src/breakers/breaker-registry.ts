@@ -36,8 +36,13 @@ export class BreakerRegistry {
    * that routing sends elsewhere meanwhile.
    */
   onHalfOpen: ((accountId: string) => void) | undefined;
-  /** Told of every state change of an account's breaker (routing reads the states). */
-  onStateChange: ((accountId: string, state: BreakerState) => void) | undefined;
+  /**
+   * Told of every state change of an account's breaker (routing reads the states): `local` when
+   * this replica's calls or trial moved it, `peer` when applyPeer did (another replica's transition).
+   */
+  onStateChange: ((accountId: string, state: BreakerState, origin: 'local' | 'peer') => void) | undefined;
+  /** True while applyPeer moves a breaker, so its events are told as `peer`. */
+  private applyingPeer = false;
   /** Observes every call (provider, account, result, seconds); set for metrics. */
   onCallEnd: ((provider: string, accountId: string, result: string, seconds: number) => void) | undefined;
 
@@ -78,6 +83,26 @@ export class BreakerRegistry {
     }
   }
 
+  /**
+   * Applies another replica's transition to this replica's breaker of the account: `open` opens it
+   * (for a full reset timeout, after which this replica runs its own trial), `closed` closes it.
+   * Answers whether the state changed.
+   */
+  applyPeer(accountId: string, state: 'open' | 'closed'): boolean {
+    const current = this.state(accountId);
+    if (current === state) return false;
+    const breaker = this.breaker(accountId);
+    this.applyingPeer = true;
+    try {
+      if (state === 'open') breaker.open();
+      else breaker.close();
+    } finally {
+      this.applyingPeer = false;
+    }
+    this.failureStreaks.delete(accountId);
+    return true;
+  }
+
   state(accountId: string): BreakerState {
     const breaker = this.breakers.get(accountId);
     if (!breaker) return 'closed';
@@ -112,18 +137,19 @@ export class BreakerRegistry {
         rollingCountBuckets: 10,
         errorFilter: (error: unknown) => !countsAgainstProvider(error),
       });
+      const origin = () => (this.applyingPeer ? 'peer' : 'local');
       breaker.on('open', () => {
-        this.logger.warn({ account_id: accountId }, 'circuit breaker opened');
-        this.onStateChange?.(accountId, 'open');
+        this.logger.warn({ account_id: accountId, origin: origin() }, 'circuit breaker opened');
+        this.onStateChange?.(accountId, 'open', origin());
       });
       breaker.on('halfOpen', () => {
         this.logger.info({ account_id: accountId }, 'circuit breaker half-open');
-        this.onStateChange?.(accountId, 'half_open');
+        this.onStateChange?.(accountId, 'half_open', 'local');
         this.onHalfOpen?.(accountId);
       });
       breaker.on('close', () => {
-        this.logger.info({ account_id: accountId }, 'circuit breaker closed');
-        this.onStateChange?.(accountId, 'closed');
+        this.logger.info({ account_id: accountId, origin: origin() }, 'circuit breaker closed');
+        this.onStateChange?.(accountId, 'closed', origin());
       });
       this.breakers.set(accountId, breaker);
     }
