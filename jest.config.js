@@ -20,5 +20,6 @@ module.exports = {
     '<rootDir>/tools/owner',
     '<rootDir>/tools/emulators',
     '<rootDir>/tools/stack',
+    '<rootDir>/tools/chaos',
   ],
 };

@@ -22,7 +22,7 @@ bash tools/infra/certs.sh >/dev/null
 step "build"
 bash tools/build/build-all.sh
 step "type-check"
-for p in libs/platform libs/contracts libs/sdk libs/cli services/accounts services/gateway services/payments services/providers services/routing services/notifications services/subscriptions services/payouts services/vault services/tracking services/dashboard tools/emulators tools/e2e tools/stack tools/owner tools/bench; do
+for p in libs/platform libs/contracts libs/sdk libs/cli services/accounts services/gateway services/payments services/providers services/routing services/notifications services/subscriptions services/payouts services/vault services/tracking services/dashboard tools/emulators tools/e2e tools/stack tools/owner tools/bench tools/chaos; do
   npx tsc --noEmit -p "$p/tsconfig.json"
 done
 step "lint (module boundaries included)"
@@ -48,6 +48,10 @@ bash tools/setup/ensure-chromium.sh
 timeout --foreground 35m npx jest -c tools/e2e/jest.config.js --ci --forceExit
 step "nothing lost: RabbitMQ and notifications killed with SIGKILL while paying (private broker node)"
 bash tools/e2e/run-nothing-lost.sh --ci
+step "two replicas of every service: failover, refund race, expiry, webhooks, every replica serves (its own stack)"
+bash tools/e2e/run-replicas.sh --ci --forceExit
+step "chaos, short: a payments and a providers replica killed with SIGKILL under SDK load (no double charge, no lost event)"
+timeout --foreground 10m bash tools/chaos/chaos.sh --short --skip-build
 step "fuzzing the running stack's OpenAPI (Schemathesis: no 5xx, responses match the document)"
 bash tools/fuzz/fuzz.sh
 step "all tests passed"

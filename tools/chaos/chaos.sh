@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# `npm run chaos [-- --short]`: faults under load on a stack with two replicas of every service
+# (tools/chaos/src/main.ts; docs/reliability.md). Never part of CI's default run; `--short` (one
+# kill of a payments replica and one of a providers replica, about a minute) is npm test's step.
+#
+# The full run restarts the store process and the broker, so it gets its own of each, never the
+# shared ones: a store on STORE_PORT (default 27021) with the persistent H2 backend (the memory
+# backend would forget everything on restart), and a private RabbitMQ node on 5672 + port offset.
+# The short run restarts neither and uses the tests' store and broker (tools/infra/infra.sh).
+#
+#   --skip-build   do not run tools/build/build-all.sh first   (env CHAOS_SKIP_BUILD=1)
+#   ORQUESTRA_REPLICAS=payments=2,providers=2  replicas other than two of every service
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+
+short=0
+skip_build="${CHAOS_SKIP_BUILD:-0}"
+args=()
+for arg in "$@"; do
+  case "$arg" in
+    --short) short=1; args+=("$arg") ;;
+    --skip-build) skip_build=1 ;;
+    *) args+=("$arg") ;;
+  esac
+done
+OFFSET="${CHAOS_PORT_OFFSET:-6000}"
+args+=(--port-offset "$OFFSET")
+
+bash tools/infra/certs.sh >/dev/null
+[[ "$skip_build" == 1 ]] || bash tools/build/build-all.sh >/dev/null
+node tools/build/build-tool.mjs tools/chaos/src/main.ts dist/tools/chaos/main.js >/dev/null
+
+if [[ "$short" == 1 ]]; then
+  export STORE_BACKEND="${STORE_BACKEND:-memory}" STORE_PORT="${STORE_PORT:-27018}"
+  bash tools/infra/infra.sh up >/dev/null
+  eval "$(bash tools/infra/infra.sh env)"
+  export MONGO_URL AMQP_URL
+  exec node --enable-source-maps dist/tools/chaos/main.js "${args[@]}"
+fi
+
+# --- a private RabbitMQ node (killed and started again by the run) --------------------------
+PORT=$((5672 + OFFSET))
+DIST=$((PORT + 20000))
+NODE="orquestra_chaos_${OFFSET}@localhost"
+DIR="$ROOT/.local/rabbitmq-chaos-$OFFSET"
+BIN=/usr/lib/rabbitmq/bin
+[[ -x "$BIN/rabbitmq-server" ]] || bash tools/infra/infra.sh install >/dev/null
+mkdir -p "$DIR/home" "$DIR/mnesia" "$DIR/log"
+: >"$DIR/rabbitmq-env.conf"
+printf '[].\n' >"$DIR/enabled_plugins"
+printf '%s\n' 'loopback_users.guest = true' 'log.console = false' >"$DIR/rabbitmq.conf"
+RMQ_ENV=(
+  HOME="$DIR/home" RABBITMQ_NODENAME="$NODE" RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 RABBITMQ_NODE_PORT="$PORT"
+  RABBITMQ_DIST_PORT="$DIST" RABBITMQ_MNESIA_BASE="$DIR/mnesia" RABBITMQ_LOG_BASE="$DIR/log"
+  RABBITMQ_PID_FILE="$DIR/beam.pid" RABBITMQ_CONFIG_FILE="$DIR/rabbitmq.conf"
+  RABBITMQ_ENABLED_PLUGINS_FILE="$DIR/enabled_plugins" RABBITMQ_CONF_ENV_FILE="$DIR/rabbitmq-env.conf"
+  RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}" ERL_EPMD_ADDRESS=127.0.0.1
+)
+BROKER_START="$DIR/start.sh"
+{
+  echo '#!/usr/bin/env bash'
+  printf 'setsid nohup env'
+  printf ' %q' "${RMQ_ENV[@]}" "$BIN/rabbitmq-server"
+  printf ' >>%q 2>&1 </dev/null &\n' "$DIR/startup.log"
+} >"$BROKER_START"
+chmod +x "$BROKER_START"
+AMQP_URL="amqp://guest:guest@127.0.0.1:$PORT"
+
+# --- a private store with the persistent backend (stopped and started again by the run) ------
+STORE_PORT="${STORE_PORT:-27021}"
+STORE_START="STORE_PORT=$STORE_PORT STORE_BACKEND=h2 AMQP_URL=$AMQP_URL bash $ROOT/tools/infra/infra.sh up >/dev/null 2>&1"
+STORE_PIDFILE="$ROOT/.local/store/$STORE_PORT/store.pid"
+
+cleanup() {
+  echo "[chaos] stopping the private broker $NODE and the store on $STORE_PORT"
+  env "${RMQ_ENV[@]}" "$BIN/rabbitmqctl" -n "$NODE" stop >/dev/null 2>&1 || true
+  if [[ -f "$STORE_PIDFILE" ]]; then
+    pid="$(tr -dc '0-9' <"$STORE_PIDFILE")"
+    if [[ -n "$pid" ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -F -- "OrquestraStore --port $STORE_PORT " >/dev/null; then kill -TERM "$pid" 2>/dev/null || true; fi
+  fi
+}
+trap cleanup EXIT
+
+echo "[chaos] starting the private RabbitMQ node $NODE on 127.0.0.1:$PORT"
+bash "$BROKER_START"
+ready=0
+for _ in $(seq 1 120); do
+  if env "${RMQ_ENV[@]}" "$BIN/rabbitmqctl" -n "$NODE" await_startup >/dev/null 2>&1; then ready=1; break; fi
+  sleep 1
+done
+((ready)) || { echo "[chaos] RabbitMQ node $NODE did not start within 120 s; see $DIR/startup.log" >&2; exit 1; }
+echo "[chaos] starting the private store (H2 backend) on 127.0.0.1:$STORE_PORT"
+bash -c "$STORE_START"
+
+MONGO_URL="mongodb://127.0.0.1:$STORE_PORT" AMQP_URL="$AMQP_URL" \
+  CHAOS_STORE_PIDFILE="$STORE_PIDFILE" CHAOS_STORE_START="$STORE_START" \
+  CHAOS_BROKER_PIDFILE="$DIR/beam.pid" CHAOS_BROKER_START="$BROKER_START" \
+  node --enable-source-maps dist/tools/chaos/main.js "${args[@]}"
