@@ -1,11 +1,11 @@
 import './telemetry';
-import { PROVIDER_ACCOUNTS_CHANGED, providers, ROUTING_RULES_CHANGED, routing } from '@orquestra/contracts';
+import { providers, routing } from '@orquestra/contracts';
 import { createRpcClient, ensureIndexes, runService } from '@orquestra/platform';
 import { config } from './config';
 import { registerHealthBucketModel } from './db/health-bucket.model';
 import { registerRoutingRuleModel, registerRuleOrderModel } from './db/routing-rule.model';
 import { AccountHealth } from './domain/account-health';
-import { RoutingLookups } from './domain/routing-lookups';
+import { subscribedLookups } from './domain/routing-lookups';
 import { RulesService } from './domain/rules.service';
 import { startAttemptOutcomeConsumer } from './events/attempt-outcome.consumer';
 import { routingHandlers } from './grpc/routing.handlers';
@@ -28,17 +28,7 @@ void runService({
     await startAttemptOutcomeConsumer(bus, health, logger);
     const rules = new RulesService(ruleModel, ruleOrders, providersClient);
     // Accounts and rules cached per merchant, dropped on every replica by the writers' signals.
-    let signals: { live: boolean } = { live: false };
-    const lookups = new RoutingLookups(providersClient, rules, { ttlMs: config.LOOKUP_CACHE_TTL_MS, trusted: () => signals.live });
-    signals = await bus.subscribe(
-      [PROVIDER_ACCOUNTS_CHANGED, ROUTING_RULES_CHANGED],
-      (event) => (event.type === ROUTING_RULES_CHANGED ? lookups.rulesChanged(event) : lookups.accountsChanged(event)),
-      () => lookups.clear(),
-    );
-    rules.onChange = (scope) => {
-      lookups.rulesChanged(scope);
-      void bus.signal(ROUTING_RULES_CHANGED, scope, {});
-    };
+    const lookups = await subscribedLookups({ bus, providersClient, rules, ttlMs: config.LOOKUP_CACHE_TTL_MS });
     grpc.addService(routing.RoutingServiceService, routingHandlers({ rules, lookups, health, healthMinAttempts: config.HEALTH_MIN_ATTEMPTS }), 'orquestra.routing.v1.RoutingService');
   },
 });

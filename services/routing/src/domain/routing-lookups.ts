@@ -1,5 +1,5 @@
-import { modeName, type common, type providers } from '@orquestra/contracts';
-import { InvalidatingCache, type RpcClient } from '@orquestra/platform';
+import { modeName, PROVIDER_ACCOUNTS_CHANGED, ROUTING_RULES_CHANGED, type common, type providers } from '@orquestra/contracts';
+import { InvalidatingCache, type EventBus, type RpcClient } from '@orquestra/platform';
 import type { RoutingRuleDoc } from '../db/routing-rule.model';
 import type { RulesService } from './rules.service';
 
@@ -58,6 +58,32 @@ export class RoutingLookups {
   get stats(): { accounts: { hits: number; misses: number }; rules: { hits: number; misses: number } } {
     return { accounts: this.accountCache.stats, rules: this.ruleCache.stats };
   }
+}
+
+/**
+ * The lookups of one routing replica, wired as main.ts wires them: cached, dropped by the signals of
+ * providers (accounts, breakers) and of any routing replica (rules) through a subscription of this
+ * process's own (every replica gets every signal), trusted only while it is live; this replica's
+ * rule writes drop its own entry at once and tell the others.
+ */
+export async function subscribedLookups(options: {
+  bus: EventBus;
+  providersClient: RpcClient<typeof providers.ProvidersServiceService>;
+  rules: RulesService;
+  ttlMs: number;
+}): Promise<RoutingLookups> {
+  let signals: { live: boolean } = { live: false };
+  const lookups = new RoutingLookups(options.providersClient, options.rules, { ttlMs: options.ttlMs, trusted: () => signals.live });
+  signals = await options.bus.subscribe(
+    [PROVIDER_ACCOUNTS_CHANGED, ROUTING_RULES_CHANGED],
+    (event) => (event.type === ROUTING_RULES_CHANGED ? lookups.rulesChanged(event) : lookups.accountsChanged(event)),
+    () => lookups.clear(),
+  );
+  options.rules.onChange = (scope) => {
+    lookups.rulesChanged(scope);
+    void options.bus.signal(ROUTING_RULES_CHANGED, scope, {});
+  };
+  return lookups;
 }
 
 function keyOf(merchantId: string, mode: string): string {
