@@ -2,7 +2,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { CreatePaymentSchema, IdempotencyHeadersSchema } from '../schemas/create-payment.schema';
 import { ListPaymentsQuerySchema } from '../schemas/list-payments.schema';
 import { PaymentIdParamsSchema } from '../schemas/path-params.schema';
-import { PaymentDetailSchema, PaymentListSchema, PaymentSchema, RefundResultSchema } from '../schemas/payment.response.schema';
+import { PAYMENT_EXAMPLE, PaymentDetailSchema, PaymentListSchema, PaymentSchema, RefundResultSchema } from '../schemas/payment.response.schema';
 import { RefundIdempotencyHeadersSchema, RefundPaymentSchema } from '../schemas/refund-payment.schema';
 import { AUTH_ERRORS, BEARER, errorResponses, json, REPLAYED_HEADER, REQUEST_ID_HEADER } from './openapi.helpers';
 
@@ -130,32 +130,13 @@ export function registerPaymentPaths(registry: OpenAPIRegistry): void {
               },
               // The payment as it is right after the request: the refund is pending, so nothing is refunded yet.
               payment: {
-                id: 'pay_01j9z0k3x7m2q8r4t6v8w0y2a4',
-                object: 'payment',
-                mode: 'test',
-                method: 'pix',
+                ...PAYMENT_EXAMPLE,
                 status: 'succeeded',
-                amount: 1990,
-                amount_refunded: 0,
-                currency: 'BRL',
                 fee: 20,
                 net: 1970,
-                provider: 'efi',
-                provider_account_id: 'pa_01j9z0k3x7m2q8r4t6v8w0y2a4',
-                provider_payment_id: 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6',
                 next_action: null,
-                metadata: { pedido: '10293' },
-                failure_reason: null,
-                failure_code: null,
                 end_to_end_id: 'E00416968202610011200abcdefghijk',
-                subscription_id: null,
-                splits: [],
-                payment_url: null,
                 expires_at: null,
-                tracking: {},
-                customer: null,
-                description: 'Pedido 10293',
-                created_at: '2026-10-01T12:00:00.000Z',
                 updated_at: '2026-10-01T12:05:00.000Z',
               },
             },

@@ -55,6 +55,44 @@ export const CustomerOutputSchema = z
 
 export const SplitOutputSchema = z.object({ subaccount_id: z.string(), amount: z.number().int() }).openapi('Split');
 
+/** A Pix payment waiting for the buyer (the reference's sample of a Payment). */
+export const PAYMENT_EXAMPLE = {
+  id: 'pay_01j9z0k3x7m2q8r4t6v8w0y2a4',
+  object: 'payment' as const,
+  mode: 'test' as const,
+  method: 'pix' as const,
+  status: 'pending' as const,
+  amount: 1990,
+  amount_refunded: 0,
+  currency: 'BRL' as const,
+  fee: 0,
+  net: 1990,
+  provider: 'efi',
+  provider_account_id: 'pa_01j9z0k3x7m2q8r4t6v8w0y2a4',
+  provider_payment_id: 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6',
+  next_action: {
+    type: 'pix_qr' as const,
+    qr_code: '00020126570014br.gov.bcb.pix2535pix.example.com/qr/v2/cobv/a1b2c3d45204000053039865802BR5909ORQUESTRA6009SAO PAULO62070503***63045B2F',
+    qr_code_base64: null,
+    qr_code_url: 'http://localhost:8080/qr/pay_01j9z0k3x7m2q8r4t6v8w0y2a4.png',
+    digitable_line: null,
+    url: null,
+  },
+  metadata: { order_id: '10293' },
+  failure_reason: null,
+  failure_code: null,
+  end_to_end_id: null,
+  subscription_id: null,
+  splits: [],
+  payment_url: 'http://localhost:8080/pay/pay_01j9z0k3x7m2q8r4t6v8w0y2a4',
+  expires_at: '2026-10-01T12:30:00.000Z',
+  tracking: {},
+  customer: { id: 'cus_01j9z0k3x7m2q8r4t6v8w0y2a4', name: 'Maria da Silva', email: 'maria@exemplo.com.br', document: '52998224725', phone: null, address: null },
+  description: 'Plano mensal',
+  created_at: '2026-10-01T12:00:00.000Z',
+  updated_at: '2026-10-01T12:00:00.000Z',
+};
+
 export const PaymentSchema = z
   .object({
     id: z.string().openapi({ example: 'pay_01j9z0k3x7m2q8r4t6v8w0y2a4' }),
@@ -85,7 +123,7 @@ export const PaymentSchema = z
     created_at: z.string().openapi({ description: 'ISO 8601.', example: '2026-10-01T12:00:00.000Z' }),
     updated_at: z.string().nullable(),
   })
-  .openapi('Payment');
+  .openapi('Payment', { example: PAYMENT_EXAMPLE });
 
 export const PaymentAttemptSchema = z
   .object({
@@ -127,7 +165,26 @@ export const PaymentDetailSchema = PaymentSchema.extend({
   attempts: z.array(PaymentAttemptSchema),
   refunds: z.array(RefundSchema),
   events: z.array(PaymentEventRefSchema),
-}).openapi('PaymentDetail');
+}).openapi('PaymentDetail', {
+  example: {
+    ...PAYMENT_EXAMPLE,
+    attempts: [
+      {
+        id: 'att_01j9z0k3x7m2q8r4t6v8w0y2a4',
+        object: 'payment_attempt',
+        provider_account_id: 'pa_01j9z0k3x7m2q8r4t6v8w0y2a4',
+        provider: 'efi',
+        outcome: 'succeeded',
+        failure_code: null,
+        failure_reason: null,
+        latency_ms: 184,
+        created_at: '2026-10-01T12:00:00.000Z',
+      },
+    ],
+    refunds: [],
+    events: [{ id: 'evt_01j9z0k3x7m2q8r4t6v8w0y2a4', type: 'payment.created', created: 1790000000 }],
+  },
+});
 
 /** POST /v1/payments/{id}/refund answers the refund and the payment as it is after. */
 export const RefundResultSchema = z
