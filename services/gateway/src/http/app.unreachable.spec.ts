@@ -105,7 +105,7 @@ describe('gateway over HTTP, with every backend unreachable', () => {
     for (const [path, item] of Object.entries(document.paths ?? {})) {
       for (const method of ['get', 'post'] as const) {
         if (!(item as Record<string, unknown>)[method]) continue;
-        const concrete = path.replace('{id}', 'pay_1').replace('{paymentId}', 'pay_1').replace('{accountId}', 'pa_1').replace('{subPath}', 'pix');
+        const concrete = path.replace('{id}', 'pay_1').replace('{paymentId}', 'pay_1').replace('{accountId}', 'pa_1').replace('{subPath}', 'pix').replace('{file}', 'init.js');
         const answer = await app.request(method.toUpperCase(), concrete);
         expect({ route: `${method} ${path}`, code: answer.json?.error?.code }).not.toEqual({ route: `${method} ${path}`, code: 'route_not_found' });
       }
