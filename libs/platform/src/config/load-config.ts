@@ -12,6 +12,12 @@ export const baseConfigShape = {
   /** Prefix for database names, so that test runs never touch development data. */
   DB_PREFIX: z.string().regex(/^[a-z0-9_]*$/).default('orq_'),
   EVENTS_EXCHANGE: z.string().default('orquestra.events'),
+  /**
+   * Throwaway stacks only (end-to-end tests, benchmarks): the broker deletes a consumer's queues
+   * once unused this long (`x-expires`), so stacks that are never torn down leave nothing behind on
+   * a shared broker. 0 (the default, and production's): never. docs/rabbitmq.md.
+   */
+  EVENT_QUEUES_EXPIRE_MS: z.coerce.number().int().min(0).default(0),
   GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(10_000),
   /**
    * A gRPC server closes each client connection after about this long (GOAWAY), so clients resolve

@@ -16,6 +16,8 @@ export interface ServiceBaseConfig {
   AMQP_URL: string;
   DB_PREFIX: string;
   EVENTS_EXCHANGE: string;
+  /** x-expires of the consumers' queues, throwaway stacks only (0 or absent: never). */
+  EVENT_QUEUES_EXPIRE_MS?: number;
   SHUTDOWN_GRACE_MS: number;
   SHUTDOWN_DRAIN_MS?: number;
   METRICS_PORT: number;
@@ -69,7 +71,12 @@ export async function runService<C extends ServiceBaseConfig>(options: {
       onCommand: (command, collection) => metrics.storeCommands.inc({ command, collection }),
     });
     cleanups.push(() => db.close());
-    const bus = new EventBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger });
+    const bus = new EventBus({
+      url: config.AMQP_URL,
+      exchange: config.EVENTS_EXCHANGE,
+      logger,
+      ...(config.EVENT_QUEUES_EXPIRE_MS ? { queueExpiresMs: config.EVENT_QUEUES_EXPIRE_MS } : {}),
+    });
     bus.onMessage = (direction) => metrics.busMessages.inc({ direction });
     await bus.start();
     cleanups.push(() => bus.close());
