@@ -50,12 +50,20 @@ describe('API reference at /docs', () => {
     expect(JSON.stringify(configuration)).not.toMatch(/https?:/);
   });
 
-  it("serves Scalar's standalone bundle from node_modules, and 404 for any other file", async () => {
-    const answer = await app.request('GET', '/docs/assets/api-reference.js');
-    expect(answer.status).toBe(200);
-    expect(answer.headers.get('content-type')).toMatch(/^text\/javascript/);
-    expect(answer.bytes.equals(readFileSync(scalarStandalonePath()))).toBe(true);
-    expect(answer.text).toContain('createApiReference');
+  it("serves Scalar's standalone bundle from node_modules, gzipped when the browser takes it, and 404 for any other file", async () => {
+    const bundle = readFileSync(scalarStandalonePath());
+    const plain = await app.request('GET', '/docs/assets/api-reference.js', { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.bytes.equals(bundle)).toBe(true);
+    expect(plain.text).toContain('createApiReference');
+    // fetch asks for gzip and unpacks it: the bytes are the bundle's, the length on the wire smaller.
+    const gzipped = await app.request('GET', '/docs/assets/api-reference.js', { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+    expect(gzipped.headers.get('vary')).toBe('Accept-Encoding');
+    expect(Number(gzipped.headers.get('content-length'))).toBeLessThan(bundle.length / 2);
+    expect(gzipped.bytes.equals(bundle)).toBe(true);
     for (const other of ['/docs/assets/other.js', '/docs/assets/..%2Fpackage.json', '/docs/assets/init.js.map']) {
       const missing = await app.request('GET', other);
       expect(missing.status).toBe(404);
