@@ -5,6 +5,7 @@ import { SEED_OWNER, seedStack } from './seed';
 import { sandboxGuide } from './sandbox-guide';
 import { REPO_ROOT } from './stack-layout';
 import { otelEnvironment } from './launcher-env';
+import { StartProgress } from './start-progress';
 import { startStack } from './start-stack';
 
 /**
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
     emulatorStateDir: path.join(stateDir, 'emulators'),
     // The launcher's OTEL_* settings (exporter, endpoint, sampler, …) reach every service.
     shared: otelEnvironment(process.env),
+    // A line per process as it becomes ready, and a counter while in a terminal.
+    progress: new StartProgress(process.stdout),
   });
   let stopping = false;
   const running: { demo?: DemoMerchant } = {};

@@ -39,6 +39,15 @@ export interface StackOptions {
    * (`2`, or `payments=2,providers=2`). Several gateways run behind the launcher's HTTP balancer.
    */
   replicas?: Replicas;
+  /**
+   * Told as the start goes (`npm start` prints it, start-progress.ts): how many processes start,
+   * each one as it becomes ready, and the end (`ok` false when the start failed).
+   */
+  progress?: {
+    starting(total: number): void;
+    ready(event: { name: string; seconds: number }): void;
+    finish(ok: boolean, seconds: number): void;
+  };
 }
 
 /** One running replica of a service: its process name and ports (`main`: gRPC, or HTTP for the gateway). */
@@ -129,10 +138,20 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     replica.service === 'gateway'
       ? waitFor(replica.name, () => httpOk(`http://127.0.0.1:${replica.main}/readyz`), until, group)
       : waitFor(replica.name, () => checkGrpcHealth(`127.0.0.1:${replica.main}`), until, group);
+  const { progress } = options;
+  const began = Date.now();
+  const startedAt = new Map<string, number>();
+  /** Waits for one process, and tells progress the moment it is ready. */
+  const reported = async (name: string, wait: Promise<void>) => {
+    await wait;
+    progress?.ready({ name, seconds: (Date.now() - (startedAt.get(name) ?? began)) / 1000 });
+  };
   let balancer: HttpBalancer | undefined;
+  progress?.starting(EMULATORS.length + replicaList.length);
   try {
     // Emulators first: the providers service needs Woovi's webhook public key at start.
     for (const code of EMULATORS) {
+      startedAt.set(`${code}-emulator`, Date.now());
       const main = path.join(REPO_ROOT, 'dist', 'tools', 'emulators', code, 'main.js');
       if (!existsSync(main)) throw new Error(`${main} is missing: run tools/build/build-all.sh`);
       const prefix = code.toUpperCase();
@@ -144,25 +163,31 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         LOG_LEVEL: options.logLevel ?? 'info',
       });
     }
-    for (const code of EMULATORS) {
-      await waitFor(`${code}-emulator`, () => httpOk(`${controlUrls[code]}/__control/health`), deadline, group);
-    }
+    // Each process is awaited on its own, so the first ready is the first reported.
+    await Promise.all(
+      EMULATORS.map((code) => reported(`${code}-emulator`, waitFor(`${code}-emulator`, () => httpOk(`${controlUrls[code]}/__control/health`), deadline, group))),
+    );
     if (EMULATORS.includes('woovi')) {
       const wooviKey = await fetch(`${controlUrls.woovi}/__control/public-key`).then((r) => r.text());
       env['providers'] = { ...env['providers'], PROVIDER_SETTINGS: JSON.stringify({ woovi: { webhook_public_key: wooviKey } }) };
     }
-    for (const replica of replicaList) group.start(replica.name, script(replica.service), replicaEnv(replica));
-    for (const replica of replicaList) if (replica.service !== 'gateway') await ready(replica, deadline);
-    for (const replica of replicaList) if (replica.service === 'gateway') await ready(replica, deadline);
+    for (const replica of replicaList) {
+      startedAt.set(replica.name, Date.now());
+      group.start(replica.name, script(replica.service), replicaEnv(replica));
+    }
+    await Promise.all(replicaList.filter((r) => r.service !== 'gateway').map((r) => reported(r.name, ready(r, deadline))));
+    await Promise.all(replicaList.filter((r) => r.service === 'gateway').map((r) => reported(r.name, ready(r, deadline))));
     if (balanced) {
       const targets = replicaList.filter((r) => r.service === 'gateway').map((r) => r.main);
       balancer = await startHttpBalancer({ port: ports.gateway, targets });
     }
   } catch (error) {
+    progress?.finish(false, (Date.now() - began) / 1000);
     await balancer?.close();
     await group.stop(2_000);
     throw error;
   }
+  progress?.finish(true, (Date.now() - began) / 1000);
 
   return {
     ports,
