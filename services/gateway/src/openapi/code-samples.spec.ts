@@ -60,6 +60,25 @@ describe('x-codeSamples of the OpenAPI document', () => {
     expect(samplesOf(byId('reorderRoutingRules').op)[1]!.source).toMatch(/orquestra\.routingRules\.reorder\(\[/);
   });
 
+  it('sends every required field of the request body (form bodies too)', () => {
+    const incomplete: string[] = [];
+    for (const { op, id } of operations) {
+      const [type, media] = Object.entries((op['requestBody']?.['content'] ?? {}) as Json)[0] ?? [];
+      if (!type || type === '*/*') continue;
+      const ref = (media as Json)['schema']['$ref'] as string | undefined;
+      const schema = ref ? doc['components']['schemas'][ref.split('/').pop()!] : (media as Json)['schema'];
+      const curl = samplesOf(op)[0]!.source;
+      const sent =
+        type === 'application/json'
+          ? Object.keys(JSON.parse(/-d '([\s\S]*)'$/.exec(curl)![1]!.replace(/'\\''/g, "'")))
+          : [...new URLSearchParams(/--data '(.*)'$/.exec(curl)![1]!).keys()];
+      const missing = ((schema['required'] ?? []) as string[]).filter((field) => !sent.includes(field));
+      if (missing.length > 0) incomplete.push(`${id}: ${missing.join(', ')}`);
+    }
+    expect(incomplete).toEqual([]);
+    expect(samplesOf(byId('choosePaymentMethod').op)[0]!.source).toContain("--data 'method=pix'");
+  });
+
   it('writes curl commands a shell runs as written (quotes in the body survive)', () => {
     for (const { op, id } of operations.filter(({ op }) => op['requestBody']?.['content']?.['application/json'])) {
       const curl = samplesOf(op)[0]!.source;

@@ -144,10 +144,12 @@ function resolve(document: Json, schema: Json): Json {
   return asJson(asJson(asJson(document['components'])['schemas'])[name]);
 }
 
-/** An example of a schema: its own, else one built from its properties' examples. */
+/** An example of a schema: its own, its constant or first enum value, else one built from its properties' examples. */
 export function exampleOf(document: Json, schema: Json, depth = 0): unknown {
   const resolved = resolve(document, schema);
   if (resolved['example'] !== undefined) return resolved['example'];
+  if (resolved['const'] !== undefined) return resolved['const'];
+  if (Array.isArray(resolved['enum']) && resolved['enum'].length > 0) return resolved['enum'][0];
   if (depth > 4) return undefined;
   const properties = asJson(resolved['properties']);
   if (Object.keys(properties).length === 0) {

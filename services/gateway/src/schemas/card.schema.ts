@@ -127,7 +127,10 @@ export const TokenizeCardSchema = z
     cvc: z.string().trim().regex(/^\d{3,4}$/, { message: 'Código de segurança deve ter 3 ou 4 dígitos.' }),
   })
   .strict()
-  .openapi('TokenizeCard');
+  .openapi('TokenizeCard', {
+    // A test card number (Luhn-valid; the Asaas emulator approves it): never a real card in a sample.
+    example: { publishable_key: 'pk_test_01j9z0k3x7m2q8r4t6v8w0y2a4', origin: 'https://loja.com.br', number: '4111111111111111', exp_month: 12, exp_year: 2030, cvc: '123' },
+  });
 
 /** Messages of TokenizeCardSchema's fields, fixed text: a zod message could echo the value typed. */
 export const TOKENIZE_FIELD_MESSAGES: Record<string, string> = {
