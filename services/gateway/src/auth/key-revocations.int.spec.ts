@@ -61,7 +61,7 @@ describe('revoked API keys across gateway replicas (real broker)', () => {
     revoked = true;
     await accountsBus.signal(API_KEYS_CHANGED, { merchant_id: 'acct_1', mode: 'test' }, { key_id: 'key_1', reason: 'revoked' });
     for (const { resolver } of [a, b]) {
-      const deadline = Date.now() + 5_000;
+      const deadline = Date.now() + 15_000;
       for (;;) {
         const refused = await resolver.resolve(TEST_KEY, 'r').then(() => false, (error: AppError) => error.code === 'unauthenticated');
         if (refused) break;

@@ -51,7 +51,7 @@ async function paid(kind: 'card' | 'pix' | 'boleto', amount = 5000): Promise<str
 }
 
 const until = async <T>(probe: () => Promise<T | undefined>): Promise<T> => {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 15_000;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
