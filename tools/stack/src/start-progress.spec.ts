@@ -48,18 +48,20 @@ describe('start progress', () => {
 
 /** The lines a terminal ends up showing: \r returns to the line's start, ESC[2K erases it. */
 function render(text: string): string[] {
-  const lines: string[] = [''];
+  const lines: string[] = [];
+  let current = '';
   for (let i = 0; i < text.length; i += 1) {
     if (text.startsWith('\x1b[2K', i)) {
-      lines[lines.length - 1] = '';
+      current = '';
       i += 3;
     } else if (text[i] === '\r') {
-      lines[lines.length - 1] = '';
+      current = '';
     } else if (text[i] === '\n') {
-      lines.push('');
+      lines.push(current);
+      current = '';
     } else {
-      lines[lines.length - 1] += text[i];
+      current += text.charAt(i);
     }
   }
-  return lines;
+  return [...lines, current];
 }
