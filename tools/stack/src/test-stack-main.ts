@@ -36,18 +36,22 @@ async function main(): Promise<void> {
     certDir,
     logLevel: process.env.LOG_LEVEL ?? 'info',
     readyTimeoutMs: Number(process.env.TEST_STACK_READY_TIMEOUT_MS ?? 90_000),
-    // Traces go to the suite's own OTLP/HTTP JSON receiver (tools/e2e global setup), when it runs one.
-    ...(process.env.TEST_STACK_OTLP_ENDPOINT
-      ? {
-          shared: {
+    shared: {
+      // This stack is thrown away and its queues are never deleted: the broker drops them six hours
+      // after their last use (longer than any run, whose retry and dead-letter queues have no
+      // consumer), so runs leave no quorum queues behind on the shared broker (docs/rabbitmq.md).
+      EVENT_QUEUES_EXPIRE_MS: String(6 * 60 * 60 * 1000),
+      // Traces go to the suite's own OTLP/HTTP JSON receiver (tools/e2e global setup), when it runs one.
+      ...(process.env.TEST_STACK_OTLP_ENDPOINT
+        ? {
             OTEL_EXPORTER_OTLP_ENDPOINT: process.env.TEST_STACK_OTLP_ENDPOINT,
             OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
             OTEL_BSP_SCHEDULE_DELAY: '200',
             // Never drop a span under load: the tracing suite looks for specific ones.
             OTEL_BSP_MAX_QUEUE_SIZE: '65536',
-          },
-        }
-      : {}),
+          }
+        : {}),
+    },
     // Short timeouts so that failover tests with hanging providers run in seconds.
     overrides: {
       providers: { PROVIDER_TIMEOUT_MS: '1500', BREAKER_RESET_TIMEOUT_MS: '1500', BREAKER_ROLLING_WINDOW_MS: '3000' },
