@@ -1,5 +1,6 @@
 import { credentials, makeGenericClientConstructor, type ServiceDefinition } from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
+import { rpcTarget } from './grpc-client';
 
 /** What `grpc.health.v1.Health/Check` answered, or `UNREACHABLE` when no answer came. */
 export type GrpcHealthStatus = 'SERVING' | 'NOT_SERVING' | 'SERVICE_UNKNOWN' | 'UNKNOWN' | 'UNREACHABLE';
@@ -9,7 +10,7 @@ const STATUS_BY_NUMBER: Record<number, GrpcHealthStatus> = { 0: 'UNKNOWN', 1: 'S
 /** Asks a server's standard `grpc.health.v1.Health/Check` and answers its status. */
 export function grpcHealthStatus(address: string, timeoutMs = 1_000, serviceName = ''): Promise<GrpcHealthStatus> {
   const Client = makeGenericClientConstructor(healthService as unknown as ServiceDefinition, 'Health');
-  const client = new Client(address, credentials.createInsecure()) as unknown as {
+  const client = new Client(rpcTarget(address), credentials.createInsecure()) as unknown as {
     check(request: { service: string }, options: { deadline: Date }, callback: (error: Error | null, response?: { status: unknown }) => void): void;
     close(): void;
   };

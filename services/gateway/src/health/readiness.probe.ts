@@ -1,5 +1,6 @@
 import { credentials, makeGenericClientConstructor, type Client, type ServiceDefinition } from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
+import { rpcTarget } from '@orquestra/platform';
 
 export type DependencyState = 'SERVING' | 'NOT_SERVING' | 'UNKNOWN' | 'UNREACHABLE';
 
@@ -45,7 +46,8 @@ export class GrpcReadinessProbe implements ReadinessCheck {
   ) {
     this.clients = targets.map(({ name, address }) => ({
       name,
-      client: new HealthClientConstructor(address, credentials.createInsecure()) as unknown as HealthClient,
+      // Any form a *_GRPC_ADDR takes (a list of replicas included); the check reaches one of them.
+      client: new HealthClientConstructor(rpcTarget(address), credentials.createInsecure()) as unknown as HealthClient,
     }));
   }
 
