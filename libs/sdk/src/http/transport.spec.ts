@@ -183,10 +183,13 @@ describe('SDK transport', () => {
   });
 
   it('aborts a try that exceeds the per-request timeout, then retries a read', async () => {
-    script = [{ status: 200, body: payment, delayMs: 1_000 }, { status: 200, body: payment }];
+    // The first answer comes only after 8 s: well under that means the 1 s timeout cut the try. The
+    // timeout also applies to the retry, whose answer is immediate: 1 s leaves a loaded machine room
+    // (with 100 ms the retry itself timed out there, and the call failed).
+    script = [{ status: 200, body: payment, delayMs: 8_000 }, { status: 200, body: payment }];
     const started = Date.now();
-    await expect(client().payments.retrieve('pay_1', { timeout: 100 })).resolves.toMatchObject({ id: 'pay_1' });
-    expect(Date.now() - started).toBeLessThan(900);
+    await expect(client().payments.retrieve('pay_1', { timeout: 1_000 })).resolves.toMatchObject({ id: 'pay_1' });
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(seen).toHaveLength(2);
 
     script = [{ status: 201, body: payment, delayMs: 1_000 }];
@@ -213,7 +216,8 @@ describe('SDK transport', () => {
     const during = slow.payments.retrieve('pay_1', { signal: waiting.signal }).catch((e: unknown) => e);
     setTimeout(() => waiting.abort(), 100);
     expect(await during).toBeInstanceOf(RequestAbortedError);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Well under the 5 s backoff.
+    expect(Date.now() - started).toBeLessThan(4_000);
     expect(seen).toHaveLength(2);
 
     await expect(client().payments.retrieve('pay_1', { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(RequestAbortedError);
