@@ -329,7 +329,8 @@ describe('failure classification', () => {
   });
 
   it('no answer to the create within timeoutMs → ambiguous/provider_timeout; the retry makes exactly one charge', async () => {
-    const adapter = adapterWith({ timeoutMs: 300 });
+    // The same adapter then makes real calls that must succeed: a timeout a loaded machine cannot miss.
+    const adapter = adapterWith({ timeoutMs: 2_000 });
     await setFaults({ account: API_KEY, only: 'create_payment', hang: true });
     const input = chargeInput();
     await expectProviderError(adapter.createCharge(input), 'ambiguous', 'provider_timeout');

@@ -396,7 +396,8 @@ describe('failure classification', () => {
   });
 
   it('no answer within timeoutMs on create → ambiguous/provider_timeout; the retry finds or makes the one charge', async () => {
-    const adapter = adapterWith({ timeoutMs: 300 });
+    // The same adapter then makes real calls that must succeed: a timeout a loaded machine cannot miss.
+    const adapter = adapterWith({ timeoutMs: 2_000 });
     await adapter.verifyCredentials();
     await setFaults({ client_id: CLIENT.client_id, hang: true });
     const input = chargeInput();

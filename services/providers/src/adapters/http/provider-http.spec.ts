@@ -4,6 +4,8 @@ import { ProviderError } from '../provider-adapter';
 import { ProviderHttp, type HttpExchange } from './provider-http';
 import type { RequestPurpose } from './transport-errors';
 
+jest.setTimeout(30_000);
+
 // Real sockets against a local server: what undici reports is what the table is fed.
 let server: Server;
 let baseUrl: string;
@@ -28,8 +30,9 @@ afterAll(async () => {
 const card: RequestPurpose = { operation: 'create', method: 'card' };
 const pix: RequestPurpose = { operation: 'create', method: 'pix' };
 
+// A timeout a real answer from the local server never misses, even on a loaded machine.
 function client(observe?: (exchange: HttpExchange) => void, url = baseUrl): ProviderHttp {
-  return new ProviderHttp({ provider: 'test', baseUrl: url, timeoutMs: 300, ...(observe ? { observe } : {}) });
+  return new ProviderHttp({ provider: 'test', baseUrl: url, timeoutMs: 2_000, ...(observe ? { observe } : {}) });
 }
 
 async function failure(promise: Promise<unknown>): Promise<ProviderError> {

@@ -325,7 +325,8 @@ describe('failure classification', () => {
   });
 
   it('no answer within timeoutMs on create → ambiguous/provider_timeout; the retry makes the one charge', async () => {
-    const adapter = adapterWith({ timeoutMs: 300 });
+    // The same adapter then makes real calls that must succeed: a timeout a loaded machine cannot miss.
+    const adapter = adapterWith({ timeoutMs: 2_000 });
     await setFaults({ account: ACCOUNT.access_token, hang: true });
     const input = chargeInput();
     await expectProviderError(adapter.createCharge(input), 'ambiguous', 'provider_timeout');
