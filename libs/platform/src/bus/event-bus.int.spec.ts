@@ -136,6 +136,41 @@ describe('EventBus against a real RabbitMQ', () => {
     }
   });
 
+  it('survives the connection dropping while a handler runs: no crash, the message comes again', async () => {
+    // The broker restarting mid-handler closes the channel: the ack or nack that follows throws.
+    // Left unhandled, that rejection ended the payments process in the chaos run (docs/reliability.md).
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const consumer = new EventBus({ url: amqpUrl, exchange: `${prefix}events`, logger });
+    const seen: Array<{ id: string; attempt: number }> = [];
+    try {
+      await consumer.start();
+      const queue = `${prefix}dropped`;
+      for (const outcome of ['succeeds', 'fails'] as const) {
+        seen.length = 0;
+        await consumer.consume({ queue: `${queue}-${outcome}`, patterns: [`drop.${outcome}`], retryDelayMs: 100 }, async (e, delivery) => {
+          seen.push({ id: e.id, attempt: delivery.attempt });
+          if (seen.length === 1) {
+            await (consumer as unknown as { connection: { close(): Promise<void> } }).connection.close();
+            if (outcome === 'fails') throw new Error('handler failed as its channel closed');
+          }
+        });
+        const sent = envelope(`drop.${outcome}`);
+        await bus.publish(sent);
+        const deadline = Date.now() + 20_000;
+        while (seen.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        // Not settled on the closed channel, so delivered again once the bus reconnected.
+        expect(seen.map((s) => s.id)).toEqual([sent.id, sent.id]);
+      }
+      await new Promise((r) => setImmediate(r));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await consumer.close();
+    }
+  });
+
   it('refuses to publish when not connected', async () => {
     const offline = new EventBus({ url: amqpUrl, exchange: `${prefix}events`, logger });
     await expect(offline.publish(envelope('payment.created'))).rejects.toThrow(/not connected/);

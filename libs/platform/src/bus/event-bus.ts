@@ -281,7 +281,14 @@ export class EventBus {
     for (const pattern of options.patterns) await channel.bindQueue(queue, this.options.exchange, pattern);
     await channel.prefetch(options.prefetch);
     await channel.consume(queue, (message) => {
-      if (message) void this.deliver(channel, message, options, handler);
+      // An ack or nack on a channel the broker closed meanwhile (a broker restart mid-handler)
+      // throws: the message was not settled, and the broker delivers it again on the next
+      // connection. Never let that end the process as an unhandled rejection.
+      if (message) {
+        this.deliver(channel, message, options, handler).catch((error: Error) =>
+          this.options.logger.warn({ queue, message_id: message.properties.messageId, err: error.message }, 'event not settled (channel closed); the broker delivers it again'),
+        );
+      }
     });
     await this.retireClassicQueues(connection, given);
   }
