@@ -69,7 +69,8 @@ AMQP_URL="amqp://guest:guest@127.0.0.1:$PORT"
 
 # --- a private store with the persistent backend (stopped and started again by the run) ------
 STORE_PORT="${STORE_PORT:-27021}"
-STORE_START="STORE_PORT=$STORE_PORT STORE_BACKEND=h2 AMQP_URL=$AMQP_URL bash $ROOT/tools/infra/infra.sh up >/dev/null 2>&1"
+# MONGO_URL emptied: infra.sh starts no store when it is set, and the run has it set.
+STORE_START="MONGO_URL= STORE_PORT=$STORE_PORT STORE_BACKEND=h2 AMQP_URL=$AMQP_URL bash $ROOT/tools/infra/infra.sh up >/dev/null 2>&1"
 STORE_PIDFILE="$ROOT/.local/store/$STORE_PORT/store.pid"
 
 cleanup() {
@@ -77,7 +78,7 @@ cleanup() {
   env "${RMQ_ENV[@]}" "$BIN/rabbitmqctl" -n "$NODE" stop >/dev/null 2>&1 || true
   if [[ -f "$STORE_PIDFILE" ]]; then
     pid="$(tr -dc '0-9' <"$STORE_PIDFILE")"
-    if [[ -n "$pid" ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -F -- "OrquestraStore --port $STORE_PORT " >/dev/null; then kill -TERM "$pid" 2>/dev/null || true; fi
+    if [[ -n "$pid" && -r "/proc/$pid/cmdline" ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -F -- "OrquestraStore --port $STORE_PORT " >/dev/null; then kill -TERM "$pid" 2>/dev/null || true; fi
   fi
 }
 trap cleanup EXIT

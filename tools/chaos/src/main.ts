@@ -42,10 +42,23 @@ function parseOptions(argv: string[]): Options {
   return options;
 }
 
+/** One API call of the harness; a read is tried again for up to 30 s on 5xx or no answer (the audit must not fail on a slow stack). */
 async function json<T>(url: string, init: RequestInit & { key: string }): Promise<T> {
-  const response = await fetch(url, { ...init, headers: { authorization: `Bearer ${init.key}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
+  const deadline = Date.now() + ((init.method ?? 'GET') === 'GET' ? 30_000 : 0);
+  for (;;) {
+    let failure: string;
+    try {
+      const response = await fetch(url, { ...init, headers: { authorization: `Bearer ${init.key}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+      if (response.ok) return (await response.json()) as T;
+      failure = `${response.status} ${await response.text()}`;
+      if (response.status < 500) throw new Error(`${init.method ?? 'GET'} ${url}: ${failure}`);
+    } catch (error) {
+      if ((error as Error).message.startsWith(init.method ?? 'GET')) throw error;
+      failure = (error as Error).message;
+    }
+    if (Date.now() > deadline) throw new Error(`${init.method ?? 'GET'} ${url}: ${failure}`);
+    await sleep(500);
+  }
 }
 
 /** Runs `tasks` with at most `width` at once. */
@@ -126,14 +139,23 @@ async function main(): Promise<number> {
     const load = startLoad({ baseUrl: stack.baseUrl, apiKey: seed.testKey, lanes: options.lanes });
     const loadStarted = Date.now();
     const windows: FaultWindow[] = [];
+    const harnessErrors: string[] = [];
     try {
       await sleep(calmMs);
       for (const fault of faults) {
         log(`fault: ${fault.name}`);
         const at = Date.now();
-        await fault.inject();
-        await sleep(fault.holdMs);
-        await fault.repair();
+        try {
+          await fault.inject();
+          await sleep(fault.holdMs);
+          await fault.repair();
+        } catch (error) {
+          // The run still audits what happened so far; a fault the harness could not inject or repair fails it.
+          log(`fault ${fault.name} could not be injected or repaired: ${(error as Error).message}`);
+          harnessErrors.push(`${fault.name}: ${(error as Error).message}`);
+          windows.push({ name: `${fault.name} (not repaired)`, at, repairedAt: Date.now(), until: Date.now() });
+          break;
+        }
         const repairedAt = Date.now();
         log(`repaired after ${((repairedAt - at) / 1000).toFixed(1)} s`);
         await sleep(observeMs);
@@ -176,6 +198,8 @@ async function main(): Promise<number> {
     while (Date.now() < deadline && [...emitted].some((id) => !receiver.delivered.includes(id))) await sleep(500);
     const events = eventAudit(emitted, logged, receiver.delivered);
 
+    // Every process must still run: a replica that died on its own (not one the run killed and restarted) is a finding.
+    const dead = stack.processes.exited().map((p) => `${p.name} (${p.child.signalCode ?? `exit ${p.child.exitCode}`})`);
     const figures: FaultFigures[] = windows.map((w) => faultFigures(w, load.tries, load.requests));
     const errorsByCode: Record<string, number> = {};
     for (const r of load.requests) if (!r.ok) errorsByCode[r.error ?? 'unknown'] = (errorsByCode[r.error ?? 'unknown'] ?? 0) + 1;
@@ -195,6 +219,8 @@ async function main(): Promise<number> {
       charges: charged,
       events,
       balancer: stack.balancer?.stats() ?? null,
+      harnessErrors,
+      dead,
     };
     const outDir = path.join(REPO_ROOT, '.local', 'chaos');
     mkdirSync(outDir, { recursive: true });

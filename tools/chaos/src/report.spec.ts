@@ -16,6 +16,8 @@ const base: ChaosReport = {
   charges: { payments: 300, doubleCharged: [], missingCharge: [], unknownLive: 1, unknownRemoved: 0 },
   events: { emitted: 300, missingFromLog: [], undelivered: [], duplicated: 2, extraCopies: 2, invented: 0 },
   balancer: { forwarded: { 14180: 150, 14280: 150 }, retriedElsewhere: 0, failed: 0 },
+  harnessErrors: [],
+  dead: [],
 };
 
 describe('chaos targets', () => {

@@ -16,6 +16,10 @@ export interface ChaosReport {
   charges: ChargeAudit;
   events: EventAudit;
   balancer: { forwarded: Record<number, number>; retriedElsewhere: number; failed: number } | null;
+  /** Faults the run could not inject or repair (the run then stops injecting and audits). */
+  harnessErrors: string[];
+  /** Processes of the stack that died on their own during the run (crashes). */
+  dead: string[];
 }
 
 /** Recovery target of issue 21: back to no failed tries within 10 s of the fault. */
@@ -28,6 +32,8 @@ export const RECOVERY_TARGET_MS = 10_000;
 export function targetsMet(report: ChaosReport): Array<{ target: string; value: string; ok: boolean; gate: boolean }> {
   const slowest = report.faults.reduce((max, f) => Math.max(max, f.recoveryMs), 0);
   return [
+    { target: 'no process died on its own', value: report.dead.length ? report.dead.join(', ') : 'none', ok: report.dead.length === 0, gate: true },
+    { target: 'every fault injected and repaired', value: report.harnessErrors.length ? report.harnessErrors.join('; ') : 'all', ok: report.harnessErrors.length === 0, gate: true },
     { target: '0 double charges (Efí emulator)', value: String(report.charges.doubleCharged.length), ok: report.charges.doubleCharged.length === 0, gate: true },
     { target: 'every payment’s charge at the emulator', value: `${report.charges.missingCharge.length} missing`, ok: report.charges.missingCharge.length === 0, gate: true },
     { target: '0 lost events (log)', value: String(report.events.missingFromLog.length), ok: report.events.missingFromLog.length === 0, gate: true },
