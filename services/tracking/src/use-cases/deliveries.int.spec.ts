@@ -342,7 +342,10 @@ describe('tracking deliveries to the tools (emulators)', () => {
     utmify.state.faults.clear();
     await new Promise((resolve) => setTimeout(resolve, SCHEDULE_MS[0]! + 600));
     const doc = (await h.db.collection('deliveries').findOne({ payment_id: dropped })) as unknown as DeliveryDoc;
-    expect(doc).toMatchObject({ status: 'not_sent', reason: 'integration_deleted', due_at: null, attempts: 1 });
+    expect(doc).toMatchObject({ status: 'not_sent', reason: 'integration_deleted', due_at: null });
+    // The first retry (400 ms on) may fall before the delete on a loaded machine (failing: the fault
+    // is still set); none is sent after it, which the tool's empty record says.
+    expect(doc.attempts).toBeGreaterThanOrEqual(1);
     expect(utmify.orders.list(dropped)).toEqual([]);
   });
 
