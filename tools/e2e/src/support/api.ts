@@ -70,7 +70,12 @@ export async function emulator(method: string, path: string, body?: unknown): Pr
   return text ? (JSON.parse(text) as Record<string, any>) : {};
 }
 
-export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
+/**
+ * Polls `probe` until it answers something, for background work across the stack (a relayed
+ * event, a consumer, a webhook). The default deadline is generous (a loaded 2-core CI machine runs
+ * the whole stack): it only costs time when the thing never happens.
+ */
+export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
