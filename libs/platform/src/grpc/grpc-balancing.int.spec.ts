@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
 import { experimental, Server, ServerCredentials, status as GrpcStatus, type ServerUnaryCall, type sendUnaryData } from '@grpc/grpc-js';
@@ -76,6 +76,8 @@ beforeAll(() => {
     logLevel: 'warning',
   });
 });
+
+afterAll(() => rmSync(bundle, { force: true }));
 
 afterEach(async () => {
   for (const rpc of clients.splice(0)) rpc.close();
@@ -200,7 +202,9 @@ describe('gRPC client balancing and retries against real servers', () => {
     lists.set('forever', [`127.0.0.1:${forever.port}`, `127.0.0.1:${late.port}`]);
     const seen = { aged: new Set<string>(), forever: new Set<string>() };
     const started = Date.now();
-    while (Date.now() - started < 3_500) {
+    // At least 3.5 s of calls (the forever client must never ask again in that time), and on until
+    // the aged client has reached the late replica (a loaded machine may take longer), up to 15 s.
+    while ((seen.aged.size < 2 || Date.now() - started < 3_500) && Date.now() - started < 15_000) {
       seen.aged.add((await agedClient.listAccounts(list('aged'))).accounts[0]?.id ?? '');
       seen.forever.add((await foreverClient.listAccounts(list('forever'))).accounts[0]?.id ?? '');
       await new Promise((resolve) => setTimeout(resolve, 50));
