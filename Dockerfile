@@ -8,7 +8,7 @@
 # SERVICE is a directory under services/ (gateway, accounts, payments, routing, providers,
 # notifications) or emulators/<code> for tools/emulators/<code>. docs/deployment.md has the rest.
 
-ARG NODE_IMAGE=node:22-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # --- 1. every dependency, dev tools included (buf, ts-proto, esbuild) ------------------------------
 FROM ${NODE_IMAGE} AS deps

@@ -15,6 +15,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
+# Node.js 24 LTS (tools/setup/node-version) first on PATH: the benchmark's stack runs on it.
+source tools/setup/node-env.sh
 
 skip_deps="${BENCH_SKIP_DEPS:-0}"
 skip_build="${BENCH_SKIP_BUILD:-0}"

@@ -2,7 +2,10 @@
 # Installs npm dependencies exactly as locked, unless node_modules already matches the lock file.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-command -v node >/dev/null || { echo "Node.js 20.19+ is required (node not found)." >&2; exit 1; }
+# The project's Node.js LTS first on PATH (provisioned into .local/node when needed): npm install
+# and the packages' install scripts run on it.
+source tools/setup/node-env.sh
+command -v node >/dev/null || { echo "Node.js $(cat tools/setup/node-version) is required (node not found)." >&2; exit 1; }
 command -v npm >/dev/null || { echo "npm is required (npm not found)." >&2; exit 1; }
 stamp=node_modules/.orquestra-lock-hash
 want="$(sha256sum package-lock.json | cut -d' ' -f1)"

@@ -9,6 +9,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
+# Node.js 24 LTS (tools/setup/node-version) first on PATH: the stack runs on it.
+source tools/setup/node-env.sh
 STATE="$ROOT/.local/stack"
 PIDFILE="$STATE/stack.pid"
 mkdir -p "$STATE"

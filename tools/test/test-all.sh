@@ -6,6 +6,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
+# Node.js 24 LTS (tools/setup/node-version) first on PATH for everything below, the stacks' processes included.
+source tools/setup/node-env.sh
 started=$(date +%s)
 step() { echo; echo "==> $* ($(( $(date +%s) - started ))s)"; }
 
