@@ -134,6 +134,6 @@ describe('circuit breakers shared across providers replicas (real store and brok
     expect(await call(late, false)).toBe('circuit_open');
 
     // The deaf replica's periodic store read brings it.
-    await eventually(async () => deaf.breakers.state(account), 'open', 1_000);
+    await eventually(async () => deaf.breakers.state(account), 'open', 3_000);
   });
 });

@@ -76,8 +76,8 @@ describe('routing lookups across replicas (real store and broker)', () => {
     // providers (any replica) opened the account's breaker: it signals without a merchant.
     accounts[0] = { ...accounts[0]!, breaker_state: 'open' };
     await providersSide.signal(PROVIDER_ACCOUNTS_CHANGED, { merchant_id: '', mode: 'test' }, { account_id: 'pa_a', reason: 'breaker' });
-    await eventually(breakerOn(a), ['open'], 2_000);
-    await eventually(breakerOn(b), ['open'], 2_000);
+    await eventually(breakerOn(a), ['open'], 5_000);
+    await eventually(breakerOn(b), ['open'], 5_000);
   });
 
   it('shows a rule written on one replica to the other', async () => {
@@ -94,6 +94,6 @@ describe('routing lookups across replicas (real store and broker)', () => {
       'r',
     );
     expect(await namesOn(a)()).toEqual(['pix to efi']);
-    await eventually(namesOn(b), ['pix to efi'], 2_000);
+    await eventually(namesOn(b), ['pix to efi'], 5_000);
   });
 });
