@@ -221,6 +221,9 @@ async function main(): Promise<number> {
       balancer: stack.balancer?.stats() ?? null,
       harnessErrors,
       dead,
+      failedTryList: load.tries
+        .filter((t) => !t.ok)
+        .map((t) => ({ at: new Date(t.start).toISOString(), ms: t.end - t.start, outcome: t.outcome, fault: windows.find((w) => t.end >= w.at && t.start < w.until)?.name ?? '' })),
     };
     const outDir = path.join(REPO_ROOT, '.local', 'chaos');
     mkdirSync(outDir, { recursive: true });

@@ -18,6 +18,7 @@ const base: ChaosReport = {
   balancer: { forwarded: { 14180: 150, 14280: 150 }, retriedElsewhere: 0, failed: 0 },
   harnessErrors: [],
   dead: [],
+  failedTryList: [{ at: '2026-11-28T00:00:10.000Z', ms: 4_000, outcome: '502', fault: 'SIGKILL payments-2' }],
 };
 
 describe('chaos targets', () => {
@@ -43,5 +44,6 @@ describe('chaos targets', () => {
     const text = formatReport(base);
     expect(text).toContain('| SIGKILL payments-2 | 100 | 3 | 0 | 0 | 12.0 s |');
     expect(text).toContain('| recovery ≤ 10 s after each fault | 12.0 s (slowest) | NO |');
+    expect(text).toContain('Failed tries: 00:00:10.000 502 after 4000 ms (SIGKILL payments-2).');
   });
 });

@@ -20,6 +20,8 @@ export interface ChaosReport {
   harnessErrors: string[];
   /** Processes of the stack that died on their own during the run (crashes). */
   dead: string[];
+  /** Every failed try: when it started, how long it took, its status or error, and the fault whose window it fell in. */
+  failedTryList: Array<{ at: string; ms: number; outcome: string; fault: string }>;
 }
 
 /** Recovery target of issue 21: back to no failed tries within 10 s of the fault. */
@@ -57,6 +59,10 @@ export function formatReport(report: ChaosReport): string {
   lines.push(`Charges: ${report.charges.payments} payments, ${report.charges.doubleCharged.length} double charged, ${report.charges.missingCharge.length} without their charge; charges of no payment the merchant knows (a create that died with its process after the provider call): ${report.charges.unknownLive} payable, ${report.charges.unknownRemoved} removed.`);
   lines.push(`Events: ${report.events.emitted} emitted, ${report.events.missingFromLog.length} missing from the log, ${report.events.undelivered.length} never delivered, ${report.events.duplicated} delivered more than once (${report.events.extraCopies} extra copies), ${report.events.invented} deliveries of events never emitted.`);
   if (report.balancer) lines.push(`Gateway balancer: ${Object.entries(report.balancer.forwarded).map(([p, n]) => `:${p} ${n}`).join(', ')}; ${report.balancer.retriedElsewhere} requests refused by a dead gateway sent to the other; ${report.balancer.failed} answered 502.`);
+  if (report.failedTryList.length) {
+    lines.push('');
+    lines.push(`Failed tries: ${report.failedTryList.map((t) => `${t.at.slice(11, 23)} ${t.outcome} after ${t.ms} ms${t.fault ? ` (${t.fault})` : ''}`).join('; ')}.`);
+  }
   lines.push('');
   lines.push('| target | measured | met |');
   lines.push('| --- | --- | --- |');
