@@ -24,6 +24,19 @@ describe('BreakerRegistry', () => {
     expect(called).toBe(false);
   });
 
+  it("applies another replica's transitions, told as peer changes, and its own as local ones", async () => {
+    const changes: string[] = [];
+    registry.onStateChange = (accountId, state, origin) => changes.push(`${accountId}:${state}:${origin}`);
+    expect(registry.applyPeer('pa_a', 'open')).toBe(true);
+    expect(registry.state('pa_a')).toBe('open');
+    expect(registry.applyPeer('pa_a', 'open')).toBe(false);
+    await expect(registry.fire('pa_a', async () => 'ok')).rejects.toMatchObject({ normalizedCode: 'provider_unavailable' });
+    expect(registry.applyPeer('pa_a', 'closed')).toBe(true);
+    await expect(registry.fire('pa_a', async () => 'ok')).resolves.toBe('ok');
+    for (let i = 0; i < 3; i++) await expect(registry.fire('pa_a', unavailable)).rejects.toThrow();
+    expect(changes).toEqual(['pa_a:open:peer', 'pa_a:closed:peer', 'pa_a:open:local']);
+  });
+
   it('keeps breakers per account', async () => {
     for (let i = 0; i < 3; i++) await expect(registry.fire('pa_a', unavailable)).rejects.toThrow();
     expect(registry.state('pa_a')).toBe('open');
