@@ -46,7 +46,8 @@ describe('vault logs keep no card data', () => {
     await outbox.watch(cards.collection);
     const service = new CardsService(cards, tokens, configs, SecretBox.fromConfig(`k1:${randomBytes(32).toString('base64')}`), outbox, {
       fingerprintKey: randomBytes(32).toString('base64'),
-      cvcTtlMs: 300,
+      // Long enough for the reveals below on a loaded machine; its expiry is brought forward below.
+      cvcTtlMs: 60_000,
       tokenTtlMs: 3_600_000,
     });
     const due = vaultDueWork(cards, tokens, service, logger, 100);
@@ -74,7 +75,10 @@ describe('vault logs keep no card data', () => {
       // A reveal that fails unexpectedly: the card sealed with a key this vault does not have.
       await cards.updateOne({ _id: card!.id }, { $set: { 'number_sealed.key_id': 'k0' } });
       await expect(client.revealCard({ merchant_id: 'acct_logs', mode: common.Mode.MODE_TEST, card_id: card!.id, token: '', payment_id: '' })).rejects.toMatchObject({ code: 'internal' });
-      // The due work deletes the security code meanwhile (polled: a loaded machine runs it late).
+      // The due work deletes the security code once its time is up (brought forward here; polled:
+      // a loaded machine runs it late).
+      const past = new Date(Date.now() - 1_000);
+      await cards.updateOne({ _id: card!.id }, { $set: { cvc_available_until: past, due_at: past } });
       await eventually(async () => (await cards.collection.findOne({ _id: card!.id as never }))?.['cvc_sealed'] ?? null, null, 20_000);
     } finally {
       client.close();
