@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import amqp from 'amqplib';
 import { MongoClient } from 'mongodb';
-import { REPO_ROOT, seedStack, startStack, type RunningStack, type SeedResult } from './stack-api';
+import { parseReplicas, REPO_ROOT, seedStack, startStack, type RunningStack, type SeedResult } from './stack-api';
 
 export interface BenchStack {
   stack: RunningStack;
@@ -25,6 +25,8 @@ export async function startBenchStack(options: {
   portOffset: number;
   mongoUrl: string;
   amqpUrl: string;
+  /** Replicas per service (`2`, `payments=2,…`; empty: one each). */
+  replicas: string;
   onStarted: (stack: RunningStack) => void;
 }): Promise<BenchStack> {
   const { dbPrefix } = options;
@@ -39,7 +41,8 @@ export async function startBenchStack(options: {
     stateDir,
     certDir,
     logLevel: 'warn',
-    readyTimeoutMs: 90_000,
+    readyTimeoutMs: 180_000,
+    replicas: parseReplicas(options.replicas),
   });
   options.onStarted(stack);
   const seed = await seedStack({

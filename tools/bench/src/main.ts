@@ -109,6 +109,7 @@ async function main(): Promise<number> {
       portOffset: options.portOffset,
       mongoUrl,
       amqpUrl,
+      replicas: options.replicas,
       onStarted: (stack) => {
         running = stack;
         if (interrupted) void cleanup?.().finally(() => process.exit(130));
@@ -124,8 +125,8 @@ async function main(): Promise<number> {
       [seed.secondEmulatorClientId]: 'B',
       [seed.secondTestProviderAccountId ?? 'B']: 'B',
     };
-    const { ports } = stack;
-    const metricsPorts = [ports.gatewayMetrics, ports.accountsMetrics, ports.paymentsMetrics, ports.routingMetrics, ports.providersMetrics, ports.notificationsMetrics, ports.subscriptionsMetrics, ports.payoutsMetrics, ports.vaultMetrics, ports.trackingMetrics];
+    // Every replica's metrics (one per service unless --replicas).
+    const metricsPorts = stack.replicaList.map((replica) => replica.metrics);
     const context = { options, watched, efiControlUrl: stack.efiControlUrl, metricsPorts, accountNames };
     const { phases, lists, checks, goal } = await runAll(bench, context, { mongoUrl, storePid: infra.store[0] }, runId);
 

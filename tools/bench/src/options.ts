@@ -1,3 +1,5 @@
+import { parseReplicas } from './stack-api';
+
 /**
  * Benchmark options from flags (`--duration 20`, `--duration=20`) or the environment
  * (`BENCH_DURATION=20`); flags win. Every number is validated: a typo must not silently bench
@@ -23,6 +25,11 @@ export interface BenchOptions {
   skipFailover: boolean;
   /** Also load the Efí emulator directly at the half-rate run's rate (the floor the platform adds to). */
   emulatorBaseline: boolean;
+  /**
+   * Replicas per service, as ORQUESTRA_REPLICAS takes them (`2`, or `payments=2,gateway=2`); empty:
+   * one of each. Several gateways run behind the stack launcher's HTTP balancer (tools/stack).
+   */
+  replicas: string;
   /** Payments of the bench merchant before each list-latency run, ascending; empty: no list runs. */
   listSizes: number[];
   /** Requests per query of a list-latency run (one at a time). */
@@ -55,6 +62,7 @@ const USAGE = `usage: npm run bench -- [options]            (env in brackets; fl
   --analytics-requests <n>  requests per analytics overview query [BENCH_ANALYTICS_REQUESTS, 200]
   --skip-analytics     no analytics overview runs                 [BENCH_SKIP_ANALYTICS=1]
   --keep-data          keep the bench databases/exchange          [BENCH_KEEP_DATA=1]
+  --replicas <spec>    replicas per service: 2, or payments=2,…   [BENCH_REPLICAS, one each]
   --help
 Runs: healthy (accounts A and B up) at each --connections, the same paced at half the best healthy
 rate, failover (A in outage at the Efí emulator, first --connections) and healthy again, the Efí
@@ -83,12 +91,23 @@ function checkedOffset(offset: number): number {
 }
 
 export class UsageError extends Error {}
+
+/** The --replicas text, checked now (a typo must not bench one replica of each). */
+function replicasSpec(text: string | undefined): string {
+  const spec = (text ?? '').trim();
+  try {
+    parseReplicas(spec);
+  } catch (error) {
+    throw new UsageError(`--replicas (BENCH_REPLICAS): ${(error as Error).message}`);
+  }
+  return spec;
+}
 /** `--help`: the usage text, and exit 0. */
 export class HelpRequested extends UsageError {}
 
 /** Flags without a value, and flags with one. */
 const SWITCHES = new Set(['keep-data', 'skip-failover', 'skip-emulator-baseline', 'skip-list', 'skip-analytics', 'help']);
-const VALUED = new Set(['duration', 'connections', 'warmup', 'sample-ms', 'port-offset', 'timeout', 'list-sizes', 'list-requests', 'analytics-requests']);
+const VALUED = new Set(['replicas', 'duration', 'connections', 'warmup', 'sample-ms', 'port-offset', 'timeout', 'list-sizes', 'list-requests', 'analytics-requests']);
 
 function parseArgs(argv: string[]): Map<string, string> {
   const flags = new Map<string, string>();
@@ -146,6 +165,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     skipFailover: on('skip-failover', 'BENCH_SKIP_FAILOVER'),
     emulatorBaseline: !on('skip-emulator-baseline', 'BENCH_SKIP_EMULATOR_BASELINE'),
     keepData: on('keep-data', 'BENCH_KEEP_DATA'),
+    replicas: replicasSpec(raw('replicas', 'BENCH_REPLICAS')),
     listSizes: on('skip-list', 'BENCH_SKIP_LIST') ? [] : ints('list-sizes', 'BENCH_LIST_SIZES', [10_000, 100_000], 1, 10_000_000).sort((a, b) => a - b),
     listRequests: int('list-requests', 'BENCH_LIST_REQUESTS', 100, 1, 100_000),
     analyticsRequests: on('skip-analytics', 'BENCH_SKIP_ANALYTICS') ? 0 : int('analytics-requests', 'BENCH_ANALYTICS_REQUESTS', 200, 1, 100_000),

@@ -95,7 +95,7 @@ function list({ header, rows }: Table): string {
 export function formatReport(report: BenchReport): string {
   const { options, machine } = report;
   const out = [
-    `Run ${report.runId} at ${report.startedAt}: connections ${options.connections.join(' and ')}, ${options.durationS} s per run, ${options.warmupS} s warm-up before the first run`,
+    `Run ${report.runId} at ${report.startedAt}: connections ${options.connections.join(' and ')}, ${options.durationS} s per run, ${options.warmupS} s warm-up before the first run, replicas ${options.replicas || 'one of each service'}`,
     `Machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memTotalGiB} GiB, node ${machine.node}`,
     `Store: ${machine.store}; RabbitMQ ${machine.rabbitmq}`,
     '',

@@ -8,3 +8,4 @@
 export { seedStack, type SeedResult } from '../../stack/src/seed';
 export { REPO_ROOT } from '../../stack/src/stack-layout';
 export { startStack, type RunningStack } from '../../stack/src/start-stack';
+export { parseReplicas } from '../../stack/src/replicas';
