@@ -7,9 +7,10 @@ describe('faultFigures', () => {
   const fault = { name: 'kill payments-2', at: 1_000, repairedAt: 6_000, until: 11_000 };
 
   it('counts the failed tries of the window and times the recovery to the last of them', () => {
-    const tries = [attempt(500, 900, false), attempt(990, 1_020, false), attempt(1_200, 1_900, false), attempt(2_000, 2_100, true), attempt(12_000, 12_100, false)];
-    const figures = faultFigures(fault, tries, [request(990, 2_100, true), request(3_000, 3_100, false)]);
-    // The try that ended before the fault and the one after the window are another fault's.
+    const tries = [attempt(500, 900, false), attempt(990, 1_020, false), attempt(1_200, 1_900, false), attempt(2_000, 2_100, true), attempt(10_000, 12_100, false)];
+    const figures = faultFigures(fault, tries, [request(990, 2_100, true), request(3_000, 3_100, false), request(9_000, 11_500, false)]);
+    // The try that ended before the fault, and the one that ended after the next fault's injection
+    // (though it started in this window), are another fault's.
     expect(figures).toEqual({ name: 'kill payments-2', failedTries: 2, failedTriesStartedAfter: 1, clientErrors: 1, requests: 2, recoveryMs: 900 });
   });
 

@@ -26,7 +26,7 @@ export interface RequestRecord {
   error?: string;
 }
 
-/** A fault in turn: injected at `at`, repaired (replica restarted, fault cleared) at `repairedAt`, watched until `until`. */
+/** A fault in turn: injected at `at`, repaired (replica restarted, fault cleared) at `repairedAt`, watched until `until` (the next fault's injection, or the end of the load). */
 export interface FaultWindow {
   name: string;
   at: number;
@@ -53,8 +53,9 @@ export interface FaultFigures {
  * process as it died counts as in flight (the client's clock and the kill are a few ms apart).
  */
 export function faultFigures(fault: FaultWindow, tries: TryRecord[], requests: RequestRecord[], inFlightGraceMs = 50): FaultFigures {
-  // In flight at the injection, or started while the fault lasted and the window runs.
-  const inWindow = (t: { start: number; end: number }) => t.end >= fault.at && t.start < fault.until;
+  // Each try and request belongs to the fault before its end: it ended (failed or not) between
+  // this fault's injection and the next one's (`until`), so a slow try is counted once.
+  const inWindow = (t: { start: number; end: number }) => t.end >= fault.at && t.end < fault.until;
   const failed = tries.filter((t) => !t.ok && inWindow(t));
   const lastFailure = failed.reduce((last, t) => Math.max(last, t.end), fault.at);
   const windowRequests = requests.filter(inWindow);

@@ -164,6 +164,9 @@ async function main(): Promise<number> {
     } finally {
       await load.stop();
     }
+    // The last fault's window runs to the end of the load (its slow tries end there).
+    const last = windows[windows.length - 1];
+    if (last) last.until = Date.now();
     const loadSeconds = (Date.now() - loadStarted) / 1000;
     log(`load stopped: ${load.requests.length} creates in ${loadSeconds.toFixed(0)} s, ${load.payments.length} payments`);
 
@@ -177,13 +180,24 @@ async function main(): Promise<number> {
       const listed = await fetch(`${stack.controlUrls.efi}/__control/charges?client_id=${encodeURIComponent(clientId)}`).then((r) => r.json() as Promise<{ charges: EmulatorCharge[] }>);
       charges.push(...listed.charges);
     }
-    const charged = chargeAudit(load.payments, [accountA, accountB], charges);
+    // Every payment of the run's merchant, not only those the clients got back: a create whose
+    // answer was lost (its process or the store died after it stored the payment) is a payment too.
+    const stored: Array<{ id: string; provider_payment_id: string }> = [];
+    for (let after = ''; ; ) {
+      const page = await json<{ data: Array<{ id: string; provider_payment_id: string | null }>; has_more: boolean }>(`${api}/payments?limit=100${after ? `&starting_after=${after}` : ''}`, { key: seed.testKey });
+      for (const p of page.data) stored.push({ id: p.id, provider_payment_id: p.provider_payment_id ?? '' });
+      if (!page.has_more || page.data.length === 0) break;
+      after = page.data[page.data.length - 1]?.id ?? '';
+    }
+    const known = new Set(load.payments.map((p) => p.id));
+    const unseenPayments = stored.filter((p) => !known.has(p.id)).map((p) => p.id);
+    const charged = chargeAudit(stored, [accountA, accountB], charges);
 
     // The truth: the events each payment says it emitted.
     const emitted = new Set<string>();
-    await pooled(load.payments, 4, async (payment) => {
-      const read = await json<{ events: Array<{ id: string }> }>(`${api}/payments/${payment.id}`, { key: seed.testKey });
-      for (const event of read.events) emitted.add(event.id);
+    await pooled(stored, 4, async (payment) => {
+      const read = await json<{ events: Array<{ id: string; type: string }> }>(`${api}/payments/${payment.id}`, { key: seed.testKey });
+      for (const event of read.events) if (event.type.startsWith('payment.')) emitted.add(event.id);
     });
     // The event log, every page of it.
     const logged = new Set<string>();
@@ -212,6 +226,7 @@ async function main(): Promise<number> {
       loadSeconds,
       requests: load.requests.length,
       payments: load.payments.length,
+      unseenPayments,
       failedTries: load.tries.filter((t) => !t.ok).length,
       clientErrors: load.requests.filter((r) => !r.ok).length,
       errorsByCode,

@@ -9,6 +9,7 @@ const base: ChaosReport = {
   loadSeconds: 60,
   requests: 300,
   payments: 300,
+  unseenPayments: [],
   failedTries: 3,
   clientErrors: 0,
   errorsByCode: {},

@@ -9,6 +9,8 @@ export interface ChaosReport {
   loadSeconds: number;
   requests: number;
   payments: number;
+  /** Payments stored whose create the clients saw fail (the answer was lost): the merchant learns of them by webhook. */
+  unseenPayments: string[];
   failedTries: number;
   clientErrors: number;
   errorsByCode: Record<string, number>;
@@ -56,7 +58,8 @@ export function formatReport(report: ChaosReport): string {
   lines.push('| --- | ---: | ---: | ---: | ---: | ---: |');
   for (const f of report.faults) lines.push(`| ${f.name} | ${f.requests} | ${f.failedTries} | ${f.failedTriesStartedAfter} | ${f.clientErrors} | ${(f.recoveryMs / 1000).toFixed(1)} s |`);
   lines.push('');
-  lines.push(`Charges: ${report.charges.payments} payments, ${report.charges.doubleCharged.length} double charged, ${report.charges.missingCharge.length} without their charge; charges of no payment the merchant knows (a create that died with its process after the provider call): ${report.charges.unknownLive} payable, ${report.charges.unknownRemoved} removed.`);
+  if (report.unseenPayments.length) lines.push(`Payments stored whose create the caller saw fail (the answer was lost; the merchant learns of them by their webhook): ${report.unseenPayments.length}.`);
+  lines.push(`Charges: ${report.charges.payments} payments, ${report.charges.doubleCharged.length} double charged, ${report.charges.missingCharge.length} without their charge; charges of no payment the merchant knows (a create that died with its process after the provider call, before storing its payment): ${report.charges.unknownLive} payable, ${report.charges.unknownRemoved} removed.`);
   lines.push(`Events: ${report.events.emitted} emitted, ${report.events.missingFromLog.length} missing from the log, ${report.events.undelivered.length} never delivered, ${report.events.duplicated} delivered more than once (${report.events.extraCopies} extra copies), ${report.events.invented} deliveries of events never emitted.`);
   if (report.balancer) lines.push(`Gateway balancer: ${Object.entries(report.balancer.forwarded).map(([p, n]) => `:${p} ${n}`).join(', ')}; ${report.balancer.retriedElsewhere} requests refused by a dead gateway sent to the other; ${report.balancer.failed} answered 502.`);
   if (report.failedTryList.length) {
