@@ -1,6 +1,6 @@
 import amqp from 'amqplib';
 import pino from 'pino';
-import { ensureTestInfra, uniqueDbPrefix } from '../testing';
+import { ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '../testing';
 import { newId } from '../ids';
 import { EventBus } from './event-bus';
 import type { EventEnvelope } from './event-envelope';
@@ -26,7 +26,7 @@ describe('EventBus against a real RabbitMQ', () => {
   beforeAll(async () => {
     amqpUrl = (await ensureTestInfra()).amqpUrl;
     prefix = uniqueDbPrefix('bus');
-    bus = new EventBus({ url: amqpUrl, exchange: `${prefix}events`, logger });
+    bus = new EventBus({ url: amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await bus.start();
   });
   afterAll(() => bus.close());
@@ -79,7 +79,7 @@ describe('EventBus against a real RabbitMQ', () => {
   });
 
   it('counts every confirmed publish and every delivery, redeliveries included', async () => {
-    const counted = new EventBus({ url: amqpUrl, exchange: `${prefix}counted`, logger });
+    const counted = new EventBus({ url: amqpUrl, exchange: `${prefix}counted`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     const messages = { published: 0, consumed: 0 };
     counted.onMessage = (direction) => (messages[direction] += 1);
     await counted.start();
@@ -101,7 +101,7 @@ describe('EventBus against a real RabbitMQ', () => {
 
   it('broadcasts to every subscribed process, and re-attaches a subscription after the connection drops', async () => {
     const exchange = `${prefix}broadcast`;
-    const buses = [0, 1].map(() => new EventBus({ url: amqpUrl, exchange, logger }));
+    const buses = [0, 1].map(() => new EventBus({ url: amqpUrl, exchange, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS }));
     const got: string[][] = [[], []];
     const attached = [0, 0];
     try {
@@ -142,7 +142,7 @@ describe('EventBus against a real RabbitMQ', () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
-    const consumer = new EventBus({ url: amqpUrl, exchange: `${prefix}events`, logger });
+    const consumer = new EventBus({ url: amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     const seen: Array<{ id: string; attempt: number }> = [];
     try {
       await consumer.start();
@@ -172,7 +172,7 @@ describe('EventBus against a real RabbitMQ', () => {
   });
 
   it('refuses to publish when not connected', async () => {
-    const offline = new EventBus({ url: amqpUrl, exchange: `${prefix}events`, logger });
+    const offline = new EventBus({ url: amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await expect(offline.publish(envelope('payment.created'))).rejects.toThrow(/not connected/);
   });
 });

@@ -1,6 +1,6 @@
 import { MongoClient, type Collection, type Document } from 'mongodb';
 import pino from 'pino';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '../testing';
+import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '../testing';
 import { EventBus, type EventEnvelope } from '../bus';
 import { newId } from '../ids';
 import { ServiceMetrics } from '../metrics';
@@ -34,7 +34,7 @@ describe('OutboxRelay against the real store and broker', () => {
     mongo = await MongoClient.connect(mongoUrl);
     collection = mongo.db(`${prefix}db`).collection('things');
     exchange = `${prefix}events`;
-    bus = new EventBus({ url: infra.amqpUrl, exchange, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await bus.start();
     await bus.consume({ queue: `${prefix}probe`, patterns: ['thing.*'] }, async (e) => {
       received.push(e);
@@ -113,7 +113,7 @@ describe('OutboxRelay against the real store and broker', () => {
 
   it('leaves events in place while the broker is unreachable and the sweeper publishes them later', async () => {
     const infra = await ensureTestInfra();
-    const downBus = new EventBus({ url: 'amqp://guest:guest@127.0.0.1:1', exchange, logger });
+    const downBus = new EventBus({ url: 'amqp://guest:guest@127.0.0.1:1', exchange, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     const downRelay = new OutboxRelay({ bus: downBus, logger });
     await downRelay.watch(collection);
     const e2 = event('thing.updated', { id: 'thing_2' });

@@ -14,6 +14,12 @@ const INFRA_SCRIPT = path.join(REPO_ROOT, 'tools/infra/infra.sh');
 const DOCKER_PROBE_MS = 2_000;
 const CONTAINER_STARTUP_MS = 120_000;
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+/**
+ * `queueExpiresMs` for the event buses of tests: the broker drops their consumers' quorum queues an
+ * hour after their last use, so test runs leave none behind on the shared broker (docs/rabbitmq.md).
+ * An hour outlasts any spec file (a `.retry` or `.dlq` queue counts as unused from its declaration).
+ */
+export const TEST_QUEUES_EXPIRE_MS = 60 * 60 * 1000;
 /** The tests' own store: in memory (faster scans, nothing to keep), apart from `npm start`'s. */
 export const TEST_STORE_ENV = { STORE_BACKEND: 'memory', STORE_PORT: '27018' } as const;
 

@@ -1,6 +1,6 @@
 import { accounts, API_KEYS_CHANGED, common } from '@orquestra/contracts';
 import { AppError, EventBus } from '@orquestra/platform';
-import { ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import pino from 'pino';
 import { TEST_KEY } from '../testing/fixtures';
 import { ApiKeyResolver } from './api-key.resolver';
@@ -26,7 +26,7 @@ describe('revoked API keys across gateway replicas (real broker)', () => {
   const replicas: Array<{ bus: EventBus; resolver: ApiKeyResolver; signals: KeyRevocations }> = [];
 
   async function replica(): Promise<(typeof replicas)[number]> {
-    const bus = new EventBus({ url: amqpUrl, exchange, logger });
+    const bus = new EventBus({ url: amqpUrl, exchange, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     const signals = subscribeKeyRevocations(bus, logger);
     startBusInBackground(bus, logger);
     const resolver = new ApiKeyResolver({ accounts: { authenticateKey }, logger }, { ttlMs: 600_000, maxEntries: 100, trusted: () => signals.live });
@@ -44,7 +44,7 @@ describe('revoked API keys across gateway replicas (real broker)', () => {
   beforeAll(async () => {
     amqpUrl = (await ensureTestInfra()).amqpUrl;
     exchange = `${uniqueDbPrefix('keysignals')}events`;
-    accountsBus = new EventBus({ url: amqpUrl, exchange, logger });
+    accountsBus = new EventBus({ url: amqpUrl, exchange, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await accountsBus.start();
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { WEBHOOK_ENDPOINTS_CHANGED } from '@orquestra/contracts';
 import { connectDatabase, ensureIndexes, EventBus, InvalidatingCache, OutboxRelay, SecretBox } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, eventually, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, eventually, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerWebhookEndpointModel, type WebhookEndpointDoc } from './webhook-endpoint.model';
@@ -34,7 +34,7 @@ describe('the enabled-endpoints cache across replicas (real store and broker)', 
           if (command === 'find' && collection === 'webhook_endpoints') finds.push(command);
         },
       });
-      const bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+      const bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
       await bus.start();
       const store = new WebhookEndpointStore(registerWebhookEndpointModel(db), box, new OutboxRelay({ bus, logger }), 86_400_000);
       await ensureIndexes(db);

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connectDatabase, ensureIndexes, EventBus, newId, OutboxRelay, SecretBox, type EventEnvelope } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerEventModel, type EventDoc, type EventModel } from '../db/event.model';
@@ -82,7 +82,7 @@ describe('webhook deliveries against the real store and broker', () => {
     const infra = await ensureTestInfra();
     const prefix = uniqueDbPrefix('webhooks');
     db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}notifications`, logger });
-    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await bus.start();
     await bus.consume({ queue: 'probe', patterns: ['webhook_endpoint.*'] }, async (event) => void busEvents.push(event));
     events = registerEventModel(db);

@@ -1,5 +1,5 @@
 import { EventBus, connectDatabase, ensureIndexes, newId, type EventEnvelope } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerPaymentModel, type PaymentModel } from '../db/payment.model';
@@ -80,7 +80,7 @@ describe('analytics buckets against the real store and RabbitMQ', () => {
     await ensureIndexes(db);
     ledger = new AnalyticsLedger({ buckets, contributions });
     overview = new AnalyticsOverview(buckets);
-    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await bus.start();
     await startAnalyticsConsumer(bus, ledger, logger);
   });

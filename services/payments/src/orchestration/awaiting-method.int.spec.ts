@@ -1,6 +1,6 @@
 import { common, providers as providersContract, type payments, type routing } from '@orquestra/contracts';
 import { AppError, connectDatabase, ensureIndexes, EventBus, OutboxRelay, type EventEnvelope, type RpcClient } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerFailedCreationModel } from '../db/failed-creation.model';
@@ -102,7 +102,7 @@ describe('payments awaiting the buyer method (real store)', () => {
     const infra = await ensureTestInfra();
     const prefix = uniqueDbPrefix('paymethod');
     db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}payments`, logger });
-    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await bus.start();
     await bus.consume({ queue: 'probe', patterns: ['payment.*'] }, async (event) => void published.push(event));
     const outbox = new OutboxRelay({ bus, logger });

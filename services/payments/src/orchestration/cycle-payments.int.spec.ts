@@ -1,6 +1,6 @@
 import { common, PROVIDER_CYCLE_CHARGE_UPDATED, providers as providersContract, type payments, type ProviderCycleChargeUpdated } from '@orquestra/contracts';
 import { connectDatabase, ensureIndexes, EventBus, GrpcStatus, newId, OutboxRelay, RpcError, type EventEnvelope, type RpcClient } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerCustomerModel } from '../db/customer.model';
@@ -136,7 +136,7 @@ describe('cycle payments (real store and broker)', () => {
     const infra = await ensureTestInfra();
     const prefix = uniqueDbPrefix('paycycles');
     db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}payments`, logger });
-    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await bus.start();
     await bus.consume({ queue: `${prefix}probe`, patterns: ['payment.*', 'refund.*'] }, async (event) => void published.push(event));
     const outbox = new OutboxRelay({ bus, logger });

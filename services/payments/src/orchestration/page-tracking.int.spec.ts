@@ -1,5 +1,5 @@
 import { AppError, connectDatabase, ensureIndexes, EventBus, OutboxRelay, type EventEnvelope } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerFailedCreationModel } from '../db/failed-creation.model';
@@ -39,7 +39,7 @@ describe('payment page tracking (real store)', () => {
     const infra = await ensureTestInfra();
     const prefix = uniqueDbPrefix('paytrack');
     db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}payments`, logger });
-    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await bus.start();
     await bus.consume({ queue: `${prefix}probe`, patterns: ['payment.*'] }, async (event) => void published.push(event));
     model = registerPaymentModel(db);

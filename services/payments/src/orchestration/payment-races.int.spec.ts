@@ -1,6 +1,6 @@
 import { common, providers as providersContract, type payments, type payouts as payoutsContract, type ProviderChargeUpdated, type routing } from '@orquestra/contracts';
 import { AppError, connectDatabase, ensureIndexes, EventBus, OutboxRelay, type EventEnvelope, type RpcClient } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerFailedCreationModel } from '../db/failed-creation.model';
@@ -122,7 +122,7 @@ describe('payments under concurrent writers (real store)', () => {
     const infra = await ensureTestInfra();
     const prefix = uniqueDbPrefix('payraces');
     db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}payments`, logger });
-    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await bus.start();
     await bus.consume({ queue: `${prefix}probe`, patterns: ['payment.*', 'refund.*'] }, async (event) => void published.push(event));
     const outbox = new OutboxRelay({ bus, logger });

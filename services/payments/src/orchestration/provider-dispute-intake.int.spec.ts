@@ -1,6 +1,6 @@
 import { common, PROVIDER_DISPUTE_UPDATED, type providers as providersContract, type ProviderDisputeUpdated } from '@orquestra/contracts';
 import { AppError, connectDatabase, ensureIndexes, EventBus, newId, OutboxRelay, type EventEnvelope, type RpcClient } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerDisputeModel, type DisputeDoc } from '../db/dispute.model';
@@ -72,7 +72,7 @@ describe('provider disputes in payments (real store and broker)', () => {
     const infra = await ensureTestInfra();
     const prefix = uniqueDbPrefix('provdisp');
     db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}payments`, logger });
-    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await bus.start();
     await bus.consume({ queue: `${prefix}probe`, patterns: ['dispute.*', 'refund.*', 'payment.*'] }, async (event) => void published.push(event));
     const outbox = new OutboxRelay({ bus, logger });

@@ -1,7 +1,7 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { common, providers as providersContract, reconciliationRunObjectSchema } from '@orquestra/contracts';
 import { AppError, connectDatabase, ensureIndexes, EventBus, newId, OutboxRelay, RpcError, type EventEnvelope, type RpcClient } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerFailedCreationModel } from '../db/failed-creation.model';
@@ -156,7 +156,7 @@ describe('reconciliation runs against the real store and broker', () => {
     const infra = await ensureTestInfra();
     const prefix = uniqueDbPrefix('recon');
     db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}payments`, logger });
-    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await bus.start();
     await bus.consume({ queue: `${prefix}probe`, patterns: ['reconciliation_run.*'] }, async (event) => void published.push(event));
     outbox = new OutboxRelay({ bus, logger });

@@ -1,6 +1,6 @@
 import { accounts, common, providers } from '@orquestra/contracts';
 import { AppError, connectDatabase, createRpcClient, ensureIndexes, EventBus, GrpcServer, OutboxRelay, type EventEnvelope, type Handlers } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { DailyLimit } from '../db/daily-limit';
@@ -124,7 +124,7 @@ describe('payouts against the real store and broker', () => {
     const prefix = uniqueDbPrefix('payouts');
     const logger = pino({ level: 'silent' });
     db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}payouts`, logger });
-    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await bus.start();
     await bus.consume({ queue: `${prefix}probe`, patterns: ['payout.*'] }, async (event) => void published.push(event));
     server = new GrpcServer(logger);

@@ -1,6 +1,6 @@
 import { common, payouts, providers } from '@orquestra/contracts';
 import { AppError, connectDatabase, createRpcClient, ensureIndexes, EventBus, GrpcServer, OutboxRelay, type EventEnvelope, type Handlers } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, eventuallyExpect, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, eventuallyExpect, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerSubaccountModel, type SubaccountModel } from '../db/subaccount.model';
@@ -72,7 +72,7 @@ describe('subaccounts against the real store and broker', () => {
     const prefix = uniqueDbPrefix('subaccounts');
     const logger = pino({ level: 'silent' });
     db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}payouts`, logger });
-    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await bus.start();
     await bus.consume({ queue: `${prefix}probe`, patterns: ['subaccount.*'] }, async (event) => void published.push(event));
     server = new GrpcServer(logger);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connectDatabase, ensureIndexes, EventBus } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, eventually, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, eventually, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { ProviderError } from '../adapters/provider-adapter';
@@ -37,7 +37,7 @@ describe('circuit breakers shared across providers replicas (real store and brok
 
   async function replica(name: string, options: { subscribe?: boolean; syncMs?: number } = {}): Promise<Replica> {
     const db = await connectDatabase({ url: mongoUrl, dbName: `${prefix}providers`, logger });
-    const bus = new EventBus({ url: amqpUrl, exchange: `${prefix}events`, logger });
+    const bus = new EventBus({ url: amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     const model = registerBreakerStateModel(db);
     await ensureIndexes(db);
     const breakers = new BreakerRegistry({ errorThresholdPercentage: 50, volumeThreshold: 5, resetTimeout: RESET_MS, consecutiveFailures: 3 }, logger);

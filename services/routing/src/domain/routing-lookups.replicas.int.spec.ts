@@ -1,6 +1,6 @@
 import { common, PROVIDER_ACCOUNTS_CHANGED, providers } from '@orquestra/contracts';
 import { connectDatabase, createRpcClient, ensureIndexes, EventBus, GrpcServer, type Handlers } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, eventually, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, eventually, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerRoutingRuleModel, registerRuleOrderModel } from '../db/routing-rule.model';
@@ -39,11 +39,11 @@ describe('routing lookups across replicas (real store and broker)', () => {
     } as unknown as Handlers<typeof providers.ProvidersServiceService>);
     const port = await server.listen('127.0.0.1:0');
     server.setServing(true);
-    providersSide = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    providersSide = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await providersSide.start();
     for (let i = 0; i < 2; i += 1) {
       const db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}routing`, logger });
-      const bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+      const bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
       await bus.start();
       const providersClient = createRpcClient(providers.ProvidersServiceService, `127.0.0.1:${port}`, { deadlineMs: 5_000 });
       clients.push(providersClient);

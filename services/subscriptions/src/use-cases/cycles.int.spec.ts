@@ -1,6 +1,6 @@
 import { payments, providers } from '@orquestra/contracts';
 import { AppError, connectDatabase, createRpcClient, ensureIndexes, EventBus, GrpcServer, OutboxRelay, type EventEnvelope, type Handlers } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerCycleModel, type CycleModel } from '../db/cycle.model';
@@ -146,7 +146,7 @@ describe('cycles against the real store and broker', () => {
     const infra = await ensureTestInfra();
     const prefix = uniqueDbPrefix('cycles');
     db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}subscriptions`, logger });
-    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await bus.start();
     await bus.consume({ queue: `${prefix}probe`, patterns: ['subscription.*'] }, async (event) => void published.push(event));
     server = new GrpcServer(logger);

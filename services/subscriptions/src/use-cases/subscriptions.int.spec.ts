@@ -1,6 +1,6 @@
 import { common, customers, providers } from '@orquestra/contracts';
 import { AppError, connectDatabase, createRpcClient, ensureIndexes, EventBus, GrpcServer, OutboxRelay, type EventEnvelope, type Handlers, type RpcClient } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerIdempotencyRecordModel, type IdempotencyRecordModel } from '../db/idempotency-record.model';
@@ -127,7 +127,7 @@ describe('subscriptions against the real store and broker', () => {
     const prefix = uniqueDbPrefix('subscriptions');
     const logger = pino({ level: 'silent' });
     db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}subscriptions`, logger });
-    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await bus.start();
     await bus.consume({ queue: `${prefix}probe`, patterns: ['subscription.*'] }, async (event) => void published.push(event));
     server = new GrpcServer(logger);

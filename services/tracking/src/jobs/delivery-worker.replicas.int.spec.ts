@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createUtmifyEmulator, type UtmifyEmulator } from '@orquestra/emulators';
 import { connectDatabase, ensureIndexes, EventBus, OutboxRelay, SecretBox } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, eventuallyExpect, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, eventuallyExpect, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerDeliveryModel } from '../db/delivery.model';
@@ -42,7 +42,7 @@ describe('ad-tool deliveries with two replicas (real store, broker and HTTP)', (
           if (command !== 'find' && command !== 'aggregate') writes.push(`${command} ${collection}`);
         },
       });
-      const bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+      const bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
       await bus.start();
       const outbox = new OutboxRelay({ bus, logger, sweepIntervalMs: 200, sweepMinAgeMs: 200 });
       const module = createTrackingModule({
@@ -61,7 +61,7 @@ describe('ad-tool deliveries with two replicas (real store, broker and HTTP)', (
       outbox.start();
       replicas.push({ db, bus, module, outbox, writes });
     }
-    publisher = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    publisher = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await publisher.start();
   });
 

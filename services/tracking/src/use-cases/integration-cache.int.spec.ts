@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connectDatabase, ensureIndexes, EventBus, OutboxRelay, SecretBox } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, eventually, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, eventually, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { createAdTools } from '../tools/registry';
@@ -28,7 +28,7 @@ describe('the enabled-integrations cache across replicas (real store and broker)
     for (let i = 0; i < 2; i++) {
       const commands: string[] = [];
       const db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}tracking`, logger, onCommand: (command, collection) => commands.push(`${command} ${collection}`) });
-      const bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+      const bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
       await bus.start();
       const module = createTrackingModule({
         db,

@@ -1,6 +1,6 @@
 import { common, tracking } from '@orquestra/contracts';
 import { connectDatabase, createRpcClient, ensureIndexes, EventBus, GrpcServer, newId, OutboxRelay, SecretBox, type EventEnvelope, type RpcClient } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import pino, { type Logger } from 'pino';
@@ -29,7 +29,7 @@ export async function startHarness(label: string, urls: AdToolUrls, options: { r
   const prefix = uniqueDbPrefix(label);
   const logger = options.logger ?? pino({ level: 'silent' });
   const db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}tracking`, logger });
-  const bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+  const bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
   await bus.start();
   const published: EventEnvelope[] = [];
   await bus.consume({ queue: `${prefix}probe`, patterns: ['integration.*'] }, async (event) => void published.push(event));

@@ -1,6 +1,6 @@
 import { common, vault } from '@orquestra/contracts';
 import { connectDatabase, createRpcClient, ensureIndexes, EventBus, GrpcServer, OutboxRelay, REDACT_PATHS, SecretBox } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, eventually, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, eventually, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
@@ -36,7 +36,7 @@ describe('vault logs keep no card data', () => {
     const infra = await ensureTestInfra();
     const prefix = uniqueDbPrefix('vault_logs');
     const db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}vault`, logger });
-    const bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    const bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await bus.start();
     const cards = registerCardModel(db);
     const tokens = registerCardTokenModel(db);

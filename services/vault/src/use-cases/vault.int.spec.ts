@@ -1,6 +1,6 @@
 import { common, vault } from '@orquestra/contracts';
 import { AppError, connectDatabase, createRpcClient, ensureIndexes, EventBus, GrpcServer, OutboxRelay, SecretBox, type EventEnvelope, type RpcClient } from '@orquestra/platform';
-import { dropTestDatabase, ensureTestInfra, eventuallyExpect, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { dropTestDatabase, ensureTestInfra, eventuallyExpect, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
 import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
@@ -46,7 +46,7 @@ describe('vault against the real store and broker', () => {
     const prefix = uniqueDbPrefix('vault');
     const logger = pino({ level: 'silent' });
     db = await connectDatabase({ url: infra.mongoUrl, dbName: `${prefix}vault`, logger });
-    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger });
+    bus = new EventBus({ url: infra.amqpUrl, exchange: `${prefix}events`, logger, queueExpiresMs: TEST_QUEUES_EXPIRE_MS });
     await bus.start();
     await bus.consume({ queue: `${prefix}probe`, patterns: ['card.*'] }, async (event) => void published.push(event));
     const configModel = registerCardsConfigModel(db);
