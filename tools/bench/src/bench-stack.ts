@@ -43,6 +43,9 @@ export async function startBenchStack(options: {
     logLevel: 'warn',
     readyTimeoutMs: 180_000,
     replicas: parseReplicas(options.replicas),
+    // A throwaway stack: the broker drops its quorum queues six hours after their last use
+    // (dropBenchData deletes the exchange only; docs/rabbitmq.md).
+    shared: { EVENT_QUEUES_EXPIRE_MS: String(6 * 60 * 60 * 1000) },
   });
   options.onStarted(stack);
   const seed = await seedStack({
