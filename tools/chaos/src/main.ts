@@ -238,7 +238,7 @@ async function main(): Promise<number> {
       dead,
       failedTryList: load.tries
         .filter((t) => !t.ok)
-        .map((t) => ({ at: new Date(t.start).toISOString(), ms: t.end - t.start, outcome: t.outcome, fault: windows.find((w) => t.end >= w.at && t.start < w.until)?.name ?? '' })),
+        .map((t) => ({ at: new Date(t.start).toISOString(), ms: t.end - t.start, outcome: t.outcome, fault: windows.find((w) => t.end >= w.at && t.end < w.until)?.name ?? '' })),
     };
     const outDir = path.join(REPO_ROOT, '.local', 'chaos');
     mkdirSync(outDir, { recursive: true });
