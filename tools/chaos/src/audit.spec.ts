@@ -1,21 +1,36 @@
 import { chargeAudit, efiTxid, eventAudit, faultFigures, type RequestRecord, type TryRecord } from './audit';
 
-const attempt = (start: number, end: number, ok: boolean, outcome = ok ? '201' : '502'): TryRecord => ({ start, end, ok, outcome });
+const attempt = (start: number, end: number, ok: boolean, request = `r${start}`, outcome = ok ? '201' : '502'): TryRecord => ({ start, end, ok, outcome, request });
 const request = (start: number, end: number, ok: boolean): RequestRecord => ({ start, end, ok, tries: 1, idempotencyKey: `k${start}` });
 
 describe('faultFigures', () => {
-  const fault = { name: 'kill payments-2', at: 1_000, repairedAt: 6_000, until: 11_000 };
+  const faults = [
+    { name: 'kill payments-2', at: 1_000, repairedAt: 6_000, until: 11_000 },
+    { name: 'kill providers-2', at: 11_000, repairedAt: 16_000, until: 21_000 },
+  ];
 
-  it('counts the failed tries of the window and times the recovery to the last of them', () => {
-    const tries = [attempt(500, 900, false), attempt(990, 1_020, false), attempt(1_200, 1_900, false), attempt(2_000, 2_100, true), attempt(10_000, 12_100, false)];
-    const figures = faultFigures(fault, tries, [request(990, 2_100, true), request(3_000, 3_100, false), request(9_000, 11_500, false)]);
-    // The try that ended before the fault, and the one that ended after the next fault's injection
-    // (though it started in this window), are another fault's.
-    expect(figures).toEqual({ name: 'kill payments-2', failedTries: 2, failedTriesStartedAfter: 1, clientErrors: 1, requests: 2, recoveryMs: 900 });
+  it('counts the failed tries of each fault and times the recovery to the last of them', () => {
+    const tries = [
+      attempt(500, 900, false), // before any fault
+      attempt(990, 1_020, false), // in flight at the first fault
+      attempt(1_200, 1_900, false),
+      attempt(2_000, 2_100, true),
+      attempt(10_500, 11_600, false), // failed after the second fault's injection: the second's
+    ];
+    const requests = [request(990, 2_100, true), request(3_000, 3_100, false), request(9_000, 11_500, false)];
+    expect(faultFigures(faults, 0, tries, requests)).toEqual({ name: 'kill payments-2', failedTries: 2, failedTriesStartedAfter: 1, clientErrors: 1, requests: 2, recoveryMs: 900 });
+    expect(faultFigures(faults, 1, tries, requests)).toMatchObject({ failedTries: 1, failedTriesStartedAfter: 0, recoveryMs: 600 });
+  });
+
+  it('blames every failed repeat of a create on the fault of its first failure, however long the repeats wait', () => {
+    // The first try dies with payments-2; its repeats wait behind the dead create's key into the next window.
+    const tries = [attempt(900, 1_500, false, 'k1'), attempt(1_700, 16_700, false, 'k1'), attempt(17_000, 17_200, true, 'k1')];
+    expect(faultFigures(faults, 0, tries, [])).toMatchObject({ failedTries: 2, recoveryMs: 15_700 });
+    expect(faultFigures(faults, 1, tries, [])).toMatchObject({ failedTries: 0, recoveryMs: 0 });
   });
 
   it('reports no recovery time when nothing failed', () => {
-    expect(faultFigures(fault, [attempt(1_100, 1_200, true)], []).recoveryMs).toBe(0);
+    expect(faultFigures(faults, 0, [attempt(1_100, 1_200, true)], []).recoveryMs).toBe(0);
   });
 });
 

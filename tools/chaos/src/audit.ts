@@ -13,6 +13,8 @@ export interface TryRecord {
   ok: boolean;
   /** The HTTP status, or the transport error's code. */
   outcome: string;
+  /** The create it belongs to (its Idempotency-Key). */
+  request: string;
 }
 
 /** One `payments.create` as the merchant's code saw it, after the SDK's retries. */
@@ -49,16 +51,38 @@ export interface FaultFigures {
 }
 
 /**
- * The figures of one fault. `inFlightGraceMs`: a try sent just before the fault that reached the
- * process as it died counts as in flight (the client's clock and the kill are a few ms apart).
+ * Which fault each failed try belongs to: a create's failed tries all belong to the last fault
+ * injected before its first failure ended (a repeat that waits behind the first, maybe for long,
+ * is the same fault's doing). Returns the fault index per failed try (-1: before any fault).
  */
-export function faultFigures(fault: FaultWindow, tries: TryRecord[], requests: RequestRecord[], inFlightGraceMs = 50): FaultFigures {
-  // Each try and request belongs to the fault before its end: it ended (failed or not) between
-  // this fault's injection and the next one's (`until`), so a slow try is counted once.
-  const inWindow = (t: { start: number; end: number }) => t.end >= fault.at && t.end < fault.until;
-  const failed = tries.filter((t) => !t.ok && inWindow(t));
+export function blame(faults: FaultWindow[], tries: TryRecord[]): Map<TryRecord, number> {
+  const firstFailureEnd = new Map<string, number>();
+  for (const t of tries) if (!t.ok && !firstFailureEnd.has(t.request)) firstFailureEnd.set(t.request, t.end);
+  const owner = new Map<TryRecord, number>();
+  for (const t of tries) {
+    if (t.ok) continue;
+    const first = firstFailureEnd.get(t.request) ?? t.end;
+    let index = -1;
+    faults.forEach((fault, i) => {
+      if (fault.at <= first) index = i;
+    });
+    owner.set(t, index);
+  }
+  return owner;
+}
+
+/**
+ * The figures of one fault (`index` in `faults`). `inFlightGraceMs`: a try sent just before the
+ * fault that reached the process as it died counts as in flight (the client's clock and the kill
+ * are a few ms apart). Requests count in the window where they ended.
+ */
+export function faultFigures(faults: FaultWindow[], index: number, tries: TryRecord[], requests: RequestRecord[], inFlightGraceMs = 50): FaultFigures {
+  const fault = faults[index];
+  if (!fault) throw new Error(`no fault ${index}`);
+  const owner = blame(faults, tries);
+  const failed = tries.filter((t) => owner.get(t) === index);
   const lastFailure = failed.reduce((last, t) => Math.max(last, t.end), fault.at);
-  const windowRequests = requests.filter(inWindow);
+  const windowRequests = requests.filter((r) => r.end >= fault.at && r.end < fault.until);
   return {
     name: fault.name,
     failedTries: failed.length,

@@ -4,6 +4,7 @@
  * way a merchant's code should call the API. The SDK's fetch is wrapped to record every try, so the
  * report tells the tries that failed (absorbed by a retry or not) from what the merchant's code saw.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { Orquestra, OrquestraError } from '@orquestra/node';
 import type { RequestRecord, TryRecord } from './audit';
@@ -26,26 +27,30 @@ export function startLoad(options: { baseUrl: string; apiKey: string; lanes: num
   const tries: TryRecord[] = [];
   const requests: RequestRecord[] = [];
   const payments: CreatedPayment[] = [];
+  // Which create a try belongs to (the SDK's fetch does not say): set around each create.
+  const current = new AsyncLocalStorage<string>();
   const recordingFetch: typeof fetch = async (input, init) => {
     const start = Date.now();
+    const request = current.getStore() ?? '';
     try {
       const response = await fetch(input, init);
       const ok = response.status < 500 && response.status !== 429;
-      tries.push({ start, end: Date.now(), ok, outcome: String(response.status) });
+      tries.push({ start, end: Date.now(), ok, outcome: String(response.status), request });
       return response;
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause;
-      tries.push({ start, end: Date.now(), ok: false, outcome: cause?.code ?? (error as Error).name });
+      tries.push({ start, end: Date.now(), ok: false, outcome: cause?.code ?? (error as Error).name, request });
       throw error;
     }
   };
-  // The SDK's defaults but one more retry and a shorter per-try timeout than its 30 s: a try held
-  // by a process that was killed, or by a hanging provider, is given up on and retried sooner.
+  // The SDK's retry budget (by default 3 tries of up to 30 s, about 90 s) cut into shorter tries:
+  // 6 tries of up to 15 s, so a try held by a process that was killed is given up on and
+  // repeated sooner, and the report sees each one.
   const client = new Orquestra({
     apiKey: options.apiKey,
     baseUrl: options.baseUrl,
     timeoutMs: 15_000,
-    retry: { maxRetries: 3, initialDelayMs: 250, maxDelayMs: 2_000 },
+    retry: { maxRetries: 5, initialDelayMs: 250, maxDelayMs: 2_000 },
     fetch: recordingFetch,
   });
   let running = true;
@@ -57,10 +62,10 @@ export function startLoad(options: { baseUrl: string; apiKey: string; lanes: num
       const start = Date.now();
       const triesBefore = tries.length;
       try {
-        const payment = await client.payments.create(
+        const payment = await current.run(idempotencyKey, () => client.payments.create(
           { method: 'pix', amount: 1_000 + (sequence % 500), description: 'Pedido de teste (chaos)', customer: { name: 'Maria Silva', email: 'maria@example.com' } },
           { idempotencyKey },
-        );
+        ));
         requests.push({ start, end: Date.now(), ok: true, tries: tries.length - triesBefore, idempotencyKey, paymentId: payment.id });
         payments.push({ id: payment.id, provider_payment_id: payment.provider_payment_id ?? '', provider_account_id: payment.provider_account_id ?? '' });
       } catch (error) {

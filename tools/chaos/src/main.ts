@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chargeAudit, eventAudit, faultFigures, type EmulatorCharge, type FaultFigures, type FaultWindow } from './audit';
+import { blame, chargeAudit, eventAudit, faultFigures, type EmulatorCharge, type FaultFigures, type FaultWindow } from './audit';
 import { hangAccount, killReplica, restartBroker, restartStore, type Fault } from './faults';
 import { startLoad } from './load';
 import { startReceiver } from './receiver';
@@ -214,7 +214,8 @@ async function main(): Promise<number> {
 
     // Every process must still run: a replica that died on its own (not one the run killed and restarted) is a finding.
     const dead = stack.processes.exited().map((p) => `${p.name} (${p.child.signalCode ?? `exit ${p.child.exitCode}`})`);
-    const figures: FaultFigures[] = windows.map((w) => faultFigures(w, load.tries, load.requests));
+    const figures: FaultFigures[] = windows.map((_w, i) => faultFigures(windows, i, load.tries, load.requests));
+    const owner = blame(windows, load.tries);
     const errorsByCode: Record<string, number> = {};
     for (const r of load.requests) if (!r.ok) errorsByCode[r.error ?? 'unknown'] = (errorsByCode[r.error ?? 'unknown'] ?? 0) + 1;
     const report: ChaosReport = {
@@ -238,7 +239,7 @@ async function main(): Promise<number> {
       dead,
       failedTryList: load.tries
         .filter((t) => !t.ok)
-        .map((t) => ({ at: new Date(t.start).toISOString(), ms: t.end - t.start, outcome: t.outcome, fault: windows.find((w) => t.end >= w.at && t.end < w.until)?.name ?? '' })),
+        .map((t) => ({ at: new Date(t.start).toISOString(), ms: t.end - t.start, outcome: t.outcome, fault: windows[owner.get(t) ?? -1]?.name ?? '' })),
     };
     const outDir = path.join(REPO_ROOT, '.local', 'chaos');
     mkdirSync(outDir, { recursive: true });
