@@ -218,7 +218,7 @@ describe('GET /v1/analytics/overview', () => {
       const marker = await create({ method: 'pix', amount: 1_234, provider_account_id: asaasAccount });
       const withMarker = figuresOf([...made, marker]);
       await overviewWith(withMarker);
-      const queue = `${exchange}.payments.analytics`;
+      const queue = `${exchange}.payments.analytics.quorum`; // EventBus.queueName: consumers' queues are quorum queues
       await eventually(async () => ((await channel.checkQueue(queue)).messageCount === 0 ? true : undefined), `${queue} to drain`, 15_000);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       const after = await overview();
