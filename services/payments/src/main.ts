@@ -52,6 +52,9 @@ import { startAnalyticsConsumer } from './analytics/analytics.consumer';
 import { AnalyticsOverview } from './analytics/overview';
 import { rebuildAnalyticsCommand } from './analytics/rebuild.command';
 
+/** The lease of a payment creation's Idempotency-Key (renewed by its owner every third of it). */
+const CREATE_KEY_LEASE_MS = 8_000;
+
 if (process.argv[2] === 'rebuild-analytics') {
   // `node main.js rebuild-analytics [--merchant <id>]` (npm run analytics:rebuild): recomputes the
   // analytics buckets from the payments (docs/analytics.md), then exits.
@@ -89,7 +92,9 @@ if (process.argv[2] === 'rebuild-analytics') {
     const store = new PaymentStore(paymentModel, failedCreations, outbox, links, { customers, metrics: new PaymentMetrics(metrics.registry) });
     await outbox.watch(store.collection);
     await outbox.watch(failedCreations.collection);
-    const idempotency = new IdempotencyGuard(idempotencyRecords, config.IDEMPOTENCY_TTL_HOURS * 3_600_000, 60_000);
+    // A short lease its owner renews while it works: a create whose process died is resumed under
+    // its own payment id (the same provider idempotency key finds its charge) within seconds.
+    const idempotency = new IdempotencyGuard(idempotencyRecords, config.IDEMPOTENCY_TTL_HOURS * 3_600_000, CREATE_KEY_LEASE_MS, { resumeAbandoned: true });
     const purge = setInterval(() => void idempotency.purgeExpired().catch(() => undefined), 10 * 60_000);
     purge.unref();
     onShutdown(() => clearInterval(purge));

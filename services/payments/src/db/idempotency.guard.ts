@@ -2,12 +2,23 @@ import { AppError, isDuplicateKeyError, isErrorCode } from '@orquestra/platform'
 import type { IdempotencyRecordDoc, IdempotencyRecordModel } from './idempotency-record.model';
 
 /**
- * `owner`: this request creates the payment, under `paymentId` — the id it brought, or, once a
- * create under this key ended uncertain (provider_timeout), the earlier id again: the charge of
- * that attempt may exist, and only the same payment id (hence the same provider idempotency key)
- * finds it instead of charging a second time.
+ * `owner`: this request creates the payment, under `paymentId` — the id it brought, or the earlier
+ * id again (`resumed`) once a create under this key ended uncertain (provider_timeout) or its owner
+ * died holding it (with `resumeAbandoned`): the charge of that attempt may exist, and only the same
+ * payment id (hence the same provider idempotency key) finds it instead of charging a second time;
+ * a resumed owner also finds the payment itself if the dead owner stored it.
  */
-export type ClaimResult = { kind: 'owner'; paymentId: string } | { kind: 'replay'; paymentId: string };
+export type ClaimResult = { kind: 'owner'; paymentId: string; resumed: boolean } | { kind: 'replay'; paymentId: string };
+
+export interface IdempotencyGuardOptions {
+  /**
+   * An owner that died holding the key (its lease ended with the record still in progress) is
+   * resumed under its own id instead of replaced by a new one. Payment creation sets it (its
+   * owners renew their lease while they work, see `holdLease`); refunds keep a lease longer than
+   * any refund request and a new id.
+   */
+  resumeAbandoned?: boolean;
+}
 
 const POLL_MS = 50;
 
@@ -23,6 +34,7 @@ export class IdempotencyGuard {
     private readonly records: IdempotencyRecordModel,
     private readonly ttlMs: number,
     private readonly leaseMs: number,
+    private readonly options: IdempotencyGuardOptions = {},
   ) {}
 
   static recordId(merchantId: string, mode: string, key: string): string {
@@ -45,7 +57,7 @@ export class IdempotencyGuard {
           created_at: now,
           lease_until: new Date(now.getTime() + this.leaseMs),
         });
-        return { kind: 'owner', paymentId };
+        return { kind: 'owner', paymentId, resumed: false };
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
       }
@@ -61,7 +73,8 @@ export class IdempotencyGuard {
       if (expired || existing.state === 'failed' || abandoned) {
         // Take over by one conditional write on the record exactly as read (its state, owner and
         // lease): of several takers only one matches it, the others look again.
-        const ownerId = !expired && existing.uncertain ? existing.payment_id : paymentId;
+        const resumed = !expired && (existing.uncertain === true || (abandoned && this.options.resumeAbandoned === true));
+        const ownerId = resumed ? existing.payment_id : paymentId;
         const taken = await this.records.updateOne(
           { _id: recordId, state: existing.state, payment_id: existing.payment_id, lease_until: existing.lease_until },
           {
@@ -77,13 +90,28 @@ export class IdempotencyGuard {
             },
           },
         );
-        if (taken.matchedCount === 1) return { kind: 'owner', paymentId: ownerId };
+        if (taken.matchedCount === 1) return { kind: 'owner', paymentId: ownerId, resumed };
         continue;
       }
       if (Date.now() > waitUntil) throw new AppError('idempotency_in_progress', { param: 'Idempotency-Key' });
       waitedOnOwner = true;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
+  }
+
+  /**
+   * Keeps the owner's lease alive while it works (renewed every third of the lease), so the lease
+   * can be short: a key whose owner died is taken over soon after, never while its owner lives.
+   * Call the answer to stop.
+   */
+  holdLease(recordId: string, paymentId: string): () => void {
+    const timer = setInterval(() => {
+      void this.records
+        .updateOne({ _id: recordId, payment_id: paymentId, state: 'in_progress' }, { $set: { lease_until: new Date(Date.now() + this.leaseMs) } })
+        .catch(() => undefined);
+    }, Math.max(10, Math.floor(this.leaseMs / 3)));
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   async complete(recordId: string, paymentId: string): Promise<void> {

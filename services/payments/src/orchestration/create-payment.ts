@@ -1,5 +1,5 @@
 import { modeName, type common, type payments, type routing } from '@orquestra/contracts';
-import { AppError, newId, type RpcClient } from '@orquestra/platform';
+import { AppError, isDuplicateKeyError, newId, type RpcClient } from '@orquestra/platform';
 import type { Logger } from 'pino';
 import type { PaymentDoc } from '../db/payment.model';
 import type { PaymentStore } from '../db/payment.store';
@@ -59,8 +59,17 @@ export class PaymentCreator {
         return { payment, replayed: true };
       }
       paymentId = claim.paymentId;
+      if (claim.resumed) {
+        // The earlier owner of this key died or timed out: if it stored the payment, that is the answer.
+        const stored = await this.deps.store.findById(paymentId);
+        if (stored) {
+          await this.deps.idempotency.complete(recordId, paymentId);
+          return { payment: stored, replayed: true };
+        }
+      }
     }
 
+    const releaseLease = key ? this.deps.idempotency.holdLease(recordId, paymentId) : () => undefined;
     try {
       // After the key's claim: a retry of a created split payment is its replay, whatever became
       // of its subaccounts since. A refusal creates nothing and releases the key.
@@ -71,9 +80,18 @@ export class PaymentCreator {
       if (key) await this.deps.idempotency.complete(recordId, paymentId);
       return { payment, replayed: false };
     } catch (error) {
+      // An owner presumed dead that was only slow, racing its successor under the same payment id:
+      // the provider found the one charge by its idempotency key, and the first insert won.
+      const stored = key && isDuplicateKeyError(error) ? await this.deps.store.findById(paymentId) : null;
+      if (stored) {
+        await this.deps.idempotency.complete(recordId, paymentId);
+        return { payment: stored, replayed: true };
+      }
       const appError = error instanceof AppError ? error : new AppError('internal', { cause: error });
       if (key) await this.deps.idempotency.fail(recordId, paymentId, appError).catch(() => undefined);
       throw error;
+    } finally {
+      releaseLease();
     }
   }
 

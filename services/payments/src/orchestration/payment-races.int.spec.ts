@@ -4,7 +4,7 @@ import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefi
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerFailedCreationModel } from '../db/failed-creation.model';
-import { registerIdempotencyRecordModel } from '../db/idempotency-record.model';
+import { registerIdempotencyRecordModel, type IdempotencyRecordModel } from '../db/idempotency-record.model';
 import { DueRecords } from '../db/due-records';
 import { registerOrphanChargeModel } from '../db/orphan-charge.model';
 import { registerPaymentModel, type PaymentDoc, type PaymentModel } from '../db/payment.model';
@@ -42,6 +42,7 @@ describe('payments under concurrent writers (real store)', () => {
   let updates: ProviderChargeUpdates;
   let syncs: PaymentSync;
   let refunds: PaymentRefunds;
+  let idempotencyRecords: IdempotencyRecordModel;
   const published: EventEnvelope[] = [];
   const charges: providersContract.CreateChargeRequest[] = [];
   const refundCalls: providersContract.RefundChargeRequest[] = [];
@@ -129,13 +130,13 @@ describe('payments under concurrent writers (real store)', () => {
     const links = new PaymentLinks('http://pay.example.com', 'http://api.example.com');
     paymentModel = registerPaymentModel(db);
     store = new PaymentStore(paymentModel, registerFailedCreationModel(db), outbox, links);
-    const idempotencyRecords = registerIdempotencyRecordModel(db);
+    idempotencyRecords = registerIdempotencyRecordModel(db);
     const orphans = new OrphanCharges(new DueRecords(registerOrphanChargeModel(db)), providersClient, logger);
     await ensureIndexes(db);
     creator = new PaymentCreator({
       store, links, logger, routing: routingClient, methods: new AvailableMethods(routingClient), splits: new PaymentSplits(payoutsClient, catalogClient),
       walker: new ChargeWalker({ routing: routingClient, providers: providersClient, orphans, logger, providerCallDeadlineMs: 5_000 }),
-      idempotency: new IdempotencyGuard(idempotencyRecords, 3_600_000, 60_000),
+      idempotency: new IdempotencyGuard(idempotencyRecords, 3_600_000, 60_000, { resumeAbandoned: true }),
       defaultPixExpiresMinutes: 60, defaultMethodChoiceMinutes: 45,
     });
     refunds = new PaymentRefunds({ store, idempotency: new IdempotencyGuard(idempotencyRecords, 3_600_000, 60_000), providers: providersClient, logger, providerCallDeadlineMs: 5_000 });
@@ -156,6 +157,49 @@ describe('payments under concurrent writers (real store)', () => {
     expect(answers.filter((answer) => !answer.replayed)).toHaveLength(1);
     expect(await paymentModel.countDocuments({ merchant_id: 'acct_races', idempotency_key: 'order-50' })).toBe(1);
     expect(charges.filter((c) => ids.has(c.payment_id))).toHaveLength(1);
+  });
+
+  it('a create whose process died holding its key is resumed under its own payment id: the same provider key, one payment', async () => {
+    // The dead owner: its record in progress with a lease that ended, its charge possibly made.
+    const deadId = 'pay_deadowner1';
+    const recordId = IdempotencyGuard.recordId('acct_races', 'test', 'order-dead');
+    const past = new Date(Date.now() - 1_000);
+    await idempotencyRecords.create({ _id: recordId, request_hash: 'h-dead', payment_id: deadId, state: 'in_progress', error_code: '', error_message: '', error_param: '', created_at: past, lease_until: past });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => creator.create(createRequest({ idempotency_key: 'order-dead', request_hash: 'h-dead' }), 'req')));
+    expect(new Set(answers.map((answer) => answer.payment._id))).toEqual(new Set([deadId]));
+    expect(answers.filter((answer) => !answer.replayed)).toHaveLength(1);
+    // Every charge request of the key carried the dead owner's provider idempotency key.
+    expect(charges.filter((c) => c.payment_id === deadId).map((c) => c.idempotency_key)).toEqual([`${deadId}:pa_a`]);
+    expect(await paymentModel.countDocuments({ merchant_id: 'acct_races', idempotency_key: 'order-dead' })).toBe(1);
+  });
+
+  it('a create whose process died after storing its payment is answered with that payment, charging nothing more', async () => {
+    const first = await creator.create(createRequest({ idempotency_key: 'order-stored', request_hash: 'h-stored' }), 'req');
+    const recordId = IdempotencyGuard.recordId('acct_races', 'test', 'order-stored');
+    // As if the owner died between its insert and marking the key done.
+    await idempotencyRecords.updateOne({ _id: recordId }, { $set: { state: 'in_progress', lease_until: new Date(Date.now() - 1_000) } });
+    const chargesBefore = charges.length;
+    const again = await creator.create(createRequest({ idempotency_key: 'order-stored', request_hash: 'h-stored' }), 'req');
+    expect(again).toMatchObject({ replayed: true, payment: { _id: first.payment._id } });
+    expect(charges.length).toBe(chargesBefore);
+    expect((await idempotencyRecords.findById(recordId).lean())?.state).toBe('done');
+  });
+
+  it('an owner that lives keeps its short lease: a retry waits instead of taking the key over', async () => {
+    const guard = new IdempotencyGuard(idempotencyRecords, 3_600_000, 3_000, { resumeAbandoned: true });
+    const recordId = IdempotencyGuard.recordId('acct_races', 'test', 'order-alive');
+    const claimed = await guard.claim(recordId, 'h-alive', 'pay_alive1', Date.now());
+    expect(claimed).toEqual({ kind: 'owner', paymentId: 'pay_alive1', resumed: false });
+    const release = guard.holdLease(recordId, 'pay_alive1');
+    try {
+      // Past the first lease: only the renewals keep the key its owner's.
+      await new Promise((resolve) => setTimeout(resolve, 4_500));
+      await expect(guard.claim(recordId, 'h-alive', 'pay_other', Date.now() + 200)).rejects.toMatchObject({ code: 'idempotency_in_progress' });
+    } finally {
+      release();
+    }
+    // Once its owner stops renewing, the lease ends and the waiting retry resumes the key under the same id.
+    await expect(guard.claim(recordId, 'h-alive', 'pay_other', Date.now() + 15_000)).resolves.toEqual({ kind: 'owner', paymentId: 'pay_alive1', resumed: true });
   });
 
   it('webhooks and syncs racing on one payment move it once, with one payment.succeeded', async () => {
