@@ -12,6 +12,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { AppError, isAppError, MESSAGES_PT_BR } from '../errors';
 import { newId } from '../ids';
+import { isStoreUnavailableError } from '../mongo/connect';
 import { ERROR_CODE_KEY, ERROR_PARAM_KEY, REQUEST_ID_KEY, grpcStatusFor } from './status-map';
 
 /** What a handler knows about the call besides its request. */
@@ -111,8 +112,11 @@ export class GrpcServer {
       callback(null, response);
       observe('ok');
     } catch (error) {
-      const appError = isAppError(error) ? error : undefined;
-      if (!appError) logger.error({ err: error }, 'unhandled error in gRPC handler');
+      // A store out of reach is a temporary condition the caller may retry (503), not a bug.
+      const storeDown = !isAppError(error) && isStoreUnavailableError(error);
+      const appError = isAppError(error) ? error : storeDown ? new AppError('service_unavailable', { cause: error }) : undefined;
+      if (storeDown) logger.warn({ err: error }, 'the store is out of reach; answered service_unavailable');
+      else if (!appError) logger.error({ err: error }, 'unhandled error in gRPC handler');
       const code = appError?.code ?? 'internal';
       const metadata = new Metadata();
       metadata.set(ERROR_CODE_KEY, code);

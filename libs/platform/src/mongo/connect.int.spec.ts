@@ -1,7 +1,8 @@
 import pino from 'pino';
-import type { Connection } from 'mongoose';
+import { MongoClient, MongoServerSelectionError } from 'mongodb';
+import mongoose, { type Connection } from 'mongoose';
 import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '../testing';
-import { connectDatabase } from './connect';
+import { connectDatabase, isDuplicateKeyError, isStoreUnavailableError } from './connect';
 
 jest.setTimeout(60_000);
 
@@ -30,5 +31,31 @@ describe('connectDatabase', () => {
     await things.findOneAndUpdate({ _id: 'a' }, { $inc: { n: 1 } });
     await things.find({}).toArray();
     expect(commands).toEqual(['insert', 'findAndModify', 'find']);
+  });
+
+  it('tells a store out of reach from other store errors', async () => {
+    const things = db.collection<{ _id: string }>('reach');
+    await things.insertOne({ _id: 'a' });
+    const duplicate = await things.insertOne({ _id: 'a' }).catch((error: unknown) => error);
+    expect(isDuplicateKeyError(duplicate)).toBe(true);
+    expect(isStoreUnavailableError(duplicate)).toBe(false);
+    expect(isStoreUnavailableError(new Error('boom'))).toBe(false);
+    // Nothing listens on port 1: no server is selected in time, through mongoose as the services use it.
+    // mongoose holds operations while disconnected and fails them after bufferTimeoutMS; the driver
+    // fails its own after serverSelectionTimeoutMS.
+    const unreachable = mongoose.createConnection('mongodb://127.0.0.1:1/none', { serverSelectionTimeoutMS: 300 });
+    unreachable.on('error', () => undefined);
+    try {
+      const held = await unreachable.model('Reach', new mongoose.Schema({ a: Number }, { bufferTimeoutMS: 300 })).findOne({}).catch((caught: unknown) => caught);
+      expect(held).toMatchObject({ name: 'MongooseError' });
+      expect(isStoreUnavailableError(held)).toBe(true);
+      const client = new MongoClient('mongodb://127.0.0.1:1/none', { serverSelectionTimeoutMS: 300 });
+      const selected = await client.db('none').collection('x').findOne({}).catch((caught: unknown) => caught);
+      await client.close();
+      expect(selected).toBeInstanceOf(MongoServerSelectionError);
+      expect(isStoreUnavailableError(selected)).toBe(true);
+    } finally {
+      await unreachable.close().catch(() => undefined);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
 import mongoose, { type Connection } from 'mongoose';
 import type { Logger } from 'pino';
 
@@ -48,6 +49,20 @@ export async function ensureIndexes(connection: Connection): Promise<void> {
 /** True when the error is a duplicate-key violation of a unique index (E11000). */
 export function isDuplicateKeyError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+}
+
+/**
+ * The store could not be reached (no server selected in time, the connection dropped, the client
+ * closed): the request may be repeated once the store is back, so callers answer
+ * `service_unavailable` (503 with Retry-After) rather than an internal error.
+ */
+export function isStoreUnavailableError(error: unknown): boolean {
+  if (error instanceof MongoNetworkError || error instanceof MongoServerSelectionError || error instanceof MongoNotConnectedError || error instanceof MongoTopologyClosedError) return true;
+  if (!(error instanceof Error)) return false;
+  // mongoose wraps a failed server selection in its own class (not a subclass of the driver's), and
+  // while its connection is down it holds operations, then fails them with a plain MongooseError
+  // whose only mark is its message ("Operation `payments.insertOne()` buffering timed out after 10000ms").
+  return error.name === 'MongooseServerSelectionError' || (error.name === 'MongooseError' && /buffering timed out/.test(error.message));
 }
 
 /** The collection a command names (`{ find: 'payments' }`); '' for commands on the database (`{ aggregate: 1 }`, `ping`). */
