@@ -118,10 +118,15 @@ export class IdempotencyGuard {
     await this.records.updateOne({ _id: recordId, payment_id: paymentId }, { $set: { state: 'done' } });
   }
 
-  async fail(recordId: string, paymentId: string, error: AppError): Promise<void> {
+  /**
+   * The owner's create failed. `uncertain` (always for provider_timeout): a charge of this payment
+   * id may exist at a provider (it answered, but the payment could not be stored), so the next
+   * request with the key resumes this id and finds that charge instead of making a second.
+   */
+  async fail(recordId: string, paymentId: string, error: AppError, uncertain = false): Promise<void> {
     await this.records.updateOne(
       { _id: recordId, payment_id: paymentId },
-      { $set: { state: 'failed', error_code: error.code, error_message: error.message, error_param: error.param ?? '', ...(error.code === 'provider_timeout' ? { uncertain: true } : {}) } },
+      { $set: { state: 'failed', error_code: error.code, error_message: error.message, error_param: error.param ?? '', ...(uncertain || error.code === 'provider_timeout' ? { uncertain: true } : {}) } },
     );
   }
 

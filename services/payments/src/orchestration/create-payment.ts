@@ -70,12 +70,13 @@ export class PaymentCreator {
     }
 
     const releaseLease = key ? this.deps.idempotency.holdLease(recordId, paymentId) : () => undefined;
+    const progress = { charged: false };
     try {
       // After the key's claim: a retry of a created split payment is its replay, whatever became
       // of its subaccounts since. A refusal creates nothing and releases the key.
       const split = await this.deps.splits.resolve(request, caller, requestId);
       const payment = request.method
-        ? await this.createCharged(request, caller, mode, paymentId, requestId, split)
+        ? await this.createCharged(request, caller, mode, paymentId, requestId, split, progress)
         : await this.createAwaitingMethod(request, caller, mode, paymentId, requestId, split);
       if (key) await this.deps.idempotency.complete(recordId, paymentId);
       return { payment, replayed: false };
@@ -88,14 +89,23 @@ export class PaymentCreator {
         return { payment: stored, replayed: true };
       }
       const appError = error instanceof AppError ? error : new AppError('internal', { cause: error });
-      if (key) await this.deps.idempotency.fail(recordId, paymentId, appError).catch(() => undefined);
+      // Charged but not stored (the store failed the insert): the retry must find this charge.
+      if (key) await this.deps.idempotency.fail(recordId, paymentId, appError, progress.charged).catch(() => undefined);
       throw error;
     } finally {
       releaseLease();
     }
   }
 
-  private async createCharged(request: payments.CreatePaymentRequest, caller: common.Caller, mode: 'test' | 'live', paymentId: string, requestId: string, split: ResolvedSplit): Promise<PaymentDoc> {
+  private async createCharged(
+    request: payments.CreatePaymentRequest,
+    caller: common.Caller,
+    mode: 'test' | 'live',
+    paymentId: string,
+    requestId: string,
+    split: ResolvedSplit,
+    progress: { charged: boolean },
+  ): Promise<PaymentDoc> {
     const { candidates } = await this.deps.routing.route(
       {
         caller,
@@ -115,6 +125,7 @@ export class PaymentCreator {
     // failure anywhere leaves nothing half-created.
     const walked = await this.deps.walker.walk(draft, candidates, request.expires_in_minutes || this.deps.defaultPixExpiresMinutes, requestId);
     if (walked.charged) {
+      progress.charged = true;
       const payment = chargedPayment({ ...draft, attempts: walked.attempts }, walked.charged.candidate, walked.charged.charge, {
         qrCodeUrl: (id) => this.deps.links.qrCodeUrl(id),
         boletoCancelAfterDays: this.deps.boletoCancelAfterDays,

@@ -1,6 +1,7 @@
 import { common, providers as providersContract, type payments, type payouts as payoutsContract, type ProviderChargeUpdated, type routing } from '@orquestra/contracts';
 import { AppError, connectDatabase, ensureIndexes, EventBus, OutboxRelay, type EventEnvelope, type RpcClient } from '@orquestra/platform';
 import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '@orquestra/platform/testing';
+import { MongoNetworkError } from 'mongodb';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { registerFailedCreationModel } from '../db/failed-creation.model';
@@ -183,6 +184,22 @@ describe('payments under concurrent writers (real store)', () => {
     expect(again).toMatchObject({ replayed: true, payment: { _id: first.payment._id } });
     expect(charges.length).toBe(chargesBefore);
     expect((await idempotencyRecords.findById(recordId).lean())?.state).toBe('done');
+  });
+
+  it('a create charged at the provider but not stored is retried under the same payment id (the provider finds its charge)', async () => {
+    // The store fails the payment's insert once, after the provider answered (a store restart).
+    const insert = jest.spyOn(store, 'insertWithEvents').mockRejectedValueOnce(new MongoNetworkError('connection 7 to 127.0.0.1:27018 closed'));
+    try {
+      const request = createRequest({ idempotency_key: 'order-unstored', request_hash: 'h-unstored' });
+      await expect(creator.create(request, 'req')).rejects.toBeInstanceOf(MongoNetworkError);
+      const firstTry = charges[charges.length - 1]!;
+      const again = await creator.create(request, 'req');
+      expect(again.payment._id).toBe(firstTry.payment_id);
+      expect(charges.filter((c) => c.payment_id === firstTry.payment_id).map((c) => c.idempotency_key)).toEqual([firstTry.idempotency_key, firstTry.idempotency_key]);
+      expect(await paymentModel.countDocuments({ merchant_id: 'acct_races', idempotency_key: 'order-unstored' })).toBe(1);
+    } finally {
+      insert.mockRestore();
+    }
   });
 
   it('an owner that lives keeps its short lease: a retry waits instead of taking the key over', async () => {
