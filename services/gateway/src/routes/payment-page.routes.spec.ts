@@ -227,6 +227,21 @@ describe('payment page routes (/pay/{id})', () => {
     expect(paid.json).toMatchObject({ status: 'succeeded', final: true });
     expect(paid.json.html).toContain('Pagamento confirmado');
     expect(paid.headers.get('cache-control')).toBe('no-store');
+
+    // An unknown payment: the documented 404, the friendly page (the poller ignores it); a service
+    // out of reach: 503 with the empty status.
+    clients.payments.getPaymentPage = async () => {
+      throw new RpcError('not_found', status.NOT_FOUND, {});
+    };
+    const unknown = await app.request('GET', '/pay/pay_nope/status');
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    clients.payments.getPaymentPage = async () => {
+      throw new RpcError('service_unavailable', status.UNAVAILABLE, {});
+    };
+    const down = await app.request('GET', '/pay/pay_01jabc/status');
+    expect(down.status).toBe(503);
+    expect(down.json).toEqual({ status: null, final: false, html: null });
   });
 
   it('serves the page at the root of a host of its own (pay.<domain>) without shadowing the API', async () => {

@@ -160,6 +160,8 @@ export function paymentPageRoutes(context: RouteContext, options: { mountedAtRoo
       const final = isFinalStatus(page.status);
       res.setHeader('Cache-Control', 'no-store').json({ status: page.status, final, html: final ? renderPanel(page, { formAction: '' }).html : null });
     } catch (error) {
+      // An unknown payment answers as GET /pay/{id} does (the friendly page, 404), however it was found missing.
+      if (isAppError(error) && error.code === 'not_found') return notFound(res);
       const status = isAppError(error) ? httpErrorFor(error.code).status : 500;
       res.status(status).setHeader('Cache-Control', 'no-store').json({ status: null, final: false, html: null });
     }
