@@ -40,31 +40,9 @@ if [[ "$short" == 1 ]]; then
 fi
 
 # --- a private RabbitMQ node (killed and started again by the run) --------------------------
-PORT=$((5672 + OFFSET))
-DIST=$((PORT + 20000))
-NODE="orquestra_chaos_${OFFSET}@localhost"
-DIR="$ROOT/.local/rabbitmq-chaos-$OFFSET"
-BIN=/usr/lib/rabbitmq/bin
-[[ -x "$BIN/rabbitmq-server" ]] || bash tools/infra/infra.sh install >/dev/null
-mkdir -p "$DIR/home" "$DIR/mnesia" "$DIR/log"
-: >"$DIR/rabbitmq-env.conf"
-printf '[].\n' >"$DIR/enabled_plugins"
-printf '%s\n' 'loopback_users.guest = true' 'log.console = false' >"$DIR/rabbitmq.conf"
-RMQ_ENV=(
-  HOME="$DIR/home" RABBITMQ_NODENAME="$NODE" RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 RABBITMQ_NODE_PORT="$PORT"
-  RABBITMQ_DIST_PORT="$DIST" RABBITMQ_MNESIA_BASE="$DIR/mnesia" RABBITMQ_LOG_BASE="$DIR/log"
-  RABBITMQ_PID_FILE="$DIR/beam.pid" RABBITMQ_CONFIG_FILE="$DIR/rabbitmq.conf"
-  RABBITMQ_ENABLED_PLUGINS_FILE="$DIR/enabled_plugins" RABBITMQ_CONF_ENV_FILE="$DIR/rabbitmq-env.conf"
-  RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}" ERL_EPMD_ADDRESS=127.0.0.1
-)
-BROKER_START="$DIR/start.sh"
-{
-  echo '#!/usr/bin/env bash'
-  printf 'setsid nohup env'
-  printf ' %q' "${RMQ_ENV[@]}" "$BIN/rabbitmq-server"
-  printf ' >>%q 2>&1 </dev/null &\n' "$DIR/startup.log"
-} >"$BROKER_START"
-chmod +x "$BROKER_START"
+[[ -x /usr/lib/rabbitmq/bin/rabbitmq-server ]] || bash tools/infra/infra.sh install >/dev/null
+source tools/infra/private-broker.sh
+private_broker_prepare orquestra_chaos "$OFFSET" "$ROOT/.local/rabbitmq-chaos-$OFFSET"
 AMQP_URL="amqp://guest:guest@127.0.0.1:$PORT"
 
 # --- a private store with the persistent backend (stopped and started again by the run) ------
@@ -75,7 +53,7 @@ STORE_PIDFILE="$ROOT/.local/store/$STORE_PORT/store.pid"
 
 cleanup() {
   echo "[chaos] stopping the private broker $NODE and the store on $STORE_PORT"
-  env "${RMQ_ENV[@]}" "$BIN/rabbitmqctl" -n "$NODE" stop >/dev/null 2>&1 || true
+  private_broker_stop
   if [[ -f "$STORE_PIDFILE" ]]; then
     pid="$(tr -dc '0-9' <"$STORE_PIDFILE")"
     if [[ -n "$pid" && -r "/proc/$pid/cmdline" ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -F -- "OrquestraStore --port $STORE_PORT " >/dev/null; then kill -TERM "$pid" 2>/dev/null || true; fi
@@ -83,14 +61,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "[chaos] starting the private RabbitMQ node $NODE on 127.0.0.1:$PORT"
-bash "$BROKER_START"
-ready=0
-for _ in $(seq 1 120); do
-  if env "${RMQ_ENV[@]}" "$BIN/rabbitmqctl" -n "$NODE" await_startup >/dev/null 2>&1; then ready=1; break; fi
-  sleep 1
-done
-((ready)) || { echo "[chaos] RabbitMQ node $NODE did not start within 120 s; see $DIR/startup.log" >&2; exit 1; }
+private_broker_start chaos
 echo "[chaos] starting the private store (H2 backend) on 127.0.0.1:$STORE_PORT"
 bash -c "$STORE_START"
 
