@@ -1,3 +1,4 @@
+import { createServer, connect, type AddressInfo } from 'node:net';
 import pino from 'pino';
 import { MongoClient, MongoServerSelectionError } from 'mongodb';
 import mongoose, { type Connection } from 'mongoose';
@@ -56,6 +57,27 @@ describe('connectDatabase', () => {
       expect(isStoreUnavailableError(selected)).toBe(true);
     } finally {
       await unreachable.close().catch(() => undefined);
+    }
+  });
+
+  it('tells a connection the store ended from other errors: Node’s own socket error, as the driver lets it through', async () => {
+    // A peer that closes every connection at once: writing after its FIN is the driver's
+    // "This socket has been ended by the other party" (EPIPE) of a store restarting under load.
+    const server = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const socket = connect({ port: (server.address() as AddressInfo).port, host: '127.0.0.1' });
+      socket.on('error', () => undefined); // the write's callback is told too
+      await new Promise((resolve) => socket.once('end', resolve));
+      const written = await new Promise<unknown>((resolve) => socket.write('x', resolve));
+      socket.destroy();
+      expect(written).toMatchObject({ code: 'EPIPE', message: 'This socket has been ended by the other party' });
+      expect(isStoreUnavailableError(written)).toBe(true);
+      // Wrapped by a caller that keeps it as the cause.
+      expect(isStoreUnavailableError(new Error('saving the payment failed', { cause: written }))).toBe(true);
+      expect(isStoreUnavailableError(Object.assign(new Error('no such file'), { code: 'ENOENT' }))).toBe(false);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

@@ -57,13 +57,23 @@ export function isDuplicateKeyError(error: unknown): boolean {
  * `service_unavailable` (503 with Retry-After) rather than an internal error.
  */
 export function isStoreUnavailableError(error: unknown): boolean {
-  if (error instanceof MongoNetworkError || error instanceof MongoServerSelectionError || error instanceof MongoNotConnectedError || error instanceof MongoTopologyClosedError) return true;
-  if (!(error instanceof Error)) return false;
-  // mongoose wraps a failed server selection in its own class (not a subclass of the driver's), and
-  // while its connection is down it holds operations, then fails them with a plain MongooseError
-  // whose only mark is its message ("Operation `payments.insertOne()` buffering timed out after 10000ms").
-  return error.name === 'MongooseServerSelectionError' || (error.name === 'MongooseError' && /buffering timed out/.test(error.message));
+  // Duck-typed, not `instanceof Error`: Node's own errors come from another realm under jest's vm.
+  for (let depth = 0, current = error as Error | undefined; depth < 4 && typeof current === 'object' && current !== null; depth++, current = current.cause as Error | undefined) {
+    if (current instanceof MongoNetworkError || current instanceof MongoServerSelectionError || current instanceof MongoNotConnectedError || current instanceof MongoTopologyClosedError) return true;
+    // mongoose wraps a failed server selection in its own class (not a subclass of the driver's), and
+    // while its connection is down it holds operations, then fails them with a plain MongooseError
+    // whose only mark is its message ("Operation `payments.insertOne()` buffering timed out after 10000ms").
+    if (current.name === 'MongooseServerSelectionError' || (current.name === 'MongooseError' && /buffering timed out/.test(current.message))) return true;
+    // A connection the store closed while a command was being written: the driver lets Node's own
+    // socket error through unwrapped ("This socket has been ended by the other party", EPIPE, from
+    // Connection.writeCommand), seen when the store restarts under load.
+    if (SOCKET_GONE.has(String((current as NodeJS.ErrnoException).code))) return true;
+  }
+  return false;
 }
+
+/** Node's codes for a TCP connection refused, reset or ended by its peer. */
+const SOCKET_GONE = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED']);
 
 /** The collection a command names (`{ find: 'payments' }`); '' for commands on the database (`{ aggregate: 1 }`, `ping`). */
 function collectionOf(target: unknown): string {
