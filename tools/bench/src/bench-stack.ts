@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import amqp from 'amqplib';
 import { MongoClient } from 'mongodb';
-import { parseReplicas, REPO_ROOT, seedStack, startStack, type RunningStack, type SeedResult } from './stack-api';
+import { parseReplicas, REPO_ROOT, seedStack, startStack, type ReplicaInfo, type RunningStack, type SeedResult } from './stack-api';
 
 export interface BenchStack {
   stack: RunningStack;
@@ -28,6 +28,8 @@ export async function startBenchStack(options: {
   /** Replicas per service (`2`, `payments=2,…`; empty: one each). */
   replicas: string;
   onStarted: (stack: RunningStack) => void;
+  /** Called with each service replica's pid right after it is spawned (the CPU limit's cgroups). */
+  onProcessStarted?: (replica: ReplicaInfo, pid: number | undefined) => void;
 }): Promise<BenchStack> {
   const { dbPrefix } = options;
   const stateDir = path.join(REPO_ROOT, '.local', 'bench', 'stacks', options.runId);
@@ -43,6 +45,7 @@ export async function startBenchStack(options: {
     logLevel: 'warn',
     readyTimeoutMs: 180_000,
     replicas: parseReplicas(options.replicas),
+    ...(options.onProcessStarted ? { onProcessStarted: options.onProcessStarted } : {}),
     // A throwaway stack: the broker drops its quorum queues six hours after their last use
     // (dropBenchData deletes the exchange only; docs/rabbitmq.md).
     shared: { EVENT_QUEUES_EXPIRE_MS: String(6 * 60 * 60 * 1000) },

@@ -18,7 +18,8 @@ import { findRabbitMq, findStore, storeSettings } from './proc-stats';
 import { formatReport, overhead, writeReport, type BenchReport } from './report';
 import type { WatchedProcess } from './resource-sampler';
 import { runAll } from './runs';
-import { REPO_ROOT, type RunningStack } from './stack-api';
+import type { Check } from './checks';
+import { CpuLimitedCgroups, CpuLimitError, REPO_ROOT, type ReplicaInfo, type RunningStack } from './stack-api';
 
 let running: RunningStack | undefined;
 let interrupted = false;
@@ -77,6 +78,31 @@ function checkStoreHeap(pid: number | undefined, listSizes: number[]): void {
   }
 }
 
+/** Puts each service replica into its leaf `<service>-<n>` (n from 1) the moment it is spawned. */
+function placeIn(cgroups: CpuLimitedCgroups) {
+  return (replica: ReplicaInfo, pid: number | undefined) => cgroups.place(`${replica.service}-${replica.index + 1}`, pid);
+}
+
+/** Checks at the start that every replica landed in its cgroup (else nothing measured would be limited), and describes the limit. */
+function limitInfo(cgroups: CpuLimitedCgroups, stack: RunningStack): NonNullable<BenchReport['cpuLimit']> {
+  const { checked, exited } = cgroups.verify();
+  if (exited.length > 0) throw new Error(`service replicas exited after the start: ${exited.join(', ')}`);
+  if (checked.length !== stack.replicaList.length) throw new Error(`${checked.length} of ${stack.replicaList.length} service replicas are in a CPU-limited cgroup`);
+  log(`every service replica is in its cgroup (read from /proc/<pid>/cgroup): ${checked.join(', ')}`);
+  return { millicores: cgroups.millicores, ...cgroups.quota, cgroupVersion: cgroups.hierarchy.version, dir: cgroups.dir, cgroups: checked };
+}
+
+/** At the end: still every replica in its own cgroup (none restarted outside, none moved). */
+function placementCheck(cgroups: CpuLimitedCgroups, expected: number): Check {
+  const name = `every service replica ran in its ${cgroups.millicores}m cgroup (/proc/<pid>/cgroup at the end)`;
+  try {
+    const { checked, exited } = cgroups.verify();
+    return { name, ok: checked.length === expected && exited.length === 0, detail: `${checked.length} of ${expected} in place${exited.length > 0 ? `; exited: ${exited.join(', ')}` : ''}` };
+  } catch (error) {
+    return { name, ok: false, detail: (error as Error).message };
+  }
+}
+
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2), process.env);
   const mongoUrl = process.env.MONGO_URL;
@@ -88,11 +114,30 @@ async function main(): Promise<number> {
   process.on('SIGTERM', onSignal);
 
   const dbPrefix = `bench_${runId}_`;
+  // --cpu-limit: every service replica in its own cgroup with the quota, made before the stack so
+  // that a machine without a writable cpu controller fails at once.
+  let cgroups: CpuLimitedCgroups | undefined;
+  if (options.cpuLimitMillicores > 0) {
+    try {
+      cgroups = CpuLimitedCgroups.create({ name: `orquestra-bench-${runId}`, millicores: options.cpuLimitMillicores });
+    } catch (error) {
+      throw error instanceof CpuLimitError ? new UsageError(`--cpu-limit ${options.cpuLimitMillicores}: ${error.message}`) : error;
+    }
+    log(`CPU limit ${options.cpuLimitMillicores}m per service replica: cgroup v${cgroups.hierarchy.version} ${cgroups.dir}/<service>-<n> (quota ${cgroups.quota.quotaUs} µs per ${cgroups.quota.periodUs} µs)`);
+  }
+  const removeCgroups = async () => {
+    const limited = cgroups;
+    cgroups = undefined;
+    if (!limited) return;
+    const { removed, failed } = await limited.remove();
+    log(`removed ${removed.length} cgroups under ${limited.dir}${failed.length > 0 ? `; could not remove ${failed.join(', ')} (rmdir them once empty)` : ''}`);
+  };
   let cleaning: Promise<void> | undefined;
   // Once, whoever asks first (the end of the run, a failure or a signal); later callers wait for the same work.
   cleanup = () =>
     (cleaning ??= (async () => {
       await stopStack();
+      await removeCgroups().catch((error: Error) => log(`could not remove the cgroups: ${error.message}`));
       if (options.keepData) return log(`kept the databases ${dbPrefix}* and the exchange ${dbPrefix}events`);
       try {
         const dropped = await dropBenchData({ dbPrefix, mongoUrl, amqpUrl });
@@ -110,6 +155,7 @@ async function main(): Promise<number> {
       mongoUrl,
       amqpUrl,
       replicas: options.replicas,
+      ...(cgroups ? { onProcessStarted: placeIn(cgroups) } : {}),
       onStarted: (stack) => {
         running = stack;
         if (interrupted) void cleanup?.().finally(() => process.exit(130));
@@ -119,6 +165,7 @@ async function main(): Promise<number> {
     const { infra, watched } = watchedProcesses(stack, mongoUrl, amqpUrl);
     checkStoreHeap(infra.store[0], options.listSizes);
     log(`watching ${watched.map((w) => `${w.name}=${w.pid}`).join(' ')}`);
+    const cpuLimit = cgroups ? limitInfo(cgroups, stack) : undefined;
     const accountNames: Record<string, string> = {
       [seed.emulatorClient.clientId]: 'A',
       [seed.testProviderAccountId]: 'A',
@@ -127,12 +174,13 @@ async function main(): Promise<number> {
     };
     // Every replica's metrics (one per service unless --replicas).
     const metricsPorts = stack.replicaList.map((replica) => replica.metrics);
-    const context = { options, watched, efiControlUrl: stack.efiControlUrl, metricsPorts, accountNames };
+    const context = { options, watched, efiControlUrl: stack.efiControlUrl, metricsPorts, accountNames, ...(cgroups ? { cgroups } : {}) };
     const { phases, lists, checks, goal } = await runAll(bench, context, { mongoUrl, storePid: infra.store[0] }, runId);
+    if (cgroups && cpuLimit) checks.push(placementCheck(cgroups, cpuLimit.cgroups.length));
 
     const overheadMs = overhead(phases);
     const targets = issueTargets({ phases, overheadMs, goal });
-    const report: BenchReport = { runId, startedAt, options, machine: machineInfo(infra), phases, goal, overheadMs, lists, targets, checks };
+    const report: BenchReport = { runId, startedAt, options, machine: machineInfo(infra), ...(cpuLimit ? { cpuLimit } : {}), phases, goal, overheadMs, lists, targets, checks };
     const files = writeReport(report, path.join(REPO_ROOT, '.local', 'bench'));
     console.log(formatReport(report));
     console.log(`\nWritten to ${path.relative(REPO_ROOT, files.json)} and ${path.relative(REPO_ROOT, files.markdown)}`);

@@ -5,6 +5,7 @@ import {
   analyticsTable,
   busMessagesTable,
   cpuCostTable,
+  cpuLimitLine,
   distributionTable,
   goalLine,
   listSeedLine,
@@ -16,6 +17,7 @@ import {
   resourceTable,
   storeCommandsTable,
   targetsTable,
+  throttlingTable,
   webhookTable,
   type Table,
 } from './tables';
@@ -34,7 +36,8 @@ export function markdownSection(report: BenchReport): string {
     '',
     `${machine.cores} cores (${machine.cpuModel}), ${machine.memTotalGiB} GiB RAM, Linux ${machine.kernel}, node ${machine.node}. ` +
       `Store: ${machine.store}. RabbitMQ ${machine.rabbitmq}. ` +
-      `Connections ${options.connections.join(' and ')}, ${options.durationS} s per run, ${options.warmupS} s warm-up before the first run.`,
+      `Connections ${options.connections.join(' and ')}, ${options.durationS} s per run, ${options.warmupS} s warm-up before the first run, replicas ${options.replicas || 'one of each service'}.` +
+      (cpuLimitLine(report) ? ` ${cpuLimitLine(report)}.` : ''),
     '',
     markdown(targetsTable(report.targets)),
     '',
@@ -46,6 +49,8 @@ export function markdownSection(report: BenchReport): string {
   const webhooks = webhookTable(report.phases);
   if (webhooks) parts.push('', 'Event → webhook latency (POST /v1/payments answered → its `payment.created` webhook arrived; goal p99 ≤ 500 ms):', '', markdown(webhooks));
   parts.push('', 'Cost per payment, from the start of each run until the stack was idle again (CPU ms per payment):', '', markdown(cpuCostTable(report.phases)));
+  const throttling = throttlingTable(report);
+  if (throttling) parts.push('', 'CPU throttling per replica cgroup (`cpu.stat`, from the start of each run until the stack was idle; CPU % of limit over the measured load):', '', markdown(throttling));
   parts.push('', 'Store commands per payment (`orquestra_store_commands_total`):', '', markdown(storeCommandsTable(report.phases)));
   parts.push('', 'Broker messages per payment (`orquestra_bus_messages_total`, published / consumed):', '', markdown(busMessagesTable(report.phases)));
   const lists = listTable(report.lists);

@@ -1,4 +1,4 @@
-import { parseReplicas } from './stack-api';
+import { cfsQuota, parseReplicas } from './stack-api';
 
 /**
  * Benchmark options from flags (`--duration 20`, `--duration=20`) or the environment
@@ -30,6 +30,12 @@ export interface BenchOptions {
    * one of each. Several gateways run behind the stack launcher's HTTP balancer (tools/stack).
    */
   replicas: string;
+  /**
+   * CPU limit of every service replica, millicores (`200` = 0.2 core), like a pod's
+   * `resources.limits.cpu`: each replica process runs in its own cgroup with that CFS quota
+   * (tools/stack/src/cpu-limit.ts). 0: no limit.
+   */
+  cpuLimitMillicores: number;
   /** Payments of the bench merchant before each list-latency run, ascending; empty: no list runs. */
   listSizes: number[];
   /** Requests per query of a list-latency run (one at a time). */
@@ -63,12 +69,18 @@ const USAGE = `usage: npm run bench -- [options]            (env in brackets; fl
   --skip-analytics     no analytics overview runs                 [BENCH_SKIP_ANALYTICS=1]
   --keep-data          keep the bench databases/exchange          [BENCH_KEEP_DATA=1]
   --replicas <spec>    replicas per service: 2, or payments=2,…   [BENCH_REPLICAS, one each]
+  --cpu-limit <m>      CPU limit of every service replica, millicores (200 = 0.2 core): each runs in its
+                       own cgroup orquestra-bench-<run>/<service>-<n> with that CFS quota, like a pod's
+                       resources.limits.cpu; needs a writable cpu cgroup controller (root)
+                                                                  [BENCH_CPU_LIMIT, no limit]
   --help
 Runs: healthy (accounts A and B up) at each --connections, the same paced at half the best healthy
 rate, failover (A in outage at the Efí emulator, first --connections) and healthy again, the Efí
 emulator alone at the half rate (the platform's overhead per percentile), then GET /v1/payments
 latency after seeding the payments database up to each --list-sizes, and at each size
-GET /v1/analytics/overview latency after rebuilding the bench merchant's analytics buckets.`;
+GET /v1/analytics/overview latency after rebuilding the bench merchant's analytics buckets.
+With --cpu-limit the report adds each replica cgroup's CPU throttling per run (cpu.stat); the store,
+broker, emulators and the load generator are never limited.`;
 
 /**
  * 3000, not 2000: with +2000 the gateway would listen on 10080, one of the ports fetch() refuses
@@ -102,12 +114,24 @@ function replicasSpec(text: string | undefined): string {
   }
   return spec;
 }
+/** The --cpu-limit millicores, checked now (0 or unset: no limit). */
+function cpuLimit(text: string | undefined): number {
+  const value = (text ?? '').trim();
+  if (value === '' || value === '0') return 0;
+  const millicores = /^\d+m?$/.test(value) ? Number(value.replace(/m$/, '')) : Number.NaN;
+  try {
+    cfsQuota(millicores);
+  } catch (error) {
+    throw new UsageError(`--cpu-limit (BENCH_CPU_LIMIT): ${(error as Error).message}`);
+  }
+  return millicores;
+}
 /** `--help`: the usage text, and exit 0. */
 export class HelpRequested extends UsageError {}
 
 /** Flags without a value, and flags with one. */
 const SWITCHES = new Set(['keep-data', 'skip-failover', 'skip-emulator-baseline', 'skip-list', 'skip-analytics', 'help']);
-const VALUED = new Set(['replicas', 'duration', 'connections', 'warmup', 'sample-ms', 'port-offset', 'timeout', 'list-sizes', 'list-requests', 'analytics-requests']);
+const VALUED = new Set(['replicas', 'cpu-limit', 'duration', 'connections', 'warmup', 'sample-ms', 'port-offset', 'timeout', 'list-sizes', 'list-requests', 'analytics-requests']);
 
 function parseArgs(argv: string[]): Map<string, string> {
   const flags = new Map<string, string>();
@@ -166,6 +190,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     emulatorBaseline: !on('skip-emulator-baseline', 'BENCH_SKIP_EMULATOR_BASELINE'),
     keepData: on('keep-data', 'BENCH_KEEP_DATA'),
     replicas: replicasSpec(raw('replicas', 'BENCH_REPLICAS')),
+    cpuLimitMillicores: cpuLimit(raw('cpu-limit', 'BENCH_CPU_LIMIT')),
     listSizes: on('skip-list', 'BENCH_SKIP_LIST') ? [] : ints('list-sizes', 'BENCH_LIST_SIZES', [10_000, 100_000], 1, 10_000_000).sort((a, b) => a - b),
     listRequests: int('list-requests', 'BENCH_LIST_REQUESTS', 100, 1, 100_000),
     analyticsRequests: on('skip-analytics', 'BENCH_SKIP_ANALYTICS') ? 0 : int('analytics-requests', 'BENCH_ANALYTICS_REQUESTS', 200, 1, 100_000),

@@ -15,6 +15,7 @@ import type { PhaseReport } from './report';
 import { cpuMsSince, cpuTicksNow, inStack, ResourceSampler, type WatchedProcess } from './resource-sampler';
 import { busMessages, methodTimes, providerCalls, snapshotMetrics, storeCommands } from './service-metrics';
 import type { WebhookProbe } from './webhook-probe';
+import { cpuStatDelta, type CpuStat } from './stack-api';
 
 export const log = (message: string) => console.error(`[bench] ${message}`);
 
@@ -28,6 +29,8 @@ export interface PhaseContext {
   accountNames: Record<string, string>;
   /** Event-to-webhook latency of the gateway phases. */
   webhooks?: WebhookProbe;
+  /** With --cpu-limit: the replicas' cgroups, whose throttling each phase reports. */
+  cgroups?: { stats(): Record<string, CpuStat> };
 }
 
 /** What one phase loads, and how. */
@@ -73,6 +76,7 @@ export async function measurePhase(spec: PhaseSpec, context: PhaseContext): Prom
   const snapshot = () => Promise.all([emulatorStats(context.efiControlUrl), snapshotMetrics(context.metricsPorts)]);
   const [statsBefore, metricsBefore] = await snapshot();
   const cpuStart = cpuTicksNow(context.watched);
+  const throttlingStart = context.cgroups?.stats();
   log(`${label}: measuring ${options.durationS} s ${ratePerS !== undefined ? `at ${ratePerS} requests/s (≤ ${spec.connections} connections)` : `with ${spec.connections} connections`}…`);
   const sampler = new ResourceSampler(context.watched, options.sampleMs, os.availableParallelism());
   // Only payments of the measured run count (the warm-up's are left out).
@@ -89,6 +93,8 @@ export async function measurePhase(spec: PhaseSpec, context: PhaseContext): Prom
   }
   const settleS = await settle(context.watched);
   const cpuMs = cpuMsSince(context.watched, cpuStart);
+  const throttling = throttlingStart && context.cgroups ? throttlingSince(throttlingStart, context.cgroups.stats()) : undefined;
+  if (throttling) log(`${label}: throttled ${throttlingLine(throttling)}`);
   const [statsAfter, metricsAfter] = await snapshot();
   const chargesByAccount = rename(chargesByClient(statsBefore, statsAfter), context.accountNames);
   return {
@@ -108,5 +114,19 @@ export async function measurePhase(spec: PhaseSpec, context: PhaseContext): Prom
     providerCalls: providerCalls(metricsBefore, metricsAfter, context.accountNames),
     methodTimes: methodTimes(metricsBefore, metricsAfter, context.accountNames),
     settleS,
+    ...(throttling ? { throttling } : {}),
   };
+}
+
+function throttlingSince(before: Record<string, CpuStat>, after: Record<string, CpuStat>): Record<string, CpuStat> {
+  const zero: CpuStat = { periods: 0, throttledPeriods: 0, throttledMs: 0 };
+  return Object.fromEntries(Object.entries(after).map(([cgroup, stat]) => [cgroup, cpuStatDelta(before[cgroup] ?? zero, stat)]));
+}
+
+/** `payments-1 62% of periods (9.1 s), …`, most throttled first. */
+function throttlingLine(throttling: Record<string, CpuStat>): string {
+  return Object.entries(throttling)
+    .sort(([, a], [, b]) => b.throttledMs - a.throttledMs)
+    .map(([cgroup, s]) => `${cgroup} ${s.periods > 0 ? ((100 * s.throttledPeriods) / s.periods).toFixed(0) : 0}% of periods (${(s.throttledMs / 1000).toFixed(1)} s)`)
+    .join(', ');
 }

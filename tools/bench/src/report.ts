@@ -12,11 +12,13 @@ import type { BusMessages, MethodTime, ProviderCalls, StoreCommands } from './se
 import type { TargetVerdict } from './issue-targets';
 import type { ResourceReport } from './resource-sampler';
 import type { WebhookLatency } from './webhook-probe';
+import type { CpuStat } from './stack-api';
 import {
   analyticsRebuildLine,
   analyticsTable,
   busMessagesTable,
   cpuCostTable,
+  cpuLimitLine,
   distributionTable,
   goalLine,
   listSeedLine,
@@ -27,6 +29,7 @@ import {
   peakRssLine,
   resourceTable,
   storeCommandsTable,
+  throttlingTable,
   webhookTable,
   type Table,
 } from './tables';
@@ -52,6 +55,11 @@ export interface PhaseReport {
   providerCalls: ProviderCalls;
   /** Mean time per gRPC method and per provider account during the phase, slowest first. */
   methodTimes: MethodTime[];
+  /**
+   * With --cpu-limit: each replica cgroup's CPU throttling from the start of the load until the
+   * stack was idle (cpu.stat deltas), by cgroup (`payments-1`).
+   */
+  throttling?: Record<string, CpuStat>;
   /** Seconds until the stack's CPU fell below a quarter core after the phase (work left behind). */
   settleS: number;
   /** payment.created webhooks of the phase's payments and their event-to-webhook latency (gateway phases). */
@@ -63,6 +71,8 @@ export interface BenchReport {
   startedAt: string;
   options: BenchOptions;
   machine: MachineInfo;
+  /** With --cpu-limit: the limit, its CFS quota, and the cgroups every service replica was verified in. */
+  cpuLimit?: { millicores: number; quotaUs: number; periodUs: number; cgroupVersion: 1 | 2; dir: string; cgroups: string[] };
   phases: PhaseReport[];
   /** Healthy vs failover; absent with --skip-failover. */
   goal: FailoverGoal | undefined;
@@ -98,6 +108,7 @@ export function formatReport(report: BenchReport): string {
     `Run ${report.runId} at ${report.startedAt}: connections ${options.connections.join(' and ')}, ${options.durationS} s per run, ${options.warmupS} s warm-up before the first run, replicas ${options.replicas || 'one of each service'}`,
     `Machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memTotalGiB} GiB, node ${machine.node}`,
     `Store: ${machine.store}; RabbitMQ ${machine.rabbitmq}`,
+    ...(cpuLimitLine(report) ? [cpuLimitLine(report) ?? ''] : []),
     '',
     'Targets (issue 11)',
     ...report.targets.map((t) => `  ${(t.met === undefined ? 'not measured' : t.met ? 'met' : 'MISSED').padEnd(12)} ${t.target}: ${t.measured}`),
@@ -110,6 +121,8 @@ export function formatReport(report: BenchReport): string {
   const webhooks = webhookTable(report.phases);
   if (webhooks) out.push('', 'Event → webhook (POST /v1/payments answered → its payment.created webhook arrived, ms; goal p99 ≤ 500)', text(webhooks));
   out.push('', 'CPU ms per payment (from the start of each run until the stack was idle again)', text(cpuCostTable(report.phases)));
+  const throttling = throttlingTable(report);
+  if (throttling) out.push('', 'CPU throttling per replica cgroup (cpu.stat, from the start of each run until the stack was idle; CPU % of limit over the measured load)', text(throttling));
   out.push('', 'Store commands per payment', text(storeCommandsTable(report.phases)));
   out.push('', 'Broker messages per payment (published / consumed)', text(busMessagesTable(report.phases)));
   const lists = listTable(report.lists);

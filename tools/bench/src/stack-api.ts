@@ -9,3 +9,5 @@ export { seedStack, type SeedResult } from '../../stack/src/seed';
 export { REPO_ROOT } from '../../stack/src/stack-layout';
 export { startStack, type RunningStack } from '../../stack/src/start-stack';
 export { parseReplicas } from '../../stack/src/replicas';
+export { cfsQuota, CpuLimitedCgroups, CpuLimitError, cpuStatDelta, type CpuStat } from '../../stack/src/cpu-limit';
+export type { ReplicaInfo } from '../../stack/src/start-stack';

@@ -78,6 +78,50 @@ export function resourceTable(report: BenchReport): Table {
   return { header: ['process', 'peak RSS MiB', 'VmHWM MiB', ...phases.map((p) => `CPU% ${p.id}`)], rows };
 }
 
+/** The process name of cgroup `<service>-<n>`: the launcher's replica name (`payments`, `payments-2`). */
+export function processOfCgroup(cgroup: string): string {
+  const match = /^(.+)-(\d+)$/.exec(cgroup);
+  if (!match) return cgroup;
+  return match[2] === '1' ? (match[1] ?? cgroup) : cgroup;
+}
+
+/**
+ * With --cpu-limit: per replica cgroup and run, the share of CFS periods in which it hit its quota,
+ * the time it was held back, and its CPU use as a share of the limit (most throttled first): the
+ * service that was the limit is on top.
+ */
+export function throttlingTable(report: BenchReport): Table | undefined {
+  const limit = report.cpuLimit;
+  const runs = report.phases.filter((p) => p.throttling);
+  if (!limit || runs.length === 0) return undefined;
+  const first = runs[0]?.throttling ?? {};
+  const cgroups = [...new Set(runs.flatMap((p) => Object.keys(p.throttling ?? {})))].sort((a, b) => (first[b]?.throttledMs ?? 0) - (first[a]?.throttledMs ?? 0));
+  const limitPercent = limit.millicores / 10;
+  return {
+    header: ['cgroup', ...runs.flatMap((p) => [`${p.id} throttled periods`, `${p.id} throttled s`, `${p.id} CPU % of limit`])],
+    rows: cgroups.map((cgroup) => [
+      cgroup,
+      ...runs.flatMap((p) => {
+        const stat = p.throttling?.[cgroup];
+        const cpu = p.resources.processes.find((r) => r.name === processOfCgroup(cgroup))?.cpuPercent;
+        if (!stat) return ['-', '-', '-'];
+        return [
+          `${stat.periods > 0 ? ((100 * stat.throttledPeriods) / stat.periods).toFixed(0) : '0'}% of ${stat.periods}`,
+          (stat.throttledMs / 1000).toFixed(1),
+          cpu === undefined ? '-' : ((100 * cpu) / limitPercent).toFixed(0),
+        ];
+      }),
+    ]),
+  };
+}
+
+/** `CPU limit 200m per service replica (CFS quota 20000 µs per 100000 µs, cgroup v1, 10 cgroups)`. */
+export function cpuLimitLine(report: BenchReport): string | undefined {
+  const limit = report.cpuLimit;
+  if (!limit) return undefined;
+  return `CPU limit ${limit.millicores}m per service replica (CFS quota ${limit.quotaUs} µs per ${limit.periodUs} µs, cgroup v${limit.cgroupVersion} ${limit.dir}, ${limit.cgroups.length} cgroups); store, broker, emulators and the load generator unlimited`;
+}
+
 export function peakRssLine(report: BenchReport): string {
   const stack = Math.max(...report.phases.map((p) => p.resources.peakStackRssBytes));
   const all = Math.max(...report.phases.map((p) => p.resources.peakStackAndInfraRssBytes));

@@ -40,6 +40,11 @@ export interface StackOptions {
    */
   replicas?: Replicas;
   /**
+   * Called right after each service replica's process is spawned (also on `restart()`), before it
+   * is ready: e.g. to put it into a CPU-limited cgroup (cpu-limit.ts). Throwing fails the start.
+   */
+  onProcessStarted?: (replica: ReplicaInfo, pid: number | undefined) => void;
+  /**
    * Told as the start goes (`npm start` prints it, start-progress.ts): how many processes start,
    * each one as it becomes ready, and the end (`ok` false when the start failed).
    */
@@ -173,7 +178,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     }
     for (const replica of replicaList) {
       startedAt.set(replica.name, Date.now());
-      group.start(replica.name, script(replica.service), replicaEnv(replica));
+      const started = group.start(replica.name, script(replica.service), replicaEnv(replica));
+      options.onProcessStarted?.(replica, started.child.pid);
     }
     await Promise.all(replicaList.filter((r) => r.service !== 'gateway').map((r) => reported(r.name, ready(r, deadline))));
     await Promise.all(replicaList.filter((r) => r.service === 'gateway').map((r) => reported(r.name, ready(r, deadline))));
@@ -216,7 +222,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         const old = group.processes[i];
         if (old && old.name === name && (old.child.exitCode !== null || old.child.signalCode !== null)) group.processes.splice(i, 1);
       }
-      group.start(name, script(replica.service), replicaEnv(replica));
+      const started = group.start(name, script(replica.service), replicaEnv(replica));
+      options.onProcessStarted?.(replica, started.child.pid);
       await ready(replica, Date.now() + 30_000);
     },
   };
