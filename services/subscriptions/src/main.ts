@@ -11,13 +11,14 @@ import { SubscriptionStore } from './db/subscription.store';
 import { startSubscriptionConsumers } from './events/subscription-consumers';
 import { subscriptionsHandlers } from './grpc/subscriptions.handlers';
 import { CycleScheduler, cycleSender } from './jobs/cycle-jobs';
+import { ScheduleMetrics } from './jobs/schedule-metrics';
 import { CyclesService } from './use-cases/cycles.service';
 import { SubscriptionsService } from './use-cases/subscriptions.service';
 
 void runService({
   config,
   grpcAddress: config.GRPC_ADDRESS,
-  setup: async ({ db, grpc, bus, outbox, logger, onShutdown }) => {
+  setup: async ({ db, grpc, bus, outbox, logger, metrics, onShutdown }) => {
     const subscriptionModel = registerSubscriptionModel(db);
     const cycleModel = registerCycleModel(db);
     const idempotency = registerIdempotencyRecordModel(db);
@@ -56,7 +57,7 @@ void runService({
     kickSender = () => sender.kick();
     sender.start();
     onShutdown(() => sender.stop());
-    const scheduler = new CycleScheduler(cycles, config.CYCLE_SCHEDULE_INTERVAL_MS, logger);
+    const scheduler = new CycleScheduler(cycles, config.CYCLE_SCHEDULE_INTERVAL_MS, logger, new ScheduleMetrics(metrics.registry));
     scheduler.start();
     onShutdown(() => scheduler.stop());
   },

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { renameSync, writeFileSync } from 'node:fs';
 import { MongoClient } from 'mongodb';
 import { api, createPix, emulator, eventually } from './support/api';
 import { stackInfo } from './support/stack-info';
@@ -12,8 +13,10 @@ type Json = Record<string, any>;
  * client given both replicas of each service it calls. The main flows run through it and the
  * suite proves that every replica served, that no payment was charged twice at the emulator,
  * that a refund race through the two gateways never refunds more than the payment, that due work
- * (expiry, webhook deliveries) runs once, and that every event reached the merchant's receiver
- * exactly once in this calm run (at-least-once allows more only after a failure).
+ * (expiry, webhook deliveries, subscription cycles) runs once, and that every event reached the
+ * merchant's receiver exactly once in this calm run (at-least-once allows more only after a failure).
+ * The subscription cycles test moves the Efí emulator's and the subscriptions service's clocks
+ * forward (as the cycles suite does): it runs last.
  *
  * Runs alone with its own stack: tools/e2e/run-replicas.sh (as npm test does).
  */
@@ -36,6 +39,46 @@ async function metricSum(port: number, name: string): Promise<number> {
     .split('\n')
     .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}
+
+/** Sums of one metric's samples whose line holds `labels` (e.g. `worker="cycle-sender"`), per subscriptions replica. */
+async function perReplica(replicas: StackReplica[], name: string, labels = ''): Promise<number[]> {
+  return Promise.all(
+    replicas.map(async (replica) => {
+      const text = await (await fetch(`http://127.0.0.1:${replica.metrics}/metrics`)).text();
+      return text
+        .split('\n')
+        .filter((line) => (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) && line.includes(labels))
+        .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+    }),
+  );
+}
+
+type StackReplica = ReturnType<typeof stackInfo>['replicas'][number];
+
+const DAY_MS = 86_400_000;
+const isWeekend = (date: string) => [0, 6].includes(new Date(`${date}T12:00:00Z`).getUTCDay());
+const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T12:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * Moves the two clocks of Pix Automático together to noon (São Paulo) of `date`, as the cycles
+ * suite does: the Efí emulator's (`POST /__control/clock`, forward only) and the subscriptions
+ * service's test clock file, which both subscriptions replicas read.
+ */
+async function moveClocksTo(date: string): Promise<void> {
+  const target = new Date(`${date}T15:00:00Z`);
+  if (new Date((await emulator('GET', '/__control/clock')).now as string) < target) {
+    const moved = await emulator('POST', '/__control/clock', { set: target.toISOString() });
+    expect(Date.parse(moved.now as string)).toBeGreaterThanOrEqual(target.getTime());
+  }
+  const { offset_ms } = await emulator('GET', '/__control/clock');
+  writeFileSync(`${info.subscriptionsClockFile}.tmp`, JSON.stringify({ offset_ms }));
+  renameSync(`${info.subscriptionsClockFile}.tmp`, info.subscriptionsClockFile);
+}
+
+/** The emulator's day in São Paulo (UTC−3). */
+async function emulatorDay(): Promise<string> {
+  return new Date(Date.parse((await emulator('GET', '/__control/clock')).now as string) - 3 * 3_600_000).toISOString().slice(0, 10);
 }
 
 async function paidPix(amount: number): Promise<Json> {
@@ -193,5 +236,164 @@ describe('two replicas of every service', () => {
     }
     const idle = Object.entries(served).filter(([, n]) => n === 0);
     expect({ idle, served }).toEqual({ idle: [], served });
+  });
+
+  it('charges each due cycle of automatic-Pix subscriptions once, though both subscriptions replicas run the schedule and the sender', async () => {
+    const replicas = info.replicas.filter((r) => r.service === 'subscriptions');
+    expect(replicas).toHaveLength(2);
+    // Both replicas run the cycle sender (due work): its lag gauge exists only where it started.
+    const texts = await Promise.all(replicas.map(async (r) => (await fetch(`http://127.0.0.1:${r.metrics}/metrics`)).text()));
+    for (const text of texts) expect(text).toMatch(/^orquestra_due_work_lag_seconds\{worker="cycle-sender"/m);
+    const passesBefore = await perReplica(replicas, 'orquestra_subscription_schedule_passes_total', 'outcome="ok"');
+    const scheduledBefore = await perReplica(replicas, 'orquestra_subscription_cycles_scheduled_total');
+    const sentBefore = await perReplica(replicas, 'orquestra_due_work_items_total', 'worker="cycle-sender",outcome="done"');
+
+    const hook = await api('POST', '/v1/webhook-endpoints', { body: { url: `${receiver.url}/replicas-subscriptions`, events: ['subscription.*'] } });
+    expect(hook.status).toBe(201);
+    try {
+      // A plain business day (the cycles suite's start), so cycle 2 (start + 7) is in its send window at once.
+      let day = await emulatorDay();
+      while (isWeekend(day)) day = addDays(day, 1);
+      await moveClocksTo(day);
+
+      // Three weekly subscriptions at once: approval pays cycle 1; both replicas' schedules then find cycle 2 due.
+      const subs = await Promise.all(
+        ['A', 'B', 'C'].map(async (plan) => {
+          const created = await api('POST', '/v1/subscriptions', {
+            idempotencyKey: randomUUID(),
+            body: { customer: { name: 'Maria Silva', document: '529.982.247-25' }, frequency: 'weekly', amount: 1500, description: `Plano ${plan}` },
+          });
+          expect(created.status).toBe(201);
+          const approved = await api('POST', `/v1/subscriptions/${created.body.id}/simulate`);
+          expect(approved.body.status).toBe('active');
+          return approved.body as Json;
+        }),
+      );
+      const cyclesOf = async (id: string) => (await api('GET', `/v1/subscriptions/${id}`)).body.payments as Json[];
+      const firstTwo = await Promise.all(
+        subs.map((sub) =>
+          eventually(async () => {
+            const payments = await cyclesOf(sub.id);
+            const first = payments.find((p) => p.status === 'succeeded');
+            const second = payments.find((p) => p.status === 'pending' && p.provider_payment_id);
+            return first && second ? { first, second } : undefined;
+          }, `subscription ${sub.id}: cycle 1 paid and cycle 2 sent`),
+        ),
+      );
+
+      // Cycle 2's date at the payer's bank: the clocks move there and the bank pays each debit.
+      const attempts = await Promise.all(firstTwo.map(async ({ second }) => (await emulator('GET', `/__control/cobr/${second.provider_payment_id}`)).tentativas as Json[]));
+      const payDay = attempts.map((tentativas) => tentativas.find((t) => t.status === 'AGENDADA')?.dataLiquidacao as string).sort().at(-1)!;
+      expect(payDay).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      await moveClocksTo(payDay);
+      for (const { second } of firstTwo) expect((await emulator('POST', `/__control/cobr/${second.provider_payment_id}/pay`, {})).status).toBe('CONCLUIDA');
+
+      // Past cycle 2, cycle 3's window is open: sent by itself, while cycle 2 is paid.
+      const cycles = await Promise.all(
+        subs.map((sub, i) =>
+          eventually(async () => {
+            const payments = await cyclesOf(sub.id);
+            const { first, second } = firstTwo[i]!;
+            const third = payments.find((p) => ![first.id, second.id].includes(p.id) && p.status === 'pending' && p.provider_payment_id);
+            return third && payments.find((p) => p.id === second.id)?.status === 'succeeded' ? [first, second, third] : undefined;
+          }, `subscription ${sub.id}: cycle 2 paid and cycle 3 sent`),
+        ),
+      );
+      const cyclePayments = cycles.flat().map((p) => p.id as string);
+      // A second of both schedules passing again (every 300 ms in this stack) over the same subscriptions.
+      await sleep(1_500);
+
+      // Both replicas' schedules ran all along; together they made each cycle once (cycles 2 and 3
+      // of three subscriptions), and the senders sent each at least once (a lease that ran out on a
+      // slow machine may send one again, with the same payment id).
+      const passes = (await perReplica(replicas, 'orquestra_subscription_schedule_passes_total', 'outcome="ok"')).map((n, i) => n - passesBefore[i]!);
+      for (const n of passes) expect(n).toBeGreaterThanOrEqual(5);
+      const scheduled = (await perReplica(replicas, 'orquestra_subscription_cycles_scheduled_total')).map((n, i) => n - scheduledBefore[i]!);
+      expect(scheduled.reduce((a, b) => a + b, 0)).toBe(6);
+      const sent = (await perReplica(replicas, 'orquestra_due_work_items_total', 'worker="cycle-sender",outcome="done"')).map((n, i) => n - sentBefore[i]!);
+      expect(sent.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(6);
+
+      // One payment per cycle: the subscription's list and the merchant's payments list agree.
+      const listed: Json[] = [];
+      for (let after = ''; ; ) {
+        const page = await api('GET', `/v1/payments?limit=100${after ? `&starting_after=${after}` : ''}`);
+        listed.push(...(page.body.data as Json[]));
+        if (!page.body.has_more) break;
+        after = listed.at(-1)!.id as string;
+      }
+      for (const [i, sub] of subs.entries()) {
+        const payments = await cyclesOf(sub.id);
+        expect(payments.map((p) => p.id).sort()).toEqual(cycles[i]!.map((p) => p.id).sort());
+        expect(payments.map((p) => p.status).sort()).toEqual(['pending', 'succeeded', 'succeeded']);
+        expect(listed.filter((p) => p.subscription_id === sub.id).map((p) => p.id).sort()).toEqual(cycles[i]!.map((p) => p.id).sort());
+      }
+
+      // At the emulator: the approval's one immediate charge, and the recurrence's charges exactly
+      // cycles 2 and 3 (one per due date), each the txid its cycle payment names.
+      const cobs = await chargesOf(info.emulatorClientId);
+      for (const [i, [first, second, third]] of cycles.entries()) {
+        expect(cobs.filter((c) => c.txid === first!.provider_payment_id)).toHaveLength(1);
+        const idRec = (await emulator('GET', `/__control/cobr/${second!.provider_payment_id}`)).idRec as string;
+        const cobrs = (await emulator('GET', `/__control/recs/${idRec}`)).cobrs as Json[];
+        expect({ sub: subs[i]!.id, cobrs: cobrs.map((c) => [c.txid, c.status, c.valor.original]).sort() }).toEqual({
+          sub: subs[i]!.id,
+          cobrs: [
+            [second!.provider_payment_id, 'CONCLUIDA', '15.00'],
+            [third!.provider_payment_id, 'ATIVA', '15.00'],
+          ].sort(),
+        });
+        expect(new Set(cobrs.map((c) => c.calendario.dataDeVencimento)).size).toBe(2);
+      }
+
+      // The event log holds each cycle event once; the payments' own events once each.
+      const subscriptionEvents: Json[] = [];
+      for (let after = ''; ; ) {
+        const page = await api('GET', `/v1/events?type=subscription.*&limit=100${after ? `&starting_after=${after}` : ''}`);
+        subscriptionEvents.push(...(page.body.data as Json[]));
+        if (!page.body.has_more) break;
+        after = subscriptionEvents.at(-1)!.id as string;
+      }
+      const ourSubscriptionEvents = subscriptionEvents.filter((e) => [...subs.map((s) => s.id), ...cyclePayments].includes(e.data.object.id));
+      for (const [first, second, third] of cycles) {
+        const scheduledFor = (id: string) => ourSubscriptionEvents.filter((e) => e.type === 'subscription.cycle_scheduled' && e.data.object.id === id).length;
+        expect([scheduledFor(first!.id), scheduledFor(second!.id), scheduledFor(third!.id)]).toEqual([0, 1, 1]);
+      }
+      const paymentEvents = new Map<string, string[]>();
+      for (const id of cyclePayments) {
+        const read = (await api('GET', `/v1/payments/${id}`)).body;
+        paymentEvents.set(id, (read.events as Json[]).filter((e) => e.type.startsWith('payment.')).map((e) => `${e.type}:${e.id}`));
+      }
+      for (const [first, second, third] of cycles) {
+        const types = (id: string) => paymentEvents.get(id)!.map((e) => e.split(':')[0]).sort();
+        expect([types(first!.id), types(second!.id), types(third!.id)]).toEqual([
+          ['payment.created', 'payment.pending', 'payment.succeeded'],
+          ['payment.created', 'payment.pending', 'payment.succeeded'],
+          ['payment.created', 'payment.pending'],
+        ]);
+      }
+
+      // Webhooks: each subscription.* event at its endpoint, each cycle payment's payment.* event at
+      // the suite's, exactly once in this calm run (late copies would come within a retry delay).
+      const wantedSubscription = new Set(ourSubscriptionEvents.map((e) => e.id as string));
+      const wantedPayment = new Set([...paymentEvents.values()].flat().map((e) => e.split(':')[1]!));
+      const deliveredIds = (path: string, ids: Set<string>) => receiver.at(path).map((r) => r.event.id as string).filter((id) => ids.has(id));
+      await eventually(
+        async () =>
+          new Set(deliveredIds('/replicas-subscriptions', wantedSubscription)).size === wantedSubscription.size && new Set(deliveredIds('/replicas', wantedPayment)).size === wantedPayment.size
+            ? true
+            : undefined,
+        'every cycle event delivered',
+        30_000,
+      );
+      await sleep(2_500);
+      expect(deliveredIds('/replicas-subscriptions', wantedSubscription).sort()).toEqual([...wantedSubscription].sort());
+      expect(deliveredIds('/replicas', wantedPayment).sort()).toEqual([...wantedPayment].sort());
+      // Created and activated per subscription, scheduled per cycle 2 and 3.
+      expect(ourSubscriptionEvents.map((e) => e.type).sort()).toEqual(
+        [...Array(3).fill('subscription.created'), ...Array(3).fill('subscription.activated'), ...Array(6).fill('subscription.cycle_scheduled')].sort(),
+      );
+    } finally {
+      await api('DELETE', `/v1/webhook-endpoints/${hook.body.id}`);
+    }
   });
 });

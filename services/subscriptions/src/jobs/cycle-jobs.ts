@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { CycleDoc } from '../db/cycle.model';
 import type { CycleStore } from '../db/cycle.store';
 import type { CyclesService } from '../use-cases/cycles.service';
+import type { ScheduleMetrics } from './schedule-metrics';
 
 /**
  * The sender: cycles inserted but not yet made a payment (`sending`), due at once or when the
@@ -37,6 +38,7 @@ export class CycleScheduler {
     private readonly service: CyclesService,
     private readonly intervalMs: number,
     private readonly logger: Logger,
+    private readonly metrics?: ScheduleMetrics,
   ) {}
 
   start(): void {
@@ -49,9 +51,13 @@ export class CycleScheduler {
     this.running = this.service
       .schedulePass()
       .then((sent) => {
+        this.metrics?.pass('ok', sent);
         if (sent > 0) this.logger.info({ sent }, 'cycles sent');
       })
-      .catch((error: unknown) => this.logger.warn({ err: (error as Error).message }, 'cycle schedule pass failed'))
+      .catch((error: unknown) => {
+        this.metrics?.pass('failed');
+        this.logger.warn({ err: (error as Error).message }, 'cycle schedule pass failed');
+      })
       .finally(() => {
         this.running = undefined;
       });

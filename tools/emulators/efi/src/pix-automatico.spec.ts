@@ -210,6 +210,9 @@ describe('cycle charges', () => {
     expect((await call('GET', `/v2/cobr/${txid(1)}`)).body).toMatchObject({ status: 'ATIVA', tentativas: [{ tipo: 'AGND', status: 'AGENDADA', dataLiquidacao: '2026-03-10' }] });
     // One charge per cycle: 2026-03-12 is still the cycle that started on 2026-03-10.
     expect((await call('PUT', `/v2/cobr/${txid(2)}`, cobr(idRec, '2026-03-12'))).status).toBe(400);
+    // The control port lists the recurrence's charges: the refused one was never stored.
+    const listed = (await control('GET', `/__control/recs/${idRec}`)).body['cobrs'] as Array<Record<string, unknown>>;
+    expect(listed.map((c) => [c['txid'], c['status'], (c['calendario'] as Record<string, unknown>)['dataDeVencimento']])).toEqual([[txid(1), 'ATIVA', '2026-03-10']]);
 
     expect((await control('POST', `/__control/cobr/${txid(1)}/pay`)).status).toBe(409);
     await advanceTo('2026-03-10T12:00:00Z');

@@ -1,5 +1,6 @@
 /**
- * The payer's bank of Pix Automático, on the control port: approve or refuse a recurrence
+ * The payer's bank of Pix Automático, on the control port: read a recurrence with its recurring
+ * charges (`GET /__control/recs/:idRec`), approve or refuse a recurrence
  * (journeys 1 and 2; journey 3 approves by paying its immediate charge through
  * `/__control/charges/:txid/pay`), and settle, fail or reject a recurring charge's scheduled
  * attempt. Every change is notified to the client's `webhookrec`/`webhookcobr` as the API's are.
@@ -41,7 +42,8 @@ export function recurrenceControlRoutes(book: RecurrenceBook, sender: WebhookSen
   routes.get('/__control/recs/:idRec', (req, res) => {
     const rec = book.findRec(req.params['idRec'] ?? '');
     if (!rec) return fail(res, 404, 'rec_not_found', 'unknown idRec');
-    res.status(200).json({ ...recJson(book, rec), client_id: rec.clientId, jornada: book.jornada(rec) });
+    // Its recurring charges too, in every status: tests count them (one per cycle, never two).
+    res.status(200).json({ ...recJson(book, rec), client_id: rec.clientId, jornada: book.jornada(rec), cobrs: book.cobrsOf(rec.idRec).map((cobr) => cobrJson(book, cobr)) });
   });
 
   for (const action of ['approve', 'refuse'] as const) {

@@ -314,7 +314,8 @@ export class RecurrenceBook {
     return `${clientId}\u0000${txid}`;
   }
 
-  private cobrsOf(idRec: string): StoredCobr[] {
+  /** Every recurring charge of a recurrence, whatever its status (the control port lists them). */
+  cobrsOf(idRec: string): StoredCobr[] {
     return [...this.cobrs.values()].filter((c) => c.idRec === idRec);
   }
 
