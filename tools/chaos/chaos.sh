@@ -9,6 +9,7 @@
 # The short run restarts neither and uses the tests' store and broker (tools/infra/infra.sh).
 #
 #   --skip-build   do not run tools/build/build-all.sh first   (env CHAOS_SKIP_BUILD=1)
+#   --only <text>  only the faults whose name contains <text> (e.g. `--only store`): a study of one
 #   ORQUESTRA_REPLICAS=payments=2,providers=2  replicas other than two of every service
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -51,18 +52,30 @@ STORE_PORT="${STORE_PORT:-27021}"
 STORE_START="MONGO_URL= STORE_PORT=$STORE_PORT STORE_BACKEND=h2 AMQP_URL=$AMQP_URL bash $ROOT/tools/infra/infra.sh up >/dev/null 2>&1"
 STORE_PIDFILE="$ROOT/.local/store/$STORE_PORT/store.pid"
 
+stop_private_store() {
+  [[ -f "$STORE_PIDFILE" ]] || return 0
+  local pid
+  pid="$(tr -dc '0-9' <"$STORE_PIDFILE")"
+  if [[ -n "$pid" && -r "/proc/$pid/cmdline" ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -F -- "OrquestraStore --port $STORE_PORT " >/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  fi
+}
+
 cleanup() {
   echo "[chaos] stopping the private broker $NODE and the store on $STORE_PORT"
   private_broker_stop
-  if [[ -f "$STORE_PIDFILE" ]]; then
-    pid="$(tr -dc '0-9' <"$STORE_PIDFILE")"
-    if [[ -n "$pid" && -r "/proc/$pid/cmdline" ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -F -- "OrquestraStore --port $STORE_PORT " >/dev/null; then kill -TERM "$pid" 2>/dev/null || true; fi
-  fi
+  stop_private_store
 }
 trap cleanup EXIT
 
 private_broker_start chaos
-echo "[chaos] starting the private store (H2 backend) on 127.0.0.1:$STORE_PORT"
+# A fresh store file per run: the H2 backend opens every database of its file when it starts, so a
+# file holding the databases of every earlier run (hundreds of MB) made the store's restart take
+# 40 s and more. The last run's file stays until the next run, for a post-mortem.
+stop_private_store
+rm -f "$ROOT/.local/store/$STORE_PORT/orquestra.mv"
+echo "[chaos] starting the private store (H2 backend, a new file) on 127.0.0.1:$STORE_PORT"
 bash -c "$STORE_START"
 
 MONGO_URL="mongodb://127.0.0.1:$STORE_PORT" AMQP_URL="$AMQP_URL" \

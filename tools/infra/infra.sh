@@ -121,10 +121,14 @@ wait_until() {
   while ((SECONDS < deadline)); do
     "$@" && return 0
     kill -0 "$pid" 2>/dev/null || return 2
-    sleep 1
+    sleep "${WAIT_INTERVAL:-1}"
   done
   return 1
 }
+
+# Our own store answers: its port first (a cheap check, polled often), then a real driver ping
+# (a node process, started only once the port is open). A restart is seen within ~0.2 s.
+own_store_answers() { port_open "$STORE_PORT" && mongo_answers "$1"; }
 
 stop_pid() {
   local pid="$1" name="$2" i
@@ -180,7 +184,7 @@ store_up() {
     return 0
   fi
   local pid
-  if mongo_answers "$EFFECTIVE_MONGO_URL"; then
+  if own_store_answers "$EFFECTIVE_MONGO_URL"; then
     if pid="$(store_pid_here)"; then
       log "store already running (pid $pid) on 127.0.0.1:$STORE_PORT; reusing it"
     else
@@ -214,7 +218,7 @@ store_up() {
     echo "$pid" >"$STORE_PID"
   fi
   local rc=0
-  wait_until 60 "$pid" mongo_answers "$EFFECTIVE_MONGO_URL" || rc=$?
+  WAIT_INTERVAL=0.2 wait_until 60 "$pid" own_store_answers "$EFFECTIVE_MONGO_URL" || rc=$?
   case $rc in
     0) log "store ready at $EFFECTIVE_MONGO_URL (pid $pid)" ;;
     2) rm -f "$STORE_PID"; die "the store exited during startup; read $STORE_LOG" ;;

@@ -3,7 +3,7 @@
  * afterwards, as Kubernetes restarts a pod), the store process restarted, the broker killed and
  * started again, and one provider account's emulator client hanging (accepts, never answers).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import amqp from 'amqplib';
 import { MongoClient } from 'mongodb';
@@ -25,6 +25,19 @@ async function until(what: string, probe: () => Promise<boolean>, timeoutMs: num
     if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs / 1000} s`);
     await sleep(200);
   }
+}
+
+/**
+ * Runs a start command without blocking: the load runs in this same process, and a synchronous
+ * spawn would freeze its requests (and their timers) for as long as the command takes, which both
+ * hides errors and lengthens the measured recovery.
+ */
+function run(command: string, args: string[]): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('exit', (code) => resolve(code));
+  });
 }
 
 function pidFrom(file: string): number {
@@ -72,8 +85,8 @@ export function restartStore(options: { pidFile: string; start: string; mongoUrl
       await until('the store to stop', async () => !alive(pid), 30_000);
     },
     async repair() {
-      const started = spawnSync('bash', ['-c', options.start], { stdio: 'ignore' });
-      if (started.status !== 0) throw new Error(`the store's start command failed (${started.status})`);
+      const status = await run('bash', ['-c', options.start]);
+      if (status !== 0) throw new Error(`the store's start command failed (${status})`);
       await until(
         'the store to answer',
         async () => {
@@ -102,8 +115,8 @@ export function restartBroker(options: { beamPidFile: string; start: string; amq
       await until('the broker to die', async () => !alive(pid), 10_000);
     },
     async repair() {
-      const started = spawnSync('bash', [options.start], { stdio: 'ignore' });
-      if (started.status !== 0) throw new Error(`the broker's start script failed (${started.status})`);
+      const status = await run('bash', [options.start]);
+      if (status !== 0) throw new Error(`the broker's start script failed (${status})`);
       await until(
         'the broker to accept connections',
         async () => {

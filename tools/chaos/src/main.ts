@@ -26,6 +26,8 @@ interface Options {
   short: boolean;
   lanes: number;
   portOffset: number;
+  /** Only the faults whose name contains this text (a study of one fault), when set. */
+  only?: string;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -35,10 +37,12 @@ function parseOptions(argv: string[]): Options {
     if (arg === '--short') options.short = true;
     else if (arg === '--lanes') options.lanes = Number(argv[++i]);
     else if (arg === '--port-offset') options.portOffset = Number(argv[++i]);
-    else throw new Error(`unknown argument ${arg}; usage: chaos [--short] [--lanes n] [--port-offset n]`);
+    else if (arg === '--only') options.only = argv[++i];
+    else throw new Error(`unknown argument ${arg}; usage: chaos [--short] [--lanes n] [--port-offset n] [--only <fault name text>]`);
   }
   if (!Number.isInteger(options.lanes) || options.lanes < 1 || options.lanes > 64) throw new Error('--lanes must be an integer in 1…64');
   if (!Number.isInteger(options.portOffset) || options.portOffset < 0 || options.portOffset > 6000) throw new Error('--port-offset must be an integer in 0…6000');
+  if (options.only !== undefined && !options.only.trim()) throw new Error('--only needs a part of a fault\'s name, e.g. --only store');
   return options;
 }
 
@@ -131,6 +135,13 @@ async function main(): Promise<number> {
       if (env['CHAOS_BROKER_PIDFILE'] && env['CHAOS_BROKER_START']) faults.push(restartBroker({ beamPidFile: env['CHAOS_BROKER_PIDFILE'], start: env['CHAOS_BROKER_START'], amqpUrl }));
       else log('broker restart skipped: CHAOS_BROKER_PIDFILE/CHAOS_BROKER_START not set (chaos.sh sets them for its own node)');
       faults.push(hangAccount(stack.controlUrls.efi, seed.emulatorClient.clientId, 8_000));
+    }
+    if (options.only !== undefined) {
+      const only = options.only.toLowerCase();
+      const chosen = faults.filter((fault) => fault.name.toLowerCase().includes(only));
+      if (chosen.length === 0) throw new Error(`--only ${options.only}: no fault of this run is named so (${faults.map((fault) => fault.name).join('; ')})`);
+      faults.splice(0, faults.length, ...chosen);
+      log(`only: ${chosen.map((fault) => fault.name).join('; ')}`);
     }
     const calmMs = options.short ? 5_000 : 8_000;
     const observeMs = options.short ? 6_000 : 10_000;
