@@ -70,6 +70,8 @@ export class AvailableMethods {
             // Card through the card fields: a fresh tok_ (never a saved card, so with its security code).
             vault_card: vaultCard,
             vault_card_without_cvc: false,
+            // The same draw as the walk that charges it (charge-walker.ts).
+            payment_id: payment._id,
           },
           { requestId },
         )

@@ -33,7 +33,7 @@ export class ChargeWalker {
   async candidatesFor(draft: PaymentDoc, requestId: string): Promise<Candidate[]> {
     const caller: common.Caller = { merchant_id: draft.merchant_id, mode: modeFromName(draft.mode), key_id: draft.source_key_id, restricted: false, request_id: requestId };
     const { candidates } = await this.deps.routing.route(
-      { caller, method: draft.method, amount: draft.amount, metadata: draft.metadata, customer: toProtoPaymentCustomer(draft.customer), forced_account_id: draft.requested_account_id ?? '', hosted_checkout: needsHostedCheckout(draft.method, draft.card), ...vaultCardRoute(draft.card) },
+      { caller, method: draft.method, amount: draft.amount, metadata: draft.metadata, customer: toProtoPaymentCustomer(draft.customer), forced_account_id: draft.requested_account_id ?? '', hosted_checkout: needsHostedCheckout(draft.method, draft.card), ...vaultCardRoute(draft.card), payment_id: draft._id },
       { requestId },
     );
     return candidates;

@@ -116,6 +116,8 @@ export class PaymentCreator {
         forced_account_id: split?.accountId ?? request.provider_account_id,
         hosted_checkout: needsHostedCheckout(request.method, request.card),
         ...vaultCardRoute(request.card),
+        // A resumed create (same payment id) draws the same account of a weighted rule.
+        payment_id: paymentId,
       },
       { requestId },
     );

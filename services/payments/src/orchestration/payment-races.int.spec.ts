@@ -171,6 +171,8 @@ describe('payments under concurrent writers (real store)', () => {
     expect(answers.filter((answer) => !answer.replayed)).toHaveLength(1);
     // Every charge request of the key carried the dead owner's provider idempotency key.
     expect(charges.filter((c) => c.payment_id === deadId).map((c) => c.idempotency_key)).toEqual([`${deadId}:pa_a`]);
+    // Routing was asked for the dead owner's payment id: a weighted rule draws the account it drew then.
+    expect(routes.filter((r) => r.payment_id === deadId)).toHaveLength(1);
     expect(await paymentModel.countDocuments({ merchant_id: 'acct_races', idempotency_key: 'order-dead' })).toBe(1);
   });
 

@@ -1,4 +1,4 @@
-import { HOSTED_CHECKOUT_MISSING, planRoute, type AccountView, type HealthView, type PlanInput, type RuleView } from './route-planner';
+import { drawFor, HOSTED_CHECKOUT_MISSING, planRoute, type AccountView, type HealthView, type PlanInput, type RuleView } from './route-planner';
 
 const account = (overrides: Partial<AccountView>): AccountView => ({
   id: 'pa_a',
@@ -162,6 +162,20 @@ describe('planRoute: rules', () => {
     const share = firsts.filter((id) => id === 'pa_b').length / firsts.length;
     expect(share).toBeGreaterThan(0.65);
     expect(share).toBeLessThan(0.75);
+  });
+
+  it('draws by the payment id: the same payment routed again gets the same first account, payments still split by weight', () => {
+    const weighted = rule({ target: { type: 'weighted', weights: [{ account_id: 'pa_b', percentage: 70 }, { account_id: 'pa_c', percentage: 30 }] } });
+    const paymentIds = Array.from({ length: 2_000 }, (_, i) => `pay_${i.toString(36).padStart(8, '0')}`);
+    const firsts = paymentIds.map((id) => ids(planRoute(accounts, [weighted], noHealth, input({ random: drawFor(id) })))[0]);
+    // Asked again, each payment draws what it drew the first time (a resumed create finds its first owner's account).
+    expect(paymentIds.map((id) => ids(planRoute(accounts, [weighted], noHealth, input({ random: drawFor(id) })))[0])).toEqual(firsts);
+    const share = firsts.filter((id) => id === 'pa_b').length / firsts.length;
+    expect(share).toBeGreaterThan(0.65);
+    expect(share).toBeLessThan(0.75);
+    const draw = drawFor('pay_x')();
+    expect(draw).toBeGreaterThanOrEqual(0);
+    expect(draw).toBeLessThan(1);
   });
 });
 

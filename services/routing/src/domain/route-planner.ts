@@ -9,6 +9,8 @@
  * 3. Health: accounts whose breaker is open or half-open (on trial) or whose recent success rate
  *    collapsed go last.
  */
+import { createHash } from 'node:crypto';
+
 export type CustomerField = 'document' | 'email' | 'phone' | 'address';
 export const CUSTOMER_FIELDS: readonly CustomerField[] = ['document', 'email', 'phone', 'address'];
 
@@ -124,6 +126,16 @@ function healthOf(
   if (!view || view.attempts < minAttempts) return { rate: -1, attempts: view?.attempts ?? 0, collapsed: false };
   const rate = view.successes / view.attempts;
   return { rate, attempts: view.attempts, collapsed: rate < COLLAPSED_SUCCESS_RATE };
+}
+
+/**
+ * A weighted rule's draw for one payment: a number in [0, 1) fixed by the payment id (the first 48
+ * bits of its SHA-256), so routing the same payment again draws the same account, while payments
+ * spread over the weights as with a random draw (ids are unique and the hash is uniform).
+ */
+export function drawFor(paymentId: string): () => number {
+  const value = createHash('sha256').update(paymentId).digest().readUIntBE(0, 6) / 2 ** 48;
+  return () => value;
 }
 
 /** Weighted pick order: one account drawn by weight first, the rest by descending weight. */

@@ -2,7 +2,7 @@ import { modeName, type common, type providers, type routing } from '@orquestra/
 import { AppError, type Handlers } from '@orquestra/platform';
 import { toProtoRule } from '../db/rule.mapper';
 import type { AccountHealth } from '../domain/account-health';
-import { planRoute, type AccountView, type CustomerField, type Plan } from '../domain/route-planner';
+import { drawFor, planRoute, type AccountView, type CustomerField, type Plan } from '../domain/route-planner';
 import type { RoutingLookups } from '../domain/routing-lookups';
 import type { RulesService } from '../domain/rules.service';
 
@@ -33,7 +33,7 @@ export function routingHandlers(deps: {
 
   const plan = async (
     caller: common.Caller,
-    request: { method: string; amount: number; metadata: Record<string, string>; customer?: common.Customer; forced?: string; hostedCheckout?: boolean; vaultCard?: boolean; vaultCardWithoutCvc?: boolean },
+    request: { method: string; amount: number; metadata: Record<string, string>; customer?: common.Customer; forced?: string; hostedCheckout?: boolean; vaultCard?: boolean; vaultCardWithoutCvc?: boolean; paymentId?: string },
     requestId: string,
   ): Promise<{ plan: Plan; fees: Map<string, providers.FeeRule[]> }> => {
     const [accounts, ruleDocs] = await Promise.all([lookups.accounts(caller, requestId), lookups.routingRules(caller)]);
@@ -48,7 +48,7 @@ export function routingHandlers(deps: {
       ...(request.forced ? { forcedAccountId: request.forced } : {}),
       ...(request.hostedCheckout ? { hostedCheckout: true } : {}),
       ...(request.vaultCard ? { vaultCard: { withoutCvc: request.vaultCardWithoutCvc === true } } : {}),
-      random: Math.random,
+      random: request.paymentId ? drawFor(request.paymentId) : Math.random,
       ...(deps.healthMinAttempts ? { healthMinAttempts: deps.healthMinAttempts } : {}),
     });
     return { plan: result, fees: new Map(accounts.map((a) => [a.id, a.fees])) };
@@ -68,7 +68,7 @@ export function routingHandlers(deps: {
       const caller = callerOf(request.caller);
       const { plan: result, fees } = await plan(
         caller,
-        { method: request.method, amount: request.amount, metadata: request.metadata, customer: request.customer, forced: request.forced_account_id, hostedCheckout: request.hosted_checkout, vaultCard: request.vault_card, vaultCardWithoutCvc: request.vault_card_without_cvc },
+        { method: request.method, amount: request.amount, metadata: request.metadata, customer: request.customer, forced: request.forced_account_id, hostedCheckout: request.hosted_checkout, vaultCard: request.vault_card, vaultCardWithoutCvc: request.vault_card_without_cvc, paymentId: request.payment_id },
         context.requestId,
       );
       if (result.error) throw new AppError(result.error.code, { param: result.error.param, ...(result.error.message ? { message: result.error.message } : {}) });
