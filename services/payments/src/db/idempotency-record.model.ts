@@ -23,6 +23,14 @@ export interface IdempotencyRecordDoc {
    * it) for good, never charging under a new one.
    */
   uncertain?: boolean;
+  /**
+   * The account the owner is asking for the charge now, written before it asks: the first one with
+   * the claim itself (routing is asked before the claim), a later one (failover) by its own write.
+   * A walk stops at the first account that charges, so this is the one account where an owner that
+   * died may have left a charge: the create resumed under `payment_id` asks it first (with the same
+   * provider key, which finds that charge) before any other (domain/failover-walk.ts).
+   */
+  trying?: string;
 }
 
 const schema = new Schema<IdempotencyRecordDoc>(
@@ -37,6 +45,7 @@ const schema = new Schema<IdempotencyRecordDoc>(
     created_at: { type: Date, required: true },
     lease_until: { type: Date, required: true },
     uncertain: { type: Boolean },
+    trying: { type: String },
   },
   { versionKey: false },
 );

@@ -8,7 +8,7 @@ import type { IdempotencyRecordDoc, IdempotencyRecordModel } from './idempotency
  * payment id (hence the same provider idempotency key) finds it instead of charging a second time;
  * a resumed owner also finds the payment itself if the dead owner stored it.
  */
-export type ClaimResult = { kind: 'owner'; paymentId: string; resumed: boolean } | { kind: 'replay'; paymentId: string };
+export type ClaimResult = { kind: 'owner'; paymentId: string; resumed: boolean; /** A resumed owner's: the account its earlier owner was asking (IdempotencyRecordDoc.trying), or ''. */ earlierAccount: string } | { kind: 'replay'; paymentId: string };
 
 export interface IdempotencyGuardOptions {
   /**
@@ -41,7 +41,8 @@ export class IdempotencyGuard {
     return `${merchantId}:${mode}:${key}`;
   }
 
-  async claim(recordId: string, requestHash: string, paymentId: string, waitUntil: number): Promise<ClaimResult> {
+  /** `trying`: the account this owner asks first, when known before the claim (IdempotencyRecordDoc.trying). */
+  async claim(recordId: string, requestHash: string, paymentId: string, waitUntil: number, trying = ''): Promise<ClaimResult> {
     let waitedOnOwner = false;
     for (;;) {
       const now = new Date();
@@ -56,8 +57,9 @@ export class IdempotencyGuard {
           error_param: '',
           created_at: now,
           lease_until: new Date(now.getTime() + this.leaseMs),
+          ...(trying ? { trying } : {}),
         });
-        return { kind: 'owner', paymentId, resumed: false };
+        return { kind: 'owner', paymentId, resumed: false, earlierAccount: '' };
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
       }
@@ -87,10 +89,12 @@ export class IdempotencyGuard {
               error_param: '',
               created_at: expired ? now : existing.created_at,
               lease_until: new Date(now.getTime() + this.leaseMs),
+              // A resumed owner keeps the earlier owner's account (its charge may be there); a new owner names its own.
+              ...(resumed ? {} : { trying }),
             },
           },
         );
-        if (taken.matchedCount === 1) return { kind: 'owner', paymentId: ownerId, resumed };
+        if (taken.matchedCount === 1) return { kind: 'owner', paymentId: ownerId, resumed, earlierAccount: resumed ? (existing.trying ?? '') : '' };
         continue;
       }
       if (Date.now() > waitUntil) throw new AppError('idempotency_in_progress', { param: 'Idempotency-Key' });
@@ -112,6 +116,17 @@ export class IdempotencyGuard {
     }, Math.max(10, Math.floor(this.leaseMs / 3)));
     timer.unref();
     return () => clearInterval(timer);
+  }
+
+  /**
+   * Written before the owner asks another account than the one its record names (a failover, or a
+   * first account routed after the claim): if the owner dies during that call, its successor asks
+   * this account first. Fails when the store does, and then the account must not be asked.
+   */
+  async noteTry(recordId: string, paymentId: string, accountId: string): Promise<void> {
+    const noted = await this.records.updateOne({ _id: recordId, payment_id: paymentId, state: 'in_progress' }, { $set: { trying: accountId } });
+    // Taken over: this owner was presumed dead (no lease renewal reached the store); its successor walks now.
+    if (noted.matchedCount !== 1) throw new AppError('idempotency_in_progress', { param: 'Idempotency-Key' });
   }
 
   async complete(recordId: string, paymentId: string): Promise<void> {

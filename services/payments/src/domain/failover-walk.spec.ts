@@ -1,6 +1,6 @@
 import type { ProviderChargeStatus } from '@orquestra/contracts';
 import type { ErrorCode } from '@orquestra/platform';
-import { walkCandidates, type ChargeAnswer, type WalkCandidate } from './failover-walk';
+import { earlierFirst, walkCandidates, type ChargeAnswer, type WalkCandidate } from './failover-walk';
 
 type Charge = { id: string };
 const A: WalkCandidate = { account_id: 'pa_a', provider: 'efi' };
@@ -158,5 +158,57 @@ describe('walkCandidates (the failover walk)', () => {
   it('charges nowhere without candidates', async () => {
     const { ports } = fakePorts({});
     expect(await walkCandidates([], 'pix', ports)).toEqual({ charged: null, attempts: [], errorCode: 'all_providers_failed' });
+  });
+});
+
+describe('a resumed walk (earlierAccount: the account its earlier owner was asking when it stopped)', () => {
+  it('asks the earlier owner’s account first, whatever order routing gives now', async () => {
+    expect(earlierFirst([B, C, A], 'pa_a')).toEqual([A, B, C]);
+    // An account routing no longer offers is left out; none keeps routing's order.
+    expect(earlierFirst([B, C], 'pa_a')).toEqual([B, C]);
+    expect(earlierFirst([B, A], undefined)).toEqual([B, A]);
+    const { ports, tries } = fakePorts({ pa_a: [created('ch_a_first_owner')] });
+    // Routing now puts A last (its breaker half-open): the earlier owner's charge at A is found, B is never charged.
+    const result = await walkCandidates([B, A], 'card', ports, { earlierAccount: 'pa_a' });
+    expect(result.charged?.candidate).toBe(A);
+    expect(tries).toEqual(['pa_a']);
+  });
+
+  it('takes a refusal at the earlier account for uncertain: a card stops there, never charged at the next account', async () => {
+    const { ports, tries, orphans } = fakePorts({ pa_a: [refused('provider_unavailable'), refused('provider_unavailable')], pa_b: [created('ch_b')] });
+    const result = await walkCandidates([A, B], 'card', ports, { earlierAccount: 'pa_a' });
+    expect(result).toMatchObject({ charged: null, errorCode: 'provider_timeout' });
+    expect(tries).toEqual(['pa_a', 'pa_a']);
+    expect(orphans).toEqual(['pa_a']);
+  });
+
+  it('moves a Pix on from a refusing earlier account, keeping what it may hold there as an orphan to remove', async () => {
+    const { ports, tries, orphans } = fakePorts({ pa_a: [refused('provider_error')], pa_b: [created('ch_b')] });
+    const result = await walkCandidates([A, B], 'pix', ports, { earlierAccount: 'pa_a' });
+    expect(result.charged?.candidate).toBe(B);
+    expect(tries).toEqual(['pa_a', 'pa_b']);
+    expect(orphans).toEqual(['pa_a']);
+  });
+
+  it('treats the other accounts as a first walk does: a refusal moves on, no orphan', async () => {
+    const { ports, orphans } = fakePorts({ pa_a: [refused('provider_unavailable')], pa_b: [created('ch_b')] });
+    const result = await walkCandidates([A, B], 'card', ports, { earlierAccount: 'pa_c' });
+    expect(result.charged?.candidate).toBe(B);
+    expect(orphans).toEqual([]);
+  });
+
+  it('names each account before asking it, and asks none whose naming failed', async () => {
+    const { ports, tries } = fakePorts({ pa_a: [refused('provider_unavailable')], pa_b: [created('ch_b')] });
+    // Each naming is seen before its account's try.
+    const named: string[] = [];
+    const result = await walkCandidates([A, B], 'pix', ports, { beforeTry: async (candidate) => void named.push(`${candidate.account_id} after ${tries.length} tries`) });
+    expect(result.charged?.candidate).toBe(B);
+    expect(named).toEqual(['pa_a after 0 tries', 'pa_b after 1 tries']);
+    const failing = fakePorts({ pa_a: [refused('provider_unavailable')], pa_b: [created('ch_b')] });
+    const storeDown = new Error('store out of reach');
+    await expect(
+      walkCandidates([A, B], 'pix', failing.ports, { beforeTry: async (candidate) => { if (candidate.account_id === 'pa_b') throw storeDown; } }),
+    ).rejects.toBe(storeDown);
+    expect(failing.tries).toEqual(['pa_a']);
   });
 });

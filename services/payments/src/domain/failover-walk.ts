@@ -52,6 +52,29 @@ export type WalkResult<C, Charge> =
       inputError?: { code: ErrorCode; message: string; param: string };
     };
 
+export interface WalkOptions {
+  /**
+   * A create resumed under its Idempotency-Key (its first owner died, or ended uncertain): the
+   * account that owner was asking when it stopped, the one account where its charge may exist (a
+   * walk stops at the first account that charges; accounts it passed refused, or hold an orphan
+   * already recorded). It is asked first, whatever order routing gives now (its breaker may have
+   * opened since), with the same provider key, which finds that charge; and a refusal there is
+   * uncertain, not `next`: it does not say the earlier charge is absent.
+   */
+  earlierAccount?: string;
+  /**
+   * Called before the walk asks an account, and the account is asked only once it resolved: the
+   * create's Idempotency-Key record names the account (IdempotencyGuard.noteTry).
+   */
+  beforeTry?: (candidate: WalkCandidate) => Promise<void>;
+}
+
+/** The candidates in the order a resumed walk takes: the earlier owner's account first (if still a candidate), then routing's order. */
+export function earlierFirst<C extends WalkCandidate>(candidates: readonly C[], earlierAccount: string | undefined): C[] {
+  const earlier = earlierAccount ? candidates.find((candidate) => candidate.account_id === earlierAccount) : undefined;
+  return earlier ? [earlier, ...candidates.filter((candidate) => candidate !== earlier)] : [...candidates];
+}
+
 /**
  * The failover walk (ARCHITECTURE.md "Failover"), pure over its ports: tries the candidates in
  * order until one account creates the charge. A charge the provider declined ends the walk too:
@@ -68,9 +91,10 @@ export async function walkCandidates<C extends WalkCandidate, Charge>(
   candidates: readonly C[],
   method: string,
   ports: WalkPorts<C, Charge>,
+  options: WalkOptions = {},
 ): Promise<WalkResult<C, Charge>> {
   const attempts: Attempt[] = [];
-  for (const candidate of candidates) {
+  for (const candidate of earlierFirst(candidates, options.earlierAccount)) {
     const started = ports.now();
     const attempt = (fields: Pick<Attempt, 'outcome'> & Partial<Attempt>): Attempt => {
       const recorded: Attempt = {
@@ -87,6 +111,7 @@ export async function walkCandidates<C extends WalkCandidate, Charge>(
       attempts.push(recorded);
       return recorded;
     };
+    await options.beforeTry?.(candidate);
     const answer = await ports.tryCharge(candidate);
     if (answer.kind === 'created') {
       const declined = answer.state === 'failed';
@@ -97,7 +122,10 @@ export async function walkCandidates<C extends WalkCandidate, Charge>(
       });
       return { charged: { candidate, charge: answer.charge, state: answer.state }, attempts };
     }
-    const decision = failoverDecision(answer.code, answer.deadlineExceeded);
+    let decision = failoverDecision(answer.code, answer.deadlineExceeded);
+    // An earlier owner may have charged this account under the same key: a refusal now (breaker
+    // open, 5xx) does not say its charge is absent, so it is as uncertain as a timeout.
+    if (decision === 'next' && candidate.account_id === options.earlierAccount) decision = 'uncertain';
     if (decision === 'uncertain') {
       if (!uncertainChargeMayMoveOn(method)) {
         // A card may have been charged: resolve it at this account before any second charge.

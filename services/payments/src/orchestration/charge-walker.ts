@@ -4,7 +4,7 @@ import { AppError, GrpcStatus, newId, RpcError, type RpcClient } from '@orquestr
 import type { Logger } from 'pino';
 import { toProtoPaymentCustomer } from '../db/payment-customer.mapper';
 import type { PaymentDoc } from '../db/payment.model';
-import { walkCandidates, type ChargeAnswer, type WalkResult } from '../domain/failover-walk';
+import { walkCandidates, type ChargeAnswer, type WalkOptions, type WalkResult } from '../domain/failover-walk';
 import { assertRoomForFee } from '../domain/splits';
 import { needsHostedCheckout, vaultCardRoute } from './method-input';
 import type { OrphanCharges } from './orphan-charges';
@@ -39,7 +39,8 @@ export class ChargeWalker {
     return candidates;
   }
 
-  async walk(draft: PaymentDoc, candidates: Candidate[], expiresInMinutes: number, requestId: string): Promise<ChargeWalk> {
+  /** `options`: a resumed create's earlier account, and the key's naming of each account (domain/failover-walk.ts). */
+  async walk(draft: PaymentDoc, candidates: Candidate[], expiresInMinutes: number, requestId: string, options: WalkOptions = {}): Promise<ChargeWalk> {
     // A split pins the payment to one account (payment-splits.ts): its remainder must cover that account's fee.
     if (draft.splits?.length && candidates[0]) {
       assertRoomForFee(draft.amount, draft.splits, candidates[0].fees.find((rule) => rule.method === draft.method));
@@ -50,7 +51,7 @@ export class ChargeWalker {
       recordOrphan: (candidate) => this.deps.orphans.record(draft._id, request(candidate)),
       newAttemptId: () => newId('attempt'),
       now: () => Date.now(),
-    });
+    }, options);
     if (!walked.charged && walked.errorCode === 'all_providers_failed' && !walked.inputError) {
       this.deps.logger.warn({ payment_id: draft._id, attempts: walked.attempts.map((a) => `${a.provider_account_id}:${a.failure_code}`) }, 'every provider account failed');
     }

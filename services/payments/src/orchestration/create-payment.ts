@@ -7,7 +7,7 @@ import { creationEvents } from '../domain/charge-outcome';
 import type { PaymentLinks } from '../domain/payment-links';
 import { DEFAULT_METHOD_CHOICE_MINUTES, type AvailableMethods } from './available-methods';
 import { chargedPayment } from './charged-payment';
-import type { ChargeWalker } from './charge-walker';
+import type { Candidate, ChargeWalker } from './charge-walker';
 import { IdempotencyGuard } from '../db/idempotency.guard';
 import { assertMethodInput, needsHostedCheckout, vaultCardRoute } from './method-input';
 import { paymentDraft } from './payment-draft';
@@ -37,6 +37,19 @@ export interface CreatePaymentDeps {
  * its attempts and first events. When no account creates one, only the failed creation is kept
  * (its attempts) and the key is released for a later retry (nothing was charged).
  */
+/** Routing's answer asked before the key's claim: its candidates, or its refusal (thrown after the claim). */
+type Routed = { candidates: Candidate[] } | { error: unknown };
+
+/**
+ * How the charge walk starts: candidates routed already (or routing asked in the walk); a resumed
+ * create's earlier owner's account (asked first); the account the key's record names now.
+ */
+interface WalkStart {
+  routed: Routed | undefined;
+  earlierAccount: string;
+  named: string;
+}
+
 export class PaymentCreator {
   constructor(private readonly deps: CreatePaymentDeps) {}
 
@@ -50,8 +63,19 @@ export class PaymentCreator {
     let paymentId = newId('payment');
     const key = request.idempotency_key;
     const recordId = key ? IdempotencyGuard.recordId(caller.merchant_id, mode, key) : '';
+    // A keyed create that charges now (a method and no splits: a split's account comes from its
+    // subaccounts, read after the claim) asks routing before claiming the key, so the claim itself
+    // names the first account the walk asks, with no write of its own (IdempotencyRecordDoc.trying).
+    // A routing refusal waits until after the claim: a replay of the key is answered first,
+    // whatever routing says now.
+    const preRouted: Routed | undefined =
+      key && request.method && request.splits.length === 0
+        ? await this.route(request, caller, undefined, paymentId, requestId).then((candidates) => ({ candidates }), (error: unknown) => ({ error }))
+        : undefined;
+    const firstAccount = preRouted && 'candidates' in preRouted ? (preRouted.candidates[0]?.account_id ?? '') : '';
+    let walk: WalkStart = { routed: preRouted, earlierAccount: '', named: firstAccount };
     if (key) {
-      const claim = await this.deps.idempotency.claim(recordId, request.request_hash, paymentId, Date.now() + 30_000);
+      const claim = await this.deps.idempotency.claim(recordId, request.request_hash, paymentId, Date.now() + 30_000, firstAccount);
       if (claim.kind === 'replay') {
         // The record is this merchant's (its id carries merchant and mode): its payment is theirs.
         const payment = await this.deps.store.findById(claim.paymentId);
@@ -59,6 +83,9 @@ export class PaymentCreator {
         return { payment, replayed: true };
       }
       paymentId = claim.paymentId;
+      // Resumed under the earlier owner's payment id: routed again with that id (a weighted rule's
+      // draw is fixed by it), asking the account the earlier owner was asking first.
+      if (claim.resumed) walk = { routed: undefined, earlierAccount: claim.earlierAccount, named: claim.earlierAccount };
       if (claim.resumed) {
         // The earlier owner of this key died or timed out: if it stored the payment, that is the answer.
         const stored = await this.deps.store.findById(paymentId);
@@ -76,7 +103,7 @@ export class PaymentCreator {
       // of its subaccounts since. A refusal creates nothing and releases the key.
       const split = await this.deps.splits.resolve(request, caller, requestId);
       const payment = request.method
-        ? await this.createCharged(request, caller, mode, paymentId, requestId, split, progress)
+        ? await this.createCharged(request, caller, mode, paymentId, requestId, split, progress, walk)
         : await this.createAwaitingMethod(request, caller, mode, paymentId, requestId, split);
       if (key) await this.deps.idempotency.complete(recordId, paymentId);
       return { payment, replayed: false };
@@ -105,7 +132,47 @@ export class PaymentCreator {
     requestId: string,
     split: ResolvedSplit,
     progress: { charged: boolean },
+    walk: WalkStart,
   ): Promise<PaymentDoc> {
+    if (walk.routed && 'error' in walk.routed) throw walk.routed.error;
+    const candidates = walk.routed?.candidates ?? (await this.route(request, caller, split, paymentId, requestId));
+    const draft = withSplits(paymentDraft(request, caller, mode, paymentId), split);
+
+    // Provider calls first, outside persistence; the payment is stored once, complete, so a
+    // failure anywhere leaves nothing half-created.
+    const recordId = request.idempotency_key ? IdempotencyGuard.recordId(caller.merchant_id, mode, request.idempotency_key) : '';
+    let named = walk.named;
+    const walked = await this.deps.walker.walk(draft, candidates, request.expires_in_minutes || this.deps.defaultPixExpiresMinutes, requestId, {
+      earlierAccount: walk.earlierAccount,
+      // The key's record names each account before it is asked (one write per failover; the
+      // first account was named by the claim), so a successor of a dead owner knows where to look.
+      ...(recordId
+        ? {
+            beforeTry: async (candidate) => {
+              if (candidate.account_id === named) return;
+              await this.deps.idempotency.noteTry(recordId, paymentId, candidate.account_id);
+              named = candidate.account_id;
+            },
+          }
+        : {}),
+    });
+    if (walked.charged) {
+      progress.charged = true;
+      const payment = chargedPayment({ ...draft, attempts: walked.attempts }, walked.charged.candidate, walked.charged.charge, {
+        qrCodeUrl: (id) => this.deps.links.qrCodeUrl(id),
+        boletoCancelAfterDays: this.deps.boletoCancelAfterDays,
+      });
+      return this.deps.store.insertWithEvents(payment, creationEvents(payment.status));
+    }
+    await this.deps.store.recordFailedCreation(draft, walked.attempts, walked.errorCode).catch((error: Error) =>
+      this.deps.logger.error({ payment_id: paymentId, err: error.message }, 'could not record the failed creation'),
+    );
+    const input = walked.inputError;
+    throw input ? new AppError(input.code, { message: input.message, param: input.param }) : new AppError(walked.errorCode);
+  }
+
+  /** Routing's ordered candidates for the charge (a weighted rule's draw fixed by the payment id). */
+  private async route(request: payments.CreatePaymentRequest, caller: common.Caller, split: ResolvedSplit, paymentId: string, requestId: string): Promise<Candidate[]> {
     const { candidates } = await this.deps.routing.route(
       {
         caller,
@@ -121,24 +188,7 @@ export class PaymentCreator {
       },
       { requestId },
     );
-    const draft = withSplits(paymentDraft(request, caller, mode, paymentId), split);
-
-    // Provider calls first, outside persistence; the payment is stored once, complete, so a
-    // failure anywhere leaves nothing half-created.
-    const walked = await this.deps.walker.walk(draft, candidates, request.expires_in_minutes || this.deps.defaultPixExpiresMinutes, requestId);
-    if (walked.charged) {
-      progress.charged = true;
-      const payment = chargedPayment({ ...draft, attempts: walked.attempts }, walked.charged.candidate, walked.charged.charge, {
-        qrCodeUrl: (id) => this.deps.links.qrCodeUrl(id),
-        boletoCancelAfterDays: this.deps.boletoCancelAfterDays,
-      });
-      return this.deps.store.insertWithEvents(payment, creationEvents(payment.status));
-    }
-    await this.deps.store.recordFailedCreation(draft, walked.attempts, walked.errorCode).catch((error: Error) =>
-      this.deps.logger.error({ payment_id: paymentId, err: error.message }, 'could not record the failed creation'),
-    );
-    const input = walked.inputError;
-    throw input ? new AppError(input.code, { message: input.message, param: input.param }) : new AppError(walked.errorCode);
+    return candidates;
   }
 
   /**

@@ -44,17 +44,24 @@ describe('payments under concurrent writers (real store)', () => {
   let syncs: PaymentSync;
   let refunds: PaymentRefunds;
   let idempotencyRecords: IdempotencyRecordModel;
+  let orphanRecords: ReturnType<typeof registerOrphanChargeModel>;
   const published: EventEnvelope[] = [];
   const charges: providersContract.CreateChargeRequest[] = [];
+  /** When set, each charge call notes the account the key's record names at that moment ("<asked>:<named>"). */
+  let watchedRecord = '';
+  const namedAtCall: string[] = [];
   const refundCalls: providersContract.RefundChargeRequest[] = [];
 
   const routes: routing.RouteRequest[] = [];
   /** The account's fee schedule routing answers (the split fee check reads it). */
   let fees: providersContract.FeeRule[] = [];
+  /** The accounts routing answers, in order (one by default), and those whose provider refuses every charge now. */
+  let routeOrder = ['pa_a'];
+  const refusing = new Set<string>();
   const routingClient = {
     route: async (request: routing.RouteRequest) => {
       routes.push(request);
-      return { candidates: [{ account_id: 'pa_a', provider: 'asaas', priority: 10, reason: 'priority', fees }] };
+      return { candidates: routeOrder.map((account_id, i) => ({ account_id, provider: 'asaas', priority: 10 + i, reason: 'priority', fees })) };
     },
   } as unknown as RpcClient<typeof routing.RoutingServiceService>;
   /** The payouts service at its gRPC seam: the subaccounts it owns, as ResolveSplits answers them. */
@@ -87,6 +94,8 @@ describe('payments under concurrent writers (real store)', () => {
   });
   const providersClient = {
     createCharge: async (request: providersContract.CreateChargeRequest) => {
+      if (refusing.has(request.account_id)) throw new AppError('provider_unavailable');
+      if (watchedRecord) namedAtCall.push(`${request.account_id}:${(await idempotencyRecords.findById(watchedRecord).lean())?.trying ?? ''}`);
       charges.push(request);
       await jitter();
       return { charge: charge(`tx${request.payment_id.replace(/_/g, '')}`, ChargeStatus.CHARGE_STATUS_PENDING, request.amount) };
@@ -132,7 +141,8 @@ describe('payments under concurrent writers (real store)', () => {
     paymentModel = registerPaymentModel(db);
     store = new PaymentStore(paymentModel, registerFailedCreationModel(db), outbox, links);
     idempotencyRecords = registerIdempotencyRecordModel(db);
-    const orphans = new OrphanCharges(new DueRecords(registerOrphanChargeModel(db)), providersClient, logger);
+    orphanRecords = registerOrphanChargeModel(db);
+    const orphans = new OrphanCharges(new DueRecords(orphanRecords), providersClient, logger);
     await ensureIndexes(db);
     creator = new PaymentCreator({
       store, links, logger, routing: routingClient, methods: new AvailableMethods(routingClient), splits: new PaymentSplits(payoutsClient, catalogClient),
@@ -176,6 +186,56 @@ describe('payments under concurrent writers (real store)', () => {
     expect(await paymentModel.countDocuments({ merchant_id: 'acct_races', idempotency_key: 'order-dead' })).toBe(1);
   });
 
+  it('a keyed create’s record names each account before it is asked: the first with the claim, a failover’s by its own write', async () => {
+    routeOrder = ['pa_a', 'pa_b'];
+    refusing.add('pa_a');
+    watchedRecord = IdempotencyGuard.recordId('acct_races', 'test', 'order-named');
+    try {
+      const created = await creator.create(createRequest({ idempotency_key: 'order-named', request_hash: 'h-named' }), 'req');
+      expect(created.payment.provider_account_id).toBe('pa_b');
+      // pa_a refused before any charge call was recorded; pa_b was asked while the record named it.
+      expect(namedAtCall).toEqual(['pa_b:pa_b']);
+      expect((await idempotencyRecords.findById(watchedRecord).lean())?.trying).toBe('pa_b');
+    } finally {
+      routeOrder = ['pa_a'];
+      refusing.clear();
+      watchedRecord = '';
+    }
+  });
+
+  it('a create whose owner died asking its failover account asks that account first, though routing now orders it last', async () => {
+    const deadId = 'pay_deadowner2';
+    const recordId = IdempotencyGuard.recordId('acct_races', 'test', 'order-dead-b');
+    const past = new Date(Date.now() - 1_000);
+    await idempotencyRecords.create({ _id: recordId, request_hash: 'h-dead-b', payment_id: deadId, state: 'in_progress', error_code: '', error_message: '', error_param: '', created_at: past, lease_until: past, trying: 'pa_b' });
+    routeOrder = ['pa_a', 'pa_b'];
+    try {
+      const resumed = await creator.create(createRequest({ idempotency_key: 'order-dead-b', request_hash: 'h-dead-b' }), 'req');
+      expect(resumed.payment).toMatchObject({ _id: deadId, provider_account_id: 'pa_b' });
+      // Only pa_b was asked, with the dead owner's provider key: its charge is found, pa_a never charged.
+      expect(charges.filter((c) => c.payment_id === deadId).map((c) => c.idempotency_key)).toEqual([`${deadId}:pa_b`]);
+    } finally {
+      routeOrder = ['pa_a'];
+    }
+  });
+
+  it('a resumed Pix whose earlier account refuses now moves on, keeping a possible charge there as an orphan to remove', async () => {
+    const deadId = 'pay_deadowner3';
+    const recordId = IdempotencyGuard.recordId('acct_races', 'test', 'order-dead-c');
+    const past = new Date(Date.now() - 1_000);
+    await idempotencyRecords.create({ _id: recordId, request_hash: 'h-dead-c', payment_id: deadId, state: 'in_progress', error_code: '', error_message: '', error_param: '', created_at: past, lease_until: past, trying: 'pa_b' });
+    routeOrder = ['pa_a', 'pa_b'];
+    refusing.add('pa_b');
+    try {
+      const resumed = await creator.create(createRequest({ idempotency_key: 'order-dead-c', request_hash: 'h-dead-c' }), 'req');
+      expect(resumed.payment).toMatchObject({ _id: deadId, provider_account_id: 'pa_a' });
+      expect(await orphanRecords.countDocuments({ _id: `${deadId}:pa_b` })).toBe(1);
+    } finally {
+      routeOrder = ['pa_a'];
+      refusing.clear();
+    }
+  });
+
   it('a create whose process died after storing its payment is answered with that payment, charging nothing more', async () => {
     const first = await creator.create(createRequest({ idempotency_key: 'order-stored', request_hash: 'h-stored' }), 'req');
     const recordId = IdempotencyGuard.recordId('acct_races', 'test', 'order-stored');
@@ -208,7 +268,7 @@ describe('payments under concurrent writers (real store)', () => {
     const guard = new IdempotencyGuard(idempotencyRecords, 3_600_000, 3_000, { resumeAbandoned: true });
     const recordId = IdempotencyGuard.recordId('acct_races', 'test', 'order-alive');
     const claimed = await guard.claim(recordId, 'h-alive', 'pay_alive1', Date.now());
-    expect(claimed).toEqual({ kind: 'owner', paymentId: 'pay_alive1', resumed: false });
+    expect(claimed).toEqual({ kind: 'owner', paymentId: 'pay_alive1', resumed: false, earlierAccount: '' });
     const release = guard.holdLease(recordId, 'pay_alive1');
     try {
       // Past the first lease: only the renewals keep the key its owner's.
@@ -218,7 +278,7 @@ describe('payments under concurrent writers (real store)', () => {
       release();
     }
     // Once its owner stops renewing, the lease ends and the waiting retry resumes the key under the same id.
-    await expect(guard.claim(recordId, 'h-alive', 'pay_other', Date.now() + 15_000)).resolves.toEqual({ kind: 'owner', paymentId: 'pay_alive1', resumed: true });
+    await expect(guard.claim(recordId, 'h-alive', 'pay_other', Date.now() + 15_000)).resolves.toEqual({ kind: 'owner', paymentId: 'pay_alive1', resumed: true, earlierAccount: '' });
   });
 
   it('webhooks and syncs racing on one payment move it once, with one payment.succeeded', async () => {
@@ -360,8 +420,10 @@ describe('payments under concurrent writers (real store)', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     await orphans.worker.tick();
     await orphans.worker.tick();
-    expect(refunded).toHaveLength(1);
-    expect(refunded[0]).toMatchObject({ amount: 4_990, ref: { account_id: 'pa_a', provider_payment_id: 'orphanrphan1' }, refund_key: expect.stringMatching(/^re_orphan_/) });
+    // This payment's orphan only (the suite's earlier resumed creates leave theirs in the same collection).
+    const own = refunded.filter((request) => request.refund_key.includes('pay_orphan1'));
+    expect(own).toHaveLength(1);
+    expect(own[0]).toMatchObject({ amount: 4_990, ref: { account_id: 'pa_a', provider_payment_id: 'orphanrphan1' }, refund_key: expect.stringMatching(/^re_orphan_/) });
   });
 
   it('a retried split payment is its replay, even after its subaccount was blocked', async () => {
