@@ -1,22 +1,12 @@
 import amqp from 'amqplib';
 import pino from 'pino';
-import { ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '../testing';
-import { newId } from '../ids';
+import { ensureTestInfra, TEST_QUEUES_EXPIRE_MS, testEnvelope, uniqueDbPrefix } from '../testing';
 import { EventBus } from './event-bus';
-import type { EventEnvelope } from './event-envelope';
 
 jest.setTimeout(60_000);
 const logger = pino({ level: 'silent' });
 
-const envelope = (type: string): EventEnvelope => ({
-  id: newId('event'),
-  type,
-  created: Math.floor(Date.now() / 1000),
-  merchant_id: 'acct_1',
-  mode: 'test',
-  source: null,
-  data: { object: {} },
-});
+const envelope = testEnvelope;
 
 describe('EventBus against a real RabbitMQ', () => {
   let amqpUrl: string;

@@ -1,7 +1,6 @@
 import amqp, { type ChannelModel } from 'amqplib';
 import pino from 'pino';
-import { newId } from '../ids';
-import { ensureTestInfra, eventuallyExpect, uniqueDbPrefix } from '../testing';
+import { ensureTestInfra, eventuallyExpect, testEnvelope, uniqueDbPrefix } from '../testing';
 import { EventBus, type ConsumerOptions, type EventHandler } from './event-bus';
 import type { EventEnvelope } from './event-envelope';
 
@@ -14,15 +13,7 @@ const logger = pino({ level: 'silent' });
 /** The broker drops these test queues ten minutes after the last use (x-expires). */
 const EXPIRES_MS = 10 * 60_000;
 
-const envelope = (type: string): EventEnvelope => ({
-  id: newId('event'),
-  type,
-  created: Math.floor(Date.now() / 1000),
-  merchant_id: 'acct_1',
-  mode: 'test',
-  source: null,
-  data: { object: {} },
-});
+const envelope = testEnvelope;
 
 describe('EventBus quorum queues against a real RabbitMQ', () => {
   let amqpUrl: string;
