@@ -7,6 +7,8 @@ export interface AppErrorOptions {
   /** Overrides the catalogue's default Portuguese message. */
   message?: string;
   cause?: unknown;
+  /** When to try again (a rate limit's window, an outage's pause): the HTTP answer's Retry-After. */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -17,12 +19,14 @@ export interface AppErrorOptions {
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly param: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     super(options.message ?? MESSAGES_PT_BR[code], { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.param = options.param;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

@@ -9,7 +9,7 @@ import {
 } from '@grpc/grpc-js';
 import { RPC_RETRY_POLICY } from '@orquestra/contracts';
 import { AppError, isErrorCode } from '../errors';
-import { ERROR_CODE_KEY, ERROR_PARAM_KEY, REQUEST_ID_KEY } from './status-map';
+import { ERROR_CODE_KEY, ERROR_PARAM_KEY, ERROR_RETRY_AFTER_KEY, REQUEST_ID_KEY } from './status-map';
 
 type RequestOf<M> = M extends { requestSerialize: (value: infer Req) => Buffer } ? Req : never;
 type ResponseOf<M> = M extends { responseDeserialize: (bytes: Buffer) => infer Res } ? Res : never;
@@ -34,7 +34,7 @@ export class RpcError extends AppError {
   constructor(
     code: ConstructorParameters<typeof AppError>[0],
     readonly grpcStatus: GrpcStatus,
-    options: { param?: string; message?: string; cause?: unknown },
+    options: { param?: string; message?: string; cause?: unknown; retryAfterSeconds?: number },
   ) {
     super(code, options);
   }
@@ -43,11 +43,13 @@ export class RpcError extends AppError {
 function toRpcError(error: ServiceError): RpcError {
   const code = String(error.metadata?.get(ERROR_CODE_KEY)[0] ?? '');
   const param = error.metadata?.get(ERROR_PARAM_KEY)[0];
+  const retryAfter = Number(error.metadata?.get(ERROR_RETRY_AFTER_KEY)[0] ?? Number.NaN);
   if (isErrorCode(code)) {
     return new RpcError(code, error.code, {
       message: error.details,
       param: param === undefined ? undefined : String(param),
       cause: error,
+      ...(Number.isFinite(retryAfter) && retryAfter >= 0 ? { retryAfterSeconds: retryAfter } : {}),
     });
   }
   // No normalized code: the peer was unreachable, too slow or crashed. Never leak its text.

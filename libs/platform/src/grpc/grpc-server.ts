@@ -13,7 +13,10 @@ import type { Logger } from 'pino';
 import { AppError, isAppError, MESSAGES_PT_BR } from '../errors';
 import { newId } from '../ids';
 import { isStoreUnavailableError } from '../mongo/connect';
-import { ERROR_CODE_KEY, ERROR_PARAM_KEY, REQUEST_ID_KEY, grpcStatusFor } from './status-map';
+import { ERROR_CODE_KEY, ERROR_PARAM_KEY, ERROR_RETRY_AFTER_KEY, REQUEST_ID_KEY, grpcStatusFor } from './status-map';
+
+/** Retry-After of a call answered `service_unavailable` because the store was out of reach. */
+const STORE_RETRY_AFTER_SECONDS = 1;
 
 /** What a handler knows about the call besides its request. */
 export interface CallContext {
@@ -114,13 +117,15 @@ export class GrpcServer {
     } catch (error) {
       // A store out of reach is a temporary condition the caller may retry (503), not a bug.
       const storeDown = !isAppError(error) && isStoreUnavailableError(error);
-      const appError = isAppError(error) ? error : storeDown ? new AppError('service_unavailable', { cause: error }) : undefined;
+      // A store restart or failover takes seconds: the caller is told to wait a little before repeating.
+      const appError = isAppError(error) ? error : storeDown ? new AppError('service_unavailable', { cause: error, retryAfterSeconds: STORE_RETRY_AFTER_SECONDS }) : undefined;
       if (storeDown) logger.warn({ err: error }, 'the store is out of reach; answered service_unavailable');
       else if (!appError) logger.error({ err: error }, 'unhandled error in gRPC handler');
       const code = appError?.code ?? 'internal';
       const metadata = new Metadata();
       metadata.set(ERROR_CODE_KEY, code);
       if (appError?.param) metadata.set(ERROR_PARAM_KEY, appError.param);
+      if (appError?.retryAfterSeconds !== undefined) metadata.set(ERROR_RETRY_AFTER_KEY, String(appError.retryAfterSeconds));
       metadata.set(NO_RETRY_PUSHBACK.key, NO_RETRY_PUSHBACK.value);
       callback({
         code: grpcStatusFor(code),

@@ -73,4 +73,6 @@ export function grpcStatusFor(code: ErrorCode): GrpcStatus {
 /** Metadata keys that carry the normalized error across a gRPC hop. */
 export const ERROR_CODE_KEY = 'orq-error-code';
 export const ERROR_PARAM_KEY = 'orq-error-param';
+/** Seconds until the caller may try again (AppError.retryAfterSeconds), when the error says so. */
+export const ERROR_RETRY_AFTER_KEY = 'orq-error-retry-after';
 export const REQUEST_ID_KEY = 'x-request-id';

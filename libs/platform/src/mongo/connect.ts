@@ -54,7 +54,7 @@ export function isDuplicateKeyError(error: unknown): boolean {
 /**
  * The store could not be reached (no server selected in time, the connection dropped, the client
  * closed): the request may be repeated once the store is back, so callers answer
- * `service_unavailable` (503 with Retry-After) rather than an internal error.
+ * `service_unavailable` (503 with `Retry-After: 1`, see grpc-server.ts) rather than an internal error.
  */
 export function isStoreUnavailableError(error: unknown): boolean {
   // Duck-typed, not `instanceof Error`: Node's own errors come from another realm under jest's vm.

@@ -96,7 +96,10 @@ export function ownersHandlers(deps: OwnersDeps): Handlers<typeof owners.OwnersS
       // from one address is stopped like one guessing passwords.
       const charged = await limiter.charge(address, ip);
       if (!charged.allowed) {
-        throw new AppError('rate_limited', { message: `Muitas tentativas a partir deste endereço. Aguarde ${Math.ceil(charged.retryAfterSeconds / 60)} minuto(s) e tente novamente.` });
+        throw new AppError('rate_limited', {
+          message: `Muitas tentativas a partir deste endereço. Aguarde ${Math.ceil(charged.retryAfterSeconds / 60)} minuto(s) e tente novamente.`,
+          retryAfterSeconds: charged.retryAfterSeconds,
+        });
       }
       const passwordHash = await hashPassword(password);
       const createdAt = now();

@@ -83,6 +83,27 @@ describe('/dashboard/api', () => {
     }
   });
 
+  it('answers a rate-limited sign-up 429 with the Retry-After accounts gave, and a store pause 503 with its own', async () => {
+    clients.owners.signUp = jest.fn(async () => {
+      throw new AppError('rate_limited', { message: 'Muitas tentativas a partir deste endereço. Aguarde 14 minuto(s) e tente novamente.', retryAfterSeconds: 840 });
+    });
+    const body = { merchant_name: 'Loja', email: 'dono@loja.com', password: 'uma senha longa e boa' };
+    const limited = await app.request('POST', '/dashboard/api/signup', { body });
+    expect(limited.status).toBe(429);
+    expect(limited.json.error).toMatchObject({ code: 'rate_limited', type: 'rate_limit_error' });
+    expect(limited.headers.get('retry-after')).toBe('840');
+    clients.owners.signUp = jest.fn(async () => {
+      throw new AppError('service_unavailable', { retryAfterSeconds: 1 });
+    });
+    const paused = await app.request('POST', '/dashboard/api/signup', { body });
+    expect(paused.status).toBe(503);
+    expect(paused.headers.get('retry-after')).toBe('1');
+    clients.owners.signUp = jest.fn(async () => {
+      throw new AppError('service_unavailable');
+    });
+    expect((await app.request('POST', '/dashboard/api/signup', { body })).headers.get('retry-after')).toBeNull();
+  });
+
   it('refuses bad bodies in Portuguese with param, never a 500', async () => {
     for (const body of ['{', '[]', '{"email": 3, "password": "x"}', '{"email":"a@b.c"}', '{"email":"a@b.c","password":"x","extra":1}']) {
       const answer = await app.request('POST', '/dashboard/api/session', { headers: { 'content-type': 'application/json' }, body });

@@ -30,6 +30,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       log.warn({ code: appError.code, cause }, 'downstream failure');
     }
     const { status, body } = toHttpError(appError ?? new AppError('internal'));
+    if (appError?.retryAfterSeconds !== undefined && (status === 429 || status === 503)) res.setHeader('Retry-After', String(Math.ceil(appError.retryAfterSeconds)));
     res.status(status).setHeader('Cache-Control', 'no-store').json(body);
   };
 }

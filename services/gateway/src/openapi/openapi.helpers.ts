@@ -23,6 +23,8 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, ResponseCo
   for (const [status, group] of byStatus) {
     responses[status] = {
       description: `Erro: ${group.join(', ')}.`,
+      // A rate limit's window, or a pause while the store is out of reach (1 s): when given, wait that long before repeating.
+      ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { description: 'Segundos até tentar de novo, quando informado.', schema: { type: 'integer', minimum: 0 } } } } : {}),
       content: {
         'application/json': {
           schema: ErrorBodySchema,
