@@ -6,14 +6,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { CpuLimitedCgroups, CpuLimitError } from './cpu-limit';
 
 /** Tries to make (and remove) a cgroup: the reason it cannot, or undefined. */
 function unavailable(): string | undefined {
   try {
     const probe = CpuLimitedCgroups.create({ name: `orquestra-probe-${randomBytes(3).toString('hex')}`, millicores: 100 });
-    void probe.remove();
+    // Empty (no leaf yet): removed at once.
+    rmdirSync(probe.dir);
     return undefined;
   } catch (error) {
     if (error instanceof CpuLimitError) return error.message;
