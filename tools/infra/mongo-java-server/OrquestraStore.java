@@ -1,8 +1,16 @@
 import de.bwaldvogel.mongo.MongoBackend;
+import de.bwaldvogel.mongo.MongoCollection;
+import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.ServerVersion;
+import de.bwaldvogel.mongo.backend.CollectionOptions;
+import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
+import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
+import de.bwaldvogel.mongo.oplog.Oplog;
+import org.h2.mvstore.MVStore;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +34,14 @@ import java.util.concurrent.CountDownLatch;
  * single-document atomicity (proved by libs/platform's store-guarantees test).
  *
  * The server reports MongoDB 5.0 wire semantics, which the Node.js driver 6 requires.
+ *
+ * The databases serialize explicit collection creation and drops with implicit creation (an
+ * insert or createIndexes on a new collection). mongo-java-server 1.47 synchronizes only the
+ * implicit path on the database, so an explicit `create` racing it (two replicas of a service
+ * starting at once on a new database: mongoose's autoCreate beside the other's createIndexes)
+ * added the collection twice; the loser failed with "already existed in system.namespaces" or
+ * "Unknown error: null", and the H2 file kept a half-made index. Proved by the store-guarantees
+ * int spec (libs/platform/src/mongo/store-guarantees.int.spec.ts).
  */
 public final class OrquestraStore {
     public static void main(String[] args) throws Exception {
@@ -41,14 +57,14 @@ public final class OrquestraStore {
         final MongoBackend backend;
         switch (backendName) {
             case "memory":
-                backend = new MemoryBackend();
+                backend = new SerializedMemoryBackend();
                 break;
             case "h2": {
                 String file = options.get("file");
                 if (file == null) usage("--backend h2 needs --file <path>");
                 Path parent = Path.of(file).toAbsolutePath().getParent();
                 if (parent != null) Files.createDirectories(parent);
-                backend = new H2Backend(file);
+                backend = new SerializedH2Backend(file);
                 break;
             }
             default:
@@ -69,6 +85,68 @@ public final class OrquestraStore {
             stopped.countDown();
         }));
         stopped.await();
+    }
+
+    /** H2 databases whose collection creation and drops hold the database's lock (see the class comment). */
+    static final class SerializedH2Backend extends H2Backend {
+        SerializedH2Backend(String file) {
+            super(file);
+        }
+
+        @Override
+        protected MongoDatabase openOrCreateDatabase(String name) {
+            return new SerializedH2Database(name, getMvStore(), getCursorRegistry());
+        }
+    }
+
+    static final class SerializedH2Database extends H2Database {
+        SerializedH2Database(String name, MVStore store, CursorRegistry cursors) {
+            super(name, store, cursors);
+        }
+
+        @Override
+        public synchronized MongoCollection<Object> createCollectionOrThrowIfExists(String name, CollectionOptions options) {
+            return super.createCollectionOrThrowIfExists(name, options);
+        }
+
+        @Override
+        public synchronized void dropCollection(String name, Oplog oplog) {
+            super.dropCollection(name, oplog);
+        }
+
+        @Override
+        public synchronized void drop(Oplog oplog) {
+            super.drop(oplog);
+        }
+    }
+
+    /** Memory databases with the same serialization as the H2 ones. */
+    static final class SerializedMemoryBackend extends MemoryBackend {
+        @Override
+        public MemoryDatabase openOrCreateDatabase(String name) {
+            return new SerializedMemoryDatabase(name, getCursorRegistry());
+        }
+    }
+
+    static final class SerializedMemoryDatabase extends MemoryDatabase {
+        SerializedMemoryDatabase(String name, CursorRegistry cursors) {
+            super(name, cursors);
+        }
+
+        @Override
+        public synchronized MongoCollection<Integer> createCollectionOrThrowIfExists(String name, CollectionOptions options) {
+            return super.createCollectionOrThrowIfExists(name, options);
+        }
+
+        @Override
+        public synchronized void dropCollection(String name, Oplog oplog) {
+            super.dropCollection(name, oplog);
+        }
+
+        @Override
+        public synchronized void drop(Oplog oplog) {
+            super.drop(oplog);
+        }
     }
 
     private static void usage(String problem) {

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
 import { MongoClient, type Collection, type Db } from 'mongodb';
 import { dropTestDatabase, ensureTestInfra, uniqueDbPrefix } from '../testing';
 import { isDuplicateKeyError } from './connect';
@@ -133,5 +137,78 @@ describe('store guarantees', () => {
     ]);
     const ids = (await docs.findOne({ _id: 'd' }))?.outbox.map((entry) => entry.id) ?? [];
     expect(ids.sort()).toEqual(Array.from({ length: 50 }, (_, i) => `new_${i}`).sort());
+  });
+});
+
+/**
+ * Two replicas of a service starting at once on a new database: one's mongoose creates a
+ * collection explicitly (`create`, autoCreate) while the other creates its indexes, which creates
+ * it implicitly. mongo-java-server 1.47 serialized only the implicit path; the explicit one raced
+ * it, and on the H2 backend (`npm start`, the chaos run) the loser failed with "already existed in
+ * system.namespaces" or "Unknown error: null" (measured: 4–6 of 40 rounds), which stopped a
+ * replica at start. The local store's databases now serialize both
+ * (tools/infra/mongo-java-server/OrquestraStore.java). Runs against the suite's store and, when the
+ * local mongo-java-server is built here, a private H2 one.
+ */
+describe('store guarantees: a collection created explicitly and implicitly at once', () => {
+  const ROOT = path.resolve(__dirname, '../../../..');
+  const storeBuilt = existsSync(path.join(ROOT, '.local/mongo-java-server/stamp'));
+
+  async function race(url: string): Promise<string[]> {
+    const [first, second] = await Promise.all([MongoClient.connect(url), MongoClient.connect(url)]);
+    const failures: string[] = [];
+    try {
+      const prefix = uniqueDbPrefix('create_race');
+      for (let round = 0; round < 40; round++) {
+        const name = `${prefix}${round}`;
+        const outcomes = await Promise.allSettled([
+          first.db(name).createCollection('things'),
+          second.db(name).collection('things').createIndex({ k: 1 }, { unique: true }),
+          second.db(name).collection('things').insertOne({ k: round }),
+        ]);
+        for (const outcome of outcomes) {
+          // NamespaceExists (48) is MongoDB's own answer to a `create` of an existing collection.
+          if (outcome.status === 'rejected' && (outcome.reason as { code?: number }).code !== 48) failures.push(`${name}: ${(outcome.reason as Error).message}`);
+        }
+        const indexes = await first.db(name).collection('things').indexes();
+        if (!indexes.some((index) => index.name === 'k_1')) failures.push(`${name}: no k_1 index`);
+        await first.db(name).dropDatabase().catch((error: Error) => failures.push(`${name}: drop: ${error.message}`));
+      }
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+    return failures;
+  }
+
+  it('on the suite’s store: every round makes one collection with its index, and nothing fails but NamespaceExists', async () => {
+    const infra = await ensureTestInfra();
+    expect(await race(infra.mongoUrl)).toEqual([]);
+  });
+
+  (storeBuilt ? it : it.skip)('on a private H2-backed store (npm start, chaos): the same', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const env = { ...process.env, MONGO_URL: '', STORE_PORT: String(port), STORE_BACKEND: 'h2' };
+    execFileSync('bash', [path.join(ROOT, 'tools/infra/infra.sh'), 'up'], { env, stdio: 'ignore' });
+    const storeDir = path.join(ROOT, '.local/store', String(port));
+    try {
+      expect(await race(`mongodb://127.0.0.1:${port}`)).toEqual([]);
+    } finally {
+      const pid = Number(readFileSync(path.join(storeDir, 'store.pid'), 'utf8').trim());
+      if (pid > 0) process.kill(pid, 'SIGTERM');
+      for (let i = 0; i < 100 && pid > 0; i++) {
+        try {
+          process.kill(pid, 0);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        } catch {
+          break;
+        }
+      }
+      rmSync(storeDir, { recursive: true, force: true });
+    }
   });
 });
