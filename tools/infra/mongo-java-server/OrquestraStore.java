@@ -9,6 +9,7 @@ import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
+import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.oplog.Oplog;
 import org.h2.mvstore.MVStore;
 
@@ -39,8 +40,10 @@ import java.util.concurrent.CountDownLatch;
  * insert or createIndexes on a new collection). mongo-java-server 1.47 synchronizes only the
  * implicit path on the database, so an explicit `create` racing it (two replicas of a service
  * starting at once on a new database: mongoose's autoCreate beside the other's createIndexes)
- * added the collection twice; the loser failed with "already existed in system.namespaces" or
- * "Unknown error: null", and the H2 file kept a half-made index. Proved by the store-guarantees
+ * added the collection twice, and the loser failed with "already existed in system.namespaces".
+ * They also add an index under the collection's own lock: an insert (which holds that lock) walked
+ * the collection's index list while createIndexes added to it, and failed with a
+ * ConcurrentModificationException ("Unknown error: null"). Both are proved by the store-guarantees
  * int spec (libs/platform/src/mongo/store-guarantees.int.spec.ts).
  */
 public final class OrquestraStore {
@@ -109,6 +112,24 @@ public final class OrquestraStore {
             return super.createCollectionOrThrowIfExists(name, options);
         }
 
+        /** The database's lock, then the collection's (inserts take only the latter, and never the former inside it). */
+        @Override
+        protected synchronized void addIndex(Document description) {
+            Object namespace = description.get("ns");
+            String prefix = getDatabaseName() + ".";
+            MongoCollection<Object> collection = namespace != null && namespace.toString().startsWith(prefix)
+                ? resolveCollection(namespace.toString().substring(prefix.length()), false)
+                : null;
+            if (collection == null) {
+                // A new collection: nobody else holds it yet (it is created under the database's lock).
+                super.addIndex(description);
+                return;
+            }
+            synchronized (collection) {
+                super.addIndex(description);
+            }
+        }
+
         @Override
         public synchronized void dropCollection(String name, Oplog oplog) {
             super.dropCollection(name, oplog);
@@ -136,6 +157,24 @@ public final class OrquestraStore {
         @Override
         public synchronized MongoCollection<Integer> createCollectionOrThrowIfExists(String name, CollectionOptions options) {
             return super.createCollectionOrThrowIfExists(name, options);
+        }
+
+        /** The database's lock, then the collection's (inserts take only the latter, and never the former inside it). */
+        @Override
+        protected synchronized void addIndex(Document description) {
+            Object namespace = description.get("ns");
+            String prefix = getDatabaseName() + ".";
+            MongoCollection<Integer> collection = namespace != null && namespace.toString().startsWith(prefix)
+                ? resolveCollection(namespace.toString().substring(prefix.length()), false)
+                : null;
+            if (collection == null) {
+                // A new collection: nobody else holds it yet (it is created under the database's lock).
+                super.addIndex(description);
+                return;
+            }
+            synchronized (collection) {
+                super.addIndex(description);
+            }
         }
 
         @Override

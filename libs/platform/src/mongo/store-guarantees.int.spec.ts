@@ -143,10 +143,12 @@ describe('store guarantees', () => {
 /**
  * Two replicas of a service starting at once on a new database: one's mongoose creates a
  * collection explicitly (`create`, autoCreate) while the other creates its indexes, which creates
- * it implicitly. mongo-java-server 1.47 serialized only the implicit path; the explicit one raced
- * it, and on the H2 backend (`npm start`, the chaos run) the loser failed with "already existed in
- * system.namespaces" or "Unknown error: null" (measured: 4–6 of 40 rounds), which stopped a
- * replica at start. The local store's databases now serialize both
+ * it implicitly, and inserts arrive meanwhile. mongo-java-server 1.47 serialized only the implicit
+ * creation; the explicit one raced it ("already existed in system.namespaces"), and an insert
+ * walked the collection's index list while createIndexes added to it ("Unknown error: null", a
+ * ConcurrentModificationException). Measured before the fix: 1–6 failed rounds of 40 on the H2
+ * backend (`npm start`, the chaos run, where it stopped a replica at start) and up to 2 of 40 on the
+ * memory one. The local store's databases now serialize both
  * (tools/infra/mongo-java-server/OrquestraStore.java). Runs against the suite's store and, when the
  * local mongo-java-server is built here, a private H2 one.
  */
