@@ -66,14 +66,19 @@ export function isStoreUnavailableError(error: unknown): boolean {
     if (current.name === 'MongooseServerSelectionError' || (current.name === 'MongooseError' && /buffering timed out/.test(current.message))) return true;
     // A connection the store closed while a command was being written: the driver lets Node's own
     // socket error through unwrapped ("This socket has been ended by the other party", EPIPE, from
-    // Connection.writeCommand), seen when the store restarts under load.
-    if (SOCKET_GONE.has(String((current as NodeJS.ErrnoException).code))) return true;
+    // Connection.writeCommand), seen when the store restarts under load. Only when thrown from the
+    // driver's connection (npm packages stay external to the bundles, so its frames keep their
+    // path): the same codes from a provider's HTTP call are not the store, and must not be retried
+    // elsewhere as if nothing had been sent.
+    if (SOCKET_GONE.has(String((current as NodeJS.ErrnoException).code)) && DRIVER_CONNECTION_FRAME.test(current.stack ?? '')) return true;
   }
   return false;
 }
 
-/** Node's codes for a TCP connection refused, reset or ended by its peer. */
-const SOCKET_GONE = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED']);
+/** Node's codes for a TCP connection reset or ended by its peer. */
+const SOCKET_GONE = new Set(['EPIPE', 'ECONNRESET']);
+/** A stack frame in the mongodb driver's connection code (`node_modules/mongodb/{lib,src}/cmap/…`). */
+const DRIVER_CONNECTION_FRAME = /[\\/]node_modules[\\/]mongodb[\\/](?:lib|src)[\\/]cmap[\\/]/;
 
 /** The collection a command names (`{ find: 'payments' }`); '' for commands on the database (`{ aggregate: 1 }`, `ping`). */
 function collectionOf(target: unknown): string {
