@@ -18,6 +18,12 @@ export interface IdempotencyRecordDoc {
   /** An in-progress claim older than this is considered abandoned (its owner crashed). */
   lease_until: Date;
   /**
+   * The current owner's own token, new with every claim and takeover. Every write of an owner
+   * (lease renewal, naming an account, complete, fail) is conditional on it: a slow owner presumed
+   * dead, whose successor resumed the same payment id, can no longer write over its successor.
+   */
+  owner?: string;
+  /**
    * Set once a creation under this key ended uncertain (provider_timeout): a charge may exist under
    * `payment_id`, so every later owner keeps that id (and the provider idempotency keys made from
    * it) for good, never charging under a new one.
@@ -44,6 +50,7 @@ const schema = new Schema<IdempotencyRecordDoc>(
     error_param: { type: String, default: '' },
     created_at: { type: Date, required: true },
     lease_until: { type: Date, required: true },
+    owner: { type: String },
     uncertain: { type: Boolean },
     trying: { type: String },
   },

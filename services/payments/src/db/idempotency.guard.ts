@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { AppError, isDuplicateKeyError, isErrorCode } from '@orquestra/platform';
 import type { IdempotencyRecordDoc, IdempotencyRecordModel } from './idempotency-record.model';
 
@@ -8,7 +9,17 @@ import type { IdempotencyRecordDoc, IdempotencyRecordModel } from './idempotency
  * payment id (hence the same provider idempotency key) finds it instead of charging a second time;
  * a resumed owner also finds the payment itself if the dead owner stored it.
  */
-export type ClaimResult = { kind: 'owner'; paymentId: string; resumed: boolean; /** A resumed owner's: the account its earlier owner was asking (IdempotencyRecordDoc.trying), or ''. */ earlierAccount: string } | { kind: 'replay'; paymentId: string };
+export type ClaimResult =
+  | {
+      kind: 'owner';
+      paymentId: string;
+      resumed: boolean;
+      /** A resumed owner's: the account its earlier owner was asking (IdempotencyRecordDoc.trying), or ''. */
+      earlierAccount: string;
+      /** This owner's token (IdempotencyRecordDoc.owner): every later write of the owner names it. */
+      owner: string;
+    }
+  | { kind: 'replay'; paymentId: string };
 
 export interface IdempotencyGuardOptions {
   /**
@@ -46,6 +57,7 @@ export class IdempotencyGuard {
     let waitedOnOwner = false;
     for (;;) {
       const now = new Date();
+      const owner = randomUUID();
       try {
         await this.records.create({
           _id: recordId,
@@ -57,9 +69,10 @@ export class IdempotencyGuard {
           error_param: '',
           created_at: now,
           lease_until: new Date(now.getTime() + this.leaseMs),
+          owner,
           ...(trying ? { trying } : {}),
         });
-        return { kind: 'owner', paymentId, resumed: false, earlierAccount: '' };
+        return { kind: 'owner', paymentId, resumed: false, earlierAccount: '', owner };
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
       }
@@ -89,12 +102,13 @@ export class IdempotencyGuard {
               error_param: '',
               created_at: expired ? now : existing.created_at,
               lease_until: new Date(now.getTime() + this.leaseMs),
+              owner,
               // A resumed owner keeps the earlier owner's account (its charge may be there); a new owner names its own.
               ...(resumed ? {} : { trying }),
             },
           },
         );
-        if (taken.matchedCount === 1) return { kind: 'owner', paymentId: ownerId, resumed, earlierAccount: resumed ? (existing.trying ?? '') : '' };
+        if (taken.matchedCount === 1) return { kind: 'owner', paymentId: ownerId, resumed, earlierAccount: resumed ? (existing.trying ?? '') : '', owner };
         continue;
       }
       if (Date.now() > waitUntil) throw new AppError('idempotency_in_progress', { param: 'Idempotency-Key' });
@@ -108,10 +122,10 @@ export class IdempotencyGuard {
    * can be short: a key whose owner died is taken over soon after, never while its owner lives.
    * Call the answer to stop.
    */
-  holdLease(recordId: string, paymentId: string): () => void {
+  holdLease(recordId: string, owner: string): () => void {
     const timer = setInterval(() => {
       void this.records
-        .updateOne({ _id: recordId, payment_id: paymentId, state: 'in_progress' }, { $set: { lease_until: new Date(Date.now() + this.leaseMs) } })
+        .updateOne({ _id: recordId, owner, state: 'in_progress' }, { $set: { lease_until: new Date(Date.now() + this.leaseMs) } })
         .catch(() => undefined);
     }, Math.max(10, Math.floor(this.leaseMs / 3)));
     timer.unref();
@@ -123,14 +137,15 @@ export class IdempotencyGuard {
    * first account routed after the claim): if the owner dies during that call, its successor asks
    * this account first. Fails when the store does, and then the account must not be asked.
    */
-  async noteTry(recordId: string, paymentId: string, accountId: string): Promise<void> {
-    const noted = await this.records.updateOne({ _id: recordId, payment_id: paymentId, state: 'in_progress' }, { $set: { trying: accountId } });
+  async noteTry(recordId: string, owner: string, accountId: string): Promise<void> {
+    const noted = await this.records.updateOne({ _id: recordId, owner, state: 'in_progress' }, { $set: { trying: accountId } });
     // Taken over: this owner was presumed dead (no lease renewal reached the store); its successor walks now.
     if (noted.matchedCount !== 1) throw new AppError('idempotency_in_progress', { param: 'Idempotency-Key' });
   }
 
-  async complete(recordId: string, paymentId: string): Promise<void> {
-    await this.records.updateOne({ _id: recordId, payment_id: paymentId }, { $set: { state: 'done' } });
+  /** Only while this owner holds the key: a successor that took it over writes its own outcome. */
+  async complete(recordId: string, owner: string): Promise<void> {
+    await this.records.updateOne({ _id: recordId, owner, state: 'in_progress' }, { $set: { state: 'done' } });
   }
 
   /**
@@ -138,9 +153,9 @@ export class IdempotencyGuard {
    * id may exist at a provider (it answered, but the payment could not be stored), so the next
    * request with the key resumes this id and finds that charge instead of making a second.
    */
-  async fail(recordId: string, paymentId: string, error: AppError, uncertain = false): Promise<void> {
+  async fail(recordId: string, owner: string, error: AppError, uncertain = false): Promise<void> {
     await this.records.updateOne(
-      { _id: recordId, payment_id: paymentId },
+      { _id: recordId, owner, state: 'in_progress' },
       { $set: { state: 'failed', error_code: error.code, error_message: error.message, error_param: error.param ?? '', ...(uncertain || error.code === 'provider_timeout' ? { uncertain: true } : {}) } },
     );
   }

@@ -190,11 +190,21 @@ describe('a resumed walk (earlierAccount: the account its earlier owner was aski
     expect(orphans).toEqual(['pa_a']);
   });
 
+  it('charges a card nowhere when the earlier account is no longer a candidate; a Pix moves on', async () => {
+    const card = fakePorts({ pa_b: [created('ch_b')] });
+    expect(await walkCandidates([B], 'card', card.ports, { earlierAccount: 'pa_a' })).toEqual({ charged: null, attempts: [], errorCode: 'provider_timeout' });
+    expect(card.tries).toEqual([]);
+    const pix = fakePorts({ pa_b: [created('ch_b')] });
+    expect((await walkCandidates([B], 'pix', pix.ports, { earlierAccount: 'pa_a' })).charged?.candidate).toBe(B);
+  });
+
   it('treats the other accounts as a first walk does: a refusal moves on, no orphan', async () => {
-    const { ports, orphans } = fakePorts({ pa_a: [refused('provider_unavailable')], pa_b: [created('ch_b')] });
-    const result = await walkCandidates([A, B], 'card', ports, { earlierAccount: 'pa_c' });
+    const { ports, tries, orphans } = fakePorts({ pa_c: [refused('provider_unavailable')], pa_a: [refused('provider_unavailable')], pa_b: [created('ch_b')] });
+    const result = await walkCandidates([A, B, C], 'pix', ports, { earlierAccount: 'pa_c' });
     expect(result.charged?.candidate).toBe(B);
-    expect(orphans).toEqual([]);
+    expect(tries).toEqual(['pa_c', 'pa_a', 'pa_b']);
+    // Only the earlier owner's account may hold its charge.
+    expect(orphans).toEqual(['pa_c']);
   });
 
   it('names each account before asking it, and asks none whose naming failed', async () => {

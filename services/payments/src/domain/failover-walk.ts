@@ -94,6 +94,10 @@ export async function walkCandidates<C extends WalkCandidate, Charge>(
   options: WalkOptions = {},
 ): Promise<WalkResult<C, Charge>> {
   const attempts: Attempt[] = [];
+  // The earlier owner's account is no longer a candidate (disabled, its rule changed): its charge
+  // cannot be looked for now, so a method whose unseen charge may be paid is not charged elsewhere.
+  const earlierGone = options.earlierAccount !== undefined && options.earlierAccount !== '' && !candidates.some((candidate) => candidate.account_id === options.earlierAccount);
+  if (earlierGone && !uncertainChargeMayMoveOn(method)) return { charged: null, attempts, errorCode: 'provider_timeout' };
   for (const candidate of earlierFirst(candidates, options.earlierAccount)) {
     const started = ports.now();
     const attempt = (fields: Pick<Attempt, 'outcome'> & Partial<Attempt>): Attempt => {

@@ -48,6 +48,8 @@ interface WalkStart {
   routed: Routed | undefined;
   earlierAccount: string;
   named: string;
+  /** The key's owner token (IdempotencyGuard.claim), '' without a key. */
+  owner: string;
 }
 
 export class PaymentCreator {
@@ -73,7 +75,7 @@ export class PaymentCreator {
         ? await this.route(request, caller, undefined, paymentId, requestId).then((candidates) => ({ candidates }), (error: unknown) => ({ error }))
         : undefined;
     const firstAccount = preRouted && 'candidates' in preRouted ? (preRouted.candidates[0]?.account_id ?? '') : '';
-    let walk: WalkStart = { routed: preRouted, earlierAccount: '', named: firstAccount };
+    let walk: WalkStart = { routed: preRouted, earlierAccount: '', named: firstAccount, owner: '' };
     if (key) {
       const claim = await this.deps.idempotency.claim(recordId, request.request_hash, paymentId, Date.now() + 30_000, firstAccount);
       if (claim.kind === 'replay') {
@@ -83,20 +85,22 @@ export class PaymentCreator {
         return { payment, replayed: true };
       }
       paymentId = claim.paymentId;
+      walk.owner = claim.owner;
       // Resumed under the earlier owner's payment id: routed again with that id (a weighted rule's
       // draw is fixed by it), asking the account the earlier owner was asking first.
-      if (claim.resumed) walk = { routed: undefined, earlierAccount: claim.earlierAccount, named: claim.earlierAccount };
+      if (claim.resumed) walk = { routed: undefined, earlierAccount: claim.earlierAccount, named: claim.earlierAccount, owner: claim.owner };
       if (claim.resumed) {
         // The earlier owner of this key died or timed out: if it stored the payment, that is the answer.
         const stored = await this.deps.store.findById(paymentId);
         if (stored) {
-          await this.deps.idempotency.complete(recordId, paymentId);
+          await this.deps.idempotency.complete(recordId, claim.owner);
           return { payment: stored, replayed: true };
         }
       }
     }
+    const { owner } = walk;
 
-    const releaseLease = key ? this.deps.idempotency.holdLease(recordId, paymentId) : () => undefined;
+    const releaseLease = key ? this.deps.idempotency.holdLease(recordId, owner) : () => undefined;
     const progress = { charged: false };
     try {
       // After the key's claim: a retry of a created split payment is its replay, whatever became
@@ -105,19 +109,20 @@ export class PaymentCreator {
       const payment = request.method
         ? await this.createCharged(request, caller, mode, paymentId, requestId, split, progress, walk)
         : await this.createAwaitingMethod(request, caller, mode, paymentId, requestId, split);
-      if (key) await this.deps.idempotency.complete(recordId, paymentId);
+      if (key) await this.deps.idempotency.complete(recordId, owner);
       return { payment, replayed: false };
     } catch (error) {
       // An owner presumed dead that was only slow, racing its successor under the same payment id:
       // the provider found the one charge by its idempotency key, and the first insert won.
       const stored = key && isDuplicateKeyError(error) ? await this.deps.store.findById(paymentId) : null;
       if (stored) {
-        await this.deps.idempotency.complete(recordId, paymentId);
+        await this.deps.idempotency.complete(recordId, owner);
         return { payment: stored, replayed: true };
       }
       const appError = error instanceof AppError ? error : new AppError('internal', { cause: error });
-      // Charged but not stored (the store failed the insert): the retry must find this charge.
-      if (key) await this.deps.idempotency.fail(recordId, paymentId, appError, progress.charged).catch(() => undefined);
+      // Charged but not stored (the store failed the insert): the retry must find this charge. An
+      // owner whose key was taken over writes nothing (fail is conditional on its token).
+      if (key) await this.deps.idempotency.fail(recordId, owner, appError, progress.charged).catch(() => undefined);
       throw error;
     } finally {
       releaseLease();
@@ -150,7 +155,7 @@ export class PaymentCreator {
         ? {
             beforeTry: async (candidate) => {
               if (candidate.account_id === named) return;
-              await this.deps.idempotency.noteTry(recordId, paymentId, candidate.account_id);
+              await this.deps.idempotency.noteTry(recordId, walk.owner, candidate.account_id);
               named = candidate.account_id;
             },
           }

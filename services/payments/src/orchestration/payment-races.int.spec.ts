@@ -268,8 +268,8 @@ describe('payments under concurrent writers (real store)', () => {
     const guard = new IdempotencyGuard(idempotencyRecords, 3_600_000, 3_000, { resumeAbandoned: true });
     const recordId = IdempotencyGuard.recordId('acct_races', 'test', 'order-alive');
     const claimed = await guard.claim(recordId, 'h-alive', 'pay_alive1', Date.now());
-    expect(claimed).toEqual({ kind: 'owner', paymentId: 'pay_alive1', resumed: false, earlierAccount: '' });
-    const release = guard.holdLease(recordId, 'pay_alive1');
+    expect(claimed).toEqual({ kind: 'owner', paymentId: 'pay_alive1', resumed: false, earlierAccount: '', owner: expect.any(String) });
+    const release = guard.holdLease(recordId, (claimed as { owner: string }).owner);
     try {
       // Past the first lease: only the renewals keep the key its owner's.
       await new Promise((resolve) => setTimeout(resolve, 4_500));
@@ -278,7 +278,29 @@ describe('payments under concurrent writers (real store)', () => {
       release();
     }
     // Once its owner stops renewing, the lease ends and the waiting retry resumes the key under the same id.
-    await expect(guard.claim(recordId, 'h-alive', 'pay_other', Date.now() + 15_000)).resolves.toEqual({ kind: 'owner', paymentId: 'pay_alive1', resumed: true, earlierAccount: '' });
+    await expect(guard.claim(recordId, 'h-alive', 'pay_other', Date.now() + 15_000)).resolves.toEqual({ kind: 'owner', paymentId: 'pay_alive1', resumed: true, earlierAccount: '', owner: expect.any(String) });
+  });
+
+  it('an owner presumed dead that was only slow writes nothing over the successor that resumed its payment id', async () => {
+    const guard = new IdempotencyGuard(idempotencyRecords, 3_600_000, 1, { resumeAbandoned: true });
+    const recordId = IdempotencyGuard.recordId('acct_races', 'test', 'order-slow');
+    const slow = await guard.claim(recordId, 'h-slow', 'pay_slow1', Date.now(), 'pa_a');
+    await new Promise((resolve) => setTimeout(resolve, 20)); // its 1-ms lease ends, never renewed
+    const successor = await guard.claim(recordId, 'h-slow', 'pay_other', Date.now() + 5_000);
+    expect(successor).toMatchObject({ kind: 'owner', paymentId: 'pay_slow1', resumed: true, earlierAccount: 'pa_a' });
+    if (slow.kind !== 'owner' || successor.kind !== 'owner') throw new Error('both must have owned the key');
+    expect(successor.owner).not.toBe(slow.owner);
+    // The slow owner fails over: it may not name another account, and it stops there.
+    await expect(guard.noteTry(recordId, slow.owner, 'pa_b')).rejects.toMatchObject({ code: 'idempotency_in_progress' });
+    expect((await idempotencyRecords.findById(recordId).lean())?.trying).toBe('pa_a');
+    // Its failure writes nothing; the successor's outcome stands, and a retry is its replay.
+    await guard.fail(recordId, slow.owner, new AppError('idempotency_in_progress'));
+    expect((await idempotencyRecords.findById(recordId).lean())?.state).toBe('in_progress');
+    await guard.complete(recordId, successor.owner);
+    await guard.fail(recordId, slow.owner, new AppError('provider_error'));
+    await guard.complete(recordId, slow.owner);
+    expect(await idempotencyRecords.findById(recordId).lean()).toMatchObject({ state: 'done', payment_id: 'pay_slow1', owner: successor.owner });
+    await expect(guard.claim(recordId, 'h-slow', 'pay_third', Date.now() + 1_000)).resolves.toEqual({ kind: 'replay', paymentId: 'pay_slow1' });
   });
 
   it('webhooks and syncs racing on one payment move it once, with one payment.succeeded', async () => {

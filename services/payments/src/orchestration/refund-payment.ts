@@ -71,6 +71,7 @@ export class PaymentRefunds {
     const key = request.idempotency_key;
     // Refund keys live beside payment-creation keys, in their own namespace.
     const recordId = key ? IdempotencyGuard.recordId(caller.merchant_id, scope.mode, `refund:${key}`) : '';
+    let owner = '';
     if (key) {
       const claim = await this.deps.idempotency.claim(recordId, request.request_hash, refundId, Date.now() + 60_000);
       if (claim.kind === 'replay') {
@@ -79,6 +80,7 @@ export class PaymentRefunds {
         if (!refund) throw new AppError('internal', { message: `refund ${claim.paymentId} of a replayed key is missing` });
         return { refund, payment, replayed: true };
       }
+      owner = claim.owner;
     }
     try {
       const result = await this.refundReserved(request, scope, refundId, requestId);
@@ -90,11 +92,11 @@ export class PaymentRefunds {
           this.deps.logger.error({ refund_id: result.refund.id, err: error.message }, 'could not schedule the refund follow-up; sync will settle it'),
         );
       }
-      if (key) await this.deps.idempotency.complete(recordId, refundId);
+      if (key) await this.deps.idempotency.complete(recordId, owner);
       return result;
     } catch (error) {
       const appError = error instanceof AppError ? error : new AppError('internal', { cause: error });
-      if (key) await this.deps.idempotency.fail(recordId, refundId, appError).catch(() => undefined);
+      if (key) await this.deps.idempotency.fail(recordId, owner, appError).catch(() => undefined);
       throw error;
     }
   }
