@@ -161,6 +161,35 @@ describe('gRPC client balancing and retries against real servers', () => {
     expect(after.map((answer) => answer.accounts[0]?.id)).toEqual(['b', 'b', 'b', 'b', 'b', 'b']);
   });
 
+  it('repeats a read on the other replica when one answers UNIMPLEMENTED (listening, its handlers not yet registered)', async () => {
+    // A replica starting up listens at once (health NOT_SERVING) and registers its services after
+    // its database and broker connect; a client balancing over fixed addresses reaches it in that
+    // window and gets grpc-js's own UNIMPLEMENTED, which no handler ran to answer.
+    const starting = new Server();
+    const startingPort = await new Promise<number>((resolve, reject) =>
+      starting.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))),
+    );
+    const ready = await startReplica('ready');
+    try {
+      // A budget this test does not reach (the budget has its own test below): the warm-up's
+      // failures would otherwise spend it.
+      const rpc = client(`127.0.0.1:${startingPort},127.0.0.1:${ready.port}`, { maxTokens: 1_000 });
+      // As in a running stack, the client is connected to the ready replica already (round_robin
+      // picks only connected addresses: until then every attempt goes to the starting one).
+      await eventuallyExpect(async () => expect((await rpc.listAccounts(list('warm-up')).catch(() => undefined))?.accounts[0]?.id).toBe('ready'), 5_000);
+      // One after another, as a client's steady traffic.
+      const answers: string[] = [];
+      for (let i = 0; i < 12; i++) answers.push((await rpc.listAccounts(list('starting'))).accounts[0]?.id ?? '');
+      expect(answers).toEqual(Array(12).fill('ready'));
+      // A write sent once is not repeated: some reach the starting replica and fail there.
+      const writes = await Promise.all(Array.from({ length: 12 }, () => rpc.connectAccount(connect('starting')).then(() => 'ok', (error: RpcError) => error.grpcStatus)));
+      expect(writes).toContain(GrpcStatus.UNIMPLEMENTED);
+      expect(calls(ready, 'ConnectAccount', 'starting')).toBe(writes.filter((outcome) => outcome === 'ok').length);
+    } finally {
+      starting.forceShutdown();
+    }
+  });
+
   it('finds a replica started later once the server closes connections at their maximum age', async () => {
     // A resolver like DNS: it answers the current address list only when the channel asks again
     // (which grpc-js does when a connection closes), as a headless Service's records do.

@@ -20,14 +20,14 @@ describe('rpcTarget', () => {
 });
 
 describe('serviceConfigFor', () => {
-  it('balances round_robin, retries the given methods on UNAVAILABLE only, with the budget', () => {
+  it('balances round_robin, retries the given methods on UNAVAILABLE and UNIMPLEMENTED only (nothing ran), with the budget', () => {
     const config = JSON.parse(serviceConfigFor([{ service: 'orquestra.routing.v1.RoutingService', method: 'Route' }], DEFAULT_RETRY));
     expect(config).toEqual({
       loadBalancingConfig: [{ round_robin: {} }],
       methodConfig: [
         {
           name: [{ service: 'orquestra.routing.v1.RoutingService', method: 'Route' }],
-          retryPolicy: { maxAttempts: 3, initialBackoff: '0.050s', maxBackoff: '0.500s', backoffMultiplier: 2, retryableStatusCodes: ['UNAVAILABLE'] },
+          retryPolicy: { maxAttempts: 3, initialBackoff: '0.050s', maxBackoff: '0.500s', backoffMultiplier: 2, retryableStatusCodes: ['UNAVAILABLE', 'UNIMPLEMENTED'] },
         },
       ],
       retryThrottling: { maxTokens: 20, tokenRatio: 0.1 },

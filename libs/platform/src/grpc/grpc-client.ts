@@ -120,7 +120,7 @@ function seconds(ms: number): string {
 
 /**
  * The channel's service config: `round_robin` over every resolved address, a retry policy on
- * UNAVAILABLE for the given methods, and the retry budget.
+ * UNAVAILABLE and UNIMPLEMENTED for the given methods, and the retry budget.
  */
 export function serviceConfigFor(methods: Array<{ service: string; method: string }>, retry: RetrySettings): string {
   return JSON.stringify({
@@ -134,7 +134,11 @@ export function serviceConfigFor(methods: Array<{ service: string; method: strin
               initialBackoff: seconds(retry.initialBackoffMs),
               maxBackoff: seconds(retry.maxBackoffMs),
               backoffMultiplier: retry.backoffMultiplier,
-              retryableStatusCodes: ['UNAVAILABLE'],
+              // UNIMPLEMENTED: a replica that listens but has not registered its handlers yet
+              // (starting: health NOT_SERVING; a fixed address list has no readiness gate, unlike
+              // a headless Service's DNS). No handler ran, so the call is as safe to repeat as
+              // after UNAVAILABLE; a method really missing everywhere fails after maxAttempts.
+              retryableStatusCodes: ['UNAVAILABLE', 'UNIMPLEMENTED'],
             },
           },
         ]
