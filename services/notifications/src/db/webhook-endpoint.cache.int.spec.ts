@@ -16,7 +16,7 @@ const logger = pino({ level: 'silent' });
  * other's fan-out sees at once (by the signal), and reads are served from the cache meanwhile.
  */
 describe('the enabled-endpoints cache across replicas (real store and broker)', () => {
-  const replicas: Array<{ db: Connection; bus: EventBus; store: WebhookEndpointStore; finds: string[] }> = [];
+  const replicas: Array<{ db: Connection; bus: EventBus; store: WebhookEndpointStore; finds: string[]; signalsSeen: { count: number } }> = [];
   const merchant = `acct_${randomBytes(4).toString('hex')}`;
   const scope = { merchant_id: merchant, mode: 'test' as const };
 
@@ -41,8 +41,16 @@ describe('the enabled-endpoints cache across replicas (real store and broker)', 
       let signals: { live: boolean } = { live: false };
       const cache = new InvalidatingCache<WebhookEndpointDoc[]>({ ttlMs: 60_000, trusted: () => signals.live });
       store.cacheEnabled(cache, (changed) => void bus.signal(WEBHOOK_ENDPOINTS_CHANGED, changed, {}));
-      signals = await bus.subscribe([WEBHOOK_ENDPOINTS_CHANGED], (event) => store.endpointsChanged({ merchant_id: event.merchant_id, mode: event.mode }), () => cache.clear());
-      replicas.push({ db, bus, store, finds });
+      const signalsSeen = { count: 0 };
+      signals = await bus.subscribe(
+        [WEBHOOK_ENDPOINTS_CHANGED],
+        (event) => {
+          signalsSeen.count++;
+          return store.endpointsChanged({ merchant_id: event.merchant_id, mode: event.mode });
+        },
+        () => cache.clear(),
+      );
+      replicas.push({ db, bus, store, finds, signalsSeen });
     }
   });
 
@@ -58,6 +66,9 @@ describe('the enabled-endpoints cache across replicas (real store and broker)', 
 
     const first = await a.store.create(scope, { url: 'https://example.com/a', events: ['payment.*'], only_source: null, description: '' });
     await eventually(idsOn(b), [first.doc._id]);
+    // The create's signal may reach B after that read and clear what it cached: count from once it has.
+    await eventually(async () => b.signalsSeen.count >= 1, true);
+    await idsOn(b)();
     const before = b.finds.length;
     for (let i = 0; i < 10; i++) expect(await idsOn(b)()).toEqual([first.doc._id]);
     expect(b.finds.length).toBe(before);
