@@ -50,7 +50,7 @@ bash tools/setup/ensure-chromium.sh
 timeout --foreground 35m npx jest -c tools/e2e/jest.config.js --ci --forceExit
 step "nothing lost: RabbitMQ and notifications killed with SIGKILL while paying (private broker node)"
 bash tools/e2e/run-nothing-lost.sh --ci
-step "two replicas of every service: failover, refund race, expiry, webhooks, every replica serves (its own stack)"
+step "two replicas of every service: failover, refund race, expiry, webhooks, subscription cycles, every replica serves (its own stack)"
 bash tools/e2e/run-replicas.sh --ci --forceExit
 step "chaos, short: a payments and a providers replica killed with SIGKILL under SDK load (no double charge, no lost event)"
 timeout --foreground 10m bash tools/chaos/chaos.sh --short --skip-build
