@@ -115,19 +115,8 @@ public final class OrquestraStore {
         /** The database's lock, then the collection's (inserts take only the latter, and never the former inside it). */
         @Override
         protected synchronized void addIndex(Document description) {
-            Object namespace = description.get("ns");
-            String prefix = getDatabaseName() + ".";
-            MongoCollection<Object> collection = namespace != null && namespace.toString().startsWith(prefix)
-                ? resolveCollection(namespace.toString().substring(prefix.length()), false)
-                : null;
-            if (collection == null) {
-                // A new collection: nobody else holds it yet (it is created under the database's lock).
-                super.addIndex(description);
-                return;
-            }
-            synchronized (collection) {
-                super.addIndex(description);
-            }
+            String name = collectionNamed(this, description);
+            underCollectionLock(name.isEmpty() ? null : resolveCollection(name, false), () -> super.addIndex(description));
         }
 
         @Override
@@ -162,19 +151,8 @@ public final class OrquestraStore {
         /** The database's lock, then the collection's (inserts take only the latter, and never the former inside it). */
         @Override
         protected synchronized void addIndex(Document description) {
-            Object namespace = description.get("ns");
-            String prefix = getDatabaseName() + ".";
-            MongoCollection<Integer> collection = namespace != null && namespace.toString().startsWith(prefix)
-                ? resolveCollection(namespace.toString().substring(prefix.length()), false)
-                : null;
-            if (collection == null) {
-                // A new collection: nobody else holds it yet (it is created under the database's lock).
-                super.addIndex(description);
-                return;
-            }
-            synchronized (collection) {
-                super.addIndex(description);
-            }
+            String name = collectionNamed(this, description);
+            underCollectionLock(name.isEmpty() ? null : resolveCollection(name, false), () -> super.addIndex(description));
         }
 
         @Override
@@ -185,6 +163,27 @@ public final class OrquestraStore {
         @Override
         public synchronized void drop(Oplog oplog) {
             super.drop(oplog);
+        }
+    }
+
+    /** The collection an index description names (`ns` is `<database>.<collection>`), or "" for another database's. */
+    static String collectionNamed(MongoDatabase database, Document description) {
+        Object namespace = description.get("ns");
+        String prefix = database.getDatabaseName() + ".";
+        return namespace != null && namespace.toString().startsWith(prefix) ? namespace.toString().substring(prefix.length()) : "";
+    }
+
+    /**
+     * Runs `action` (the database's lock held) under the collection's lock too. No collection yet:
+     * nobody else can hold it (collections are created under the database's lock).
+     */
+    static void underCollectionLock(MongoCollection<?> collection, Runnable action) {
+        if (collection == null) {
+            action.run();
+            return;
+        }
+        synchronized (collection) {
+            action.run();
         }
     }
 

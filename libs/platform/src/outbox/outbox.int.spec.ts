@@ -1,23 +1,14 @@
 import { MongoClient, type Collection, type Document } from 'mongodb';
 import pino from 'pino';
-import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, uniqueDbPrefix } from '../testing';
+import { dropTestDatabase, ensureTestInfra, TEST_QUEUES_EXPIRE_MS, testEnvelope, uniqueDbPrefix } from '../testing';
 import { EventBus, type EventEnvelope } from '../bus';
-import { newId } from '../ids';
 import { ServiceMetrics } from '../metrics';
 import { OutboxRelay, withOutbox } from './outbox';
 
 jest.setTimeout(60_000);
 const logger = pino({ level: 'silent' });
 
-const event = (type: string, object: Record<string, unknown>): EventEnvelope => ({
-  id: newId('event'),
-  type,
-  created: Math.floor(Date.now() / 1000),
-  merchant_id: 'acct_1',
-  mode: 'test',
-  source: null,
-  data: { object },
-});
+const event = testEnvelope;
 
 describe('OutboxRelay against the real store and broker', () => {
   let mongo: MongoClient;

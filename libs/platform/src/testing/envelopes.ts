@@ -1,8 +1,8 @@
 import type { EventEnvelope } from '../bus/event-envelope';
 import { newId } from '../ids';
 
-/** A minimal event of `type` for tests of the bus itself (merchant acct_1, test mode, empty object). */
-export function testEnvelope(type: string): EventEnvelope {
+/** A minimal event of `type` for tests of the bus and the outbox (merchant acct_1, test mode). */
+export function testEnvelope(type: string, object: Record<string, unknown> = {}): EventEnvelope {
   return {
     id: newId('event'),
     type,
@@ -10,6 +10,6 @@ export function testEnvelope(type: string): EventEnvelope {
     merchant_id: 'acct_1',
     mode: 'test',
     source: null,
-    data: { object: {} },
+    data: { object },
   };
 }

@@ -121,6 +121,14 @@ describe('payments under concurrent writers (real store)', () => {
     caller, idempotency_key: '', request_hash: '', method: 'pix', amount: 1000, description: 'Pedido', customer: { name: 'Ana' },
     expires_in_minutes: 0, metadata: {}, tracking: {}, provider_account_id: '', splits: [], ...overrides,
   });
+  /** The record a create left when its process died holding the key: in progress, its lease ended (asking `trying`, if given). */
+  const deadOwner = async (key: string, requestHash: string, paymentId: string, trying?: string) => {
+    const past = new Date(Date.now() - 1_000);
+    await idempotencyRecords.create({
+      _id: IdempotencyGuard.recordId('acct_races', 'test', key), request_hash: requestHash, payment_id: paymentId, state: 'in_progress',
+      error_code: '', error_message: '', error_param: '', created_at: past, lease_until: past, ...(trying ? { trying } : {}),
+    });
+  };
   const read = async (id: string) => (await paymentModel.findById(id).lean<PaymentDoc>()) as PaymentDoc;
   const paid = (payment: PaymentDoc): ProviderChargeUpdated => ({
     account_id: 'pa_a', provider: 'efi', provider_payment_id: payment.provider_payment_id, status: 'paid', amount_paid: payment.amount,
@@ -173,9 +181,7 @@ describe('payments under concurrent writers (real store)', () => {
   it('a create whose process died holding its key is resumed under its own payment id: the same provider key, one payment', async () => {
     // The dead owner: its record in progress with a lease that ended, its charge possibly made.
     const deadId = 'pay_deadowner1';
-    const recordId = IdempotencyGuard.recordId('acct_races', 'test', 'order-dead');
-    const past = new Date(Date.now() - 1_000);
-    await idempotencyRecords.create({ _id: recordId, request_hash: 'h-dead', payment_id: deadId, state: 'in_progress', error_code: '', error_message: '', error_param: '', created_at: past, lease_until: past });
+    await deadOwner('order-dead', 'h-dead', deadId);
     const answers = await Promise.all(Array.from({ length: 5 }, () => creator.create(createRequest({ idempotency_key: 'order-dead', request_hash: 'h-dead' }), 'req')));
     expect(new Set(answers.map((answer) => answer.payment._id))).toEqual(new Set([deadId]));
     expect(answers.filter((answer) => !answer.replayed)).toHaveLength(1);
@@ -205,9 +211,7 @@ describe('payments under concurrent writers (real store)', () => {
 
   it('a create whose owner died asking its failover account asks that account first, though routing now orders it last', async () => {
     const deadId = 'pay_deadowner2';
-    const recordId = IdempotencyGuard.recordId('acct_races', 'test', 'order-dead-b');
-    const past = new Date(Date.now() - 1_000);
-    await idempotencyRecords.create({ _id: recordId, request_hash: 'h-dead-b', payment_id: deadId, state: 'in_progress', error_code: '', error_message: '', error_param: '', created_at: past, lease_until: past, trying: 'pa_b' });
+    await deadOwner('order-dead-b', 'h-dead-b', deadId, 'pa_b');
     routeOrder = ['pa_a', 'pa_b'];
     try {
       const resumed = await creator.create(createRequest({ idempotency_key: 'order-dead-b', request_hash: 'h-dead-b' }), 'req');
@@ -221,9 +225,7 @@ describe('payments under concurrent writers (real store)', () => {
 
   it('a resumed Pix whose earlier account refuses now moves on, keeping a possible charge there as an orphan to remove', async () => {
     const deadId = 'pay_deadowner3';
-    const recordId = IdempotencyGuard.recordId('acct_races', 'test', 'order-dead-c');
-    const past = new Date(Date.now() - 1_000);
-    await idempotencyRecords.create({ _id: recordId, request_hash: 'h-dead-c', payment_id: deadId, state: 'in_progress', error_code: '', error_message: '', error_param: '', created_at: past, lease_until: past, trying: 'pa_b' });
+    await deadOwner('order-dead-c', 'h-dead-c', deadId, 'pa_b');
     routeOrder = ['pa_a', 'pa_b'];
     refusing.add('pa_b');
     try {
